@@ -1,0 +1,113 @@
+"""The bot class and its configuration. ``bot.py`` builds it; cogs reach shared services through it."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from data.store import Store
+
+if TYPE_CHECKING:
+    from cogs.host import Host
+    from cogs.lobby import Lobbies
+    from cogs.service import Tables
+
+log = logging.getLogger("tables")
+
+DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "tables.db"
+
+EXTENSIONS = ("cogs.piratz", "cogs.games")
+
+
+def _float_env(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise SystemExit(f"{name} must be a number of seconds, not {raw!r}") from exc
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings, from the environment (see README, "Configuration")."""
+
+    database: str = str(DEFAULT_DATABASE)
+    ai_delay: float = 1.5
+    """Seconds an AI seat waits before it moves, so humans can follow the game."""
+    invite_ttl: float = 600.0
+    """Seconds before an unanswered invitation or an unstarted open table expires."""
+    max_open_invitations: int = 3
+    """Invitations and open tables one user may have waiting at once (anti-spam)."""
+    log_level: str = "INFO"
+    seed: str | None = None
+    """Fixed seed for reproducible games (demo, tests, benchmarks); ``None``: a fresh random seed per game."""
+
+    @classmethod
+    def from_env(cls) -> Config:
+        return cls(
+            database=os.environ.get("TABLES_DATABASE") or str(DEFAULT_DATABASE),
+            ai_delay=_float_env("TABLES_AI_DELAY", cls.ai_delay),
+            invite_ttl=_float_env("TABLES_INVITE_TTL", cls.invite_ttl),
+            log_level=os.environ.get("TABLES_LOG_LEVEL", cls.log_level).upper(),
+        )
+
+
+class TableBot(commands.Bot):
+    """The bot: opens the store and loads the game cogs in ``setup_hook`` (before connecting)."""
+
+    store: Store
+    tables: Tables
+    host: Host
+    lobbies: Lobbies
+
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.default()  # no privileged intents: everything is slash commands
+        # The bot never joins voice: silence discord.py's warnings about the optional voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+
+    async def setup_hook(self) -> None:
+        from cogs.components import DYNAMIC_ITEMS
+        from cogs.host import Host
+        from cogs.lobby import Lobbies
+        from cogs.service import Tables
+
+        self.store = await Store.open(self.config.database)
+        self.tables = Tables(self.store, seed=self.config.seed)
+        self.host = Host(self)
+        self.lobbies = Lobbies(self)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.on_error = self.on_app_command_error
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        # Resume what was under way before a restart: AI turns and invitation timers.
+        self.loop.create_task(self.host.resume())
+        self.loop.create_task(self.lobbies.resume())
+
+    async def close(self) -> None:
+        await super().close()
+        if hasattr(self, "store"):
+            await self.store.close()
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        """The one handler for unexpected errors: log with the traceback, apologise briefly."""
+        from cogs.host import apologise
+
+        await apologise(interaction, error)

@@ -1,0 +1,171 @@
+"""Persistent buttons and selects. Their custom ids carry everything needed to act (game id, board
+version, menu path), so they keep working after a restart: ``from_custom_id`` rebuilds them and the
+handler reloads the game from the store (RoboDanny's gatekeeper button is the model)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from cogs.app import TableBot
+
+
+def _bot(interaction: discord.Interaction) -> TableBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def _path_text(path: Sequence[int]) -> str:
+    return ".".join(str(i) for i in path)
+
+
+def _path(text: str) -> tuple[int, ...]:
+    return tuple(int(i) for i in text.split(".")) if text else ()
+
+
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"t:(?P<game>\d+):(?P<ver>\d+):(?P<path>\d+(?:\.\d+)*)",
+):
+    """A board action button, or an option button in an ephemeral picker."""
+
+    def __init__(
+        self, game_id: int, version: int, path: Sequence[int], label: str = "…", row: int | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary if len(path) == 1 else discord.ButtonStyle.secondary,
+                custom_id=f"t:{game_id}:{version}:{_path_text(path)}",
+                row=row,
+            )
+        )
+        self.game_id, self.version, self.path = game_id, version, tuple(path)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PlayButton:
+        return cls(int(match["game"]), int(match["ver"]), _path(match["path"]), item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _bot(interaction).host
+        in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
+        await host.guard(
+            interaction,
+            self.game_id,
+            host.on_path(interaction, self.game_id, self.version, self.path, in_picker=in_picker),
+        )
+
+
+class PlaySelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ts:(?P<game>\d+):(?P<ver>\d+):(?P<path>(?:\d+(?:\.\d+)*)?):(?P<start>\d+)",
+):
+    """A select menu for long option lists; option values are indexes at the next menu level."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        path: Sequence[int],
+        labels: Sequence[str] = (),
+        start: int = 0,
+        row: int | None = None,
+    ) -> None:
+        options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(labels)]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"ts:{game_id}:{version}:{_path_text(path)}:{start}",
+                placeholder="Choose…",
+                options=options or [discord.SelectOption(label="…", value="0")],
+                row=row,
+            )
+        )
+        self.game_id, self.version, self.path = game_id, version, tuple(path)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> PlaySelect:
+        select = cls(int(match["game"]), int(match["ver"]), _path(match["path"]), start=int(match["start"]))
+        select.item.options = item.options
+        return select
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _bot(interaction).host
+        picked = int(self.item.values[0])
+        in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
+        await host.guard(
+            interaction,
+            self.game_id,
+            host.on_path(interaction, self.game_id, self.version, (*self.path, picked), in_picker=in_picker),
+        )
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hand:(?P<game>\d+)"):
+    """ "My hand": the clicker's private view, ephemeral (the fallback when DMs are closed)."""
+
+    def __init__(self, game_id: int, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My hand",
+                emoji="🂠",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"hand:{game_id}",
+                row=row,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _bot(interaction).host
+        await host.guard(interaction, self.game_id, host.show_hand(interaction, self.game_id))
+
+
+LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.danger),
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<lobby>\d+):(?P<op>[a-z]+)"):
+    """Accept / Decline an invitation; Join / Leave / Start / Cancel an open table."""
+
+    def __init__(self, lobby_id: int, op: str) -> None:
+        label, style = LOBBY_OPS[op]
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{lobby_id}:{op}"))
+        self.lobby_id, self.op = lobby_id, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        if match["op"] not in LOBBY_OPS:
+            raise ValueError(f"unknown lobby operation {match['op']!r}")
+        return cls(int(match["lobby"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = _bot(interaction)
+        await bot.host.guard(interaction, None, bot.lobbies.on_button(interaction, self.lobby_id, self.op))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PlayButton,
+    PlaySelect,
+    HandButton,
+    LobbyButton,
+)

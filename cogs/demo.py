@@ -1,0 +1,267 @@
+"""Playing the real bot offline: a SimCord driver and ``python bot.py demo``.
+
+:class:`SimTable` seats simulated members at a table in SimCord (an in-memory Discord) and plays for
+them through the bot's real slash commands and buttons, choosing their moves with the game's AI. The
+demo, the end-to-end tests and the benchmark all drive the bot with it.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import simcord
+from simcord.results import InteractionResult
+
+from cogs import menus
+from cogs.app import TableBot
+from cogs.catalog import CATALOG
+from data.store import GameRecord
+from games.core import Choice
+
+DEMO_NAMES = ("Anne", "Ben", "Calico", "Dara", "Edda")
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+@dataclass(slots=True)
+class Turn:
+    """What one simulated click-through did."""
+
+    user: str
+    label: str
+    results: list[InteractionResult] = field(default_factory=list)
+
+
+class SimTable:
+    """Simulated members of one guild channel who play games through the real bot."""
+
+    def __init__(self, env: simcord.Env, bot: TableBot, names: Sequence[str] = DEMO_NAMES) -> None:
+        self.env = env
+        self.bot = bot
+        self.guild = env.create_guild(name="Pirate Cove")
+        self.channel = self.guild.create_text_channel("tavern")
+        self.members = {
+            name: self.guild.add_member(env.create_user(name.lower(), global_name=name)) for name in names
+        }
+        self.log: list[tuple[int, str]] = []
+        """Driver notes ("Anne clicks …"), keyed by the newest message id at that moment, for transcripts."""
+
+    def note(self, text: str) -> None:
+        newest = max((m for msgs in self.env.backend.messages.values() for m in msgs), default=0)
+        self.log.append((newest, text))
+
+    # ------------------------------------------------------------------ setting up
+
+    async def challenge(
+        self, kind: str, host: str, invitees: Sequence[str], ai: int = 0, **options: Any
+    ) -> InteractionResult:
+        """``/<kind> new`` by ``host``; the invitees accept. Returns the host's command result."""
+        args: dict[str, Any] = {f"player{i + 2}": self.members[n] for i, n in enumerate(invitees)}
+        if ai:
+            args["ai"] = ai
+        args.update(options)
+        shown = " ".join(
+            f"{k}:{v.member.display_name if hasattr(v, 'member') else v}" for k, v in args.items()
+        )
+        self.note(f"{host} runs /{kind} new {shown}")
+        result = await self.members[host].slash(self.channel, f"{kind} new", **args)
+        for name in invitees:
+            invitation = self.channel.last_message
+            assert invitation is not None
+            self.note(f"{name} clicks Accept")
+            await self.members[name].click(invitation, label="Accept")
+        return result
+
+    async def record(self, game_id: int) -> GameRecord:
+        return await self.bot.tables.get(game_id)
+
+    async def latest_game(self) -> GameRecord:
+        ids = await self.bot.store.game_ids()
+        assert ids, "no active game"
+        return await self.record(ids[-1])
+
+    def place(self, record: GameRecord) -> simcord.builders.ChannelHandle:
+        for thread in self.channel.threads:
+            if thread.id == record.place_id:
+                return thread
+        return self.channel
+
+    def board_message(self, record: GameRecord) -> discord.Message:
+        for message in reversed(self.place(record).history()):
+            if message.id == record.message_id:
+                return message
+        raise LookupError(f"board message {record.message_id} of game {record.id} not found")
+
+    def member_of(self, record: GameRecord, seat: int) -> simcord.actors.MemberActor:
+        user_id = record.seats[seat].user_id
+        return next(m for m in self.members.values() if m.id == user_id)
+
+    # ------------------------------------------------------------------ playing
+
+    def human_to_act(self, record: GameRecord) -> int | None:
+        game = CATALOG[record.kind].game
+        for seat in game.to_act(record.state):
+            if not record.seats[seat].is_ai:
+                return seat
+        return None
+
+    def pick(self, record: GameRecord, seat: int) -> Choice:
+        """The move the seat's simulated player makes: what the game's AI would play."""
+        spec = CATALOG[record.kind]
+        action = spec.ai.choose(spec.game, record.state, seat, spec.game.rng(record.state))
+        return next(c for c in spec.game.choices(record.state, seat) if c.action == action)
+
+    async def click_through(self, record: GameRecord, seat: int, choice: Choice) -> Turn:
+        """Play ``choice`` with the board's buttons and, where needed, the ephemeral pickers."""
+        spec = CATALOG[record.kind]
+        member = self.member_of(record, seat)
+        lists = [spec.game.choices(record.state, s) for s in spec.game.to_act(record.state)]
+        top = menus.top_labels(lists)
+        path = menus.path_to(top, spec.game.choices(record.state, seat), choice)
+        turn = Turn(record.seats[seat].name, choice.label)
+        self.note(f"{record.seats[seat].name} plays “{choice.label}” with the buttons")
+        message: Any = self.board_message(record)
+        for depth in range(1, len(path) + 1):
+            prefix = path[:depth]
+            custom_id = f"t:{record.id}:{record.version}:{'.'.join(map(str, prefix))}"
+            if _has_component(message, custom_id):
+                result = await member.click(message, custom_id=custom_id)
+            else:
+                start = prefix[-1] - prefix[-1] % 25
+                select_id = f"ts:{record.id}:{record.version}:{'.'.join(map(str, prefix[:-1]))}:{start}"
+                result = await member.select(message, [str(prefix[-1])], custom_id=select_id)
+            turn.results.append(result)
+            message = result.response
+        return turn
+
+    async def move(self, record: GameRecord, seat: int, choice: Choice) -> Turn:
+        """Play ``choice`` with ``/<game> move`` in the game's thread."""
+        member = self.member_of(record, seat)
+        self.note(f"{record.seats[seat].name} runs /{record.kind} move action:{choice.action.encode()}")
+        result = await member.slash(self.place(record), f"{record.kind} move", action=choice.action.encode())
+        return Turn(record.seats[seat].name, choice.label, [result])
+
+    async def play_to_end(self, game_id: int, *, via: str = "buttons", limit: int = 5000) -> GameRecord:
+        """Play every human decision until the game ends (AI seats move by themselves)."""
+        for i in range(limit):
+            record = await self.record(game_id)
+            if record.status != "active":
+                return record
+            seat = self.human_to_act(record)
+            if seat is None:
+                await self.env.settle()
+                record = await self.record(game_id)
+                if record.status == "active" and self.human_to_act(record) is None:
+                    raise RuntimeError(f"game {game_id}: nobody can move")
+                continue
+            choice = self.pick(record, seat)
+            use_buttons = via == "buttons" or (via == "mixed" and i % 2 == 0)
+            if use_buttons:
+                await self.click_through(record, seat, choice)
+            else:
+                await self.move(record, seat, choice)
+        raise RuntimeError(f"game {game_id} did not end within {limit} decisions")
+
+
+def _has_component(message: Any, custom_id: str) -> bool:
+    """Whether a message (a discord.py Message or SimCord's raw response payload) has this component."""
+
+    def walk(components: Any) -> bool:
+        for c in components or ():
+            if isinstance(c, dict):
+                found, children = c.get("custom_id"), c.get("components")
+            else:
+                found, children = getattr(c, "custom_id", None), getattr(c, "children", None)
+            if found == custom_id or walk(children):
+                return True
+        return False
+
+    return walk(message.components)
+
+
+def write_transcript(table: SimTable, out: Path) -> int:
+    """Write every message as each user saw it (channel, thread, DM, ephemeral) and every image."""
+    env = table.env
+    backend = env.backend
+    images = out / "images"
+    images.mkdir(parents=True, exist_ok=True)
+    users = {u.id: (u.global_name or u.name) for u in backend.users.values()}
+    lines = ["# Transcript", ""]
+    notes = sorted(table.log, key=lambda n: n[0])
+    messages = sorted((m for msgs in backend.messages.values() for m in msgs.values()), key=lambda m: m.id)
+    saved = 0
+    n = 0
+    for message in messages:
+        while n < len(notes) and notes[n][0] < message.id:
+            lines.append(f"▶ *{notes[n][1]}*")
+            n += 1
+        channel = backend.channels.get(message.channel_id)
+        if channel is None:
+            where = "?"
+        elif channel.recipient_ids:
+            others = [users.get(r, "?") for r in channel.recipient_ids if r != table.bot.user.id]
+            where = "DM to " + ", ".join(others)
+        elif channel.is_thread:
+            where = f"thread “{channel.name}”"
+        else:
+            where = f"#{channel.name}"
+        if message.is_ephemeral:
+            viewer = (message.interaction_metadata or {}).get("user") or {}
+            where += f" · ephemeral, only {users.get(int(viewer.get('id', 0)), '?')} sees it"
+        author = users.get(message.author_id, "?")
+        content = _MENTION.sub(lambda m: "@" + users.get(int(m.group(1)), "someone"), message.content)
+        lines.append(f"**[{where}] {author}:** {content}".rstrip())
+        for embed in message.embeds:
+            lines.append(f"> **{embed.get('title', '')}**")
+            lines += [f"> {row}" for row in str(embed.get("description", "")).splitlines()]
+        for attachment in message.attachments:
+            data = backend.cdn.get(attachment["url"])
+            if data is None:
+                continue
+            name = f"{message.id}-{attachment['filename']}"
+            (images / name).write_bytes(data)
+            saved += 1
+            alt = attachment.get("description") or ""
+            lines.append(f"![{alt}](images/{name})")
+        labels = [
+            c.get("label") or c.get("placeholder")
+            for row in message.components
+            for c in row.get("components", [])
+        ]
+        if labels and any(labels):
+            lines.append("  buttons: " + " · ".join(f"[{label}]" for label in labels if label))
+        lines.append("")
+    lines += [f"▶ *{text}*" for _, text in notes[n:]]
+    (out / "transcript.md").write_text("\n".join(lines), encoding="utf-8")
+    return saved
+
+
+async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[str, Any]) -> int:
+    """``python bot.py demo <game>``: one whole game through the real bot in SimCord, no token needed."""
+    from bot import create_bot
+
+    spec = CATALOG[kind]
+    if not spec.game.min_seats <= players <= spec.game.max_seats:
+        print(f"{spec.title} takes {spec.game.min_seats}–{spec.game.max_seats} players.")
+        return 2
+    humans = 2 if players >= 3 else 1
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = create_bot(database=Path(tmp) / "demo.db", ai_delay=0, seed=seed)
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            table = SimTable(env, bot)
+            names = list(table.members)
+            await table.challenge(kind, names[0], names[1:humans], ai=players - humans, **options)
+            record = await table.latest_game()
+            record = await table.play_to_end(record.id, via="mixed")
+            images = write_transcript(table, out)
+    result = record.result or {}
+    winners = ", ".join(record.names[w] for w in result.get("winners", [])) or "nobody"
+    print(f"{spec.title} #{record.id} finished after {record.version} actions; winner: {winners}.")
+    print(f"Transcript: {out / 'transcript.md'} ({images} images in {out / 'images'})")
+    return 0

@@ -1,0 +1,85 @@
+"""``/games``: the commands shared by all games — list, abandon, notify."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.app import TableBot
+from cogs.catalog import CATALOG
+from cogs.host import now_ts, place_link
+from cogs.service import GameError
+
+
+class GamesCog(commands.GroupCog, group_name="games", group_description="Your games across every server"):
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="list", description="Your active games, with links (only you see this)")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        lines = []
+        for game_id in await self.bot.store.game_ids(user_id=interaction.user.id):
+            record = await self.bot.tables.get(game_id)
+            spec = CATALOG[record.kind]
+            seat = record.seat_of(interaction.user.id)
+            to_act = spec.game.to_act(record.state)
+            turn = " — **your move**" if seat in to_act else ""
+            players = ", ".join(record.names)
+            title = f"{spec.emoji} **{spec.title} #{record.id}**"
+            lines.append(f"{title} with {players}{turn}\n{place_link(record)}")
+        text = "\n".join(lines) if lines else "You have no active games. Start one with `/piratz new`."
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @app_commands.command(
+        name="abandon", description="End a game without a result (its host or a thread moderator)"
+    )
+    @app_commands.describe(game="The game's number (default: the game of this thread)")
+    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def work() -> None:
+            record = (
+                await self.bot.tables.get(game)
+                if game is not None
+                else await self.bot.host.game_here(interaction)
+            )
+            moderator = interaction.permissions.manage_threads and interaction.guild_id == record.guild_id
+            if interaction.user.id != record.host_id and not moderator:
+                raise GameError("Only the game's host or a member with Manage Threads can abandon it.")
+            await interaction.response.defer(ephemeral=True)
+            record = await self.bot.tables.abandon(record.id, by=interaction.user.display_name, now=now_ts())
+            await self.bot.host.end_without_play(
+                record,
+                f"🏴 {CATALOG[record.kind].title} #{record.id} was abandoned by {interaction.user.mention}.",
+            )
+            await interaction.followup.send("Game abandoned.", ephemeral=True)
+
+        await self.bot.host.guard(interaction, game, work())
+
+    @abandon.autocomplete("game")
+    async def abandon_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        out = []
+        for game_id in await self.bot.store.game_ids(user_id=interaction.user.id):
+            record = await self.bot.tables.get(game_id)
+            label = f"#{game_id} {CATALOG[record.kind].title} with {', '.join(record.names)}"
+            if current in str(game_id) or current.lower() in label.lower():
+                out.append(app_commands.Choice(name=label[:100], value=game_id))
+        return out[:25]
+
+    @app_commands.command(name="notify", description="Get a direct message when it is your turn")
+    async def notify(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
+        await self.bot.store.set_notify(interaction.user.id, setting == "on")
+        text = (
+            "I'll DM you when it's your turn (if your DMs are closed I'll say so in the game's thread)."
+            if setting == "on"
+            else "Turn reminders are off."
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(GamesCog(bot))

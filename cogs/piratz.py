@@ -1,0 +1,45 @@
+"""``/piratz``: Piratz, the push-your-luck treasure game (2–4 players)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from cogs.app import TableBot
+from cogs.base import GameCog
+
+
+class PiratzCog(
+    GameCog, group_name="piratz", group_description="Piratz: dig up treasure, beware the rats (2–4)"
+):
+    kind = "piratz"
+
+    @app_commands.command(name="new", description="Challenge members (and AI seats) to a game of Piratz")
+    @app_commands.describe(
+        player2="A member to challenge",
+        player3="Another member to challenge",
+        player4="Another member to challenge",
+        ai="How many seats the bot's AI plays",
+        blind="Collected piles stay face down until the end, as at the table",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        player2: discord.Member | None = None,
+        player3: discord.Member | None = None,
+        player4: discord.Member | None = None,
+        ai: app_commands.Range[int, 0, 3] = 0,
+        blind: bool = False,
+    ) -> None:
+        await self.challenge(interaction, [player2, player3, player4], ai, {"blind": blind})
+
+    @app_commands.command(name="open", description="Open a Piratz table that anyone here can join")
+    @app_commands.describe(ai="How many seats the bot's AI plays", blind="Collected piles stay face down")
+    async def open(
+        self, interaction: discord.Interaction, ai: app_commands.Range[int, 0, 3] = 0, blind: bool = False
+    ) -> None:
+        await self.open_table(interaction, ai, {"blind": blind})
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(PiratzCog(bot))

@@ -1,0 +1,70 @@
+"""Schema migrations, applied in order at start; ``PRAGMA user_version`` records how many ran.
+
+Append new scripts; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games (snapshot), seats, the action log, lobbies, user settings.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        message_id INTEGER,
+        host_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'abandoned')),
+        version INTEGER NOT NULL,
+        seed TEXT NOT NULL,
+        options TEXT NOT NULL,
+        state TEXT NOT NULL,
+        result TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX games_status ON games (status);
+    CREATE INDEX games_thread ON games (thread_id);
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        resigned INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX seats_user ON seats (user_id);
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE lobbies (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('challenge', 'open')),
+        status TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        host_id INTEGER NOT NULL,
+        invitees TEXT NOT NULL,
+        accepted TEXT NOT NULL,
+        ai INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        names TEXT NOT NULL,
+        expires_at REAL NOT NULL,
+        game_id INTEGER REFERENCES games (id)
+    );
+    CREATE INDEX lobbies_status ON lobbies (status, host_id);
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        notify INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+)

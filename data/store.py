@@ -1,0 +1,379 @@
+"""Persistence: an aiosqlite store of games (snapshot + action log), seats, lobbies and user settings.
+
+Every accepted action is committed in one transaction that checks the version it read
+(``UPDATE ... WHERE id = ? AND version = ?``), so a double click or a second process can never apply
+two actions to the same state. The snapshot makes reads fast; the log allows replay and audit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from data.migrations import MIGRATIONS
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    seat: int
+    name: str
+    user_id: int | None = None
+    """``None`` for an AI seat."""
+    resigned: bool = False
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None or self.resigned
+
+
+@dataclass(slots=True)
+class GameRecord:
+    id: int
+    kind: str
+    status: str
+    """``active``, ``finished`` or ``abandoned``."""
+    version: int
+    seed: str
+    options: dict[str, Any]
+    state: dict[str, Any]
+    seats: list[SeatRecord]
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    host_id: int
+    created_at: float
+    result: dict[str, Any] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def place_id(self) -> int:
+        """The channel the game is played in: its thread, or the channel if no thread could be made."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass(slots=True)
+class LobbyRecord:
+    id: int
+    kind: str
+    mode: str
+    """``challenge`` (named invitees must accept) or ``open`` (anyone may join)."""
+    status: str
+    """``open``, ``started``, ``declined``, ``cancelled`` or ``expired``."""
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    invitees: list[int]
+    accepted: list[int]
+    ai: int
+    options: dict[str, Any]
+    expires_at: float
+    names: dict[str, str] = field(default_factory=dict)
+    game_id: int | None = None
+
+
+class Store:
+    """The bot's database. Use :meth:`open`; every method is a coroutine."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str]) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path)
+        db.row_factory = aiosqlite.Row
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
+            # Close each cursor: a pragma that returns a row would otherwise keep a statement open.
+            await (await db.execute(f"PRAGMA {pragma}")).close()
+        store = cls(db)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            (current,) = await cur.fetchone()
+        for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;")
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            (current,) = await cur.fetchone()
+        return int(current)
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        seats: Sequence[SeatRecord],
+        seed: str,
+        options: dict[str, Any],
+        state: dict[str, Any],
+        now: float,
+    ) -> int:
+        cur = await self._db.execute(
+            "INSERT INTO games (kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
+            " created_at, updated_at) VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?)",
+            (kind, guild_id, channel_id, host_id, seed, _dumps(options), _dumps(state), now, now),
+        )
+        game_id = cur.lastrowid
+        assert game_id is not None
+        await self._db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, name, resigned) VALUES (?, ?, ?, ?, 0)",
+            [(game_id, s.seat, s.user_id, s.name) for s in seats],
+        )
+        await self._db.commit()
+        return game_id
+
+    async def load_game(self, game_id: int) -> GameRecord | None:
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with self._db.execute(
+            "SELECT seat, user_id, name, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            seats = [
+                SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"]))
+                for r in await cur.fetchall()
+            ]
+        return GameRecord(
+            id=row["id"],
+            kind=row["kind"],
+            status=row["status"],
+            version=row["version"],
+            seed=row["seed"],
+            options=json.loads(row["options"]),
+            state=json.loads(row["state"]),
+            seats=seats,
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            thread_id=row["thread_id"],
+            message_id=row["message_id"],
+            host_id=row["host_id"],
+            created_at=row["created_at"],
+            result=json.loads(row["result"]) if row["result"] else None,
+        )
+
+    async def commit_action(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        action: str,
+        state: dict[str, Any],
+        now: float,
+        status: str = "active",
+        result: dict[str, Any] | None = None,
+    ) -> bool:
+        """Store one accepted action and the new snapshot atomically. False if the game moved on since
+        ``expected_version`` was read (nothing is written then)."""
+        cur = await self._db.execute(
+            "UPDATE games SET state = ?, version = version + 1, status = ?, result = ?, updated_at = ?"
+            " WHERE id = ? AND version = ? AND status = 'active'",
+            (_dumps(state), status, _dumps(result) if result else None, now, game_id, expected_version),
+        )
+        if cur.rowcount != 1:
+            await self._db.rollback()
+            return False
+        await self._db.execute(
+            "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, expected_version + 1, seat, action, now),
+        )
+        await self._db.commit()
+        return True
+
+    async def finish_game(
+        self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float
+    ) -> bool:
+        """End an active game without an action (abandoned, or won by resignation)."""
+        cur = await self._db.execute(
+            "UPDATE games SET status = ?, result = ?, version = version + 1, updated_at = ?"
+            " WHERE id = ? AND status = 'active'",
+            (status, _dumps(result) if result else None, now, game_id),
+        )
+        await self._db.commit()
+        return cur.rowcount == 1
+
+    async def resign_seat(self, game_id: int, seat: int) -> None:
+        await self._db.execute(
+            "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+        await self._db.commit()
+
+    async def set_place(
+        self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None
+    ) -> None:
+        """Remember the game's thread and its latest board message (the one that carries the buttons)."""
+        if thread_id is not None:
+            await self._db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        if message_id is not None:
+            await self._db.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+        await self._db.commit()
+
+    async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
+        """The action log as ``(seq, seat, action)``, in order."""
+        async with self._db.execute(
+            "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ) as cur:
+            return [(r["seq"], r["seat"], r["action"]) for r in await cur.fetchall()]
+
+    async def game_ids(self, *, status: str = "active", user_id: int | None = None) -> list[int]:
+        if user_id is None:
+            sql, args = "SELECT id FROM games WHERE status = ? ORDER BY id", (status,)
+        else:
+            sql = (
+                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+                " WHERE g.status = ? AND s.user_id = ? ORDER BY g.id"
+            )
+            args = (status, user_id)
+        async with self._db.execute(sql, args) as cur:
+            return [r["id"] for r in await cur.fetchall()]
+
+    async def game_in_place(self, place_id: int) -> int | None:
+        """The active game played in this thread (or channel), if any."""
+        async with self._db.execute(
+            "SELECT id FROM games WHERE status = 'active' AND (thread_id = ? OR (thread_id IS NULL AND"
+            " channel_id = ?)) ORDER BY id DESC LIMIT 1",
+            (place_id, place_id),
+        ) as cur:
+            row = await cur.fetchone()
+        return row["id"] if row else None
+
+    # ------------------------------------------------------------------ lobbies
+
+    async def create_lobby(
+        self,
+        *,
+        kind: str,
+        mode: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        invitees: Iterable[int],
+        accepted: Iterable[int],
+        ai: int,
+        options: dict[str, Any],
+        names: dict[str, str],
+        expires_at: float,
+    ) -> int:
+        cur = await self._db.execute(
+            "INSERT INTO lobbies (kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai,"
+            " options, names, expires_at) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                kind,
+                mode,
+                guild_id,
+                channel_id,
+                host_id,
+                _dumps(list(invitees)),
+                _dumps(list(accepted)),
+                ai,
+                _dumps(options),
+                _dumps(names),
+                expires_at,
+            ),
+        )
+        await self._db.commit()
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def load_lobby(self, lobby_id: int) -> LobbyRecord | None:
+        async with self._db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return LobbyRecord(
+            id=row["id"],
+            kind=row["kind"],
+            mode=row["mode"],
+            status=row["status"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            message_id=row["message_id"],
+            host_id=row["host_id"],
+            invitees=json.loads(row["invitees"]),
+            accepted=json.loads(row["accepted"]),
+            ai=row["ai"],
+            options=json.loads(row["options"]),
+            expires_at=row["expires_at"],
+            names=json.loads(row["names"]),
+            game_id=row["game_id"],
+        )
+
+    async def update_lobby(
+        self,
+        lobby: LobbyRecord,
+        *,
+        expect_status: str = "open",
+    ) -> bool:
+        """Write back a changed lobby if it is still in ``expect_status`` (guards against races)."""
+        cur = await self._db.execute(
+            "UPDATE lobbies SET status = ?, message_id = ?, invitees = ?, accepted = ?, names = ?,"
+            " game_id = ? WHERE id = ? AND status = ?",
+            (
+                lobby.status,
+                lobby.message_id,
+                _dumps(lobby.invitees),
+                _dumps(lobby.accepted),
+                _dumps(lobby.names),
+                lobby.game_id,
+                lobby.id,
+                expect_status,
+            ),
+        )
+        await self._db.commit()
+        return cur.rowcount == 1
+
+    async def open_lobbies(self, *, host_id: int | None = None) -> list[LobbyRecord]:
+        sql, args = "SELECT id FROM lobbies WHERE status = 'open'", ()
+        if host_id is not None:
+            sql, args = sql + " AND host_id = ?", (host_id,)
+        async with self._db.execute(sql + " ORDER BY id", args) as cur:
+            ids = [r["id"] for r in await cur.fetchall()]
+        return [lobby for i in ids if (lobby := await self.load_lobby(i)) is not None]
+
+    # ------------------------------------------------------------------ users
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        await self._db.execute(
+            "INSERT INTO users (user_id, notify) VALUES (?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET notify = excluded.notify",
+            (user_id, int(on)),
+        )
+        await self._db.commit()
+
+    async def notify_enabled(self, user_id: int) -> bool:
+        async with self._db.execute("SELECT notify FROM users WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return bool(row and row["notify"])

@@ -1,0 +1,18 @@
+"""Every game the bot hosts, by key, with the AI that plays it (no rendering or Discord here)."""
+
+from __future__ import annotations
+
+from games.core import Game, Player
+from games.piratz import Piratz, PiratzAI
+
+ENGINES: dict[str, tuple[Game, type[Player]]] = {
+    "piratz": (Piratz(), PiratzAI),
+}
+
+
+def engine(key: str) -> Game:
+    return ENGINES[key][0]
+
+
+def ai_player(key: str) -> Player:
+    return ENGINES[key][1]()

@@ -1,0 +1,91 @@
+"""Engine-level self-play: AI-versus-AI games with invariant checks, for `bot.py simulate`, the
+benchmarks and the random-play tests."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import Game, Player
+
+
+@dataclass(slots=True)
+class GameRun:
+    """One finished self-play game."""
+
+    actions: int
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    violations: list[str] = field(default_factory=list)
+
+
+def play_game(
+    game: Game,
+    players: Sequence[Player],
+    seed: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    check: bool = False,
+    max_actions: int = 20_000,
+) -> GameRun:
+    """Play one game to the end. With ``check``, every step is validated (pure apply, invariants,
+    legal actions non-empty for every seat to act); otherwise the fast in-place path is used."""
+    state = game.new_game(len(players), options, seed)
+    rng = random.Random(f"{seed}/players")
+    violations: list[str] = []
+    actions = 0
+    while (outcome := game.outcome(state)) is None:
+        if actions >= max_actions:
+            violations.append(f"seed {seed}: no end after {max_actions} actions")
+            return GameRun(actions, (), (), violations)
+        to_act = game.to_act(state)
+        if not to_act:
+            violations.append(f"seed {seed} step {state['step']}: nobody to act but the game is not over")
+            return GameRun(actions, (), (), violations)
+        seat = to_act[0]
+        if check and not game.legal_actions(state, seat):
+            violations.append(f"seed {seed} step {state['step']}: seat {seat} must act but has no move")
+            return GameRun(actions, (), (), violations)
+        action = players[seat].choose(game, state, seat, rng)
+        state = game.apply(state, seat, action, inplace=not check).state
+        actions += 1
+        if check:
+            violations.extend(f"seed {seed} step {state['step']}: {v}" for v in game.check_invariants(state))
+    return GameRun(actions, outcome.winners, outcome.scores, violations)
+
+
+def simulate(
+    game: Game,
+    players: Sequence[Player],
+    games: int,
+    seed: str = "0",
+    options: Mapping[str, Any] | None = None,
+    *,
+    check: bool = True,
+) -> dict[str, Any]:
+    """Play ``games`` seeded games; return the JSON summary printed by ``bot.py simulate``."""
+    seats = len(players)
+    wins = [0.0] * seats
+    total_actions = 0
+    violations: list[str] = []
+    started = time.perf_counter()
+    for i in range(games):
+        run = play_game(game, players, f"{seed}-{i}", options, check=check)
+        total_actions += run.actions
+        violations.extend(run.violations)
+        for w in run.winners:
+            wins[w] += 1 / len(run.winners)  # a shared victory counts as a fraction of a win
+    elapsed = time.perf_counter() - started
+    return {
+        "game": game.key,
+        "games": games,
+        "players": seats,
+        "mean_actions": round(total_actions / games, 2) if games else 0,
+        "wins": [round(w, 2) for w in wins],
+        "games_per_s": round(games / elapsed, 1) if elapsed else None,
+        "violations": len(violations),
+        "violation_examples": violations[:5],
+    }
