@@ -94,9 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("game", choices=GAME_KEYS)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", default="0")
-    sim.add_argument(
-        "--players", type=int, default=None, help="number of seats (default: the game's minimum)"
-    )
+    sim.add_argument("--players", type=int, default=None, help="number of seats (default: the game's minimum)")
     sim.add_argument("--variant", help="Sewer Pirats: standard, landlubber or auction")
     sim.add_argument("--blind", action="store_true", help="Piratz: blind mode")
     return parser

@@ -43,14 +43,10 @@ class GameCog(commands.GroupCog):
     ) -> None:
         invitees = [p for p in players if p is not None]
         lobbies = self.bot.lobbies
-        await self.bot.host.guard(
-            interaction, None, lobbies.challenge(interaction, self.kind, invitees, ai, options)
-        )
+        await self.bot.host.guard(interaction, None, lobbies.challenge(interaction, self.kind, invitees, ai, options))
 
     async def open_table(self, interaction: discord.Interaction, ai: int, options: dict[str, Any]) -> None:
-        await self.bot.host.guard(
-            interaction, None, self.bot.lobbies.open_table(interaction, self.kind, ai, options)
-        )
+        await self.bot.host.guard(interaction, None, self.bot.lobbies.open_table(interaction, self.kind, ai, options))
 
     @app_commands.command(name="move", description="Make your move by text, in the game's thread")
     @app_commands.describe(action="Your move; start typing to see the moves open to you")
@@ -58,9 +54,7 @@ class GameCog(commands.GroupCog):
         await self.bot.host.guard(interaction, None, self.bot.host.move(interaction, self.kind, action))
 
     @move.autocomplete("action")
-    async def move_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
             pairs = await self.bot.host.autocomplete(interaction, self.kind, current)
         except Exception:

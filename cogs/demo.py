@@ -45,9 +45,7 @@ class SimTable:
         self.bot = bot
         self.guild = env.create_guild(name="Pirate Cove")
         self.channel = self.guild.create_text_channel("tavern")
-        self.members = {
-            name: self.guild.add_member(env.create_user(name.lower(), global_name=name)) for name in names
-        }
+        self.members = {name: self.guild.add_member(env.create_user(name.lower(), global_name=name)) for name in names}
         self.log: list[tuple[int, str]] = []
         """Driver notes ("Anne clicks …"), keyed by the newest message id at that moment, for transcripts."""
 
@@ -65,9 +63,8 @@ class SimTable:
         if ai:
             args["ai"] = ai
         args.update(options)
-        shown = " ".join(
-            f"{k}:{v.member.display_name if hasattr(v, 'member') else v}" for k, v in args.items()
-        )
+        names = {m.id: n for n, m in self.members.items()}
+        shown = " ".join(f"{k}:{names.get(getattr(v, 'id', None), v)}" for k, v in args.items())
         self.note(f"{host} runs /{kind} new {shown}")
         result = await self.members[host].slash(self.channel, f"{kind} new", **args)
         for name in invitees:
@@ -229,9 +226,7 @@ def write_transcript(table: SimTable, out: Path) -> int:
             alt = attachment.get("description") or ""
             lines.append(f"![{alt}](images/{name})")
         labels = [
-            c.get("label") or c.get("placeholder")
-            for row in message.components
-            for c in row.get("components", [])
+            c.get("label") or c.get("placeholder") for row in message.components for c in row.get("components", [])
         ]
         if labels and any(labels):
             lines.append("  buttons: " + " · ".join(f"[{label}]" for label in labels if label))
@@ -260,6 +255,7 @@ async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[
             record = await table.latest_game()
             record = await table.play_to_end(record.id, via="mixed")
             images = write_transcript(table, out)
+            await bot.store.close()
     result = record.result or {}
     winners = ", ".join(record.names[w] for w in result.get("winners", [])) or "nobody"
     print(f"{spec.title} #{record.id} finished after {record.version} actions; winner: {winners}.")

@@ -34,17 +34,11 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         text = "\n".join(lines) if lines else "You have no active games. Start one with `/piratz new`."
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
-    @app_commands.command(
-        name="abandon", description="End a game without a result (its host or a thread moderator)"
-    )
+    @app_commands.command(name="abandon", description="End a game without a result (its host or a thread moderator)")
     @app_commands.describe(game="The game's number (default: the game of this thread)")
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def work() -> None:
-            record = (
-                await self.bot.tables.get(game)
-                if game is not None
-                else await self.bot.host.game_here(interaction)
-            )
+            record = await self.bot.tables.get(game) if game is not None else await self.bot.host.game_here(interaction)
             moderator = interaction.permissions.manage_threads and interaction.guild_id == record.guild_id
             if interaction.user.id != record.host_id and not moderator:
                 raise GameError("Only the game's host or a member with Manage Threads can abandon it.")

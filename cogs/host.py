@@ -59,9 +59,7 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def apologise(
-    interaction: discord.Interaction, error: BaseException, game_id: int | None = None
-) -> None:
+async def apologise(interaction: discord.Interaction, error: BaseException, game_id: int | None = None) -> None:
     """Log an unexpected error with its traceback and tell the user briefly (never the details)."""
     original = getattr(error, "original", error)
     log.error(
@@ -72,9 +70,7 @@ async def apologise(
         "".join(traceback.format_exception(original)),
     )
     try:
-        await tell(
-            interaction, "Sorry, something went wrong on my side. Your game is safe; please try again."
-        )
+        await tell(interaction, "Sorry, something went wrong on my side. Your game is safe; please try again.")
     except discord.HTTPException:
         log.warning("Could not send the apology for an unexpected error")
 
@@ -133,8 +129,8 @@ class Host:
         )
         thread = await self._open_thread(record, spec, channel, origin)
         if thread is not None:
-            await self.bot.store.set_place(record.id, thread_id=thread.id)
-            record.thread_id = thread.id
+            await self.tables.set_place(record.id, thread_id=thread.id)
+            record = await self.tables.get(record.id)
         place = self.bot.get_partial_messageable(record.place_id, guild_id=guild_id)
         opts = ", ".join(f"{k}: {v}" for k, v in record.options.items()) or "none"
         humans = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
@@ -225,12 +221,13 @@ class Host:
         async with lock:
             record = await self.tables.get(game_id)
             spec = self.tables.spec(record)
-            events = self._pending.pop(game_id, [])
+            pending = self._pending.setdefault(game_id, [])
+            events = list(pending)
             place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
             old = record.message_id
             message = await place.send(**await self._board_payload(spec, record, events))
-            await self.bot.store.set_place(game_id, message_id=message.id)
-            record.message_id = message.id
+            del pending[: len(events)]  # shown; if sending failed they wait for the next board
+            await self.tables.set_place(game_id, message_id=message.id)
             if old is not None:
                 await self._strip(place, old)
             if record.status != "active":
@@ -245,15 +242,11 @@ class Host:
         except discord.HTTPException as exc:
             log.info("Could not remove old buttons from message %s: %s", message_id, exc)
 
-    async def _post_final(
-        self, spec: GameSpec, record: GameRecord, place: discord.PartialMessageable
-    ) -> None:
+    async def _post_final(self, spec: GameSpec, record: GameRecord, place: discord.PartialMessageable) -> None:
         result = record.result or {}
         names = record.names
         winners = [names[w] for w in result.get("winners", [])]
-        lines = [
-            f"🏁 **{spec.title} #{record.id} is over.** {format_seats(result.get('summary', ''), names)}"
-        ]
+        lines = [f"🏁 **{spec.title} #{record.id} is over.** {format_seats(result.get('summary', ''), names)}"]
         if winners:
             lines.append(("🏆 Winner: " if len(winners) == 1 else "🏆 Shared victory: ") + ", ".join(winners))
         resigned = [s.name for s in record.seats if s.resigned]
@@ -320,9 +313,7 @@ class Host:
                     self._hand_sent[key] = text
                     payload = await self.private_payload(spec, record, seat.seat)
                     if notes:
-                        payload["content"] = ("\n".join(f"• {n}" for n in notes) + "\n" + payload["content"])[
-                            :2000
-                        ]
+                        payload["content"] = ("\n".join(f"• {n}" for n in notes) + "\n" + payload["content"])[:2000]
                     await self._dm(record, seat, **payload)
             elif notes:
                 await self._dm(record, seat, content="\n".join(notes)[:2000])
@@ -348,12 +339,8 @@ class Host:
 
     # ------------------------------------------------------------------ acting
 
-    async def act(
-        self, interaction: discord.Interaction, game_id: int, action: str, version: int | None
-    ) -> Applied:
-        applied = await self.tables.act(
-            game_id, action, now=now_ts(), user_id=interaction.user.id, version=version
-        )
+    async def act(self, interaction: discord.Interaction, game_id: int, action: str, version: int | None) -> Applied:
+        applied = await self.tables.act(game_id, action, now=now_ts(), user_id=interaction.user.id, version=version)
         self._pending.setdefault(game_id, []).extend(applied.events)
         try:
             await self.publish(game_id)
@@ -409,15 +396,11 @@ class Host:
         options = menu.options
         if len(options) <= PICKER_BUTTONS:
             for o in options:
-                ui.add_item(
-                    PlayButton(record.id, record.version, (*menu.path, o.index), o.label, row=o.index // 5)
-                )
+                ui.add_item(PlayButton(record.id, record.version, (*menu.path, o.index), o.label, row=o.index // 5))
         else:
             for row, start in enumerate(range(0, min(len(options), 125), 25)):
                 chunk = options[start : start + 25]
-                ui.add_item(
-                    PlaySelect(record.id, record.version, menu.path, [o.label for o in chunk], start, row=row)
-                )
+                ui.add_item(PlaySelect(record.id, record.version, menu.path, [o.label for o in chunk], start, row=row))
         trail = format_seats(" → ".join(menu.trail), record.names)
         return f"**{trail}** — choose:", ui
 
@@ -438,9 +421,7 @@ class Host:
         await self.act(interaction, record.id, text, None)
         await interaction.followup.send(f"✅ {label}", ephemeral=True)
 
-    async def autocomplete(
-        self, interaction: discord.Interaction, kind: str, current: str
-    ) -> list[tuple[str, str]]:
+    async def autocomplete(self, interaction: discord.Interaction, kind: str, current: str) -> list[tuple[str, str]]:
         """The caller's legal actions as (label, action text), filtered by what they typed."""
         place = interaction.channel_id
         if place is None:

@@ -71,9 +71,7 @@ class Lobbies:
         seen: set[int] = set()
         for member in invitees:
             if member.bot:
-                raise GameError(
-                    f"{member.display_name} is a bot account; add AI seats with the `ai` option instead."
-                )
+                raise GameError(f"{member.display_name} is a bot account; add AI seats with the `ai` option instead.")
             if member.id == interaction.user.id:
                 raise GameError("You are already at the table: challenge other members.")
             if member.id in seen:
@@ -126,9 +124,7 @@ class Lobbies:
         await self.bot.store.update_lobby(lobby)
         self._arm(lobby)
 
-    async def open_table(
-        self, interaction: discord.Interaction, kind: str, ai: int, options: dict[str, Any]
-    ) -> None:
+    async def open_table(self, interaction: discord.Interaction, kind: str, ai: int, options: dict[str, Any]) -> None:
         """``/<game> open``: a table anyone may join; the host starts it."""
         spec = CATALOG[kind]
         if ai < 0:
@@ -178,11 +174,7 @@ class Lobbies:
                 rows.append(f"{mark} <@{uid}>")
             head = f"{spec.emoji} {host} challenges you to **{spec.title}**{detail}!"
             body = "\n".join(rows)
-            tail = (
-                f"Everyone invited must accept; the invitation expires {expires}."
-                if lobby.status == "open"
-                else ""
-            )
+            tail = f"Everyone invited must accept; the invitation expires {expires}." if lobby.status == "open" else ""
         else:
             seated = [f"• <@{uid}>" for uid in lobby.accepted]
             need = max(spec.game.min_seats - len(lobby.accepted) - lobby.ai, 0)
@@ -235,9 +227,7 @@ class Lobbies:
         user = interaction.user
         await getattr(self, f"_on_{op}")(interaction, lobby, user)
 
-    async def _on_accept(
-        self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User
-    ) -> None:
+    async def _on_accept(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
         if lobby.mode != "challenge" or user.id not in lobby.invitees:
             raise GameError("This invitation is not addressed to you.")
         if user.id in lobby.accepted:
@@ -251,21 +241,15 @@ class Lobbies:
         else:
             await self._refresh(lobby, interaction=interaction)
 
-    async def _on_decline(
-        self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User
-    ) -> None:
+    async def _on_decline(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
         if user.id == lobby.host_id:
             await self._close(lobby, "cancelled", f"🚫 <@{user.id}> withdrew the challenge.", interaction)
             return
         if user.id not in lobby.invitees:
             raise GameError("This invitation is not addressed to you.")
-        await self._close(
-            lobby, "declined", f"🚫 <@{user.id}> declined, so the challenge is off.", interaction
-        )
+        await self._close(lobby, "declined", f"🚫 <@{user.id}> declined, so the challenge is off.", interaction)
 
-    async def _on_join(
-        self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User
-    ) -> None:
+    async def _on_join(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
         spec = CATALOG[lobby.kind]
         if user.bot:
             raise GameError("Bot accounts cannot join.")
@@ -279,9 +263,7 @@ class Lobbies:
             raise GameError("This table changed meanwhile; try again.")
         await self._refresh(lobby, interaction=interaction)
 
-    async def _on_leave(
-        self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User
-    ) -> None:
+    async def _on_leave(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
         if user.id == lobby.host_id:
             raise GameError("You host this table: use Cancel to close it.")
         if user.id not in lobby.accepted:
@@ -291,9 +273,7 @@ class Lobbies:
             raise GameError("This table changed meanwhile; try again.")
         await self._refresh(lobby, interaction=interaction)
 
-    async def _on_start(
-        self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User
-    ) -> None:
+    async def _on_start(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
         spec = CATALOG[lobby.kind]
         if user.id != lobby.host_id:
             raise GameError("Only the host can start the game.")
@@ -302,9 +282,7 @@ class Lobbies:
             raise GameError(f"{spec.title} needs at least {spec.game.min_seats} players; {seats} so far.")
         await self._start(interaction, lobby)
 
-    async def _on_cancel(
-        self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User
-    ) -> None:
+    async def _on_cancel(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
         if user.id != lobby.host_id:
             raise GameError("Only the host can cancel this table.")
         await self._close(lobby, "cancelled", "🚫 The host closed this table.", interaction)

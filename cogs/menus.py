@@ -55,6 +55,15 @@ def _group(choices: Sequence[Choice], depth: int) -> list[tuple[str, list[Choice
     return list(groups.items())
 
 
+def _option_label(name: str, members: Sequence[Choice], depth: int) -> str:
+    if len(members) == 1:
+        # A complete action: show the rest of its labels; an action whose labels ended at the level
+        # above (a prefix of its siblings') is shown by its own last label.
+        rest = members[0].path[depth:] or members[0].path[-1:]
+        return clip(" → ".join(rest))
+    return clip(f"{name} …")
+
+
 def walk(top: Sequence[str], choices: Sequence[Choice], path: Sequence[int]) -> Choice | Menu | None:
     """Follow ``path`` through ``choices``: the first index picks among ``top`` (the board's buttons),
     later ones among the groups of the next label. Returns the completed choice, the next menu, or
@@ -84,11 +93,7 @@ def walk(top: Sequence[str], choices: Sequence[Choice], path: Sequence[int]) -> 
             continue
         if consumed == len(path):
             options = tuple(
-                Option(
-                    clip(" → ".join(members[0].path[depth:]) if len(members) == 1 else f"{name} …"),
-                    i,
-                    members[0] if len(members) == 1 else None,
-                )
+                Option(_option_label(name, members, depth), i, members[0] if len(members) == 1 else None)
                 for i, (name, members) in enumerate(groups)
             )
             return Menu(tuple(t for t in trail if t), tuple(path), options)
@@ -132,6 +137,5 @@ def _leads_to(top: Sequence[str], choices: Sequence[Choice], path: list[int], ta
     if node is None or isinstance(node, Choice):
         return node == target
     return any(
-        option.leaf == target or _leads_to(top, choices, [*path, option.index], target)
-        for option in node.options
+        option.leaf == target or _leads_to(top, choices, [*path, option.index], target) for option in node.options
     )

@@ -9,9 +9,7 @@ from cogs.app import TableBot
 from cogs.base import GameCog
 
 
-class PiratzCog(
-    GameCog, group_name="piratz", group_description="Piratz: dig up treasure, beware the rats (2–4)"
-):
+class PiratzCog(GameCog, group_name="piratz", group_description="Piratz: dig up treasure, beware the rats (2–4)"):
     kind = "piratz"
 
     @app_commands.command(name="new", description="Challenge members (and AI seats) to a game of Piratz")

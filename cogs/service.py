@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cogs.catalog import CATALOG, GameSpec
@@ -92,6 +92,16 @@ class Tables:
                 raise GameError(f"There is no game #{game_id}.")
             self._cache[game_id] = record
         return record
+
+    async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
+        """Record the game's thread or latest board message, in the store and the cached record."""
+        await self.store.set_place(game_id, thread_id=thread_id, message_id=message_id)
+        record = self._cache.get(game_id)
+        if record is not None:
+            if thread_id is not None:
+                record.thread_id = thread_id
+            if message_id is not None:
+                record.message_id = message_id
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -183,10 +193,9 @@ class Tables:
             ):
                 self.forget(game_id)
                 raise StaleBoard("The game moved on while you were acting; look at the latest board.")
-            record.state = step.state
-            record.version += 1
-            record.status = status
-            record.result = result
+            # A new record object: callers holding the old one keep a consistent snapshot.
+            record = replace(record, state=step.state, version=record.version + 1, status=status, result=result)
+            self._cache[game_id] = record
             return Applied(record, seat, action, step.events, to_act)
 
     async def resign(self, game_id: int, user_id: int, *, now: float) -> tuple[GameRecord, bool]:

@@ -7,6 +7,7 @@ two actions to the same state. The snapshot makes reads fast; the log allows rep
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -97,6 +98,9 @@ class Store:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        # One connection means one transaction: every write holds this lock from its first statement to
+        # its commit or rollback, so one game's rollback can never undo another game's pending write.
+        self._write = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str]) -> Store:
@@ -140,19 +144,20 @@ class Store:
         state: dict[str, Any],
         now: float,
     ) -> int:
-        cur = await self._db.execute(
-            "INSERT INTO games (kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?)",
-            (kind, guild_id, channel_id, host_id, seed, _dumps(options), _dumps(state), now, now),
-        )
-        game_id = cur.lastrowid
-        assert game_id is not None
-        await self._db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, resigned) VALUES (?, ?, ?, ?, 0)",
-            [(game_id, s.seat, s.user_id, s.name) for s in seats],
-        )
-        await self._db.commit()
-        return game_id
+        async with self._write:
+            cur = await self._db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, host_id, seed, _dumps(options), _dumps(state), now, now),
+            )
+            game_id = cur.lastrowid
+            assert game_id is not None
+            await self._db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, name, resigned) VALUES (?, ?, ?, ?, 0)",
+                [(game_id, s.seat, s.user_id, s.name) for s in seats],
+            )
+            await self._db.commit()
+            return game_id
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
@@ -162,10 +167,7 @@ class Store:
         async with self._db.execute(
             "SELECT seat, user_id, name, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         ) as cur:
-            seats = [
-                SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"]))
-                for r in await cur.fetchall()
-            ]
+            seats = [SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"])) for r in await cur.fetchall()]
         return GameRecord(
             id=row["id"],
             kind=row["kind"],
@@ -198,48 +200,46 @@ class Store:
     ) -> bool:
         """Store one accepted action and the new snapshot atomically. False if the game moved on since
         ``expected_version`` was read (nothing is written then)."""
-        cur = await self._db.execute(
-            "UPDATE games SET state = ?, version = version + 1, status = ?, result = ?, updated_at = ?"
-            " WHERE id = ? AND version = ? AND status = 'active'",
-            (_dumps(state), status, _dumps(result) if result else None, now, game_id, expected_version),
-        )
-        if cur.rowcount != 1:
-            await self._db.rollback()
-            return False
-        await self._db.execute(
-            "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-            (game_id, expected_version + 1, seat, action, now),
-        )
-        await self._db.commit()
-        return True
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE games SET state = ?, version = version + 1, status = ?, result = ?, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (_dumps(state), status, _dumps(result) if result else None, now, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                await self._db.rollback()
+                return False
+            await self._db.execute(
+                "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, expected_version + 1, seat, action, now),
+            )
+            await self._db.commit()
+            return True
 
-    async def finish_game(
-        self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float
-    ) -> bool:
+    async def finish_game(self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float) -> bool:
         """End an active game without an action (abandoned, or won by resignation)."""
-        cur = await self._db.execute(
-            "UPDATE games SET status = ?, result = ?, version = version + 1, updated_at = ?"
-            " WHERE id = ? AND status = 'active'",
-            (status, _dumps(result) if result else None, now, game_id),
-        )
-        await self._db.commit()
-        return cur.rowcount == 1
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE games SET status = ?, result = ?, version = version + 1, updated_at = ?"
+                " WHERE id = ? AND status = 'active'",
+                (status, _dumps(result) if result else None, now, game_id),
+            )
+            await self._db.commit()
+            return cur.rowcount == 1
 
     async def resign_seat(self, game_id: int, seat: int) -> None:
-        await self._db.execute(
-            "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
-        )
-        await self._db.commit()
+        async with self._write:
+            await self._db.execute("UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
+            await self._db.commit()
 
-    async def set_place(
-        self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None
-    ) -> None:
+    async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
         """Remember the game's thread and its latest board message (the one that carries the buttons)."""
-        if thread_id is not None:
-            await self._db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
-        if message_id is not None:
-            await self._db.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
-        await self._db.commit()
+        async with self._write:
+            if thread_id is not None:
+                await self._db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+            if message_id is not None:
+                await self._db.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+            await self._db.commit()
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         """The action log as ``(seq, seat, action)``, in order."""
@@ -287,26 +287,27 @@ class Store:
         names: dict[str, str],
         expires_at: float,
     ) -> int:
-        cur = await self._db.execute(
-            "INSERT INTO lobbies (kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai,"
-            " options, names, expires_at) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                kind,
-                mode,
-                guild_id,
-                channel_id,
-                host_id,
-                _dumps(list(invitees)),
-                _dumps(list(accepted)),
-                ai,
-                _dumps(options),
-                _dumps(names),
-                expires_at,
-            ),
-        )
-        await self._db.commit()
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        async with self._write:
+            cur = await self._db.execute(
+                "INSERT INTO lobbies (kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai,"
+                " options, names, expires_at) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    mode,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    _dumps(list(invitees)),
+                    _dumps(list(accepted)),
+                    ai,
+                    _dumps(options),
+                    _dumps(names),
+                    expires_at,
+                ),
+            )
+            await self._db.commit()
+            assert cur.lastrowid is not None
+            return cur.lastrowid
 
     async def load_lobby(self, lobby_id: int) -> LobbyRecord | None:
         async with self._db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,)) as cur:
@@ -338,22 +339,23 @@ class Store:
         expect_status: str = "open",
     ) -> bool:
         """Write back a changed lobby if it is still in ``expect_status`` (guards against races)."""
-        cur = await self._db.execute(
-            "UPDATE lobbies SET status = ?, message_id = ?, invitees = ?, accepted = ?, names = ?,"
-            " game_id = ? WHERE id = ? AND status = ?",
-            (
-                lobby.status,
-                lobby.message_id,
-                _dumps(lobby.invitees),
-                _dumps(lobby.accepted),
-                _dumps(lobby.names),
-                lobby.game_id,
-                lobby.id,
-                expect_status,
-            ),
-        )
-        await self._db.commit()
-        return cur.rowcount == 1
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE lobbies SET status = ?, message_id = ?, invitees = ?, accepted = ?, names = ?,"
+                " game_id = ? WHERE id = ? AND status = ?",
+                (
+                    lobby.status,
+                    lobby.message_id,
+                    _dumps(lobby.invitees),
+                    _dumps(lobby.accepted),
+                    _dumps(lobby.names),
+                    lobby.game_id,
+                    lobby.id,
+                    expect_status,
+                ),
+            )
+            await self._db.commit()
+            return cur.rowcount == 1
 
     async def open_lobbies(self, *, host_id: int | None = None) -> list[LobbyRecord]:
         sql, args = "SELECT id FROM lobbies WHERE status = 'open'", ()
@@ -366,12 +368,13 @@ class Store:
     # ------------------------------------------------------------------ users
 
     async def set_notify(self, user_id: int, on: bool) -> None:
-        await self._db.execute(
-            "INSERT INTO users (user_id, notify) VALUES (?, ?)"
-            " ON CONFLICT(user_id) DO UPDATE SET notify = excluded.notify",
-            (user_id, int(on)),
-        )
-        await self._db.commit()
+        async with self._write:
+            await self._db.execute(
+                "INSERT INTO users (user_id, notify) VALUES (?, ?)"
+                " ON CONFLICT(user_id) DO UPDATE SET notify = excluded.notify",
+                (user_id, int(on)),
+            )
+            await self._db.commit()
 
     async def notify_enabled(self, user_id: int) -> bool:
         async with self._db.execute("SELECT notify FROM users WHERE user_id = ?", (user_id,)) as cur:

@@ -1,0 +1,182 @@
+"""The Crew Member Auction variant: players hire the figures at the bar, paying with Talisman cards.
+
+``state["auction"]`` holds the ``bar`` (front first; each stool ``{"tribe", "under": [cards]}``), the
+step ``kind`` ("hire": the opener picks a figure, "open": the opening bid, "raise": raise or pass,
+"pay": the winner discards the bid one card at a time), the ``lot``, ``bid``, ``bidder``, the seats
+still ``active`` in this auction and the ``last`` player to take a figure.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.core import JSON, Action, Event, IllegalAction, act
+from games.sewerpirats.board import SHIP_INDEX, StepRng, discard_from_hand, draw_card, log, plural
+from games.sewerpirats.components import CREW_SIZE, SHIPS, TRIBE_CODES, TRIBE_SINGULAR, TRIBES
+
+
+def fill_bar(seats: int, rng: random.Random) -> list[JSON]:
+    """Each player in turn reveals 4 of the 6 Tribe cards and seats each figure on the rearmost empty
+    stool, so the first figure placed ends at the rear of the bar."""
+    placed = [tribe for _ in range(seats) for tribe in rng.sample(TRIBES, CREW_SIZE)]
+    return [{"tribe": tribe, "under": []} for tribe in reversed(placed)]
+
+
+def begin(state: JSON, bar: list[JSON], opener: int) -> None:
+    """Start the auction; ``opener`` (chosen at random) opens the first one."""
+    state["auction"] = {
+        "bar": bar,
+        "kind": "hire",
+        "lot": None,
+        "bid": None,
+        "bidder": None,
+        "active": [],
+        "pay": 0,
+        "last": None,
+    }
+    state["phase"] = "auction"
+    _open(state, opener, [])
+
+
+def auction_actions(state: JSON, seat: int) -> list[Action]:
+    """The legal actions of the player to act in the auction."""
+    a = state["auction"]
+    held = len(state["players"][seat]["hand"])
+    if a["kind"] == "hire":
+        return [act("hire", i) for i in range(min(len(a["bar"]), held + 1))]
+    if a["kind"] == "open":
+        return [act("bid", n) for n in range(a["lot"], held + 1)]
+    if a["kind"] == "raise":
+        return [*(act("bid", n) for n in range(a["bid"] + 1, held + 1)), act("pass")]
+    hand = state["players"][seat]["hand"]
+    return [act("discard", symbol) for symbol in SHIPS if symbol in hand]
+
+
+def play_auction(state: JSON, seat: int, action: Action, rng: StepRng, events: list[Event]) -> None:
+    """Apply ``hire``, ``bid``, ``pass`` or (paying) ``discard``; IllegalAction changes nothing."""
+    a = state["auction"]
+    kind, verb, args = a["kind"], action.verb, action.args
+    held = len(state["players"][seat]["hand"])
+    if kind == "hire":
+        if verb != "hire" or len(args) != 1 or not args[0].isdigit():
+            raise IllegalAction("Pick a figure at the bar by its stool number, e.g. `hire 0`.")
+        lot = int(args[0])
+        if lot >= len(a["bar"]):
+            raise IllegalAction(f"The bar has stools 0 to {len(a['bar']) - 1}.")
+        if lot > held:
+            raise IllegalAction(f"That figure's minimum bid is {lot} cards and you hold only {held}.")
+        a["lot"] = lot
+        a["kind"] = "open"
+        log(
+            state,
+            events,
+            f"{{p{seat}}} auctions the {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} on stool {lot}.",
+        )
+        if lot:
+            card = draw_card(state, rng)
+            if card is not None:
+                a["bar"][0]["under"].append(card)
+                log(state, events, "A card goes face down under the front figure of the bar.")
+    elif kind == "pay":
+        if verb != "discard" or len(args) != 1 or args[0] not in SHIP_INDEX:
+            raise IllegalAction("Pay your bid one card at a time: `discard cat`, `bird` or `fish`.")
+        if args[0] not in state["players"][seat]["hand"]:
+            raise IllegalAction(f"You hold no {args[0]} card.")
+        _pay(state, seat, args[0], events)
+        _pay_or_next(state, events)
+    elif verb == "pass" and kind == "raise" and not args:
+        a["active"].remove(seat)
+        log(state, events, f"{{p{seat}}} passes.")
+        _next_bidder(state, seat, events)
+    elif verb == "bid" and len(args) == 1 and args[0].isdigit():
+        bid = int(args[0])
+        floor = a["lot"] if kind == "open" else a["bid"] + 1
+        if bid < floor:
+            raise IllegalAction(f"Bid at least {plural(floor, 'card')}" + (", or pass." if kind == "raise" else "."))
+        if bid > held:
+            raise IllegalAction(f"You cannot bid more cards than you hold ({held}).")
+        if kind == "open":
+            a["active"] = [s for s in range(state["seats"]) if len(state["players"][s]["area"]) < CREW_SIZE]
+        a["bid"], a["bidder"] = bid, seat
+        log(state, events, f"{{p{seat}}} bids {plural(bid, 'card')}.")
+        _next_bidder(state, seat, events)
+    else:
+        raise IllegalAction("Bid a number of cards, e.g. `bid 2`" + (", or pass." if kind == "raise" else "."))
+
+
+def _next_bidder(state: JSON, after: int, events: list[Event]) -> None:
+    a = state["auction"]
+    hands = [len(p["hand"]) for p in state["players"]]
+    for k in range(1, state["seats"] + 1):
+        seat = (after + k) % state["seats"]
+        if seat == a["bidder"] or seat not in a["active"]:
+            continue
+        if hands[seat] <= a["bid"]:
+            a["active"].remove(seat)
+            log(state, events, f"{{p{seat}}} cannot raise and passes.")
+            continue
+        a["kind"] = "raise"
+        state["actor"] = seat
+        return
+    _award(state, events)
+
+
+def _take(state: JSON, seat: int, stool: int, events: list[Event]) -> str:
+    """Give the figure on ``stool`` (and the cards under it) to ``seat``; its name for the log."""
+    entry = state["auction"]["bar"].pop(stool)
+    player = state["players"][seat]
+    tribe = entry["tribe"]
+    number = 1 + sum(1 for f in player["area"] if f["tribe"] == tribe)
+    player["area"].append({"id": f"{seat}{TRIBE_CODES[tribe]}{number}", "owner": seat, "tribe": tribe})
+    if entry["under"]:
+        player["hand"].extend(entry["under"])
+        events.append(Event(f"Under the {TRIBE_SINGULAR[tribe]} you found: {', '.join(entry['under'])}.", seat))
+    state["auction"]["last"] = seat
+    under = f" and the {plural(len(entry['under']), 'card')} under it" if entry["under"] else ""
+    return f"the {TRIBE_SINGULAR[tribe]}{under}"
+
+
+def _award(state: JSON, events: list[Event]) -> None:
+    a = state["auction"]
+    winner = a["bidder"]
+    taken = _take(state, winner, a["lot"], events)
+    log(state, events, f"{{p{winner}}} hires {taken} for {plural(a['bid'], 'card')}.")
+    a["kind"] = "pay"
+    a["pay"] = a["bid"]
+    state["actor"] = winner
+    _pay_or_next(state, events)
+
+
+def _pay(state: JSON, seat: int, symbol: str, events: list[Event]) -> None:
+    discard_from_hand(state, seat, symbol, 1)
+    state["auction"]["pay"] -= 1
+    events.append(Event(f"You paid a {symbol} card.", seat))
+
+
+def _pay_or_next(state: JSON, events: list[Event]) -> None:
+    a = state["auction"]
+    seat = a["bidder"]
+    hand = state["players"][seat]["hand"]
+    while a["pay"] and (len(set(hand)) == 1 or len(hand) == a["pay"]):
+        _pay(state, seat, hand[-1], events)
+    if not a["pay"]:
+        _open(state, (seat + 1) % state["seats"], events)
+
+
+def _open(state: JSON, seat: int, events: list[Event]) -> None:
+    """The next auction, opened by the first player from ``seat`` clockwise who still hires."""
+    a = state["auction"]
+    n = state["seats"]
+    hiring = [(seat + k) % n for k in range(n) if len(state["players"][(seat + k) % n]["area"]) < CREW_SIZE]
+    if len(hiring) > 1:
+        a.update(kind="hire", lot=None, bid=None, bidder=None, active=[])
+        state["turn"] = state["actor"] = hiring[0]
+        return
+    if hiring:
+        taken = [_take(state, hiring[0], 0, events) for _ in range(len(a["bar"]))]
+        log(state, events, f"{{p{hiring[0]}}} takes {', '.join(taken)} for free.")
+    first = a["last"]
+    state["auction"] = None
+    state["first"] = state["turn"] = state["actor"] = first
+    state["phase"] = "action"
+    log(state, events, f"The bar is empty: {{p{first}}} took the last figure and is the first player.")

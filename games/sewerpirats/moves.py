@@ -1,0 +1,238 @@
+"""Actions B and C (move a figure to a crew space, become captain): costs, legality, and the raccoon
+and snail abilities they trigger."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from games.core import JSON, Action, Event, IllegalAction
+from games.sewerpirats.board import (
+    AREA,
+    CAPTAIN,
+    SHIP_INDEX,
+    Figure,
+    StepRng,
+    area_choices,
+    captain_ship,
+    discard_from_hand,
+    draw_card,
+    has_ability,
+    locate,
+    log,
+    owner_of,
+    plural,
+)
+from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR
+
+FROM_AREA_TO_CAPTAIN = 3
+"""Cards to become captain straight from the play area (1 from a crew space)."""
+
+
+class Plan(NamedTuple):
+    """A checked Move or Become Captain: the figure, its ship, from where to where, and the card cost."""
+
+    fig: Figure
+    ship: int
+    start: int
+    """``AREA`` or a crew space index (0-2)."""
+    target: int
+    """A crew space index, or ``CAPTAIN``."""
+    cost: int
+
+    @property
+    def action(self) -> Action:
+        """``move <figure> <ship> <space>`` or ``captain <figure> <ship>``."""
+        if self.target == CAPTAIN:
+            return Action("captain", (self.fig["id"], SHIPS[self.ship]))
+        return Action("move", (self.fig["id"], SHIPS[self.ship], str(self.target + 1)))
+
+
+def _discounted(state: JSON, fig: Figure, cost: int) -> int:
+    return max(cost - 1, 0) if has_ability(state, fig, "cockroaches") else cost
+
+
+def _own_starts(state: JSON, seat: int, only: str | None) -> list[tuple[Figure, int, int]]:
+    """(figure, ship or AREA, start) for each figure of ``seat`` that may move or become captain."""
+    starts = [(f, AREA, AREA) for f in area_choices(state["players"][seat]["area"])]
+    for s, ship in enumerate(state["ships"]):
+        for i in range(CAPTAIN):
+            fig = ship["spaces"][i]
+            if fig is not None and fig["owner"] == seat:
+                starts.append((fig, s, i))
+    if only is not None:
+        starts = [entry for entry in starts if entry[0]["id"] == only]
+    return starts
+
+
+def move_plans(state: JSON, seat: int, only: str | None = None) -> list[Plan]:
+    """Every legal Move of ``seat`` (figures of one tribe in the play area count once)."""
+    hand = state["players"][seat]["hand"]
+    have = [hand.count(symbol) for symbol in SHIPS]
+    plans: list[Plan] = []
+    for fig, on, start in _own_starts(state, seat, only):
+        discount = 1 if has_ability(state, fig, "cockroaches") else 0
+        for s in range(len(SHIPS)) if on == AREA else (on,):
+            spaces = state["ships"][s]["spaces"]
+            cost = -discount
+            for t in range(start + 1, CAPTAIN):
+                if spaces[t] is None:
+                    cost += 1
+                    if cost > have[s]:
+                        break
+                    plans.append(Plan(fig, s, start, t, cost if cost > 0 else 0))
+    return plans
+
+
+def plan_actions(state: JSON, seat: int, only: str | None = None) -> list[Action]:
+    """Every legal Move and Become Captain of ``seat`` as actions (of figure ``only`` if given)."""
+    return [p.action for p in move_plans(state, seat, only) + captain_plans(state, seat, only)]
+
+
+def captain_plans(state: JSON, seat: int, only: str | None = None) -> list[Plan]:
+    """Every legal Become Captain of ``seat``."""
+    if captain_ship(state, seat) is not None:
+        return []
+    hand = state["players"][seat]["hand"]
+    plans: list[Plan] = []
+    for fig, on, start in _own_starts(state, seat, only):
+        for s in range(len(SHIPS)) if on == AREA else (on,):
+            spaces = state["ships"][s]["spaces"]
+            if spaces[CAPTAIN] is not None or any(spaces[i] is None for i in range(start + 1, CAPTAIN)):
+                continue
+            cost = _discounted(state, fig, FROM_AREA_TO_CAPTAIN if start == AREA else 1)
+            if cost <= hand.count(SHIPS[s]):
+                plans.append(Plan(fig, s, start, CAPTAIN, cost))
+    return plans
+
+
+def _ship(name: str) -> int:
+    if name not in SHIP_INDEX:
+        raise IllegalAction(f"There is no {name} ship: choose cat, bird or fish.")
+    return SHIP_INDEX[name]
+
+
+def _own_figure(state: JSON, seat: int, fid: str, s: int, only: str | None) -> tuple[Figure, int]:
+    where = locate(state, fid)
+    if where is None or owner_of(fid) != seat:
+        raise IllegalAction(f"You have no figure {fid}.")
+    if only is not None and fid != only:
+        raise IllegalAction("The extra action must use the same weasel.")
+    on, index = where
+    if on == AREA:
+        fig = state["players"][seat]["area"][index]
+        canonical = next(f["id"] for f in area_choices(state["players"][seat]["area"]) if f["tribe"] == fig["tribe"])
+        if canonical != fid:
+            raise IllegalAction(f"Your {fig['tribe']} in the play area are alike: use {canonical}.")
+        return fig, AREA
+    if on != s:
+        raise IllegalAction(f"That figure is aboard the {SHIPS[on]} ship; figures leave a ship only when it sets sail.")
+    if index == CAPTAIN:
+        raise IllegalAction("A captain does not move: it sets sail.")
+    return state["ships"][s]["spaces"][index], index
+
+
+def _afford(state: JSON, seat: int, s: int, cost: int) -> None:
+    if state["players"][seat]["hand"].count(SHIPS[s]) < cost:
+        raise IllegalAction(f"You need {plural(cost, SHIPS[s] + ' card')} for that.")
+
+
+def check_move(state: JSON, seat: int, args: Sequence[str], only: str | None = None) -> Plan:
+    """The plan of ``move <figure> <ship> <space>``, or IllegalAction saying why not."""
+    if len(args) != 3:
+        raise IllegalAction("Say which figure, ship and crew space, e.g. `move 0ra1 fish 2`.")
+    fid, ship_name, space = args
+    s = _ship(ship_name)
+    if space in ("c", "captain") or (space.isdigit() and int(space) > CAPTAIN):
+        raise IllegalAction("Space 3 is the last crew space; the captain's space is taken with `captain`.")
+    if not space.isdigit() or int(space) < 1:
+        raise IllegalAction("Crew spaces are numbered 1 to 3.")
+    target = int(space) - 1
+    fig, start = _own_figure(state, seat, fid, s, only)
+    spaces = state["ships"][s]["spaces"]
+    if target <= start:
+        raise IllegalAction("Figures move only toward the bow.")
+    if spaces[target] is not None:
+        raise IllegalAction(f"Space {space} is occupied: a move must end on an empty crew space.")
+    empty = sum(1 for t in range(start + 1, target + 1) if spaces[t] is None)
+    cost = _discounted(state, fig, empty)
+    _afford(state, seat, s, cost)
+    return Plan(fig, s, start, target, cost)
+
+
+def check_captain(state: JSON, seat: int, args: Sequence[str], only: str | None = None) -> Plan:
+    """The plan of ``captain <figure> <ship>``, or IllegalAction saying why not."""
+    if len(args) != 2:
+        raise IllegalAction("Say which figure and ship, e.g. `captain 0ra1 cat`.")
+    fid, ship_name = args
+    s = _ship(ship_name)
+    if captain_ship(state, seat) is not None:
+        raise IllegalAction("You already have a captain: a player has one captain at most.")
+    spaces = state["ships"][s]["spaces"]
+    if spaces[CAPTAIN] is not None:
+        raise IllegalAction(f"The {ship_name} ship already has a captain.")
+    fig, start = _own_figure(state, seat, fid, s, only)
+    if any(spaces[i] is None for i in range(start + 1, CAPTAIN)):
+        raise IllegalAction("Every crew space between the figure and the captain's space must be occupied.")
+    cost = _discounted(state, fig, FROM_AREA_TO_CAPTAIN if start == AREA else 1)
+    _afford(state, seat, s, cost)
+    return Plan(fig, s, start, CAPTAIN, cost)
+
+
+def carry_out(state: JSON, seat: int, plan: Plan, rng: StepRng, events: list[Event]) -> None:
+    """Pay for and perform a checked plan, then let a raccoon steal from the owners it passed over."""
+    symbol = SHIPS[plan.ship]
+    discard_from_hand(state, seat, symbol, plan.cost)
+    spaces = state["ships"][plan.ship]["spaces"]
+    if plan.start == AREA:
+        state["players"][seat]["area"].remove(plan.fig)
+    else:
+        spaces[plan.start] = None
+    spaces[plan.target] = plan.fig
+    name = TRIBE_SINGULAR[plan.fig["tribe"]]
+    paid = plural(plan.cost, symbol + " card") if plan.cost else "free"
+    if plan.target == CAPTAIN:
+        log(state, events, f"{{p{seat}}}'s {name} became captain of the {symbol} ship ({paid}).")
+    else:
+        log(
+            state,
+            events,
+            f"{{p{seat}}} moved a {name} to space {plan.target + 1} of the {symbol} ship ({paid}).",
+        )
+    if has_ability(state, plan.fig, "raccoons"):
+        passed = {spaces[i]["owner"] for i in range(plan.start + 1, plan.target) if spaces[i] is not None}
+        _steal(state, seat, sorted(passed - {seat}, key=lambda v: (v - seat) % state["seats"]), rng, events)
+
+
+def _steal(state: JSON, thief: int, victims: list[int], rng: StepRng, events: list[Event]) -> None:
+    for victim in victims:
+        hand = state["players"][victim]["hand"]
+        if not hand:
+            continue
+        card = hand.pop(rng.get().randrange(len(hand)))
+        state["players"][thief]["hand"].append(card)
+        log(state, events, f"{{p{thief}}}'s raccoon stole a card from {{p{victim}}}.")
+        events.append(Event(f"Your raccoon stole a {card} card from {{p{victim}}}.", thief))
+        events.append(Event(f"{{p{thief}}}'s raccoon stole your {card} card.", victim))
+
+
+def snail_reveal(state: JSON, fid: str, rng: StepRng, events: list[Event]) -> None:
+    """Reveal the top card for a snail that just moved; on a match it steps (or swaps) one space on.
+
+    The owner cannot hold another captain here: a player with a captain may only set sail.
+    """
+    where = locate(state, fid)
+    card = draw_card(state, rng)
+    assert where is not None and card is not None, "the snail is aboard and its move paid a card"
+    s, index = where
+    state["discard"].append(card)
+    seat = owner_of(fid)
+    if card != SHIPS[s]:
+        log(state, events, f"{{p{seat}}} revealed a {card} card for the snail: no match.")
+        return
+    spaces = state["ships"][s]["spaces"]
+    ahead = spaces[index + 1]
+    spaces[index], spaces[index + 1] = ahead, spaces[index]
+    where = "the captain's space" if index + 1 == CAPTAIN else f"space {index + 2}"
+    swap = f", swapping with {{p{ahead['owner']}}}'s {TRIBE_SINGULAR[ahead['tribe']]}" if ahead else ""
+    log(state, events, f"{{p{seat}}} revealed a {card} card: the snail moves to {where}{swap}.")

@@ -1,0 +1,263 @@
+"""Action D (Set Sail): seizing in order, toads staying aboard, figures leaving or advancing, the
+flotsam moving up, the end of the game with its final sailings, and the flow to the next turn."""
+
+from __future__ import annotations
+
+from games.core import JSON, Action, Event, IllegalAction, act
+from games.sewerpirats.board import CAPTAIN, Figure, captain_ship, has_ability, log
+from games.sewerpirats.components import GROUP_BOOTY, SHIPS, TRIBE_SINGULAR, token_name
+from games.sewerpirats.moves import plan_actions
+from games.sewerpirats.scoring import total
+
+
+def lay_group(state: JSON) -> JSON | None:
+    """A new face-up flotsam group of 3 booty + 1 bonus from the pools, or None once they are empty."""
+    booty, bonus = state["booty_pool"], state["bonus_pool"]
+    if len(booty) < GROUP_BOOTY or not bonus:
+        return None
+    return {"booty": [booty.pop() for _ in range(GROUP_BOOTY)], "bonus": bonus.pop()}
+
+
+def start_sail(state: JSON, s: int, events: list[Event], *, weasel_may_act: bool) -> None:
+    """The captain of ship ``s`` sets sail; seizing runs until a player must choose."""
+    captain = state["ships"][s]["spaces"][CAPTAIN]
+    weasel = weasel_may_act and has_ability(state, captain, "weasels")
+    state["sail"] = {
+        "ship": s,
+        "at": CAPTAIN,
+        "began": False,
+        "take": 0,
+        "took": 0,
+        "weasel": captain["id"] if weasel else None,
+    }
+    final = " for the last time" if state["final"] is not None else ""
+    log(state, events, f"{{p{captain['owner']}}} sets sail with the {SHIPS[s]} ship{final}.")
+    _run(state, events)
+
+
+def distinct_booty(booty: list[JSON]) -> list[int]:
+    """Indices of the first token of each distinct (type, value) in a group: identical tokens count once."""
+    seen: set[tuple[str, int]] = set()
+    picks: list[int] = []
+    for i, token in enumerate(booty):
+        key = (token["type"], token["value"])
+        if key not in seen:
+            seen.add(key)
+            picks.append(i)
+    return picks
+
+
+def _toad_may_captain(state: JSON, spaces: list[Figure | None], at: int, seat: int) -> bool:
+    # The toad's one step passes over occupied crew spaces, as in the rulebook's example.
+    return (
+        spaces[CAPTAIN] is None
+        and all(spaces[i] is not None for i in range(at + 1, CAPTAIN))
+        and captain_ship(state, seat) is None
+    )
+
+
+def seize_actions(state: JSON) -> list[Action]:
+    """The seizing player's choices (phase ``seize``) or the toad owner's (phase ``toad``)."""
+    sail = state["sail"]
+    ship = state["ships"][sail["ship"]]
+    actions = [act("seize", i) for i in distinct_booty(ship["flotsam"][0]["booty"])]
+    if state["phase"] == "toad":
+        actions.append(act("stay"))
+        if _toad_may_captain(state, ship["spaces"], sail["at"], state["actor"]):
+            actions.append(act("stay", "captain"))
+    return actions
+
+
+def play_seize(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
+    """Apply ``seize <i>``, ``stay`` or ``stay captain`` by the player whose figure is seizing."""
+    sail = state["sail"]
+    ship = state["ships"][sail["ship"]]
+    booty = ship["flotsam"][0]["booty"]
+    if action.verb == "stay" and state["phase"] == "toad":
+        if action.args == ("captain",):
+            if not _toad_may_captain(state, ship["spaces"], sail["at"], seat):
+                raise IllegalAction(
+                    "The toad cannot become captain: C must be free and reachable, and you "
+                    "may not hold another captain."
+                )
+            _stay(state, events, to_captain=True)
+        elif action.args:
+            raise IllegalAction("Say `stay` or `stay captain`.")
+        else:
+            _stay(state, events, to_captain=False)
+    elif action.verb == "seize":
+        if len(action.args) != 1 or not action.args[0].isdigit():
+            raise IllegalAction("Choose a token by its number in the group, e.g. `seize 0`.")
+        index = int(action.args[0])
+        if index >= len(booty):
+            raise IllegalAction(f"There is no token {index} in the group.")
+        first = next(i for i in distinct_booty(booty) if booty[i] == booty[index])
+        if first != index:
+            raise IllegalAction(f"Token {index} is the same as token {first}: seize {first}.")
+        _seize(state, index, events)
+    else:
+        raise IllegalAction("Choose a token to seize" + (" or stay aboard." if state["phase"] == "toad" else "."))
+    _run(state, events)
+
+
+def _seize(state: JSON, index: int, events: list[Event]) -> None:
+    sail = state["sail"]
+    ship = state["ships"][sail["ship"]]
+    fig = ship["spaces"][sail["at"]]
+    token = ship["flotsam"][0]["booty"].pop(index)
+    state["players"][fig["owner"]]["tokens"].append(token)
+    sail["take"] -= 1
+    sail["took"] += 1
+    log(state, events, f"{{p{fig['owner']}}}'s {TRIBE_SINGULAR[fig['tribe']]} seized {token_name(token)}.")
+
+
+def _stay(state: JSON, events: list[Event], *, to_captain: bool) -> None:
+    """The toad being asked stays aboard and steps on (over occupied spaces), then seizing moves on."""
+    sail = state["sail"]
+    spaces = state["ships"][sail["ship"]]["spaces"]
+    at = sail["at"]
+    fig = spaces[at]
+    if to_captain:
+        target: int | None = CAPTAIN
+    else:
+        target = next((i for i in range(at + 1, CAPTAIN) if spaces[i] is None), None)
+    where = "stays where it is"
+    if target is not None:
+        spaces[at], spaces[target] = None, fig
+        where = "becomes captain" if target == CAPTAIN else f"moves to space {target + 1}"
+    log(state, events, f"{{p{fig['owner']}}}'s Toad stays aboard and {where}.")
+    sail["at"] -= 1
+    sail["began"] = False
+    sail["take"] = 0
+
+
+def _run(state: JSON, events: list[Event]) -> None:
+    """Seize in order (captain, then bow to stern) until a player must choose or the ship is done."""
+    sail = state["sail"]
+    ship = state["ships"][sail["ship"]]
+    spaces = ship["spaces"]
+    group = ship["flotsam"][0]
+    booty = group["booty"]
+    while sail["at"] >= 0:
+        at = sail["at"]
+        fig = spaces[at]
+        if fig is None:
+            sail["at"] -= 1
+            continue
+        if not sail["began"]:
+            sail["began"] = True
+            sail["took"] = 0
+            sail["take"] = min(2 if has_ability(state, fig, "rats") else 1, len(booty))
+            if at == CAPTAIN:
+                state["players"][fig["owner"]]["tokens"].append(group["bonus"])
+                log(state, events, f"{{p{fig['owner']}}}'s captain took the {token_name(group['bonus'])}.")
+                group["bonus"] = None
+                sail["took"] = 1
+            elif has_ability(state, fig, "toads"):
+                if booty or _toad_may_captain(state, spaces, at, fig["owner"]):
+                    _ask(state, "toad", fig["owner"])
+                    return
+                _stay(state, events, to_captain=False)
+                continue
+        if sail["take"] > 0:
+            if len(distinct_booty(booty)) == 1:
+                _seize(state, 0, events)
+                continue
+            _ask(state, "seize", fig["owner"])
+            return
+        if sail["took"]:
+            spaces[at] = None
+            state["players"][fig["owner"]]["area"].append(fig)
+        elif at + 1 < CAPTAIN and spaces[at + 1] is None:
+            spaces[at], spaces[at + 1] = None, fig
+        sail["at"] -= 1
+        sail["began"] = False
+    _finish_sail(state, events)
+
+
+def _ask(state: JSON, phase: str, seat: int) -> None:
+    state["phase"] = phase
+    state["actor"] = seat
+
+
+def _finish_sail(state: JSON, events: list[Event]) -> None:
+    sail = state["sail"]
+    s = sail["ship"]
+    ship = state["ships"][s]
+    leftover = ship["flotsam"][0]["booty"]
+    if leftover:
+        state["box"].extend(leftover)
+        log(state, events, f"Nobody could take {', '.join(map(token_name, leftover))}: back to the box.")
+    ship["flotsam"] = [ship["flotsam"][1], lay_group(state)]
+    state["sail"] = None
+    if state["final"] is None and ship["flotsam"][0] is None:
+        state["final"] = {"trigger": s, "cursor": -1}
+        log(
+            state,
+            events,
+            f"No flotsam is left before the {SHIPS[s]} ship: the game ends after the final sailings.",
+        )
+    if sail["weasel"] is None or not offer_weasel(state, sail["weasel"]):
+        end_action(state, events)
+
+
+def weasel_actions(state: JSON, fid: str) -> list[Action]:
+    """The extra actions a weasel may take right after its own Move, Become Captain or Set Sail."""
+    seat = int(fid[0])
+    actions = plan_actions(state, seat, fid)
+    s = captain_ship(state, seat)
+    if s is not None and state["ships"][s]["spaces"][CAPTAIN]["id"] == fid:
+        actions.append(act("sail", SHIPS[s]))
+    return actions
+
+
+def offer_weasel(state: JSON, fid: str) -> bool:
+    """Enter the weasel's follow-up decision if it has any extra action; False if it has none."""
+    if not weasel_actions(state, fid):
+        return False
+    state["weasel"] = fid
+    _ask(state, "weasel", int(fid[0]))
+    return True
+
+
+def end_action(state: JSON, events: list[Event]) -> None:
+    """The current action is over: the next player's turn, the next final sailing, or the scoring."""
+    state["weasel"] = None
+    state["snail"] = None
+    final = state["final"]
+    if final is None:
+        state["turn"] = (state["turn"] + 1) % state["seats"]
+        _ask(state, "action", state["turn"])
+        return
+    for s in range(final["cursor"] + 1, len(SHIPS)):
+        ship = state["ships"][s]
+        if s != final["trigger"] and ship["spaces"][CAPTAIN] is not None and ship["flotsam"][0] is not None:
+            final["cursor"] = s
+            start_sail(state, s, events, weasel_may_act=True)
+            return
+    _game_over(state, events)
+
+
+def space_sums(state: JSON) -> list[int]:
+    """Per seat, the numbers of the spaces its figures occupy (C counts 4): the tie-break."""
+    sums = [0] * state["seats"]
+    for ship in state["ships"]:
+        for i, fig in enumerate(ship["spaces"]):
+            if fig is not None:
+                sums[fig["owner"]] += i + 1
+    return sums
+
+
+def _game_over(state: JSON, events: list[Event]) -> None:
+    scores = [total(p["tokens"]) for p in state["players"]]
+    sums = space_sums(state)
+    best = max(scores)
+    tied = [seat for seat, score in enumerate(scores) if score == best]
+    top = max(sums[seat] for seat in tied)
+    winners = [seat for seat in tied if sums[seat] == top]
+    state["result"] = {"scores": scores, "winners": winners, "space_sums": sums}
+    state["phase"] = "over"
+    state["actor"] = None
+    names = " and ".join(f"{{p{w}}}" for w in winners)
+    verb = "share the victory" if len(winners) > 1 else "wins"
+    log(state, events, f"Game over: {names} {verb} with {best} points.")

@@ -1,0 +1,155 @@
+"""A player's turn: the action choice, drawing two cards, discarding to the hand limit, the snail's
+reveal and the weasel's extra action."""
+
+from __future__ import annotations
+
+from games.core import JSON, Action, Event, IllegalAction, act
+from games.sewerpirats.board import (
+    CAPTAIN,
+    SHIP_INDEX,
+    StepRng,
+    can_draw,
+    captain_ship,
+    discard_from_hand,
+    draw_card,
+    has_ability,
+    log,
+    refill_row,
+)
+from games.sewerpirats.components import HAND_LIMIT, SHIPS
+from games.sewerpirats.moves import carry_out, check_captain, check_move, plan_actions, snail_reveal
+from games.sewerpirats.sailing import end_action, offer_weasel, start_sail, weasel_actions
+
+TURN_PHASES = ("action", "draw", "discard", "snail", "weasel")
+
+
+def draw_actions(state: JSON) -> list[Action]:
+    """Where the next card may come from: the deck (if it or the discard pile has cards) or the row."""
+    actions = [Action("draw", ("deck",))] if can_draw(state) else []
+    return actions + [Action("draw", ("row", str(i))) for i in range(len(state["row"]))]
+
+
+def turn_actions(state: JSON, seat: int) -> list[Action]:
+    """The legal actions of the player to act in one of the ``TURN_PHASES``."""
+    phase = state["phase"]
+    if phase == "action":
+        s = captain_ship(state, seat)
+        if s is not None:
+            return [act("sail", SHIPS[s])]
+        actions = draw_actions(state)
+        return actions + plan_actions(state, seat)
+    if phase == "draw":
+        return draw_actions(state)
+    if phase == "discard":
+        hand = state["players"][seat]["hand"]
+        return [act("discard", symbol) for symbol in SHIPS if symbol in hand]
+    if phase == "snail":
+        return [act("snail", "reveal"), act("snail", "skip")]
+    return [*weasel_actions(state, state["weasel"]), act("done")]
+
+
+def play_turn(state: JSON, seat: int, action: Action, rng: StepRng, events: list[Event]) -> None:
+    """Apply an action in one of the ``TURN_PHASES`` (validated first; IllegalAction changes nothing)."""
+    phase, verb = state["phase"], action.verb
+    if phase == "action":
+        s = captain_ship(state, seat)
+        if s is not None and verb != "sail":
+            raise IllegalAction(f"Your captain is aboard the {SHIPS[s]} ship: you must set sail.")
+        if verb == "draw":
+            _draw(state, seat, action.args, rng, events)
+        elif verb in ("move", "captain", "sail"):
+            _figure_action(state, seat, action, rng, events, None)
+        else:
+            raise IllegalAction("Draw two cards, move a figure, become captain or set sail.")
+    elif phase == "draw":
+        if verb != "draw":
+            raise IllegalAction("Take your second card: `draw deck` or `draw row <n>`.")
+        _draw(state, seat, action.args, rng, events)
+    elif phase == "discard":
+        _discard(state, seat, action, events)
+    elif phase == "snail":
+        if verb != "snail" or action.args not in (("reveal",), ("skip",)):
+            raise IllegalAction("Say `snail reveal` or `snail skip`.")
+        if action.args == ("reveal",):
+            snail_reveal(state, state["snail"], rng, events)
+        end_action(state, events)
+    elif verb == "done":
+        end_action(state, events)
+    elif verb in ("move", "captain", "sail"):
+        _figure_action(state, seat, action, rng, events, state["weasel"])
+    else:
+        raise IllegalAction("Take another action with the same weasel, or say `done`.")
+
+
+def _draw(state: JSON, seat: int, args: tuple[str, ...], rng: StepRng, events: list[Event]) -> None:
+    player = state["players"][seat]
+    row = state["row"]
+    if args == ("deck",):
+        if not can_draw(state):
+            raise IllegalAction("The deck and the discard pile are empty: take a card from the row.")
+        card = draw_card(state, rng)
+        log(state, events, f"{{p{seat}}} drew a card from the deck.")
+        events.append(Event(f"You drew a {card} card.", seat))
+    elif len(args) == 2 and args[0] == "row":
+        if not args[1].isdigit() or int(args[1]) >= len(row):
+            raise IllegalAction(f"The row holds cards 0 to {len(row) - 1}." if row else "The row is empty.")
+        card = row.pop(int(args[1]))
+        log(state, events, f"{{p{seat}}} took a {card} card from the row.")
+    else:
+        raise IllegalAction("Draw from the deck or the row: `draw deck` or `draw row 0`.")
+    player["hand"].append(card)
+    if state["phase"] == "action" and (row or can_draw(state)):
+        state["phase"] = "draw"
+        return
+    refill_row(state, rng)
+    _discard_or_end(state, seat, events)
+
+
+def _discard_or_end(state: JSON, seat: int, events: list[Event]) -> None:
+    hand = state["players"][seat]["hand"]
+    while len(hand) > HAND_LIMIT and len(set(hand)) == 1:
+        _discard_one(state, seat, hand[0], events)
+    if len(hand) > HAND_LIMIT:
+        state["phase"] = "discard"
+    else:
+        end_action(state, events)
+
+
+def _discard_one(state: JSON, seat: int, symbol: str, events: list[Event]) -> None:
+    discard_from_hand(state, seat, symbol, 1)
+    log(state, events, f"{{p{seat}}} discarded a card.")
+    events.append(Event(f"You discarded a {symbol} card.", seat))
+
+
+def _discard(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
+    if action.verb != "discard" or len(action.args) != 1 or action.args[0] not in SHIP_INDEX:
+        raise IllegalAction(f"Discard down to {HAND_LIMIT} cards, one at a time: `discard cat`, `bird` or `fish`.")
+    if action.args[0] not in state["players"][seat]["hand"]:
+        raise IllegalAction(f"You hold no {action.args[0]} card.")
+    _discard_one(state, seat, action.args[0], events)
+    _discard_or_end(state, seat, events)
+
+
+def _figure_action(
+    state: JSON, seat: int, action: Action, rng: StepRng, events: list[Event], weasel: str | None
+) -> None:
+    """Move, Become Captain or Set Sail; ``weasel`` is the figure a weasel's extra action must use."""
+    if action.verb == "sail":
+        s = captain_ship(state, seat)
+        if len(action.args) != 1 or action.args[0] not in SHIP_INDEX:
+            raise IllegalAction("Say which ship sets sail, e.g. `sail cat`.")
+        if s != SHIP_INDEX[action.args[0]]:
+            raise IllegalAction(f"You have no captain on the {action.args[0]} ship.")
+        if weasel is not None and state["ships"][s]["spaces"][CAPTAIN]["id"] != weasel:
+            raise IllegalAction("The extra action must use the same weasel.")
+        start_sail(state, s, events, weasel_may_act=weasel is None)
+        return
+    check = check_move if action.verb == "move" else check_captain
+    plan = check(state, seat, action.args, weasel)
+    carry_out(state, seat, plan, rng, events)
+    # A snail's move always pays a card to the discard pile, so a card can always be revealed.
+    if action.verb == "move" and has_ability(state, plan.fig, "snails"):
+        state["snail"] = plan.fig["id"]
+        state["phase"] = "snail"
+    elif weasel is not None or not has_ability(state, plan.fig, "weasels") or not offer_weasel(state, plan.fig["id"]):
+        end_action(state, events)

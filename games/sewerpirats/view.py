@@ -1,0 +1,181 @@
+"""What a seat may see (the renderer's input), the pending-decision text, and the text summaries."""
+
+from __future__ import annotations
+
+from games.core import JSON
+from games.sewerpirats.board import CAPTAIN, captain_ship, plural
+from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, TRIBE_SINGULAR, token_name
+from games.sewerpirats.scoring import breakdown, total
+
+
+def _group(group: JSON | None) -> JSON | None:
+    if group is None:
+        return None
+    bonus = group["bonus"]
+    return {
+        "booty": [dict(t) for t in group["booty"]],
+        "bonus": None if bonus is None else {"type": bonus["type"]},
+    }
+
+
+def _fig(fig: JSON | None) -> JSON | None:
+    return None if fig is None else dict(fig)
+
+
+def build_view(state: JSON, seat: int | None) -> JSON:
+    """The view of ``seat`` (``None``: a spectator): public board plus the viewer's own secrets."""
+    over = state["result"] is not None
+    captains: dict[int, str] = {}
+    for i, ship in enumerate(state["ships"]):
+        if ship["spaces"][CAPTAIN] is not None:
+            captains[ship["spaces"][CAPTAIN]["owner"]] = SHIPS[i]
+    players = []
+    for s, p in enumerate(state["players"]):
+        mine = s == seat or over
+        players.append(
+            {
+                "seat": s,
+                "color": p["color"],
+                "play_area": [dict(f) for f in p["area"]],
+                "hand_count": len(p["hand"]),
+                "token_count": len(p["tokens"]),
+                "captain": captains.get(s),
+                "tokens": [dict(t) for t in p["tokens"]] if mine else None,
+                "score": total(p["tokens"]) if mine else None,
+            }
+        )
+    a = state["auction"]
+    auction = None
+    if a is not None:
+        auction = {
+            "bar": [{"tribe": stool["tribe"], "cards_under": len(stool["under"])} for stool in a["bar"]],
+            "lot": a["lot"],
+            "bid": a["bid"],
+            "bidder": a["bidder"],
+            "active": list(a["active"]),
+            "crew_counts": [len(p["area"]) for p in state["players"]],
+        }
+    phase = state["phase"]
+    if state["final"] is not None and phase in ("seize", "toad", "weasel"):
+        phase = "final"
+    return {
+        "game": "sewerpirats",
+        "variant": state["variant"],
+        "abilities": state["abilities"],
+        "viewer": seat,
+        "seats": state["seats"],
+        "tribes": list(state["tribes"]),
+        "ships": [
+            {
+                "ship": SHIPS[i],
+                "spaces": [_fig(f) for f in ship["spaces"]],
+                "flotsam": [_group(g) for g in ship["flotsam"]],
+            }
+            for i, ship in enumerate(state["ships"])
+        ],
+        "row": list(state["row"]),
+        "deck_count": len(state["deck"]),
+        "discard_count": len(state["discard"]),
+        "booty_pool": len(state["booty_pool"]),
+        "bonus_pool": len(state["bonus_pool"]),
+        "groups_left": min(len(state["booty_pool"]) // GROUP_BOOTY, len(state["bonus_pool"])),
+        "players": players,
+        "hand": None if seat is None else list(state["players"][seat]["hand"]),
+        "phase": phase,
+        "to_act": [] if state["actor"] is None else [state["actor"]],
+        "turn": state["turn"],
+        "pending": pending(state),
+        "auction": auction,
+        "events": list(state["log"]),
+        "final": _final(state) if over else None,
+    }
+
+
+def _final(state: JSON) -> JSON:
+    result = state["result"]
+    scores = [
+        {
+            "seat": s,
+            "total": result["scores"][s],
+            "tokens": [dict(t) for t in p["tokens"]],
+            "breakdown": [line.as_json() for line in breakdown(p["tokens"])],
+            "space_sum": result["space_sums"][s],
+        }
+        for s, p in enumerate(state["players"])
+    ]
+    return {"scores": scores, "winners": list(result["winners"])}
+
+
+def pending(state: JSON) -> str | None:
+    """What the player to act must decide, with ``{pN}`` for seats."""
+    seat = state["actor"]
+    if seat is None:
+        return None
+    who = f"{{p{seat}}}"
+    phase = state["phase"]
+    sail = state["sail"]
+    if phase == "crew":
+        return f"{who} chooses a tribe"
+    if phase == "auction":
+        a = state["auction"]
+        if a["kind"] == "hire":
+            return f"{who} picks a figure at the bar to auction"
+        tribe = TRIBE_SINGULAR[a["bar"][a["lot"]]["tribe"]] if a["kind"] != "pay" else ""
+        if a["kind"] == "open":
+            return f"{who} names the opening bid for the {tribe} (at least {plural(a['lot'], 'card')})"
+        if a["kind"] == "raise":
+            return f"{who} raises the bid of {plural(a['bid'], 'card')} for the {tribe}, or passes"
+        return f"{who} chooses {plural(a['pay'], 'more card')} to pay"
+    if phase == "action":
+        s = captain_ship(state, seat)
+        return f"{who} takes an action" if s is None else f"{who} must set sail with the {SHIPS[s]} ship"
+    if phase == "draw":
+        return f"{who} takes a second card"
+    if phase == "discard":
+        extra = len(state["players"][seat]["hand"]) - HAND_LIMIT
+        return f"{who} discards down to {HAND_LIMIT} cards ({extra} more)"
+    if phase == "snail":
+        return f"{who} may reveal the top card for the snail"
+    if phase == "weasel":
+        return f"{who} may take another action with the same weasel"
+    ship = SHIPS[sail["ship"]]
+    if phase == "toad":
+        return f"{who}'s Toad on {ship} {sail['at'] + 1} seizes a token or stays aboard"
+    fig = state["ships"][sail["ship"]]["spaces"][sail["at"]]
+    where = "captain" if sail["at"] == CAPTAIN else f"{TRIBE_SINGULAR[fig['tribe']]} on space {sail['at'] + 1}"
+    more = f" ({sail['take']} to take)" if sail["take"] > 1 else ""
+    return f"{who} seizes a token from the {ship} ship for their {where}{more}"
+
+
+def summary_line(view: JSON) -> str:
+    """One line describing the position."""
+    head = f"Sewer Pirats ({view['variant']})"
+    if view["final"] is not None:
+        scores = ", ".join(f"{{p{s['seat']}}} {s['total']}" for s in view["final"]["scores"])
+        winners = " and ".join(f"{{p{w}}}" for w in view["final"]["winners"])
+        return f"{head}: game over, {winners} won. Scores: {scores}."
+    ships = "; ".join(
+        f"{ship['ship']} {sum(f is not None for f in ship['spaces'][:CAPTAIN])} crew"
+        + (" + captain" if ship["spaces"][CAPTAIN] else "")
+        for ship in view["ships"]
+    )
+    return f"{head}: {view['pending']}. Ships: {ships}. Groups left in the pools: {view['groups_left']}."
+
+
+def seat_text(view: JSON) -> str:
+    """The viewer's hand and tokens with the live score preview."""
+    seat = view["viewer"]
+    if seat is None:
+        return "You are watching: hands and tokens are secret."
+    hand = view["hand"]
+    cards = ", ".join(f"{hand.count(s)} {s}" for s in SHIPS if s in hand) or "no cards"
+    me = view["players"][seat]
+    tokens = me["tokens"]
+    lines = [f"**Your hand** ({len(hand)}): {cards}"]
+    if not tokens:
+        lines.append("**Your tokens:** none yet.")
+        return "\n".join(lines)
+    lines.append("**Your tokens:** " + ", ".join(token_name(t) for t in tokens))
+    lines.append(f"**Score if the game ended now: {me['score']}**")
+    lines += [f"- {line.category}: {line.points} ({line.detail})" for line in breakdown(tokens)]
+    return "\n".join(lines)

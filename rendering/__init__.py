@@ -1,0 +1,5 @@
+"""Pure renderers: a game's view (a JSON dict) in, PNG bytes out. One module per game plus the shared theme.
+
+Renderers run in worker threads (``asyncio.to_thread``): they keep no mutable global state, only caches
+of immutable things (fonts, icons, pre-drawn layers) that are never drawn on after creation.
+"""

@@ -1,0 +1,609 @@
+"""Piratz images: the table during play (:func:`render_board`) and the final scoring (:func:`render_final`).
+
+Both draw only what the view holds; in blind mode the piles are ``None`` and only their size is shown.
+The parts that depend only on the layout (background, panels, titles, the score track's icons) are
+drawn once per layout into a cached layer, so a render is mostly pasting cached cards, icons and text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from games.core import format_seats
+from games.piratz.cards import SYMBOL_TOTALS, TYPES
+from rendering import theme as t
+
+View = dict[str, Any]
+
+_ICON = {
+    "rings": "ring",
+    "coins": "coin",
+    "pearls": "pearl",
+    "crowns": "crown",
+    "goblets": "goblet",
+    "shells": "shell",
+}
+_ACTING = {
+    "turn": "to reveal or pass",
+    "decide": "to pass or end the turn",
+    "rat_alert": "must take a rat",
+    "bury": "to bury a card",
+}
+"""What a seat in ``to_act`` is doing, by phase."""
+
+W = 1100
+M = 22  # outer margin
+CARD_W, CARD_H, CARD_GAP, PER_ROW = 116, 164, 12, 8
+TRACK_Y, TRACK_H, TRACK_W, TRACK_COL = 92, 184, 760, 122
+MIDDLE_Y = TRACK_Y + TRACK_H + 18
+MIDDLE_HEAD = 60
+PLAYER_W, PLAYER_H, PLAYER_GAP = (W - 2 * M - 20) // 2, 148, 36
+EVENT_LINES = 3
+WHITE: t.RGB = (255, 255, 255)
+SAND: t.RGB = (204, 170, 118)
+"""Covers buried cards."""
+TAG_INK: t.RGB = (6, 30, 42)
+"""Text on the highlight colour."""
+
+
+def _colour(kind: str) -> t.RGB:
+    return t.ICON_COLOURS[_ICON[kind]]
+
+
+def _ink(kind: str) -> t.RGB:
+    """The type's colour darkened enough to be read as text on parchment."""
+    return t.mix(_colour(kind), t.OUTLINE, 0.5)
+
+
+def _names(names: Sequence[str], seats: int) -> list[str]:
+    """Drawable names for every seat, "Seat N" where a name is missing or has nothing drawable."""
+    return [(t.clean_name(names[s]) if s < len(names) else "") or f"Seat {s + 1}" for s in range(seats)]
+
+
+def _acting(view: View) -> str:
+    """What the seat(s) in ``to_act`` are doing now."""
+    last_spade = sum(p["spade"] == "held" for p in view["players"]) == 1
+    if view["phase"] == "decide" and last_spade:  # the last spade may keep revealing
+        return _ACTING["turn"]
+    return _ACTING.get(view["phase"], "to act")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+# ====================================================================== cards
+@lru_cache(maxsize=128)
+def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
+    """A face-up treasure card: a tinted slot per symbol (icon and label), a red rat band on rat cards."""
+    face = t.card(CARD_W, CARD_H, t.PARCHMENT, t.DANGER if rat else t.GOLD_DEEP, 5 if rat else 3).copy()
+    band = 44 if rat else 0
+    slot_h = (CARD_H - 20 - band) / max(1, len(symbols))
+    for i, kind in enumerate(symbols):
+        y = 10 + i * slot_h
+        tint = t.rounded(CARD_W - 20, round(slot_h) - 4, 10, t.mix(_colour(kind), t.PARCHMENT, 0.62))
+        face.alpha_composite(tint, (10, round(y) + 2))
+        size = min(68, round(slot_h) - 30)
+        t.paste(face, t.icon(_ICON[kind], size), (CARD_W / 2, y + 4 + (slot_h - 26) / 2), "mm")
+        t.text(
+            face,
+            (CARD_W / 2, y + slot_h - 14),
+            _ICON[kind].upper(),
+            t.font(20, condensed=True),
+            _ink(kind),
+            anchor="mm",
+        )
+    if rat:
+        strip = t.rounded(CARD_W - 14, band - 4, 9, t.DANGER)
+        face.alpha_composite(strip, (7, CARD_H - band - 4))
+        t.paste(face, t.icon("rat", 36), (14, CARD_H - band - 2))
+        t.text(face, (56, CARD_H - band + 16), "RAT", t.font(24, bold=True), WHITE, anchor="lm")
+    if skull:
+        t.paste(face, t.icon("skull", 28), (8, 8))
+    return face
+
+
+@lru_cache(maxsize=8)
+def _buried_overlay(seat: int) -> Image.Image:
+    """Laid over a buried card: sand over the card, the burier's spade stuck in it and a BURIED tag."""
+    colour = t.PLAYER_COLOURS[seat]
+    overlay = t.rounded(CARD_W, CARD_H, CARD_W // 10, (*SAND, 200)).copy()
+    draw, ripple = ImageDraw.Draw(overlay), t.mix(SAND, t.INK, 0.25)
+    for y in range(22, CARD_H - 40, 22):  # dune ripples
+        draw.arc((-10, y, CARD_W // 2 + 10, y + 16), 200, 340, fill=ripple, width=2)
+        draw.arc((CARD_W // 2 - 10, y + 8, CARD_W + 10, y + 24), 200, 340, fill=ripple, width=2)
+    spade = t.icon("spade", 88, colour.fill, colour.edge).rotate(-35, Image.Resampling.BICUBIC, expand=True)
+    overlay.alpha_composite(spade, ((CARD_W - spade.width) // 2, (CARD_H - 40 - spade.height) // 2))
+    t.pill(
+        overlay,
+        (CARD_W / 2, CARD_H - 42),
+        "BURIED",
+        t.font(20, condensed=True),
+        colour.fill,
+        colour.text,
+        border=colour.edge,
+        align="center",
+        height=34,
+    )
+    return overlay
+
+
+@lru_cache(maxsize=8)
+def _middle_spade(seat: int) -> Image.Image:
+    """A spade placed in the middle with no card under it, in a card-sized slot."""
+    colour = t.PLAYER_COLOURS[seat]
+    slot = t.rounded(CARD_W, CARD_H, CARD_W // 10, t.PARCHMENT_SHADE, t.INK_SOFT, 2).copy()
+    t.paste(slot, t.icon("spade", 84, colour.fill, colour.edge), (CARD_W / 2, CARD_H / 2 - 14), "mm")
+    t.text(slot, (CARD_W / 2, CARD_H - 22), "NO CARD", t.font(20, condensed=True), t.INK_SOFT, anchor="mm")
+    return slot
+
+
+@lru_cache(maxsize=64)
+def _faded(name: str, size: int) -> Image.Image:
+    """An icon at 30% opacity, for treasure a player has none of and a spade already placed."""
+    img = t.icon(name, size).copy()
+    img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 10))
+    return img
+
+
+# ====================================================================== board layout
+def _middle_rows(view: View) -> int:
+    items = len(view["middle"]) + len(view["spades_in_middle"])
+    return max(1, -(-items // PER_ROW))
+
+
+def _middle_height(rows: int) -> int:
+    return MIDDLE_HEAD + rows * (CARD_H + CARD_GAP) + 10
+
+
+def _players_y(rows: int) -> int:
+    return MIDDLE_Y + _middle_height(rows) + 34
+
+
+def _player_box(seats: int, rows: int, i: int) -> t.Box:
+    y = _players_y(rows) + (i // 2) * (PLAYER_H + PLAYER_GAP)
+    odd_one_out = seats % 2 == 1 and i == seats - 1  # sits centred on its own row
+    x = (W - PLAYER_W) // 2 if odd_one_out else M + (i % 2) * (PLAYER_W + 20)
+    return x, y, x + PLAYER_W, y + PLAYER_H
+
+
+def _events_y(seats: int, rows: int) -> int:
+    return _players_y(rows) + -(-seats // 2) * (PLAYER_H + PLAYER_GAP) - 8
+
+
+def _events_height(lines: int) -> int:
+    return 24 + lines * 34 + 46
+
+
+def _track_cx(i: int) -> float:
+    """Centre of the score track's column for the ``i``-th treasure type."""
+    return M + 14 + (i + 0.5) * TRACK_COL
+
+
+def _cube_x(cx: float, slots: int, s: int) -> int:
+    return round(cx - slots * 27 + s * 54 + 2)
+
+
+@lru_cache(maxsize=8)
+def _board_layer(seats: int, rows: int, lines: int) -> Image.Image:
+    """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
+    ey = _events_y(seats, rows)
+    img = t.new_canvas(W, ey + _events_height(lines) + M)
+    draw = ImageDraw.Draw(img)
+    # Title.
+    t.paste(img, t.icon("skull", 54), (M - 4, 12))
+    t.text(img, (M + 56, 44), "PIRATZ", t.font(44, bold=True), t.GOLD, anchor="lm", shadow=(0, 0, 0))
+    # Score track: per treasure type its icon, how many symbols exist, its name and the cube slots.
+    t.panel(img, (M, TRACK_Y, M + TRACK_W, TRACK_Y + TRACK_H))
+    slots = 1 if seats == 2 else 2
+    ghost = t.rounded(46, 46, 8, None, t.PARCHMENT_SHADE, 3)
+    for i, kind in enumerate(TYPES):
+        cx = _track_cx(i)
+        if i:
+            x = cx - TRACK_COL / 2
+            draw.line((x, TRACK_Y + 16, x, TRACK_Y + TRACK_H - 16), fill=t.PARCHMENT_SHADE, width=2)
+        t.paste(img, t.icon(_ICON[kind], 62), (cx - 14, TRACK_Y + 42), "mm")
+        t.pill(
+            img,
+            (cx + 4, TRACK_Y + 50),
+            str(SYMBOL_TOTALS[kind]),
+            t.font(20, bold=True),
+            t.INK,
+            t.PARCHMENT,
+            height=28,
+        )
+        t.text(img, (cx, TRACK_Y + 98), kind.upper(), t.font(24, condensed=True), _ink(kind), anchor="mm")
+        for s in range(slots):
+            t.paste(img, ghost, (_cube_x(cx, slots, s) + 2, TRACK_Y + 124))
+    # Draw and discard piles.
+    px = M + TRACK_W + 16
+    t.panel(img, (px, TRACK_Y, W - M, TRACK_Y + TRACK_H))
+    for cx, label in ((px + 70, "DRAW PILE"), (px + 200, "DISCARD")):
+        t.text(img, (cx, TRACK_Y + TRACK_H - 22), label, t.font(22, condensed=True), t.INK, anchor="mm")
+    # The middle.
+    t.panel(img, (M, MIDDLE_Y, W - M, MIDDLE_Y + _middle_height(rows)))
+    t.text(img, (M + 22, MIDDLE_Y + 32), "THE MIDDLE", t.font(28, bold=True), t.INK, anchor="lm")
+    # Player panels.
+    for i in range(seats):
+        t.panel(img, _player_box(seats, rows, i))
+    # Recent events and the legend.
+    t.panel(img, (M, ey, W - M, ey + _events_height(lines)), fill=(14, 34, 48))
+    legend_y = ey + _events_height(lines) - 30
+    draw.line((M + 20, legend_y - 24, W - M - 20, legend_y - 24), fill=(40, 70, 86), width=2)
+    entries = [
+        (t.icon("rat", 32), "rat card"),
+        (t.icon("spade", 32), "buried: nobody may take it"),
+        (t.cube(3, 28), "gold 3"),
+        (t.cube(2, 28), "silver 2"),
+        (t.cube(1, 28), "copper 1"),
+    ]
+    t.legend(img, (M + 22, legend_y), entries, t.font(20), t.MIST, gap=22)
+    return img
+
+
+# ====================================================================== board drawing
+def render_board(view: View, names: Sequence[str]) -> bytes:
+    """The Piratz table for ``view``: score track, piles, the middle, every player's panel, recent events.
+
+    ``names[i]`` is seat ``i``'s display name. Returns PNG bytes.
+    """
+    seats, rows = view["seats"], _middle_rows(view)
+    seat_names = _names(names, seats)
+    events = [" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:]]
+    img = _board_layer(seats, rows, len(events)).copy()
+    _draw_header(img, view, seat_names)
+    _draw_track(img, view)
+    _draw_piles(img, view)
+    _draw_middle(img, view)
+    for i, player in enumerate(view["players"]):
+        _draw_player(img, view, player, _player_box(seats, rows, i), seat_names[player["seat"]])
+    ey = _events_y(seats, rows)
+    line_font = t.font(22)
+    for n, line in enumerate(events):
+        y = ey + 30 + n * 34
+        t.text(img, (M + 24, y), "›", t.font(24, bold=True), t.GOLD, anchor="lm")
+        t.text(img, (M + 46, y), t.ellipsize(line, line_font, W - 2 * M - 70), line_font, t.FOAM, anchor="lm")
+    return t.to_png(img)
+
+
+def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
+    x = M + 56 + t.text_width("PIRATZ", t.font(44, bold=True)) + 22
+    box = t.pill(
+        img,
+        (x, 24),
+        f"ROUND {view['round']}",
+        t.font(24, bold=True),
+        (24, 64, 84),
+        t.FOAM,
+        border=t.GOLD,
+        height=42,
+    )
+    x = box[2] + 12
+    if view["last_round"]:
+        box = t.pill(
+            img,
+            (x, 24),
+            "LAST ROUND",
+            t.font(24, bold=True),
+            t.DANGER,
+            WHITE,
+            icon_img=t.icon("skull", 30),
+            height=42,
+        )
+        x = box[2] + 12
+    if view["phase"] == "over":
+        status = "Game over"
+    elif view["to_act"]:
+        who = " & ".join(names[s] for s in view["to_act"])
+        status = f"{who} {_acting(view)}"
+    else:
+        return
+    fitted, fnt = t.fit_text(status, W - M - x - 10, 26)
+    t.text(img, (W - M, 45), fitted, fnt, t.HIGHLIGHT, anchor="rm", shadow=(0, 0, 0))
+
+
+def _draw_track(img: Image.Image, view: View) -> None:
+    slots = 1 if view["seats"] == 2 else 2
+    for i, kind in enumerate(TYPES):
+        cx = _track_cx(i)
+        for s, value in enumerate(view["cubes"][kind][:slots]):
+            t.paste(img, t.cube(value, 50), (_cube_x(cx, slots, s), TRACK_Y + 122))
+
+
+def _draw_piles(img: Image.Image, view: View) -> None:
+    px = M + TRACK_W + 16
+    back = t.card_back(84, 118)
+    piles = ((px + 70, view["draw_count"], view["last_round"]), (px + 200, view["discard_count"], False))
+    for cx, count, urgent in piles:
+        x, y = round(cx - 42), TRACK_Y + 16
+        if count == 0:
+            ghost = t.rounded(84, 118, 9, None, t.PARCHMENT_SHADE, 3)
+            t.paste(img, ghost, (x, y))
+        for layer in range(min(count, 3) - 1, -1, -1):  # a thicker stack for more cards
+            t.paste(img, back, (x + 4 * layer, y - 3 * layer + 6))
+        t.pill(
+            img,
+            (cx, y + 38),
+            str(count),
+            t.font(30, bold=True),
+            t.DANGER if urgent else t.INK,
+            WHITE,
+            border=WHITE if urgent else t.GOLD,
+            align="center",
+            height=46,
+        )
+
+
+def _draw_middle(img: Image.Image, view: View) -> None:
+    middle = view["middle"]
+    rats = sum(1 for c in middle if c["rat"] and c["buried_by"] is None)
+    box = t.pill(
+        img,
+        (W - M - 20, MIDDLE_Y + 12),
+        f"RATS {rats}/2",
+        t.font(22, bold=True),
+        t.DANGER if rats else t.PARCHMENT_SHADE,
+        WHITE if rats else t.INK_SOFT,
+        icon_img=t.icon("rat", 30),
+        align="right",
+        height=40,
+    )
+    info = _plural(len(middle), "card")
+    if view["revealed_this_turn"]:
+        info += f" · {view['revealed_this_turn']} revealed this turn"
+    t.text(img, (box[0] - 16, MIDDLE_Y + 32), info, t.font(22), t.INK_SOFT, anchor="rm")
+    layers: list[tuple[Image.Image, ...]] = []
+    for c in middle:
+        face = _card_face(tuple(c["symbols"]), c["rat"], c["skull"])
+        layers.append((face,) if c["buried_by"] is None else (face, _buried_overlay(c["buried_by"])))
+    layers += [(_middle_spade(seat),) for seat in view["spades_in_middle"]]
+    if not layers:
+        t.text(
+            img,
+            (W / 2, MIDDLE_Y + MIDDLE_HEAD + CARD_H / 2),
+            "No cards in the middle",
+            t.font(26, bold=True),
+            t.INK_SOFT,
+            anchor="mm",
+        )
+    spots = [_card_spot(i) for i in range(len(layers))]
+    if view["phase"] == "rat_alert":  # glow around the rat cards to choose from, before cards cover the edges
+        for (x, y), c in zip(spots, middle, strict=False):
+            if c["rat"] and c["buried_by"] is None:
+                t.glow(img, (x - 5, y - 5, x + CARD_W + 5, y + CARD_H + 5), radius=CARD_W // 10 + 5)
+    for (x, y), stack in zip(spots, layers, strict=True):
+        for layer in stack:
+            t.paste(img, layer, (x, y))
+
+
+def _card_spot(i: int) -> tuple[int, int]:
+    """Top-left corner of the ``i``-th card in the middle."""
+    return M + 22 + (i % PER_ROW) * (CARD_W + CARD_GAP), MIDDLE_Y + MIDDLE_HEAD + (i // PER_ROW) * (CARD_H + CARD_GAP)
+
+
+def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: str) -> None:
+    seat = player["seat"]
+    x0, y0, x1, _ = box
+    if seat in view["to_act"] and view["phase"] != "over":
+        t.glow(img, box)
+        t.pill(
+            img,
+            (x1 - 18, y0 - 20),
+            _acting(view).upper(),
+            t.font(22, condensed=True),
+            t.HIGHLIGHT,
+            TAG_INK,
+            border=TAG_INK,
+            align="right",
+            height=38,
+        )
+    symbols, rats = _collected(player)
+    counts = None if symbols is None else (*(symbols.get(k, 0) for k in TYPES), rats)
+    you = view["viewer"] == seat
+    t.paste(
+        img,
+        _player_content(seat, name, player["spade"] == "held", player["pile_count"], you, counts),
+        (x0, y0),
+    )
+
+
+@lru_cache(maxsize=32)
+def _player_content(
+    seat: int, name: str, held: bool, pile_count: int, you: bool, counts: tuple[int, ...] | None
+) -> Image.Image:
+    """A player panel's contents (transparent background): spade, name, pile size, then the symbol and
+    rat counts, or in blind mode (``counts`` None) a face-down stack. Cached: most renders repeat them."""
+    colour = t.PLAYER_COLOURS[seat]
+    img = Image.new("RGBA", (PLAYER_W, PLAYER_H), (0, 0, 0, 0))
+    # Row 1: spade (faded once placed), name, pile size.
+    t.paste(img, t.icon("spade", 50, colour.fill, colour.edge) if held else _faded("spade", 50), (14, 14))
+    count_font = t.font(24, bold=True)
+    count_text = _plural(pile_count, "card")
+    t.text(img, (PLAYER_W - 18, 39), count_text, count_font, t.INK, anchor="rm")
+    right = PLAYER_W - 18 - t.text_width(count_text, count_font) - 14
+    if not held:
+        right = (
+            t.pill(
+                img,
+                (right, 23),
+                "PASSED",
+                t.font(20, condensed=True),
+                t.PARCHMENT_SHADE,
+                t.INK_SOFT,
+                align="right",
+                height=32,
+            )[0]
+            - 12
+        )
+    fitted, fnt = t.fit_text(name + " (you)" * you, right - 72 - 30, 28)
+    t.pill(img, (72, 16), fitted, fnt, colour.fill, colour.text, border=colour.edge, height=46)
+    # Row 2: what they have collected, or a face-down stack in blind mode.
+    y = 80
+    if counts is None:
+        back = t.card_back(40, 56)
+        shown = min(pile_count, 3)
+        for layer in range(shown):
+            t.paste(img, back, (22 + 14 * layer, y - 2))
+        note = "collected face down" if pile_count else "nothing collected yet"
+        t.text(
+            img,
+            (22 + 14 * shown + 46 * bool(shown), y + 26),
+            note,
+            t.font(24, bold=True),
+            t.INK_SOFT,
+            anchor="lm",
+        )
+    else:
+        _draw_counts(img, 16, PLAYER_W - 16, y, counts)
+    return img
+
+
+def _draw_counts(img: Image.Image, x0: float, x1: float, y: int, counts: tuple[int, ...]) -> None:
+    """One icon and number per treasure type, then rats, spread evenly across ``x0..x1``."""
+    icons = [*(_ICON[k] for k in TYPES), "rat"]
+    for icon_size, px in ((44, 30), (36, 24)):  # shrink if many counts have two digits
+        fnt = t.font(px, bold=True)
+        widths = [icon_size + 4 + t.text_width(str(n), fnt) for n in counts]
+        gap = (x1 - x0 - sum(widths)) / (len(counts) - 1)
+        if gap >= 8:
+            break
+    x = x0
+    for name, n, width in zip(icons, counts, widths, strict=True):
+        t.paste(img, t.icon(name, icon_size) if n else _faded(name, icon_size), (x, y + 24 - icon_size / 2))
+        ink = (t.DANGER if name == "rat" else t.INK) if n else t.PARCHMENT_SHADE
+        t.text(img, (x + icon_size + 4, y + 24), str(n), fnt, ink, anchor="lm")
+        x += width + gap
+
+
+def _collected(player: View) -> tuple[dict[str, int] | None, int]:
+    """A player's symbol counts and rats, from the totals the view gives or else from their open pile."""
+    if player["symbols"] is not None:
+        return player["symbols"], player["rats"] or 0
+    if player["pile"] is None:
+        return None, 0
+    symbols = dict.fromkeys(TYPES, 0)
+    for c in player["pile"]:
+        for kind in c["symbols"]:
+            symbols[kind] += 1
+    return symbols, sum(1 for c in player["pile"] if c["rat"])
+
+
+# ====================================================================== final scoring
+FINAL_TABLE_Y = 170
+FINAL_TYPE_W = 250
+FINAL_NAMES_H = 116
+FINAL_ROW_H = 92
+FINAL_EXTRA_H = 64
+
+
+def render_final(view: View, names: Sequence[str]) -> bytes:
+    """The final scoring of ``view["scoring"]``: symbols per type and seat, the cubes each won, a note per
+    type, the tie-breaks (rats, cards) when known, the totals and the crowned winner(s). Returns PNG bytes."""
+    scoring = view["scoring"]
+    seats = view["seats"]
+    players = _names(names, seats)
+    show_extra = all(p["rats"] is not None for p in view["players"])
+    table_h = FINAL_NAMES_H + len(scoring["types"]) * FINAL_ROW_H + FINAL_EXTRA_H * show_extra + 100
+    img = t.new_canvas(W, FINAL_TABLE_Y + table_h + M + 6)
+    draw = ImageDraw.Draw(img)
+
+    t.paste(img, t.icon("skull", 54), (M - 4, 12))
+    t.text(
+        img,
+        (M + 56, 44),
+        "PIRATZ · FINAL SCORE",
+        t.font(44, bold=True),
+        t.GOLD,
+        anchor="lm",
+        shadow=(0, 0, 0),
+    )
+    winners = scoring["winners"]
+    best = max(scoring["totals"], default=0)
+    if len(winners) == 1:
+        headline = f"{players[winners[0]]} wins with {_plural(best, 'point')}!"
+    elif winners:
+        headline = f"{' & '.join(players[s] for s in winners)} share the victory with {_plural(best, 'point')}!"
+    else:
+        headline = "Nobody wins."
+    t.paste(img, t.icon("crown", 52), (M, 90))
+    fitted, fnt = t.fit_text(headline, W - 2 * M - 68, 32)
+    t.text(img, (M + 64, 118), fitted, fnt, t.FOAM, anchor="lm", shadow=(0, 0, 0))
+
+    top = FINAL_TABLE_Y
+    t.panel(img, (M, top, W - M, top + table_h))
+    col_w = (W - 2 * M - 24 - FINAL_TYPE_W) / seats
+    col_x = [M + 12 + FINAL_TYPE_W + i * col_w for i in range(seats)]
+    for s in winners:  # winners' columns get a gold wash from top to bottom
+        wash = t.rounded(round(col_w) - 8, table_h - 24, 14, t.mix(t.GOLD, t.PARCHMENT, 0.55))
+        t.paste(img, wash, (round(col_x[s]) + 4, top + 12))
+    for s in range(seats):
+        cx = col_x[s] + col_w / 2
+        if s in winners:
+            t.paste(img, t.icon("crown", 50), (cx, top + 38), "mm")
+        colour = t.PLAYER_COLOURS[s]
+        fitted, fnt = t.fit_text(players[s], col_w - 44, 26)
+        t.pill(
+            img,
+            (cx, top + 64),
+            fitted,
+            fnt,
+            colour.fill,
+            colour.text,
+            border=colour.edge,
+            align="center",
+            height=44,
+        )
+    y = top + FINAL_NAMES_H
+    for r, row in enumerate(scoring["types"]):
+        _final_type_row(img, row, y, col_x, col_w, players, stripe=r % 2 == 0)
+        y += FINAL_ROW_H
+    if show_extra:
+        mid = y + FINAL_EXTRA_H / 2
+        t.text(img, (M + 26, mid), "tie-breaks", t.font(22, bold=True), t.INK_SOFT, anchor="lm")
+        for s, p in enumerate(view["players"]):
+            cx = col_x[s] + col_w / 2
+            t.paste(img, t.icon("rat", 34), (cx - 70, mid), "mm")
+            ink = t.DANGER if p["rats"] else t.INK_SOFT
+            t.text(img, (cx - 48, mid), str(p["rats"]), t.font(24, bold=True), ink, anchor="lm")
+            t.text(img, (cx + 74, mid), _plural(p["pile_count"], "card"), t.font(22), t.INK_SOFT, anchor="rm")
+        y += FINAL_EXTRA_H
+    draw.line((M + 20, y + 4, W - M - 20, y + 4), fill=t.GOLD_DEEP, width=3)
+    t.text(img, (M + 26, y + 50), "TOTAL", t.font(32, bold=True), t.INK, anchor="lm")
+    for s, total in enumerate(scoring["totals"]):
+        t.text(img, (col_x[s] + col_w / 2, y + 50), str(total), t.font(48, bold=True), t.INK, anchor="mm")
+    return t.to_png(img)
+
+
+def _final_type_row(
+    img: Image.Image, row: View, y: int, col_x: list[float], col_w: float, players: list[str], *, stripe: bool
+) -> None:
+    """One treasure type of the final table: its name, each seat's count with the cubes won, its note."""
+    kind = row["type"]
+    if stripe:
+        band = t.rounded(W - 2 * M - 24, FINAL_ROW_H, 10, (*t.PARCHMENT_SHADE, 110))
+        t.paste(img, band, (M + 12, y))
+    t.paste(img, t.icon(_ICON[kind], 48), (M + 22, y + 8))
+    t.text(img, (M + 80, y + 32), kind.capitalize(), t.font(28, bold=True), _ink(kind), anchor="lm")
+    won: dict[int, list[int]] = {}
+    for award in row["awards"]:
+        won.setdefault(award["seat"], []).append(award["value"])
+    for s, n in enumerate(row["counts"]):
+        cubes = sorted(won.get(s, []), reverse=True)
+        x = col_x[s] + col_w / 2 - (24 + 48 * len(cubes)) / 2
+        t.text(img, (x + 12, y + 32), str(n), t.font(34, bold=True), t.INK if n else t.INK_SOFT, anchor="mm")
+        for i, value in enumerate(cubes):
+            t.paste(img, t.cube(value, 42), (x + 34 + 48 * i, y + 10))
+    note = " ".join(format_seats(row["note"], players).split())
+    if note:
+        t.text(
+            img,
+            (M + 80, y + 72),
+            t.ellipsize(note, t.font(20), W - 2 * M - 110),
+            t.font(20),
+            t.INK_SOFT,
+            anchor="lm",
+        )

@@ -1,0 +1,653 @@
+"""The shared look of every game: a sea-chart table, parchment panels, gold accents.
+
+Everything returned by a cached function here (fonts, icons, shapes, layers) is shared between threads
+and must be treated as read-only: paste it, never draw on it. :func:`new_canvas` returns a fresh copy.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import threading
+import unicodedata
+import zlib
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+Box = tuple[int, int, int, int]
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "assets" / "fonts"
+
+# ------------------------------------------------------------------ palette
+SEA: RGB = (17, 46, 62)
+"""Top of the table background: deep teal felt."""
+SEA_DEEP: RGB = (9, 26, 40)
+"""Bottom of the table background."""
+CHART_LINE: RGB = (27, 61, 78)
+"""Faint sea-chart grid lines on the background."""
+PARCHMENT: RGB = (242, 229, 199)
+PARCHMENT_SHADE: RGB = (226, 208, 168)
+INK: RGB = (52, 35, 20)
+"""Main text colour on parchment."""
+INK_SOFT: RGB = (112, 88, 60)
+"""Secondary text on parchment."""
+GOLD: RGB = (232, 186, 80)
+GOLD_DEEP: RGB = (146, 104, 40)
+"""Panel borders."""
+FOAM: RGB = (226, 236, 240)
+"""Main text colour on the dark background."""
+MIST: RGB = (150, 176, 188)
+"""Secondary text on the dark background."""
+DANGER: RGB = (214, 40, 40)
+"""Warnings: last round, rat alert."""
+HIGHLIGHT: RGB = (64, 226, 255)
+"""Marks whoever must act now (glow, tag, status line) and nothing else, so it is easy to find in tests."""
+OUTLINE: RGB = (30, 20, 12)
+"""Default outline of icons."""
+
+
+class PlayerColour(NamedTuple):
+    """A seat's colour: ``fill`` for tokens, ``text`` readable on ``fill``, ``edge`` to outline tokens."""
+
+    name: str
+    fill: RGB
+    text: RGB
+    edge: RGB
+
+
+PLAYER_COLOURS: tuple[PlayerColour, ...] = (
+    PlayerColour("red", (214, 52, 52), (255, 255, 255), OUTLINE),
+    PlayerColour("green", (44, 156, 74), (255, 255, 255), OUTLINE),
+    PlayerColour("yellow", (244, 204, 44), (40, 30, 8), OUTLINE),
+    PlayerColour("blue", (46, 108, 222), (255, 255, 255), OUTLINE),
+    # Charcoal rather than pure black, with a light edge so its tokens show on the dark table.
+    PlayerColour("black", (38, 38, 44), (255, 255, 255), (214, 214, 222)),
+    PlayerColour("purple", (142, 70, 194), (255, 255, 255), OUTLINE),
+)
+
+ICON_COLOURS: dict[str, RGB] = {
+    "ring": (158, 92, 222),
+    "coin": (246, 198, 46),
+    "pearl": (222, 228, 246),
+    "crown": (246, 146, 40),
+    "goblet": (52, 176, 96),
+    "shell": (246, 128, 160),
+    "rat": (150, 146, 156),
+    "spade": (170, 176, 186),
+    "skull": (240, 234, 218),
+}
+"""Natural main colour of each icon; also the colour that identifies a treasure type."""
+
+CUBE_COLOURS: dict[int, RGB] = {3: (240, 194, 56), 2: (196, 204, 216), 1: (204, 120, 64)}
+"""Score cubes by value: gold 3, silver 2, copper 1."""
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """The colour ``t`` of the way from ``a`` to ``b`` (0 gives ``a``, 1 gives ``b``)."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+# ------------------------------------------------------------------ fonts and text
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled DejaVu face at ``size`` px. ``condensed`` selects the condensed bold face."""
+    name = "DejaVuSansCondensed-Bold.ttf" if condensed else "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def text(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    s: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: RGB,
+    *,
+    anchor: str = "la",
+    outline: RGB | None = None,
+    shadow: RGB | None = None,
+) -> None:
+    """Draw ``s`` at ``xy`` (a Pillow text ``anchor``), with an optional 2 px outline and/or a drop shadow.
+
+    Short strings (names, numbers, labels) repeat on every render, so they are rasterised once and cached.
+    """
+    if shadow is not None:
+        _stamp(canvas, (xy[0] + 2, xy[1] + 2), s, fnt, shadow, anchor, None)
+    _stamp(canvas, xy, s, fnt, fill, anchor, outline)
+
+
+def _stamp(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    s: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: RGB,
+    anchor: str,
+    outline: RGB | None,
+) -> None:
+    if len(s) > 40:  # long one-off texts (event lines) would only churn the cache
+        ImageDraw.Draw(canvas).text(
+            xy, s, font=fnt, fill=fill, anchor=anchor, stroke_width=2 * bool(outline), stroke_fill=outline
+        )
+        return
+    img, (dx, dy) = _text_image(s, fnt, fill, anchor, outline)
+    _over(canvas, img, round(xy[0]) + dx, round(xy[1]) + dy)
+
+
+@lru_cache(maxsize=1024)
+def _text_image(
+    s: str, fnt: ImageFont.FreeTypeFont, fill: RGB, anchor: str, outline: RGB | None
+) -> tuple[Image.Image, tuple[int, int]]:
+    stroke = 2 * bool(outline)
+    left, top, right, bottom = (round(v) for v in fnt.getbbox(s, anchor=anchor, stroke_width=stroke))
+    img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*fill, 0))
+    ImageDraw.Draw(img).text(
+        (-left, -top), s, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=outline
+    )
+    return img, (left, top)
+
+
+@lru_cache(maxsize=4096)
+def text_width(s: str, fnt: ImageFont.FreeTypeFont) -> float:
+    """Width of ``s`` in ``fnt`` in px (cached: the same names and numbers are measured on every render)."""
+    return fnt.getlength(s)
+
+
+@lru_cache(maxsize=512)
+def ellipsize(s: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``s`` cut with "…" so that it fits ``width`` px in ``fnt``."""
+    if text_width(s, fnt) <= width:
+        return s
+    lo, hi = 0, len(s)
+    while lo < hi:  # longest prefix that still fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(s[:mid].rstrip() + "…") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return s[:lo].rstrip() + "…"
+
+
+@lru_cache(maxsize=512)
+def fit_text(
+    s: str, width: float, size: int, *, bold: bool = True, condensed: bool = False, min_size: int = 20
+) -> tuple[str, ImageFont.FreeTypeFont]:
+    """Shrink ``s`` from ``size`` down to ``min_size`` until it fits ``width``; past that, ellipsize it."""
+    for px in range(size, min_size - 1, -2):
+        fnt = font(px, bold, condensed)
+        if text_width(s, fnt) <= width:
+            return s, fnt
+    fnt = font(min_size, bold, condensed)
+    return ellipsize(s, fnt, width), fnt
+
+
+@lru_cache(maxsize=256)
+def clean_name(name: str) -> str:
+    """A display name ready to draw on one line: NFKC-normalised (fullwidth letters become plain ones),
+    without the characters the bundled fonts cannot draw (emoji, CJK), whitespace collapsed. May be empty."""
+    kept = "".join(ch for ch in unicodedata.normalize("NFKC", name) if _has_glyph(ch))
+    return " ".join(kept.split())
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str) -> bool:
+    if " " <= ch <= "~" or ch.isspace():
+        return True
+    # A missing glyph renders as the font's "notdef" box, like a private-use code point does.
+    return _glyph_pixels(ch) != _glyph_pixels("\U000f0000")
+
+
+@lru_cache(maxsize=4096)
+def _glyph_pixels(ch: str) -> bytes:
+    img = Image.new("L", (40, 40))
+    ImageDraw.Draw(img).text((4, 4), ch, font=font(24, bold=True), fill=255)
+    return img.tobytes()
+
+
+# ------------------------------------------------------------------ shapes
+_SUPERSAMPLE = 3
+
+
+@lru_cache(maxsize=512)
+def rounded(
+    w: int, h: int, radius: int, fill: RGB | RGBA | None, border: RGB | None = None, border_width: int = 0
+) -> Image.Image:
+    """An anti-aliased rounded rectangle as an RGBA image (the base of panels, cards and pills)."""
+    s = _SUPERSAMPLE
+    big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, w * s - 1, h * s - 1), radius * s, fill=fill, outline=border, width=border_width * s
+    )
+    return big.resize((w, h), Image.Resampling.BOX)
+
+
+@lru_cache(maxsize=128)
+def _shadow_mask(w: int, h: int, radius: int, blur: int) -> Image.Image:
+    pad = blur * 2
+    mask = Image.new("L", (w + 2 * pad, h + 2 * pad), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((pad, pad, pad + w, pad + h), radius, fill=150)
+    return mask.filter(ImageFilter.GaussianBlur(blur))
+
+
+def panel(
+    canvas: Image.Image,
+    box: Box,
+    *,
+    fill: RGB | RGBA = PARCHMENT,
+    border: RGB | None = GOLD_DEEP,
+    radius: int = 18,
+    shadow: bool = True,
+) -> None:
+    """A rounded panel with a 3 px border and a soft drop shadow."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if shadow:
+        blur = 8
+        mask = _shadow_mask(w, h, radius, blur)
+        canvas.paste((0, 0, 0), (x0 - 2 * blur + 3, y0 - 2 * blur + 5), mask)  # falls down and right
+    _over(canvas, rounded(w, h, radius, fill, border, 3 if border else 0), x0, y0)
+
+
+def paste(canvas: Image.Image, img: Image.Image, xy: tuple[float, float], anchor: str = "lt") -> None:
+    """Lay an RGBA image over ``canvas``; ``anchor`` "lt" (top-left) or "mm" (centre) places ``xy``."""
+    x, y = xy
+    if anchor == "mm":
+        x, y = x - img.width / 2, y - img.height / 2
+    _over(canvas, img, round(x), round(y))
+
+
+def _over(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
+    if canvas.mode != "RGBA":
+        canvas.paste(img, (x, y), img)
+        return
+    # On an RGBA canvas (a cached card face) paste would blend the alpha too and leave see-through fringes.
+    if x < 0 or y < 0:
+        img = img.crop((max(0, -x), max(0, -y), img.width, img.height))
+        x, y = max(0, x), max(0, y)
+    canvas.alpha_composite(img, (x, y))
+
+
+def pill(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    s: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: RGB,
+    text_fill: RGB,
+    *,
+    border: RGB | None = None,
+    icon_img: Image.Image | None = None,
+    align: str = "left",
+    height: int | None = None,
+) -> Box:
+    """A badge: ``s`` (and an optional leading icon) on a rounded pill. ``xy`` is its top-left corner, or
+    its top-centre / top-right with ``align`` "center" / "right". Returns the pill's box."""
+    h = height or round(fnt.size * 1.55)
+    pad = h // 2
+    icon_w = icon_img.width + 6 if icon_img is not None else 0
+    w = round(text_width(s, fnt)) + 2 * pad + icon_w
+    x = round(xy[0] - (w / 2 if align == "center" else w if align == "right" else 0))
+    y = round(xy[1])
+    _over(canvas, rounded(w, h, h // 2, fill, border, 2 if border else 0), x, y)
+    if icon_img is not None:
+        paste(canvas, icon_img, (x + pad, y + (h - icon_img.height) / 2))
+    text(canvas, (x + pad + icon_w, y + h / 2), s, fnt, text_fill, anchor="lm")
+    return x, y, x + w, y + h
+
+
+@lru_cache(maxsize=64)
+def card(w: int, h: int, face: RGB = PARCHMENT, border: RGB = GOLD_DEEP, border_width: int = 3) -> Image.Image:
+    """A blank card (RGBA, rounded, bordered, with a thin inner line), for games to draw faces on."""
+    img = rounded(w, h, max(8, w // 10), face, border, border_width).copy()
+    inset = border_width + 4
+    line = rounded(w - 2 * inset, h - 2 * inset, max(5, w // 14), None, mix(face, border, 0.45), 1)
+    img.alpha_composite(line, (inset, inset))
+    return img
+
+
+@lru_cache(maxsize=16)
+def card_back(w: int, h: int) -> Image.Image:
+    """The back of a face-down card: deep red with a gold frame, a lattice and a skull."""
+    back = card(w, h, (120, 28, 38), GOLD, 3).copy()
+    inset = 9
+    lattice = Image.new("RGBA", (w - 2 * inset, h - 2 * inset), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(lattice)
+    lw, lh = lattice.size
+    for i in range(-lh, lw, 14):
+        draw.line((i, 0, i + lh, lh), fill=(156, 56, 60), width=2)
+        draw.line((i, lh, i + lh, 0), fill=(156, 56, 60), width=2)
+    back.alpha_composite(lattice, (inset, inset))
+    skull = icon("skull", min(w, h) // 2)
+    back.alpha_composite(skull, ((w - skull.width) // 2, (h - skull.height) // 2))
+    return back
+
+
+_GLOW_PAD = 24
+
+
+def glow(canvas: Image.Image, box: Box, colour: RGB = HIGHLIGHT, radius: int = 18) -> None:
+    """Frame ``box`` (a panel of corner ``radius``) with a bright border and a soft outer glow."""
+    x0, y0, x1, y1 = box
+    _over(canvas, _glow_image(x1 - x0, y1 - y0, radius, colour), x0 - _GLOW_PAD, y0 - _GLOW_PAD)
+
+
+@lru_cache(maxsize=32)
+def _glow_image(w: int, h: int, radius: int, colour: RGB) -> Image.Image:
+    pad = _GLOW_PAD
+    alpha = Image.new("L", (w + 2 * pad, h + 2 * pad), 0)
+    draw = ImageDraw.Draw(alpha)
+    draw.rounded_rectangle((pad - 8, pad - 8, pad + w + 7, pad + h + 7), radius + 8, fill=255)
+    alpha = alpha.filter(ImageFilter.GaussianBlur(9))
+    ImageDraw.Draw(alpha).rounded_rectangle((pad + 4, pad + 4, pad + w - 5, pad + h - 5), radius, fill=0)
+    halo = Image.new("RGBA", alpha.size, (*colour, 0))
+    halo.putalpha(alpha)
+    halo.alpha_composite(rounded(w, h, radius, None, colour, 5), (pad, pad))
+    return halo
+
+
+def legend(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    entries: Sequence[tuple[Image.Image, str]],
+    fnt: ImageFont.FreeTypeFont,
+    fill: RGB,
+    gap: int = 28,
+) -> float:
+    """A row of ``icon label`` entries, vertically centred on ``xy[1]``. Returns the x where it ends."""
+    x, y = xy
+    for img, label in entries:
+        paste(canvas, img, (x + img.width / 2, y), "mm")
+        x += img.width + 6
+        text(canvas, (x, y), label, fnt, fill, anchor="lm")
+        x += text_width(label, fnt) + gap
+    return x - gap
+
+
+@lru_cache(maxsize=32)
+def cube(value: int, size: int) -> Image.Image:
+    """A score cube (gold 3, silver 2, copper 1) drawn in oblique view with its value on the front."""
+    s = _SUPERSAMPLE
+    big_size = size * s
+    depth = round(big_size * 0.22)
+    base = CUBE_COLOURS[value]
+    img = Image.new("RGBA", (big_size, big_size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    edge = mix(base, OUTLINE, 0.75)
+    width = max(2, big_size // 28)
+    front = (0, depth, big_size - depth - 1, big_size - 1)
+    top = [(0, depth), (depth, 0), (big_size - 1, 0), (big_size - depth - 1, depth)]
+    side = [
+        (big_size - depth - 1, depth),
+        (big_size - 1, 0),
+        (big_size - 1, big_size - depth - 1),
+        (big_size - depth - 1, big_size - 1),
+    ]
+    draw.polygon(top, fill=mix(base, (255, 255, 255), 0.45), outline=edge, width=width)
+    draw.polygon(side, fill=mix(base, OUTLINE, 0.3), outline=edge, width=width)
+    draw.rectangle(front, fill=base, outline=edge, width=width)
+    face = big_size - depth
+    draw.text(
+        (face / 2, depth + face / 2),
+        str(value),
+        font=font(round(face * 0.72), bold=True),
+        fill=mix(base, OUTLINE, 0.85),
+        anchor="mm",
+    )
+    return img.resize((size, size), Image.Resampling.LANCZOS)
+
+
+# ------------------------------------------------------------------ icons
+_ICON_MASTER = 256
+"""Icons are drawn once at this size, outlined, then resized; shapes use 0–100 units inside a margin."""
+
+
+def icon(name: str, size: int, colour: RGB | None = None, edge: RGB = OUTLINE) -> Image.Image:
+    """The icon ``name`` (see :data:`ICON_COLOURS`) as a ``size``-px RGBA square with a dark outline.
+
+    ``colour`` replaces the icon's main colour (a spade in a player's colour); ``edge`` its outline.
+    """
+    return _icon(name, size, colour or ICON_COLOURS[name], edge)
+
+
+@lru_cache(maxsize=256)
+def _icon(name: str, size: int, colour: RGB, edge: RGB) -> Image.Image:
+    return _icon_master(name, colour, edge).resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=64)
+def _icon_master(name: str, colour: RGB, edge: RGB) -> Image.Image:
+    margin = 10
+    k = (_ICON_MASTER - 2 * margin) / 100
+
+    def p(*v: float) -> list[float]:
+        return [margin + c * k for c in v]
+
+    body = Image.new("RGBA", (_ICON_MASTER, _ICON_MASTER), (0, 0, 0, 0))
+    _ICON_PAINTERS[name](ImageDraw.Draw(body), p, k, colour)
+    # The outline is the body's silhouette grown by a few pixels, so every icon gets the same edge.
+    grown = body.getchannel("A").filter(ImageFilter.GaussianBlur(4)).point(lambda v: min(255, v * 6))
+    out = Image.new("RGBA", body.size, (*edge, 0))
+    out.putalpha(grown)
+    out.alpha_composite(body)
+    return out
+
+
+Painter = Callable[[ImageDraw.ImageDraw, Callable[..., list[float]], float, RGB], None]
+_CLEAR: RGBA = (0, 0, 0, 0)
+
+
+def _dark(c: RGB, t: float = 0.35) -> RGB:
+    return mix(c, OUTLINE, t)
+
+
+def _light(c: RGB, t: float = 0.5) -> RGB:
+    return mix(c, (255, 255, 255), t)
+
+
+def _paint_ring(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    band = ICON_COLOURS["coin"]
+    d.ellipse(p(14, 34, 86, 98), fill=_dark(band))
+    d.ellipse(p(17, 37, 83, 95), fill=band)
+    d.ellipse(p(28, 48, 72, 84), fill=_dark(band))
+    d.ellipse(p(31, 51, 69, 81), fill=_CLEAR)
+    d.polygon(p(50, 2, 74, 22, 50, 46, 26, 22), fill=_dark(c, 0.5))
+    d.polygon(p(50, 6, 70, 22, 50, 42, 30, 22), fill=c)
+    d.polygon(p(50, 6, 60, 22, 50, 42), fill=_light(c, 0.35))
+    d.polygon(p(40, 14, 46, 10, 44, 20), fill=(255, 255, 255))
+
+
+def _paint_coin(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    d.ellipse(p(4, 4, 96, 96), fill=_dark(c, 0.3))
+    d.ellipse(p(8, 6, 92, 90), fill=c)
+    d.ellipse(p(20, 18, 80, 78), outline=_dark(c, 0.3), width=round(4 * k))
+    star = []
+    for i in range(10):
+        r = 18 if i % 2 == 0 else 7.5
+        a = -math.pi / 2 + i * math.pi / 5
+        star += [50 + r * math.cos(a), 48 + r * math.sin(a)]
+    d.polygon(p(*star), fill=_dark(c, 0.3))
+    d.arc(p(14, 12, 86, 84), 195, 255, fill=_light(c, 0.7), width=round(5 * k))
+
+
+def _paint_pearl(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    d.ellipse(p(8, 8, 92, 92), fill=_dark(c, 0.28))
+    d.ellipse(p(10, 9, 84, 83), fill=c)
+    d.ellipse(p(14, 12, 70, 68), fill=_light(c, 0.6))
+    d.ellipse(p(26, 22, 46, 40), fill=(255, 255, 255))
+
+
+def _paint_crown(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    d.polygon(p(8, 86, 8, 30, 30, 58, 50, 18, 70, 58, 92, 30, 92, 86), fill=c)
+    d.polygon(p(50, 18, 70, 58, 92, 30, 92, 70, 8, 70), fill=_dark(c, 0.12))
+    d.rectangle(p(8, 68, 92, 86), fill=_dark(c, 0.3))
+    for cx, cy in ((8, 26), (50, 13), (92, 26)):
+        d.ellipse(p(cx - 8, cy - 8, cx + 8, cy + 8), fill=c)
+    for cx, gem in ((27, (60, 150, 240)), (50, (220, 40, 60)), (73, (60, 150, 240))):
+        d.ellipse(p(cx - 6, 71, cx + 6, 83), fill=gem)
+
+
+def _paint_goblet(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    d.chord(p(10, -18, 90, 68), 0, 180, fill=c)
+    d.ellipse(p(10, 16, 90, 34), fill=_light(c, 0.35))
+    d.ellipse(p(16, 19, 84, 31), fill=_dark(c, 0.45))
+    d.rectangle(p(44, 64, 56, 86), fill=_dark(c, 0.15))
+    d.ellipse(p(37, 68, 63, 78), fill=c)
+    d.polygon(p(40, 84, 60, 84, 82, 98, 18, 98), fill=c)
+    d.arc(p(18, -8, 82, 60), 115, 150, fill=_light(c, 0.7), width=round(4 * k))
+
+
+def _paint_shell(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    cx, cy, r = 50, 80, 46
+    angles = [205 + i * 130 / 6 for i in range(7)]
+    d.pieslice(p(cx - r, cy - r, cx + r, cy + r), 205, 335, fill=c)
+    for a in angles:
+        x, y = cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a))
+        d.ellipse(p(x - 9, y - 9, x + 9, y + 9), fill=c)
+    for a in angles[1:-1]:
+        x, y = cx + (r - 4) * math.cos(math.radians(a)), cy + (r - 4) * math.sin(math.radians(a))
+        d.line(p(cx, cy - 4, x, y), fill=_dark(c, 0.4), width=round(3.5 * k))
+    d.polygon(p(36, 78, 64, 78, 72, 96, 28, 96), fill=_dark(c, 0.15))
+
+
+def _paint_rat(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    pink = (244, 160, 176)
+    for ex in (22, 78):
+        d.ellipse(p(ex - 18, 4, ex + 18, 40), fill=c)
+        d.ellipse(p(ex - 10, 12, ex + 10, 32), fill=pink)
+    d.ellipse(p(16, 22, 84, 78), fill=c)
+    d.polygon(p(22, 56, 78, 56, 54, 94, 46, 94), fill=c)
+    d.ellipse(p(42, 86, 58, 99), fill=pink)
+    for ex in (36, 64):
+        d.ellipse(p(ex - 7, 42, ex + 7, 56), fill=(150, 0, 0))
+        d.ellipse(p(ex - 4, 44, ex, 48), fill=(255, 255, 255))
+    whisker = _dark(c, 0.7)
+    for y1, y2 in ((80, 72), (84, 84), (88, 96)):
+        d.line(p(40, y1, 0, y2), fill=whisker, width=round(2.5 * k))
+        d.line(p(60, y1, 100, y2), fill=whisker, width=round(2.5 * k))
+
+
+def _paint_spade(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    wood = (150, 100, 54)
+    d.rounded_rectangle(p(30, 0, 70, 16), radius=6 * k, fill=c)
+    d.rectangle(p(40, 5, 60, 11), fill=_CLEAR)
+    d.rectangle(p(44, 14, 56, 54), fill=wood)
+    d.polygon(p(22, 50, 78, 50, 78, 74, 50, 100, 22, 74), fill=c)
+    d.polygon(p(28, 56, 40, 56, 40, 80, 28, 72), fill=_light(c, 0.3))
+
+
+def _paint_skull(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
+    hole = (40, 30, 26)
+    d.ellipse(p(12, 4, 88, 72), fill=c)
+    d.rounded_rectangle(p(28, 54, 72, 92), radius=8 * k, fill=c)
+    d.ellipse(p(24, 34, 46, 56), fill=hole)
+    d.ellipse(p(54, 34, 76, 56), fill=hole)
+    d.polygon(p(50, 58, 44, 70, 56, 70), fill=hole)
+    for x in (38, 46, 54, 62):
+        d.line(p(x, 78, x, 92), fill=hole, width=round(3 * k))
+
+
+_ICON_PAINTERS: dict[str, Painter] = {
+    "ring": _paint_ring,
+    "coin": _paint_coin,
+    "pearl": _paint_pearl,
+    "crown": _paint_crown,
+    "goblet": _paint_goblet,
+    "shell": _paint_shell,
+    "rat": _paint_rat,
+    "spade": _paint_spade,
+    "skull": _paint_skull,
+}
+
+
+def register_icon(name: str, painter: Painter, colour: RGB) -> None:
+    """Add a game's own icon to :func:`icon`, with the shared outline, sizes and caching.
+
+    ``painter(draw, p, k, colour)`` draws the icon's body in 0–100 units: ``p(x0, y0, x1, y1, ...)``
+    turns unit coordinates into master pixels, ``k`` is master pixels per unit (for line widths) and
+    ``colour`` is the main colour (``colour`` here by default, or the one passed to :func:`icon`).
+    Names are shared by all games, so prefix them with the game's (``"sp-fries"``). Registering the
+    same icon again is harmless; another painter or colour under a taken name raises ``ValueError``.
+    Call it at import time, before any thread draws.
+    """
+    if name in _ICON_PAINTERS and (_ICON_PAINTERS[name] is not painter or ICON_COLOURS.get(name) != colour):
+        raise ValueError(f"icon {name!r} is already registered")
+    _ICON_PAINTERS[name] = painter
+    ICON_COLOURS[name] = colour
+
+
+# ------------------------------------------------------------------ canvas and output
+def new_canvas(w: int, h: int) -> Image.Image:
+    """A fresh RGB canvas of the themed table background (the background itself is cached)."""
+    return _background(w, h).copy()
+
+
+@lru_cache(maxsize=8)
+def _background(w: int, h: int) -> Image.Image:
+    # A vertical gradient keeps every row a single colour, which compresses to almost nothing.
+    column = Image.linear_gradient("L").resize((1, h))
+    img = Image.merge(
+        "RGB",
+        [column.point(lambda v, i=i: round(SEA[i] + (SEA_DEEP[i] - SEA[i]) * v / 255)) for i in range(3)],
+    ).resize((w, h), Image.Resampling.NEAREST)
+    draw = ImageDraw.Draw(img)
+    for x in range(0, w, 120):
+        draw.line((x, 0, x, h), fill=CHART_LINE, width=1)
+    for y in range(0, h, 120):
+        draw.line((0, y, w, y), fill=CHART_LINE, width=1)
+    return img
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _raw_deflate(data: memoryview, flush: int) -> bytes:
+    packer = zlib.compressobj(1, zlib.DEFLATED, -15)  # level 1, raw deflate (no zlib header)
+    return packer.compress(data) + packer.flush(flush)
+
+
+def _zlib_stream(data: bytes) -> bytes:
+    """``data`` as one zlib stream at level 1, deflated in two parts on two threads, as pigz does.
+
+    The first part ends on a full flush, so the two raw deflate parts concatenate into a valid stream.
+    zlib releases the GIL while it works, so on two cores this halves the encoding time.
+    """
+    view = memoryview(data)
+    split = len(data) * 9 // 20  # the helper thread also computes the checksum, so it gets less data
+    head: list[bytes] = []
+
+    def first_part() -> None:
+        head.append(_raw_deflate(view[:split], zlib.Z_FULL_FLUSH))
+        head.append(struct.pack(">I", zlib.adler32(data)))
+
+    helper = threading.Thread(target=first_part)
+    helper.start()
+    tail = _raw_deflate(view[split:], zlib.Z_FINISH)
+    helper.join()
+    return b"\x78\x01" + head[0] + tail + head[1]
+
+
+def to_png(image: Image.Image) -> bytes:
+    """Encode ``image`` as PNG bytes, fast.
+
+    Pillow's encoder tries five row filters on every row, which alone takes ~20 ms on a 1100×1300 board.
+    Our images are mostly flat colour, so unfiltered rows deflated at level 1 come out about as small,
+    and deflating them on two threads makes encoding about three times faster overall.
+    """
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    w, h = rgb.size
+    raw = rgb.tobytes()
+    stride = w * 3
+    rows = b"".join(b"\x00" + raw[i : i + stride] for i in range(0, len(raw), stride))  # filter 0 per row
+    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit truecolour, no interlace
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_chunk(b"IHDR", header)
+        + _png_chunk(b"IDAT", _zlib_stream(rows))
+        + _png_chunk(b"IEND", b"")
+    )

@@ -1,0 +1,54 @@
+"""Shared fixtures: the real bot from ``create_bot()`` running in SimCord, with seated members.
+
+SimCord's pytest plugin provides ``simcord_env`` around the ``simcord_bot`` defined here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot import create_bot
+from cogs.app import TableBot
+from cogs.demo import SimTable
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    bot: TableBot
+    table: SimTable
+    database: Path
+
+    async def restart(self) -> None:
+        """Stop the bot and start a fresh one on the same database, as after a crash or deploy."""
+        old = self.bot
+        self.bot = create_bot(database=self.database, ai_delay=0, seed="e2e-restarted")
+        await self.env.restart_bot(self.bot)
+        await old.store.close()  # SimCord detaches the old bot without closing it
+        self.table.bot = self.bot
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "tables.db"
+
+
+@pytest.fixture
+def simcord_bot(database: Path) -> TableBot:
+    return create_bot(database=database, ai_delay=0, seed="e2e")
+
+
+@pytest.fixture
+async def world(simcord_env: simcord.Env, simcord_bot: TableBot, database: Path) -> AsyncIterator[World]:
+    await simcord_bot.tree.sync()
+    world = World(simcord_env, simcord_bot, SimTable(simcord_env, simcord_bot), database)
+    try:
+        yield world
+    finally:
+        # The aiosqlite worker thread would otherwise keep the test process alive.
+        await world.bot.store.close()

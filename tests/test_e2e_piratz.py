@@ -1,0 +1,416 @@
+"""End to end: the real bot in SimCord, driven as members would — slash commands, buttons, DMs,
+restarts, time and Discord faults."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from cogs import menus
+from cogs.catalog import CATALOG
+from cogs.service import seed_digest
+from tests.conftest import World
+
+PIRATZ = CATALOG["piratz"].game
+
+
+def texts(result) -> list[str]:
+    """Every message an interaction produced for its user (response and follow-ups)."""
+    out = [result.response.content] if result.response is not None else []
+    return out + [f.content for f in result.followups]
+
+
+def said(result, fragment: str) -> bool:
+    return any(fragment in t for t in texts(result))
+
+
+async def start_duel(world: World, **options) -> int:
+    """Anne challenges Ben; Ben accepts. Returns the game id."""
+    await world.table.challenge("piratz", "Anne", ["Ben"], **options)
+    return (await world.table.latest_game()).id
+
+
+async def test_challenge_and_whole_game_with_buttons(world: World) -> None:
+    table = world.table
+    await table.challenge("piratz", "Anne", ["Ben"], ai=1)
+    record = await table.latest_game()
+    thread = table.place(record)
+    assert thread.is_thread and "Piratz" in thread.name and "Anne" in thread.name
+    opening = thread.history()[0].content
+    assert seed_digest(record.seed) in opening and record.seed not in opening
+
+    record = await table.play_to_end(record.id, via="buttons")
+
+    assert record.status == "finished"
+    history = thread.history()
+    final = history[-1]
+    assert "is over" in final.content and f"Seed: `{record.seed}`" in final.content
+    assert final.attachments and final.attachments[0].filename.endswith("final.png")
+    boards = [m for m in history if m.attachments and "-final" not in m.attachments[0].filename]
+    log = await world.bot.store.actions(record.id)
+    human_moves = sum(1 for _seq, seat, _action in log if not record.seats[seat].is_ai)
+    assert len(log) == record.version
+    assert human_moves < len(boards) <= record.version + 1  # one per human move, AI runs batched
+    # Only the latest board carries action buttons; older ones were stripped.
+    assert all(not m.components for m in boards[:-1])
+    assert record.result is not None and record.result["winners"]
+    assert await world.bot.tables.replay(record.id) == record.state
+
+
+async def test_whole_game_by_move_command(world: World) -> None:
+    game_id = await start_duel(world)
+    record = await world.table.play_to_end(game_id, via="move")
+    assert record.status == "finished"
+    assert len(await world.bot.store.actions(game_id)) == record.version
+
+
+async def test_decline_cancels(world: World) -> None:
+    table = world.table
+    await table.members["Anne"].slash(table.channel, "piratz new", player2=table.members["Ben"])
+    invitation = table.channel.last_message
+    await table.members["Ben"].click(invitation, label="Decline")
+    message = table.channel.last_message
+    assert "declined" in message.content and not message.components
+    assert await world.bot.store.game_ids() == []
+
+
+async def test_invitation_expires(world: World) -> None:
+    table = world.table
+    await table.members["Anne"].slash(table.channel, "piratz new", player2=table.members["Ben"])
+    invitation = table.channel.last_message
+    await world.env.advance_time(world.bot.config.invite_ttl + 1)
+    message = table.channel.last_message
+    assert message.id == invitation.id and "expired" in message.content and not message.components
+    assert await world.bot.store.game_ids() == []
+
+
+async def test_invitation_survives_restart_then_expires(world: World) -> None:
+    table = world.table
+    await table.members["Anne"].slash(table.channel, "piratz new", player2=table.members["Ben"])
+    await world.restart()
+    await world.env.advance_time(world.bot.config.invite_ttl + 1)
+    assert "expired" in table.channel.last_message.content
+
+
+async def test_only_invitees_accept(world: World) -> None:
+    table = world.table
+    await table.members["Anne"].slash(table.channel, "piratz new", player2=table.members["Ben"])
+    result = await table.members["Calico"].click(table.channel.last_message, label="Accept")
+    assert result.ephemeral and said(result, "not addressed to you")
+
+
+async def test_open_table(world: World) -> None:
+    table = world.table
+    anne, ben, calico = (table.members[n] for n in ("Anne", "Ben", "Calico"))
+    await anne.slash(table.channel, "piratz open")
+    lobby = table.channel.last_message
+    result = await anne.click(lobby, label="Start")
+    assert said(result, "needs at least 2 players")
+    await ben.click(lobby, label="Join")
+    await calico.click(lobby, label="Join")
+    assert "Calico" in table.channel.last_message.content or "<@" in table.channel.last_message.content
+    await calico.click(table.channel.last_message, label="Leave")
+    result = await ben.click(table.channel.last_message, label="Start")
+    assert said(result, "Only the host")
+    await anne.click(table.channel.last_message, label="Start")
+    record = await table.latest_game()
+    assert [s.name for s in record.seats] == ["Anne", "Ben"]
+    assert (await table.play_to_end(record.id)).status == "finished"
+
+
+async def test_open_table_cancel(world: World) -> None:
+    table = world.table
+    await table.members["Anne"].slash(table.channel, "piratz open", ai=1)
+    lobby = table.channel.last_message
+    result = await table.members["Ben"].click(lobby, label="Cancel")
+    assert said(result, "Only the host")
+    await table.members["Anne"].click(lobby, label="Cancel")
+    assert "closed" in table.channel.last_message.content
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"player2": "Anne"}, "already at the table"),
+        ({}, "takes 2–4 players"),
+        ({"player2": "Ben", "ai": 3}, "takes 2–4 players"),
+    ],
+)
+async def test_challenge_refusals(world: World, kwargs: dict, fragment: str) -> None:
+    table = world.table
+    args = {k: table.members[v] if isinstance(v, str) else v for k, v in kwargs.items()}
+    result = await table.members["Anne"].slash(table.channel, "piratz new", **args)
+    assert result.ephemeral and said(result, fragment)
+    assert await world.bot.store.open_lobbies() == []
+
+
+async def test_challenge_to_a_bot_account_is_refused(world: World) -> None:
+    table = world.table
+    robot = table.guild.add_member(world.env.create_user("robot", bot=True))
+    result = await table.members["Anne"].slash(table.channel, "piratz new", player2=robot)
+    assert said(result, "is a bot account")
+
+
+async def test_invitation_spam_limit(world: World) -> None:
+    table = world.table
+    anne = table.members["Anne"]
+    for _ in range(world.bot.config.max_open_invitations):
+        result = await anne.slash(table.channel, "piratz new", player2=table.members["Ben"])
+        assert not result.ephemeral
+    result = await anne.slash(table.channel, "piratz new", player2=table.members["Ben"])
+    assert result.ephemeral and said(result, "the limit is")
+
+
+async def test_out_of_turn_and_unseated_clicks_change_nothing(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    board = table.board_message(record)
+    mover = PIRATZ.to_act(record.state)[0]
+    other = table.member_of(record, 1 - mover)
+    version = record.version
+    result = await other.click(board, custom_id=f"t:{game_id}:{version}:0")
+    assert result.ephemeral and said(result, "not your turn")
+    result = await table.members["Calico"].click(board, custom_id=f"t:{game_id}:{version}:0")
+    assert result.ephemeral and said(result, "not playing")
+    record = await table.record(game_id)
+    assert record.version == version
+    assert await world.bot.store.actions(game_id) == []
+
+
+async def test_stale_picker_and_double_click_apply_once(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    # Play on until the player to act has a button that opens a picker (a group of several moves).
+    for _ in range(200):
+        record = await table.record(game_id)
+        seat = table.human_to_act(record)
+        choices = PIRATZ.choices(record.state, seat)
+        top = menus.top_labels([choices])
+        groups = [i for i, label in enumerate(top) if sum(c.path[0] == label for c in choices) > 1]
+        if groups:
+            break
+        await table.click_through(record, seat, table.pick(record, seat))
+    else:
+        pytest.fail("no picker came up")
+    member = table.member_of(record, seat)
+    picker = await member.click(table.board_message(record), custom_id=f"t:{game_id}:{record.version}:{groups[0]}")
+    assert picker.ephemeral and picker.response.components
+    # Meanwhile the same player moves with the command: the open picker is now out of date.
+    other = next(c for c in choices if c.path[0] != top[groups[0]]) if len(top) > 1 else choices[0]
+    await member.slash(table.place(record), "piratz move", action=other.action.encode())
+    version = (await table.record(game_id)).version
+    assert version == record.version + 1
+    result = await member.click(picker.response, custom_id=f"t:{game_id}:{record.version}:{groups[0]}.0")
+    assert said(result, "out of date")
+    assert (await table.record(game_id)).version == version
+
+    # A double click: the old board keeps its buttons when Discord fails to strip them; the second
+    # click of the same button finds the game moved on and changes nothing.
+    record = await table.record(game_id)
+    mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
+    board = table.board_message(record)
+    world.env.inject_error("PATCH", f"/channels/{record.place_id}/messages/{board.id}", status=500)
+    await mover.click(board, label="Reveal")
+    once = (await table.record(game_id)).version
+    assert once == record.version + 1
+    result = await mover.click(board, label="Reveal")
+    assert said(result, "out of date")
+    assert (await table.record(game_id)).version == once
+
+
+async def test_restart_mid_game_old_buttons_still_work(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    for _ in range(5):
+        record = await table.record(game_id)
+        seat = table.human_to_act(record)
+        await table.click_through(record, seat, table.pick(record, seat))
+    record = await table.record(game_id)
+    board = table.board_message(record)
+    await world.restart()
+    seat = table.human_to_act(record)
+    choice = table.pick(record, seat)
+    await table.click_through(record, seat, choice)  # the pre-restart board's buttons
+    after = await table.record(game_id)
+    assert after.version > record.version
+    assert table.board_message(after).id != board.id
+    assert (await table.play_to_end(game_id)).status == "finished"
+
+
+async def test_ai_turns_resume_after_restart(world: World) -> None:
+    table = world.table
+    world.bot.config = replace(world.bot.config, ai_delay=30)  # the AI is "thinking" when the bot stops
+    await table.members["Anne"].slash(table.channel, "piratz new", ai=1)
+    record = await table.latest_game()
+    while table.human_to_act(record) is not None:
+        seat = table.human_to_act(record)
+        await table.click_through(record, seat, table.pick(record, seat))
+        record = await table.record(record.id)
+    await world.env.settle()
+    assert (await table.record(record.id)).version == record.version  # still waiting out the delay
+    await world.restart()
+    after = await table.record(record.id)
+    assert after.version > record.version  # the restarted bot let the AI seat move on its own
+    assert (await table.play_to_end(record.id)).status == "finished"
+
+
+async def test_closed_dms_fall_back_to_thread_note_and_hand_button(world: World) -> None:
+    table = world.table
+    anne = table.members["Anne"]
+    await anne.slash(table.channel, "games notify", setting="on")
+    dm = anne.user.dm_channel
+    world.env.inject_error(
+        "POST",
+        f"/channels/{dm.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages",
+        times=None,
+    )
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    await table.play_to_end(game_id)
+    thread = table.place(record)
+    notes = [m.content for m in thread.history() if "can't send you direct messages" in m.content]
+    assert len(notes) == 1 and str(anne.id) in notes[0]
+    result = await anne.click(table.board_message(await table.record(game_id)), label="My hand")
+    assert result.ephemeral and said(result, "Your private view")
+
+
+async def test_turn_reminders_by_dm(world: World) -> None:
+    table = world.table
+    ben = table.members["Ben"]
+    await ben.slash(table.channel, "games notify", setting="on")
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    await table.play_to_end(game_id)
+    reminders = [m.content for m in ben.user.dm_channel.history() if "Your turn" in m.content]
+    assert reminders and f"Piratz #{game_id}" in reminders[0] and str(record.place_id) in reminders[0]
+
+
+async def test_discord_error_loses_nothing(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    member = table.member_of(record, PIRATZ.to_act(record.state)[0])
+    world.env.inject_error("POST", f"/channels/{record.place_id}/messages", status=500)
+    result = await member.click(table.board_message(record), label="Reveal")
+    assert said(result, "Your move was saved")
+    after = await table.record(game_id)
+    assert after.version == record.version + 1
+    assert await world.bot.tables.replay(game_id) == after.state
+    await member.slash(table.place(record), "piratz board")
+    assert table.board_message(await table.record(game_id)).components
+    assert (await table.play_to_end(game_id)).status == "finished"
+
+
+async def test_unexpected_error_apologises_and_keeps_the_game(world: World, monkeypatch, caplog) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    member = table.member_of(record, PIRATZ.to_act(record.state)[0])
+
+    def broken(view, names):
+        raise RuntimeError("renderer exploded")
+
+    version = record.version
+    monkeypatch.setitem(CATALOG, "piratz", replace(CATALOG["piratz"], render_board=broken))
+    result = await member.click(table.board_message(record), label="Reveal")
+    assert said(result, "Sorry, something went wrong")
+    assert "renderer exploded" not in "".join(texts(result))
+    assert f"game {game_id}" in caplog.text and "renderer exploded" in caplog.text
+    assert (await table.record(game_id)).version == version + 1
+
+
+async def test_move_autocomplete_offers_only_own_legal_moves(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    thread = table.place(record)
+    mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
+    waiting = table.member_of(record, 1 - PIRATZ.to_act(record.state)[0])
+    choices = await mover.autocomplete(thread, "piratz move", "action", "")
+    assert {c["value"] for c in choices} == {"reveal"} | {
+        a.encode() for a in PIRATZ.legal_actions(record.state, PIRATZ.to_act(record.state)[0])
+    }
+    assert await waiting.autocomplete(thread, "piratz move", "action", "") == []
+    assert await table.members["Calico"].autocomplete(thread, "piratz move", "action", "") == []
+
+
+async def test_move_errors_are_specific_and_change_nothing(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    thread = table.place(record)
+    mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
+    waiting = table.member_of(record, 1 - PIRATZ.to_act(record.state)[0])
+    result = await waiting.slash(thread, "piratz move", action="reveal")
+    assert said(result, "not your turn")
+    result = await mover.slash(thread, "piratz move", action="bury 99")
+    assert result.ephemeral and texts(result)
+    result = await mover.slash(table.channel, "piratz move", action="reveal")
+    assert said(result, "no game in progress here")
+    assert (await table.record(game_id)).version == record.version
+
+
+async def test_blind_hand_shows_only_a_count(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world, blind=True)
+    for _ in range(8):
+        record = await table.record(game_id)
+        seat = table.human_to_act(record)
+        await table.click_through(record, seat, table.pick(record, seat))
+    record = await table.record(game_id)
+    for name in ("Anne", "Ben"):
+        result = await table.members[name].slash(table.place(record), "piratz hand")
+        assert result.ephemeral and said(result, "face down")
+
+
+async def test_rules_board_and_games_list(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    anne = table.members["Anne"]
+    result = await anne.slash(table.channel, "piratz rules")
+    assert result.ephemeral and result.response.embeds and "Piratz" in result.response.embeds[0].title
+    result = await anne.slash(table.channel, "games list")
+    assert result.ephemeral and f"Piratz #{game_id}" in result.response.content
+    old = record.message_id
+    await anne.slash(table.place(record), "piratz board")
+    assert (await table.record(game_id)).message_id != old
+
+
+async def test_abandon_by_host_or_moderator_only(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    thread = table.place(record)
+    result = await table.members["Ben"].slash(thread, "games abandon")
+    assert said(result, "Only the game's host")
+    await table.members["Anne"].slash(thread, "games abandon")
+    record = await table.record(game_id)
+    assert record.status == "abandoned"
+    assert "abandoned" in "\n".join(m.content for m in thread.history()[-3:])
+    assert not table.board_message(record).components
+
+
+async def test_resign_hands_the_seat_to_the_ai(world: World) -> None:
+    table = world.table
+    await table.challenge("piratz", "Anne", ["Ben", "Calico"])
+    record = await table.latest_game()
+    await table.members["Ben"].slash(table.place(record), "piratz resign")
+    record = await table.record(record.id)
+    assert record.status == "active" and record.seats[1].resigned
+    record = await table.play_to_end(record.id)
+    assert record.status == "finished" and 1 not in record.result["winners"]
+
+
+async def test_resign_in_a_duel_ends_it(world: World) -> None:
+    table = world.table
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+    await table.members["Anne"].slash(table.place(record), "piratz resign")
+    record = await table.record(game_id)
+    assert record.status == "finished" and record.result["winners"] == [1]

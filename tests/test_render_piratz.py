@@ -1,0 +1,211 @@
+"""Piratz renderer: hand-built views in every phase render to sensible PNGs and draw nothing secret."""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from games.piratz.cards import TYPES
+from rendering import piratz, theme
+
+NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard"]
+LONG_NAMES = ["Ｃａｐｔａｉｎ 🦜 Bartholomew Roberts the Third of the Seven Seas", "x" * 80, "Ω" * 40, "Z"]
+
+
+def card(cid: int, *symbols: str, rat: bool = False, skull: bool = False, buried_by: int | None = None) -> dict:
+    return {"id": cid, "symbols": list(symbols), "rat": rat, "skull": skull, "buried_by": buried_by}
+
+
+def make_view(
+    seats: int = 4,
+    *,
+    blind: bool = False,
+    last_round: bool = False,
+    phase: str = "turn",
+    to_act: tuple[int, ...] = (1,),
+    middle: list[dict] | None = None,
+    spades_in_middle: tuple[int, ...] = (),
+) -> dict[str, Any]:
+    """A busy mid-game view: rats, a buried card and a spade in the middle unless told otherwise."""
+    if middle is None:
+        middle = [
+            card(1, "coins"),
+            card(2, "pearls", rat=True),
+            card(3, "crowns", "goblets"),
+            card(4, "shells", buried_by=0),
+            card(5, "rings", "coins", skull=True),
+            card(6, "goblets", rat=True, buried_by=2 % seats),
+            card(7, "shells"),
+        ]
+    cubes_each = 1 if seats == 2 else 2
+    values = [3, 3, 2, 1, 2, 1, 3, 2, 1, 3, 2, 1]
+    cubes = {kind: sorted(values[2 * i : 2 * i + cubes_each], reverse=True) for i, kind in enumerate(TYPES)}
+    cubes["pearls"] = cubes["pearls"][:1]  # one cube already gone
+    players = []
+    for seat in range(seats):
+        pile = [card(100 + seat * 10 + k, TYPES[(seat + k) % 6], rat=k == 2) for k in range(seat + 3)]
+        players.append(
+            {
+                "seat": seat,
+                "spade": "placed" if seat == 0 or seat in spades_in_middle else "held",
+                "pile_count": len(pile),
+                "pile": None if blind else pile,
+                "symbols": None if blind else {kind: sum(kind in c["symbols"] for c in pile) for kind in TYPES},
+                "rats": None if blind else sum(c["rat"] for c in pile),
+            }
+        )
+    return {
+        "game": "piratz",
+        "viewer": None,
+        "seats": seats,
+        "blind": blind,
+        "round": 4,
+        "last_round": last_round,
+        "draw_count": 0 if last_round else 23,
+        "discard_count": 5,
+        "middle": middle,
+        "spades_in_middle": list(spades_in_middle),
+        "cubes": cubes,
+        "players": players,
+        "phase": phase,
+        "to_act": list(to_act),
+        "revealed_this_turn": 2,
+        "events": [
+            "{p0} passed and took 3 Coins cards.",
+            "{p0} buried a Shells card.",
+            "{p1} revealed a Pearls card with a rat.",
+        ],
+        "scoring": None,
+    }
+
+
+def make_final(seats: int = 3) -> dict[str, Any]:
+    """A finished game: the most symbols of a type wins 3, the second (with 3+ players) 1."""
+    view = make_view(seats, phase="over", to_act=())
+    types, totals = [], [0] * seats
+    for i, kind in enumerate(TYPES):
+        counts = [(i + s * 2) % 5 for s in range(seats)]
+        ranked = sorted((s for s in range(seats) if counts[s]), key=lambda s: -counts[s])
+        awards = [{"seat": s, "value": v} for s, v in zip(ranked, (3, 1) if seats > 2 else (3,), strict=False)]
+        for award in awards:
+            totals[award["seat"]] += award["value"]
+        note = "{p0} and {p1} tie; {p0} has more rats." if i == 1 else ""
+        types.append({"type": kind, "counts": counts, "awards": awards, "note": note})
+    best = max(totals)
+    view["scoring"] = {
+        "types": types,
+        "totals": totals,
+        "winners": [s for s in range(seats) if totals[s] == best],
+    }
+    return view
+
+
+def open_png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    assert img.mode == "RGB"
+    assert 1000 <= img.width <= 1200 and 600 <= img.height <= 2000
+    return img
+
+
+def count_colour(img: Image.Image, box: tuple[int, int, int, int], colour: theme.RGB, tol: int = 12) -> int:
+    region = img.crop(box)
+    colours = region.getcolors(maxcolors=region.width * region.height) or []
+    return sum(n for n, c in colours if all(abs(a - b) <= tol for a, b in zip(c, colour, strict=True)))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("blind", [False, True])
+def test_board_renders_for_each_table_size(seats: int, blind: bool) -> None:
+    open_png(piratz.render_board(make_view(seats, blind=blind, to_act=(seats - 1,)), NAMES[:seats]))
+
+
+@pytest.mark.parametrize("phase", ["turn", "decide", "rat_alert", "bury", "over"])
+def test_board_renders_every_phase(phase: str) -> None:
+    to_act = () if phase == "over" else (1,)
+    open_png(piratz.render_board(make_view(3, phase=phase, to_act=to_act, spades_in_middle=(0,)), NAMES))
+
+
+def test_highlight_glows_around_the_player_to_act_only() -> None:
+    for acting in (0, 3):
+        img = open_png(piratz.render_board(make_view(4, to_act=(acting,)), NAMES))
+        rows = piratz._middle_rows(make_view(4))
+        for seat in range(4):
+            x0, y0, x1, _ = piratz._player_box(4, rows, seat)
+            ring = count_colour(img, (x0 - 6, y0 - 6, x1 + 6, y0 + 6), theme.HIGHLIGHT)
+            assert (ring > 200) == (seat == acting), (acting, seat, ring)
+
+
+def test_last_round_is_red_only_in_the_last_round() -> None:
+    header = (0, 0, piratz.W, piratz.TRACK_Y - 4)
+    piles = (piratz.M + piratz.TRACK_W, piratz.TRACK_Y, piratz.W, piratz.TRACK_Y + piratz.TRACK_H)
+    last = open_png(piratz.render_board(make_view(3, last_round=True), NAMES))
+    normal = open_png(piratz.render_board(make_view(3), NAMES))
+    assert count_colour(last, header, theme.DANGER) > 500
+    assert count_colour(last, piles, theme.DANGER) > 300
+    assert count_colour(normal, header, theme.DANGER) == 0
+    assert count_colour(normal, piles, theme.DANGER) == 0
+
+
+def test_long_names_and_a_crowded_middle_do_not_crash() -> None:
+    middle = [card(i, TYPES[i % 6], rat=i % 7 == 0, buried_by=i % 4 if i % 5 == 0 else None) for i in range(20)]
+    view = make_view(4, middle=middle, spades_in_middle=(1, 3), to_act=(0, 2))
+    view["events"].append("{p0} has a very long event text " + "that goes on and on " * 10)
+    img = open_png(piratz.render_board(view, LONG_NAMES))
+    assert img.height > open_png(piratz.render_board(make_view(4), NAMES)).height
+
+
+def test_empty_middle_and_missing_names() -> None:
+    open_png(piratz.render_board(make_view(2, middle=[]), []))
+
+
+def test_blind_view_needs_no_pile_contents() -> None:
+    view = make_view(4, blind=True)
+    for p in view["players"]:
+        assert p["pile"] is None and p["symbols"] is None and p["rats"] is None
+    blind = open_png(piratz.render_board(view, NAMES))
+    # A face-down stack shows, and no treasure counts are drawn: the rat counts' red is absent.
+    rows = piratz._middle_rows(view)
+    for seat in range(4):
+        x0, y0, x1, y1 = piratz._player_box(4, rows, seat)
+        assert count_colour(blind, (x0, y0 + 70, x1, y1), theme.DANGER, tol=6) == 0
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_final_scoring(seats: int) -> None:
+    img = open_png(piratz.render_final(make_final(seats), LONG_NAMES[:seats]))
+    assert count_colour(img, (0, 0, img.width, 170), theme.GOLD, tol=20) > 500
+
+
+def test_final_scoring_in_blind_mode_without_tie_breaks() -> None:
+    view = make_final(4)
+    for p in view["players"]:
+        p["pile"] = p["symbols"] = p["rats"] = None
+    open_png(piratz.render_final(view, NAMES))
+
+
+def test_rat_alert_lights_up_the_rat_cards() -> None:
+    middle_box = (piratz.M, piratz.MIDDLE_Y, piratz.W - piratz.M, piratz.MIDDLE_Y + piratz._middle_height(1))
+    alert = open_png(piratz.render_board(make_view(3, phase="rat_alert"), NAMES))
+    turn = open_png(piratz.render_board(make_view(3, phase="turn"), NAMES))
+    assert count_colour(alert, middle_box, theme.HIGHLIGHT) > 200
+    assert count_colour(turn, middle_box, theme.HIGHLIGHT) == 0
+
+
+def test_names_are_cleaned_for_the_bundled_fonts() -> None:
+    assert theme.clean_name("Ｃａｐｔａｉｎ  🦜\nJörg") == "Captain Jörg"
+    assert theme.clean_name("中文") == ""  # nothing drawable: the renderer falls back to "Seat N"
+    assert piratz._names(["中文", "Anne"], 3) == ["Seat 1", "Anne", "Seat 3"]
+
+
+def test_concurrent_renders_match_a_serial_one() -> None:
+    """Renderers run in worker threads and share only read-only caches."""
+    views = [make_view(seats, blind=seats == 3, to_act=(seats - 1,)) for seats in (2, 3, 4)] * 4
+    expected = [piratz.render_board(v, NAMES) for v in views]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(piratz.render_board, views, [NAMES] * len(views))) == expected

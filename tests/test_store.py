@@ -1,0 +1,489 @@
+"""The aiosqlite store: schema migrations, pragmas, games with their seats and action log, lobbies, users."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+import data.store as store_module
+from data.migrations import MIGRATIONS
+from data.store import LobbyRecord, SeatRecord, Store
+
+TABLES = {"games", "seats", "actions", "lobbies", "users"}
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "bot.db")
+    yield s
+    await s.close()
+
+
+async def new_game(store: Store, *, channel_id: int = 10, users=(1, 2), seed: str = "seed", **kw) -> int:
+    seats = [SeatRecord(i, f"P{i}", uid) for i, uid in enumerate(users)]
+    args = {
+        "kind": "piratz",
+        "guild_id": 5,
+        "channel_id": channel_id,
+        "host_id": users[0] or 1,
+        "seats": seats,
+        "seed": seed,
+        "options": {"blind": False},
+        "state": {"step": 0, "board": [1, 2, 3]},
+        "now": 100.0,
+    }
+    args.update(kw)
+    return await store.create_game(**args)
+
+
+async def new_lobby(store: Store, **kw) -> int:
+    args = {
+        "kind": "piratz",
+        "mode": "challenge",
+        "guild_id": 5,
+        "channel_id": 10,
+        "host_id": 1,
+        "invitees": [2, 3],
+        "accepted": [1],
+        "ai": 1,
+        "options": {"blind": True},
+        "names": {"1": "Anne", "2": "Bart"},
+        "expires_at": 1234.5,
+    }
+    args.update(kw)
+    return await store.create_lobby(**args)
+
+
+async def commit(store: Store, game_id: int, expected: int, **kw) -> bool:
+    args = {"seat": 0, "action": "reveal", "state": {"step": expected + 1}, "now": 200.0 + expected}
+    args.update(kw)
+    return await store.commit_action(game_id, expected_version=expected, **args)
+
+
+def table_names(path) -> set[str]:
+    with sqlite3.connect(path) as db:
+        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+# ---------------------------------------------------------------------------------------------- schema
+
+
+async def test_schema_version_is_the_number_of_migrations(tmp_path):
+    path = tmp_path / "sub" / "dir" / "bot.db"  # missing parent folders are created
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS) >= 1
+    await store.close()
+    assert table_names(path) >= TABLES
+
+
+async def test_reopening_applies_no_migration_twice(tmp_path):
+    path = tmp_path / "bot.db"
+    store = await Store.open(path)
+    game_id = await new_game(store)
+    await store.close()
+    # Re-running the first script would fail with "table games already exists" (or wipe data).
+    for _ in range(2):
+        store = await Store.open(path)
+        assert await store.schema_version() == len(MIGRATIONS)
+        assert (await store.load_game(game_id)) is not None
+        await store.close()
+
+
+async def test_only_new_migrations_run_on_an_existing_database(tmp_path, monkeypatch):
+    path = tmp_path / "bot.db"
+    store = await Store.open(path)
+    game_id = await new_game(store)
+    await store.close()
+
+    extra = "CREATE TABLE extra (x INTEGER); INSERT INTO extra (x) VALUES (7);"
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*MIGRATIONS, extra))
+    for _ in range(2):
+        store = await Store.open(path)
+        assert await store.schema_version() == len(MIGRATIONS) + 1
+        await store.close()
+    with sqlite3.connect(path) as db:
+        # Ran exactly once: a second run would fail on CREATE or insert a second row.
+        assert db.execute("SELECT x FROM extra").fetchall() == [(7,)]
+        assert db.execute("SELECT id FROM games").fetchall() == [(game_id,)]
+
+
+async def test_pragmas_wal_synchronous_normal_foreign_keys(store, tmp_path):
+    db = store._db
+    async with db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0].lower() == "wal"
+    async with db.execute("PRAGMA synchronous") as cur:
+        assert (await cur.fetchone())[0] == 1  # NORMAL
+    async with db.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+    # WAL is a property of the file: another connection sees it too.
+    with sqlite3.connect(tmp_path / "bot.db") as other:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
+
+
+async def test_in_memory_database_opens():
+    store = await Store.open(":memory:")
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert await store.load_game(1) is None
+    await store.close()
+
+
+# ---------------------------------------------------------------------------------------------- games
+
+
+async def test_create_and_load_game_round_trip(store):
+    state = {"step": 0, "nested": {"cards": [3, 1, 2], "flag": True, "none": None}, "text": "ünïcode ☠"}
+    game_id = await new_game(store, users=(11, None, 33), state=state, seed="abc123", channel_id=77)
+    record = await store.load_game(game_id)
+    assert record is not None
+    assert record.id == game_id
+    assert record.kind == "piratz"
+    assert record.status == "active"
+    assert record.version == 0
+    assert record.seed == "abc123"
+    assert record.options == {"blind": False}
+    assert record.state == state
+    assert record.guild_id == 5
+    assert record.channel_id == 77
+    assert record.thread_id is None and record.message_id is None
+    assert record.place_id == 77
+    assert record.host_id == 11
+    assert record.created_at == 100.0
+    assert record.result is None
+    assert record.seats == [
+        SeatRecord(0, "P0", 11, False),
+        SeatRecord(1, "P1", None, False),
+        SeatRecord(2, "P2", 33, False),
+    ]
+    assert record.names == ["P0", "P1", "P2"]
+    assert [s.is_ai for s in record.seats] == [False, True, False]
+    assert record.seat_of(33) == 2
+    assert record.seat_of(11) == 0
+    assert record.seat_of(999) is None
+    assert await store.actions(game_id) == []
+
+
+async def test_load_missing_game_is_none(store):
+    assert await store.load_game(12345) is None
+
+
+async def test_game_ids_are_distinct(store):
+    a = await new_game(store)
+    b = await new_game(store)
+    assert a != b
+    assert (await store.load_game(a)).id == a
+    assert (await store.load_game(b)).id == b
+
+
+async def test_commit_action_bumps_version_and_appends_to_log(store):
+    game_id = await new_game(store)
+    assert await commit(store, game_id, 0, seat=1, action="pass coins", state={"step": 1, "x": "a"})
+    record = await store.load_game(game_id)
+    assert record.version == 1
+    assert record.state == {"step": 1, "x": "a"}
+    assert record.status == "active"
+    assert await store.actions(game_id) == [(1, 1, "pass coins")]
+
+    assert await commit(store, game_id, 1, seat=0, action="reveal", state={"step": 2})
+    assert await commit(store, game_id, 2, seat=1, action="end", state={"step": 3})
+    record = await store.load_game(game_id)
+    assert record.version == 3
+    assert record.state == {"step": 3}
+    assert await store.actions(game_id) == [(1, 1, "pass coins"), (2, 0, "reveal"), (3, 1, "end")]
+    # seq always equals the version the action produced
+    assert [seq for seq, _, _ in await store.actions(game_id)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("expected", [0, 2, 5, -1])
+async def test_commit_action_with_stale_version_writes_nothing(store, expected):
+    game_id = await new_game(store)
+    assert await commit(store, game_id, 0, state={"step": 1, "good": True})
+    before = await store.load_game(game_id)  # version 1: 0 is stale, the others never existed
+    assert not await commit(store, game_id, expected, seat=1, action="end", state={"bad": True})
+    after = await store.load_game(game_id)
+    assert after.version == before.version == 1
+    assert after.state == before.state == {"step": 1, "good": True}
+    assert after.status == "active"
+    assert await store.actions(game_id) == [(1, 0, "reveal")]
+    # the connection is left usable: the right version still commits
+    assert await commit(store, game_id, 1, state={"step": 2})
+    assert (await store.load_game(game_id)).version == 2
+
+
+async def test_commit_action_on_missing_game_is_false(store):
+    assert not await commit(store, 999, 0)
+    assert await store.actions(999) == []
+
+
+async def test_commit_action_stores_the_finish(store):
+    game_id = await new_game(store)
+    result = {"winners": [1], "scores": [3, 9], "summary": "{p1} wins with 9 points."}
+    assert await commit(store, game_id, 0, state={"over": True}, status="finished", result=result)
+    record = await store.load_game(game_id)
+    assert record.status == "finished"
+    assert record.result == result
+    assert record.version == 1
+    assert await store.game_ids(status="active") == []
+    assert await store.game_ids(status="finished") == [game_id]
+
+
+async def test_finished_game_refuses_commits(store):
+    game_id = await new_game(store)
+    assert await commit(store, game_id, 0, status="finished", result={"winners": [0]}, state={"end": 1})
+    assert not await commit(store, game_id, 1, state={"after": True})
+    record = await store.load_game(game_id)
+    assert record.version == 1
+    assert record.state == {"end": 1}
+    assert record.status == "finished"
+    assert await store.actions(game_id) == [(1, 0, "reveal")]
+
+
+async def test_finish_game_then_commits_are_refused(store):
+    game_id = await new_game(store)
+    assert await commit(store, game_id, 0)
+    result = {"winners": [], "scores": [], "summary": "Abandoned by Anne."}
+    assert await store.finish_game(game_id, status="abandoned", result=result, now=300.0)
+    record = await store.load_game(game_id)
+    assert record.status == "abandoned"
+    assert record.result == result
+    assert record.version == 2  # finishing counts as a change of the board
+    # already over: neither a second finish nor an action is accepted
+    assert not await store.finish_game(game_id, status="finished", result=None, now=301.0)
+    assert not await commit(store, game_id, 2)
+    assert (await store.load_game(game_id)).status == "abandoned"
+    assert await store.actions(game_id) == [(1, 0, "reveal")]
+
+
+async def test_finish_missing_game_is_false(store):
+    assert not await store.finish_game(42, status="abandoned", result=None, now=1.0)
+
+
+async def test_resign_seat(store):
+    game_id = await new_game(store, users=(1, 2, 3))
+    await store.resign_seat(game_id, 1)
+    seats = (await store.load_game(game_id)).seats
+    assert [s.resigned for s in seats] == [False, True, False]
+    assert [s.is_ai for s in seats] == [False, True, False]
+    assert (await store.load_game(game_id)).version == 0
+
+
+async def test_set_place(store):
+    game_id = await new_game(store, channel_id=10)
+    await store.set_place(game_id, thread_id=500)
+    record = await store.load_game(game_id)
+    assert (record.thread_id, record.message_id, record.place_id) == (500, None, 500)
+    await store.set_place(game_id, message_id=600)
+    record = await store.load_game(game_id)
+    assert (record.thread_id, record.message_id) == (500, 600)
+    await store.set_place(game_id, message_id=601)
+    await store.set_place(game_id)  # nothing given: nothing changes
+    record = await store.load_game(game_id)
+    assert (record.thread_id, record.message_id, record.channel_id) == (500, 601, 10)
+
+
+async def test_game_ids_by_status_and_user(store):
+    a = await new_game(store, users=(1, 2))
+    b = await new_game(store, users=(2, None))
+    c = await new_game(store, users=(3, 1, 3))  # user 3 holds two seats
+    d = await new_game(store, users=(1, 4))
+    assert await commit(store, d, 0, status="finished", result={"winners": [0]})
+    e = await new_game(store, users=(2, 5))
+    assert await store.finish_game(e, status="abandoned", result=None, now=1.0)
+
+    assert await store.game_ids() == [a, b, c]
+    assert await store.game_ids(status="active") == [a, b, c]
+    assert await store.game_ids(status="finished") == [d]
+    assert await store.game_ids(status="abandoned") == [e]
+    assert await store.game_ids(user_id=1) == [a, c]
+    assert await store.game_ids(user_id=2) == [a, b]
+    assert await store.game_ids(user_id=3) == [c]  # once, not once per seat
+    assert await store.game_ids(user_id=4) == []
+    assert await store.game_ids(status="finished", user_id=1) == [d]
+    assert await store.game_ids(status="abandoned", user_id=2) == [e]
+    assert await store.game_ids(user_id=999) == []
+
+
+async def test_game_in_place(store):
+    in_thread = await new_game(store, channel_id=10)
+    await store.set_place(in_thread, thread_id=1000)
+    no_thread = await new_game(store, channel_id=20)
+
+    assert await store.game_in_place(1000) == in_thread  # by thread
+    assert await store.game_in_place(20) == no_thread  # by channel when there is no thread
+    assert await store.game_in_place(10) is None  # its channel is not its place once it has a thread
+    assert await store.game_in_place(30) is None
+
+    # the newest active game of a place wins; finished games are ignored
+    newer = await new_game(store, channel_id=20)
+    assert await store.game_in_place(20) == newer
+    assert await store.finish_game(newer, status="abandoned", result=None, now=1.0)
+    assert await store.game_in_place(20) == no_thread
+    assert await commit(store, no_thread, 0, status="finished", result={"winners": [0]})
+    assert await store.game_in_place(20) is None
+    assert await store.finish_game(in_thread, status="abandoned", result=None, now=1.0)
+    assert await store.game_in_place(1000) is None
+
+
+async def test_deleting_a_game_cascades_to_seats_and_actions(store):
+    # foreign_keys=ON makes the schema's ON DELETE CASCADE effective
+    game_id = await new_game(store)
+    assert await commit(store, game_id, 0)
+    await store._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+    await store._db.commit()
+    async with store._db.execute("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)) as cur:
+        assert (await cur.fetchone())[0] == 0
+    assert await store.actions(game_id) == []
+
+
+async def test_refused_commit_does_not_undo_a_concurrent_commit(store):
+    a = await new_game(store)
+    b = await new_game(store)
+    refused, accepted = await asyncio.gather(
+        commit(store, a, 5, state={"a": "stale"}),
+        commit(store, b, 0, action="reveal", state={"b": "new"}),
+    )
+    assert refused is False
+    assert accepted is True
+    record = await store.load_game(b)
+    log = await store.actions(b)
+    # a successful commit means snapshot, version and log all moved together
+    assert (record.version, record.state, log) == (1, {"b": "new"}, [(1, 0, "reveal")])
+
+
+# ---------------------------------------------------------------------------------------------- lobbies
+
+
+async def test_create_and_load_lobby(store):
+    lobby_id = await new_lobby(store)
+    lobby = await store.load_lobby(lobby_id)
+    assert lobby == LobbyRecord(
+        id=lobby_id,
+        kind="piratz",
+        mode="challenge",
+        status="open",
+        guild_id=5,
+        channel_id=10,
+        message_id=None,
+        host_id=1,
+        invitees=[2, 3],
+        accepted=[1],
+        ai=1,
+        options={"blind": True},
+        expires_at=1234.5,
+        names={"1": "Anne", "2": "Bart"},
+        game_id=None,
+    )
+    assert await store.load_lobby(lobby_id + 100) is None
+
+
+async def test_update_lobby_with_status_guard(store):
+    lobby_id = await new_lobby(store, mode="open", invitees=[])
+    game_id = await new_game(store)
+    lobby = await store.load_lobby(lobby_id)
+    lobby.accepted.append(7)
+    lobby.names["7"] = "Gus"
+    lobby.message_id = 888
+    assert await store.update_lobby(lobby)  # still open: written
+    loaded = await store.load_lobby(lobby_id)
+    assert loaded.accepted == [1, 7]
+    assert loaded.names == {"1": "Anne", "2": "Bart", "7": "Gus"}
+    assert loaded.message_id == 888
+    assert loaded.status == "open"
+
+    # two handlers race to start it: only the first write lands
+    first = await store.load_lobby(lobby_id)
+    second = await store.load_lobby(lobby_id)
+    first.status = "started"
+    assert await store.update_lobby(first)
+    second.status = "cancelled"
+    second.accepted = []
+    assert not await store.update_lobby(second)
+    loaded = await store.load_lobby(lobby_id)
+    assert loaded.status == "started"
+    assert loaded.accepted == [1, 7]
+
+    # a later update must name the status it expects
+    loaded.game_id = game_id
+    assert not await store.update_lobby(loaded)  # expects "open"
+    assert (await store.load_lobby(lobby_id)).game_id is None
+    assert await store.update_lobby(loaded, expect_status="started")
+    assert (await store.load_lobby(lobby_id)).game_id == game_id
+
+
+async def test_update_missing_lobby_is_false(store):
+    lobby = await store.load_lobby(await new_lobby(store))
+    lobby.id = 999
+    assert not await store.update_lobby(lobby)
+
+
+async def test_open_lobbies(store):
+    a = await new_lobby(store, host_id=1)
+    b = await new_lobby(store, host_id=2)
+    c = await new_lobby(store, host_id=1, mode="open")
+    d = await new_lobby(store, host_id=1)
+    closed = await store.load_lobby(d)
+    closed.status = "expired"
+    assert await store.update_lobby(closed)
+
+    assert [lobby.id for lobby in await store.open_lobbies()] == [a, b, c]
+    mine = await store.open_lobbies(host_id=1)
+    assert [lobby.id for lobby in mine] == [a, c]
+    assert all(isinstance(lobby, LobbyRecord) and lobby.status == "open" for lobby in mine)
+    assert mine[1].mode == "open"
+    assert [lobby.id for lobby in await store.open_lobbies(host_id=2)] == [b]
+    assert await store.open_lobbies(host_id=3) == []
+
+
+# ---------------------------------------------------------------------------------------------- users
+
+
+async def test_notify_setting(store):
+    assert await store.notify_enabled(1) is False  # default off
+    await store.set_notify(1, True)
+    assert await store.notify_enabled(1) is True
+    assert await store.notify_enabled(2) is False
+    await store.set_notify(1, True)  # idempotent upsert
+    assert await store.notify_enabled(1) is True
+    await store.set_notify(1, False)
+    assert await store.notify_enabled(1) is False
+    await store.set_notify(2, True)
+    assert await store.notify_enabled(2) is True
+    assert await store.notify_enabled(1) is False
+
+
+# ---------------------------------------------------------------------------------------------- durability
+
+
+async def test_data_survives_close_and_reopen(tmp_path):
+    path = tmp_path / "bot.db"
+    store = await Store.open(path)
+    game_id = await new_game(store, users=(1, None))
+    assert await commit(store, game_id, 0, seat=1, action="pass coins", state={"step": 1})
+    await store.resign_seat(game_id, 0)
+    await store.set_place(game_id, thread_id=55, message_id=66)
+    done = await new_game(store)
+    assert await commit(store, done, 0, status="finished", result={"winners": [1]}, state={"over": 1})
+    lobby_id = await new_lobby(store)
+    await store.set_notify(9, True)
+    before_game = await store.load_game(game_id)
+    before_done = await store.load_game(done)
+    before_lobby = await store.load_lobby(lobby_id)
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        assert await store.load_game(game_id) == before_game
+        assert await store.load_game(done) == before_done
+        assert before_game.version == 1 and before_game.state == {"step": 1}
+        assert before_game.seats[0].resigned and before_game.place_id == 55
+        assert await store.actions(game_id) == [(1, 1, "pass coins")]
+        assert await store.load_lobby(lobby_id) == before_lobby
+        assert await store.notify_enabled(9) is True
+        assert await store.game_ids() == [game_id]
+        assert await store.game_in_place(55) == game_id
+        # and it keeps working after the reopen
+        assert await commit(store, game_id, 1, state={"step": 2})
+        assert (await store.load_game(game_id)).version == 2
+    finally:
+        await store.close()
