@@ -23,7 +23,7 @@ from dotenv import load_dotenv
 
 from cogs.app import Config, TableBot
 
-GAME_KEYS = ("piratz",)
+GAME_KEYS = ("piratz", "sewerpirats")
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in the environment or in a .env file next to bot.py.

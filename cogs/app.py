@@ -22,7 +22,7 @@ log = logging.getLogger("tables")
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "tables.db"
 
-EXTENSIONS = ("cogs.piratz", "cogs.games")
+EXTENSIONS = ("cogs.piratz", "cogs.sewerpirats", "cogs.games")
 
 
 def _float_env(name: str, default: float) -> float:

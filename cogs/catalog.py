@@ -9,6 +9,7 @@ from typing import Any
 from games import registry
 from games.core import Game, Player
 from rendering import piratz as piratz_render
+from rendering import sewerpirats as sewerpirats_render
 
 Renderer = Callable[[dict[str, Any], Sequence[str]], bytes]
 
@@ -43,5 +44,15 @@ CATALOG: dict[str, GameSpec] = {
         render_final=piratz_render.render_final,
         colour=0xD4A017,
         emoji="💰",
+    ),
+    "sewerpirats": GameSpec(
+        game=registry.engine("sewerpirats"),
+        ai=registry.ai_player("sewerpirats"),
+        render_board=sewerpirats_render.render_board,
+        render_final=sewerpirats_render.render_final,
+        render_hand=sewerpirats_render.render_hand,
+        dm_hands=True,
+        colour=0x3D8B5A,
+        emoji="🐀",
     ),
 }

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from games.core import Game, Player
 from games.piratz import Piratz, PiratzAI
+from games.sewerpirats import SewerPirats, SewerPiratsAI
 
 ENGINES: dict[str, tuple[Game, type[Player]]] = {
     "piratz": (Piratz(), PiratzAI),
+    "sewerpirats": (SewerPirats(), SewerPiratsAI),
 }
 
 

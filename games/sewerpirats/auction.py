@@ -70,7 +70,7 @@ def play_auction(state: JSON, seat: int, action: Action, rng: StepRng, events: l
         log(
             state,
             events,
-            f"{{p{seat}}} auctions the {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} on stool {lot}.",
+            f"{{p{seat}}} auctions the {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} on stool {lot + 1}.",
         )
         if lot:
             card = draw_card(state, rng)

@@ -1,0 +1,54 @@
+"""``/sewerpirats``: Sewer Pirats, crew three pirat ships and seize the flotsam (2–5 players)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from cogs.app import TableBot
+from cogs.base import GameCog
+
+Variant = Literal["standard", "landlubber", "auction"]
+
+
+class SewerPiratsCog(
+    GameCog, group_name="sewerpirats", group_description="Sewer Pirats: crew the pirat ships, seize the booty (2–5)"
+):
+    kind = "sewerpirats"
+
+    @app_commands.command(name="new", description="Challenge members (and AI seats) to a game of Sewer Pirats")
+    @app_commands.describe(
+        player2="A member to challenge",
+        player3="Another member to challenge",
+        player4="Another member to challenge",
+        player5="Another member to challenge",
+        ai="How many seats the bot's AI plays",
+        variant="standard (4 random tribes), landlubber (pick a tribe, no abilities) or auction (hire your crew)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        player2: discord.Member | None = None,
+        player3: discord.Member | None = None,
+        player4: discord.Member | None = None,
+        player5: discord.Member | None = None,
+        ai: app_commands.Range[int, 0, 4] = 0,
+        variant: Variant = "standard",
+    ) -> None:
+        await self.challenge(interaction, [player2, player3, player4, player5], ai, {"variant": variant})
+
+    @app_commands.command(name="open", description="Open a Sewer Pirats table that anyone here can join")
+    @app_commands.describe(ai="How many seats the bot's AI plays", variant="standard, landlubber or auction")
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        ai: app_commands.Range[int, 0, 4] = 0,
+        variant: Variant = "standard",
+    ) -> None:
+        await self.open_table(interaction, ai, {"variant": variant})
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(SewerPiratsCog(bot))
