@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,8 @@ class Turn:
     user: str
     label: str
     results: list[InteractionResult] = field(default_factory=list)
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    """``perf_counter`` start and end of each interaction, in order (the last one applies the action)."""
 
 
 class SimTable:
@@ -126,12 +129,14 @@ class SimTable:
         for depth in range(1, len(path) + 1):
             prefix = path[:depth]
             custom_id = f"t:{record.id}:{record.version}:{'.'.join(map(str, prefix))}"
+            started = time.perf_counter()
             if _has_component(message, custom_id):
                 result = await member.click(message, custom_id=custom_id)
             else:
                 start = prefix[-1] - prefix[-1] % 25
                 select_id = f"ts:{record.id}:{record.version}:{'.'.join(map(str, prefix[:-1]))}:{start}"
                 result = await member.select(message, [str(prefix[-1])], custom_id=select_id)
+            turn.spans.append((started, time.perf_counter()))
             turn.results.append(result)
             message = result.response
         return turn
@@ -140,8 +145,9 @@ class SimTable:
         """Play ``choice`` with ``/<game> move`` in the game's thread."""
         member = self.member_of(record, seat)
         self.note(f"{record.seats[seat].name} runs /{record.kind} move action:{choice.action.encode()}")
+        started = time.perf_counter()
         result = await member.slash(self.place(record), f"{record.kind} move", action=choice.action.encode())
-        return Turn(record.seats[seat].name, choice.label, [result])
+        return Turn(record.seats[seat].name, choice.label, [result], [(started, time.perf_counter())])
 
     async def play_to_end(self, game_id: int, *, via: str = "buttons", limit: int = 5000) -> GameRecord:
         """Play every human decision until the game ends (AI seats move by themselves)."""

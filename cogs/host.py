@@ -87,17 +87,22 @@ class Host:
         self._hand_sent: dict[tuple[int, int], str] = {}
         self._dm_warned: set[tuple[int, int]] = set()
         self._notified: set[tuple[int, int]] = set()
+        self._private_tasks: dict[int, asyncio.Task[None]] = {}
+        self._held: list[tuple[GameSpec, GameRecord, list[Event]]] = []
 
     # ------------------------------------------------------------------ guarding
 
     async def guard(self, interaction: discord.Interaction, game_id: int | None, work: object) -> None:
-        """Await ``work``; expected errors become a specific ephemeral reply, others an apology."""
+        """Await ``work``; expected errors become a specific ephemeral reply, others an apology.
+        Private messages the work queued are sent once the interaction has been answered."""
         try:
             await work  # type: ignore[misc]
         except GameError as exc:
             await tell(interaction, str(exc))
         except Exception as exc:
             await apologise(interaction, exc, game_id)
+        finally:
+            self.flush_private()
 
     # ------------------------------------------------------------------ starting
 
@@ -214,7 +219,7 @@ class Host:
         )
         return {"content": content, "file": file, "view": self.board_view(spec, record)}
 
-    async def publish(self, game_id: int) -> None:
+    async def publish(self, game_id: int, *, hold_private: bool = False) -> None:
         """Post the latest board of a game (with the events not yet shown) and strip the old buttons;
         then deliver private views, turn notifications and, at the end, the final scoring."""
         lock = self._publish_locks.setdefault(game_id, asyncio.Lock())
@@ -232,7 +237,7 @@ class Host:
                 await self._strip(place, old)
             if record.status != "active":
                 await self._post_final(spec, record, place)
-            await self._deliver_private(spec, record, events)
+            self._queue_private(spec, record, events, hold=hold_private)
         if record.status == "active":
             self.kick_ai(game_id)
 
@@ -266,8 +271,9 @@ class Host:
         """DM a player; if their DMs are closed, say so once in the game's thread."""
         assert seat.user_id is not None
         try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            await user.send(**kwargs)  # type: ignore[arg-type]
+            # create_dm needs only the id and is cached, so no user lookup (the bot has no members intent).
+            channel = await self.bot.create_dm(discord.Object(id=seat.user_id))
+            await channel.send(**kwargs)  # type: ignore[arg-type]
             return True
         except discord.HTTPException as exc:
             log.info("Game %s: DM to %s failed (%s)", record.id, seat.user_id, exc)
@@ -296,6 +302,32 @@ class Host:
             png = await asyncio.to_thread(spec.render_hand, view, record.names)
             kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.key}-{record.id}-hand.png")
         return kwargs
+
+    def _queue_private(self, spec: GameSpec, record: GameRecord, events: Sequence[Event], *, hold: bool) -> None:
+        """Send private views and reminders in the background, in order per game. With ``hold`` they wait
+        for :meth:`flush_private`, so that drawing hand images does not delay the answer to the player
+        who acted (they take as long to draw as the board)."""
+        self._held.append((spec, record, list(events)))
+        if not hold:
+            self.flush_private()
+
+    def flush_private(self) -> None:
+        """Start delivering the private messages queued so far."""
+        held, self._held = self._held, []
+        for spec, record, events in held:
+            previous = self._private_tasks.get(record.id)
+            task = asyncio.create_task(self._deliver_after(previous, spec, record, events))
+            self._private_tasks[record.id] = task
+
+    async def _deliver_after(
+        self, previous: asyncio.Task[None] | None, spec: GameSpec, record: GameRecord, events: list[Event]
+    ) -> None:
+        if previous is not None:
+            await asyncio.gather(previous, return_exceptions=True)
+        try:
+            await self._deliver_private(spec, record, events)
+        except Exception:
+            log.exception("Game %s: private messages could not be delivered", record.id)
 
     async def _deliver_private(self, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> None:
         private: dict[int, list[str]] = {}
@@ -343,7 +375,7 @@ class Host:
         applied = await self.tables.act(game_id, action, now=now_ts(), user_id=interaction.user.id, version=version)
         self._pending.setdefault(game_id, []).extend(applied.events)
         try:
-            await self.publish(game_id)
+            await self.publish(game_id, hold_private=True)  # sent after the answer, by guard()
         except discord.HTTPException as exc:
             log.warning("Game %s: board could not be posted after an action: %s", game_id, exc)
             raise GameError(

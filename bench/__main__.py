@@ -1,0 +1,157 @@
+"""``python -m bench``: performance figures as one JSON object, keyed by game.
+
+For each game:
+- ``action_ms``: end-to-end latency of one in-game action through the real bot in SimCord — the
+  interaction arrives, the action is validated and committed, the board is rendered and posted, the
+  response is sent — as p50 and p99 over at least ``--actions`` actions (alternating board buttons
+  and ``/<game> move``; only the interaction that applies the action is timed);
+- ``render_ms``: board render time (p50, p99) over views from seeded games, caches warm;
+- ``games_per_s``: full AI-versus-AI games per second at engine level.
+
+Timings use ``time.perf_counter`` (real time; SimCord's virtual clock only affects Discord's clock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import simcord
+
+from cogs.catalog import CATALOG
+from games import registry
+from games.simulate import simulate
+
+SEATS = {"piratz": 2, "sewerpirats": 3}
+
+
+class TimedRequests(list):
+    """SimCord's REST log, with the ``perf_counter`` time at which the bot issued each request."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[float] = []
+
+    def append(self, entry: Any) -> None:
+        self.times.append(time.perf_counter())
+        super().append(entry)
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    cut = statistics.quantiles(ordered, n=100, method="inclusive")
+    return {"p50": round(cut[49], 2), "p99": round(cut[98], 2), "n": len(ordered)}
+
+
+async def action_latency(kind: str, actions: int) -> list[float]:
+    """Play human-only games through the real bot; time each action from the interaction that applies it
+    to the last request the bot makes in public for it (the board post or the interaction response).
+
+    SimCord's actors return only once the bot is idle, which includes private DMs sent after the
+    response; those are excluded by reading the time of each REST request instead.
+    """
+    from bot import create_bot
+    from cogs.demo import SimTable
+
+    samples: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = create_bot(database=Path(tmp) / "bench.db", ai_delay=0, seed=f"bench-{kind}")
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            log = env.backend.http_requests = TimedRequests()
+            table = SimTable(env, bot)
+            names = list(table.members)[: SEATS[kind]]
+            while len(samples) < actions:
+                await table.challenge(kind, names[0], names[1:])
+                record = await table.latest_game()
+                turn = 0
+                while record.status == "active" and len(samples) < actions:
+                    seat = table.human_to_act(record)
+                    assert seat is not None
+                    # Alternate board buttons (with pickers) and the move command.
+                    play = table.click_through if turn % 2 == 0 else table.move
+                    mark = len(log)
+                    started, _ = (await play(record, seat, table.pick(record, seat))).spans[-1]
+                    dms = {c.id for c in env.backend.channels.values() if c.recipient_ids}
+                    public = _public_times(log, mark, started, dms)
+                    samples.append((max(public) - started) * 1000)
+                    turn += 1
+                    record = await table.record(record.id)
+                if record.status == "active":
+                    await bot.tables.abandon(record.id, by="bench", now=0.0)
+            await bot.store.close()
+    return samples
+
+
+def _public_times(log: TimedRequests, mark: int, started: float, dms: set[int]) -> list[float]:
+    """Issue times of the requests after ``started`` that were not private messages."""
+    out = []
+    for t, entry in zip(log.times[mark:], log[mark:], strict=True):
+        parts = entry.path.strip("/").split("/")
+        private = parts[0] == "users" or (parts[0] == "channels" and int(parts[1]) in dms)
+        if t >= started and not private:
+            out.append(t)
+    return out
+
+
+def render_times(kind: str, renders: int) -> list[float]:
+    """Board render times over spectator views of seeded AI games (after one warm-up render each)."""
+    spec = CATALOG[kind]
+    game, ai = spec.game, spec.ai
+    views: list[dict[str, Any]] = []
+    seed = 0
+    while len(views) < renders:
+        state = game.new_game(SEATS[kind] + seed % 2, None, f"render-{seed}")
+        step = 0
+        while not game.is_over(state):
+            seat = game.to_act(state)[0]
+            state = game.apply(state, seat, ai.choose(game, state, seat, game.rng(state)), inplace=True).state
+            step += 1
+            if step % 7 == 0:
+                views.append(game.view(state, None))
+        seed += 1
+    names = ["Anne Bonny", "Mary Read", "Calico Jack", "Edward Teach", "Grace O'Malley"]
+    spec.render_board(views[0], names)  # first render of a layout fills the caches
+    samples = []
+    for view in views[:renders]:
+        started = time.perf_counter()
+        spec.render_board(view, names)
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def engine_speed(kind: str, games: int) -> float:
+    game, ai = registry.ENGINES[kind]
+    result = simulate(game, [ai() for _ in range(SEATS[kind])], games, f"bench-{kind}", check=False)
+    return float(result["games_per_s"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=sorted(CATALOG), choices=sorted(CATALOG))
+    parser.add_argument("--actions", type=int, default=300, help="end-to-end actions timed per game")
+    parser.add_argument("--renders", type=int, default=200, help="board renders timed per game")
+    parser.add_argument("--engine-games", type=int, default=500, help="engine-level games per game")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    report: dict[str, Any] = {}
+    for kind in args.games:
+        report[kind] = {
+            "action_ms": percentiles(asyncio.run(action_latency(kind, args.actions))),
+            "render_ms": percentiles(render_times(kind, args.renders)),
+            "games_per_s": engine_speed(kind, args.engine_games),
+        }
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
