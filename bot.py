@@ -42,6 +42,7 @@ def create_bot(
     ai_delay: float | None = None,
     invite_ttl: float | None = None,
     seed: str | None = None,
+    warm_renderers: bool | None = None,
     config: Config | None = None,
 ) -> TableBot:
     """Build a fully configured bot without connecting it (tests and the demo run it in SimCord).
@@ -58,6 +59,8 @@ def create_bot(
         overrides["invite_ttl"] = invite_ttl
     if seed is not None:
         overrides["seed"] = seed
+    if warm_renderers is not None:
+        overrides["warm_renderers"] = warm_renderers
     return TableBot(replace(config, **overrides))
 
 
@@ -154,7 +157,13 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_sync(config, args.guild))
     if args.command == "simulate":
         return _simulate(args)
-    from cogs.demo import run_demo
+    try:
+        from cogs.demo import run_demo
+    except ModuleNotFoundError as exc:
+        if exc.name != "simcord":
+            raise
+        print('The demo runs the bot in SimCord, part of the dev extra: pip install -e ".[dev]"', file=sys.stderr)
+        return 2
 
     return asyncio.run(run_demo(args.game, args.players, args.seed, Path(args.out), _parse_options(args)))
 

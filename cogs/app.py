@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from dataclasses import dataclass
@@ -47,6 +48,8 @@ class Config:
     max_open_invitations: int = 3
     """Invitations and open tables one user may have waiting at once (anti-spam)."""
     log_level: str = "INFO"
+    warm_renderers: bool = True
+    """Draw a few boards in the background at start, so the first players don't wait for cold caches."""
     seed: str | None = None
     """Fixed seed for reproducible games (demo, tests, benchmarks); ``None``: a fresh random seed per game."""
 
@@ -95,6 +98,10 @@ class TableBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        if self.config.warm_renderers:
+            from cogs.catalog import warm_renderers
+
+            self.loop.create_task(asyncio.to_thread(warm_renderers))
         # Resume what was under way before a restart: AI turns and invitation timers.
         self.loop.create_task(self.host.resume())
         self.loop.create_task(self.lobbies.resume())

@@ -56,3 +56,28 @@ CATALOG: dict[str, GameSpec] = {
         emoji="🐀",
     ),
 }
+
+
+def warm_renderers(every: int = 20) -> int:
+    """Render boards (and hands, and final scores) from short seeded AI games at every seat count, so
+    the renderers' per-layout caches are filled before players arrive. Blocking: run it in a thread.
+    Returns the number of images drawn."""
+    drawn = 0
+    names = [f"Player {i + 1}" for i in range(8)]
+    for spec in CATALOG.values():
+        game, ai = spec.game, spec.ai
+        for seats in range(game.min_seats, game.max_seats + 1):
+            state = game.new_game(seats, None, f"warm-{seats}")
+            steps = 0
+            while not game.is_over(state):
+                seat = game.to_act(state)[0]
+                state = game.apply(state, seat, ai.choose(game, state, seat, game.rng(state)), inplace=True).state
+                steps += 1
+                if steps % every == 1:
+                    spec.render_board(game.view(state, None), names[:seats])
+                    if spec.render_hand is not None:
+                        spec.render_hand(game.view(state, seat), names[:seats])
+                    drawn += 1
+            spec.render_final(game.view(state, None), names[:seats])
+            drawn += 1
+    return drawn

@@ -252,7 +252,7 @@ async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[
         return 2
     humans = 2 if players >= 3 else 1
     with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(database=Path(tmp) / "demo.db", ai_delay=0, seed=seed)
+        bot = create_bot(database=Path(tmp) / "demo.db", ai_delay=0, seed=seed, warm_renderers=False)
         async with simcord.run(bot) as env:
             await bot.tree.sync()
             table = SimTable(env, bot)

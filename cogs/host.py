@@ -254,6 +254,10 @@ class Host:
         lines = [f"🏁 **{spec.title} #{record.id} is over.** {format_seats(result.get('summary', ''), names)}"]
         if winners:
             lines.append(("🏆 Winner: " if len(winners) == 1 else "🏆 Shared victory: ") + ", ".join(winners))
+        scores = result.get("scores") or []
+        if scores:
+            ranking = sorted(range(len(scores)), key=lambda i: -scores[i])
+            lines.append("Scores: " + " · ".join(f"{names[i]} {scores[i]}" for i in ranking))
         resigned = [s.name for s in record.seats if s.resigned]
         if resigned:
             lines.append("Resigned: " + ", ".join(resigned))

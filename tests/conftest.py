@@ -27,7 +27,7 @@ class World:
     async def restart(self) -> None:
         """Stop the bot and start a fresh one on the same database, as after a crash or deploy."""
         old = self.bot
-        self.bot = create_bot(database=self.database, ai_delay=0, seed="e2e-restarted")
+        self.bot = create_bot(database=self.database, ai_delay=0, seed="e2e-restarted", warm_renderers=False)
         await self.env.restart_bot(self.bot)
         await old.store.close()  # SimCord detaches the old bot without closing it
         self.table.bot = self.bot
@@ -40,7 +40,7 @@ def database(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def simcord_bot(database: Path) -> TableBot:
-    return create_bot(database=database, ai_delay=0, seed="e2e")
+    return create_bot(database=database, ai_delay=0, seed="e2e", warm_renderers=False)
 
 
 @pytest.fixture
