@@ -26,6 +26,13 @@ def _path(text: str) -> tuple[int, ...]:
     return tuple(int(i) for i in text.split(".")) if text else ()
 
 
+async def _follow(interaction: discord.Interaction, game_id: int, version: int, path: tuple[int, ...]) -> None:
+    """A board button, picker button or picker option was used: follow the menu path."""
+    host = _bot(interaction).host
+    in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
+    await host.guard(interaction, game_id, host.on_path(interaction, game_id, version, path, in_picker=in_picker))
+
+
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"t:(?P<game>\d+):(?P<ver>\d+):(?P<path>\d+(?:\.\d+)*)",
@@ -52,13 +59,7 @@ class PlayButton(
         return cls(int(match["game"]), int(match["ver"]), _path(match["path"]), item.label or "…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        host = _bot(interaction).host
-        in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
-        await host.guard(
-            interaction,
-            self.game_id,
-            host.on_path(interaction, self.game_id, self.version, self.path, in_picker=in_picker),
-        )
+        await _follow(interaction, self.game_id, self.version, self.path)
 
 
 class PlaySelect(
@@ -96,14 +97,7 @@ class PlaySelect(
         return select
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        host = _bot(interaction).host
-        picked = int(self.item.values[0])
-        in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
-        await host.guard(
-            interaction,
-            self.game_id,
-            host.on_path(interaction, self.game_id, self.version, (*self.path, picked), in_picker=in_picker),
-        )
+        await _follow(interaction, self.game_id, self.version, (*self.path, int(self.item.values[0])))
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hand:(?P<game>\d+)"):
