@@ -18,6 +18,7 @@ from cogs.components import LobbyButton
 from cogs.host import now_ts
 from cogs.service import GameError
 from data.store import LobbyRecord
+from games.core import IllegalAction
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
@@ -52,6 +53,12 @@ class Lobbies:
                 "Wait for an answer or cancel one first."
             )
 
+    def _check_options(self, kind: str, options: dict[str, Any]) -> None:
+        try:
+            CATALOG[kind].game.resolve_options(options)
+        except IllegalAction as exc:
+            raise GameError(str(exc)) from exc
+
     def _check_seats(self, kind: str, seats: int) -> None:
         spec = CATALOG[kind]
         low, high = spec.game.min_seats, spec.game.max_seats
@@ -80,7 +87,7 @@ class Lobbies:
         if ai < 0:
             raise GameError("The number of AI seats cannot be negative.")
         self._check_seats(kind, 1 + len(invitees) + ai)
-        spec.game.resolve_options(options)
+        self._check_options(kind, options)
         await self._check_host(interaction)
         names = {str(interaction.user.id): interaction.user.display_name}
         names |= {str(m.id): m.display_name for m in invitees}
@@ -99,30 +106,7 @@ class Lobbies:
                 origin=await interaction.original_response(),
             )
             return
-        lobby_id = await self.bot.store.create_lobby(
-            kind=kind,
-            mode="challenge",
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            host_id=interaction.user.id,
-            invitees=[m.id for m in invitees],
-            accepted=[],
-            ai=ai,
-            options=options,
-            names=names,
-            expires_at=now_ts() + self.bot.config.invite_ttl,
-        )
-        lobby = await self.bot.store.load_lobby(lobby_id)
-        assert lobby is not None
-        await interaction.response.send_message(
-            self._text(lobby),
-            view=self._view(lobby),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        message = await interaction.original_response()
-        lobby.message_id = message.id
-        await self.bot.store.update_lobby(lobby)
-        self._arm(lobby)
+        await self._post(interaction, kind, "challenge", [m.id for m in invitees], [], ai, options, names)
 
     async def open_table(self, interaction: discord.Interaction, kind: str, ai: int, options: dict[str, Any]) -> None:
         """``/<game> open``: a table anyone may join; the host starts it."""
@@ -131,26 +115,40 @@ class Lobbies:
             raise GameError("The number of AI seats cannot be negative.")
         if 1 + ai > spec.game.max_seats:
             raise GameError(f"{spec.title} takes at most {spec.game.max_seats} players, AI seats included.")
-        spec.game.resolve_options(options)
+        self._check_options(kind, options)
         await self._check_host(interaction)
+        names = {str(interaction.user.id): interaction.user.display_name}
+        await self._post(interaction, kind, "open", [], [interaction.user.id], ai, options, names)
+
+    async def _post(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        mode: str,
+        invitees: list[int],
+        accepted: list[int],
+        ai: int,
+        options: dict[str, Any],
+        names: dict[str, str],
+    ) -> None:
+        """Store a new lobby, post its message with buttons and arm its expiry timer."""
         lobby_id = await self.bot.store.create_lobby(
             kind=kind,
-            mode="open",
+            mode=mode,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=interaction.user.id,
-            invitees=[],
-            accepted=[interaction.user.id],
+            invitees=invitees,
+            accepted=accepted,
             ai=ai,
             options=options,
-            names={str(interaction.user.id): interaction.user.display_name},
+            names=names,
             expires_at=now_ts() + self.bot.config.invite_ttl,
         )
         lobby = await self.bot.store.load_lobby(lobby_id)
         assert lobby is not None
         await interaction.response.send_message(self._text(lobby), view=self._view(lobby))
-        message = await interaction.original_response()
-        lobby.message_id = message.id
+        lobby.message_id = (await interaction.original_response()).id
         await self.bot.store.update_lobby(lobby)
         self._arm(lobby)
 
