@@ -72,10 +72,6 @@ def _acting(view: View) -> str:
     return _ACTING.get(view["phase"], "to act")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
-
-
 # ====================================================================== cards
 @lru_cache(maxsize=128)
 def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
@@ -352,7 +348,7 @@ def _draw_middle(img: Image.Image, view: View) -> None:
         align="right",
         height=40,
     )
-    info = _plural(len(middle), "card")
+    info = t.plural(len(middle), "card")
     if view["revealed_this_turn"]:
         info += f" · {view['revealed_this_turn']} revealed this turn"
     t.text(img, (box[0] - 16, MIDDLE_Y + 32), info, t.font(22), t.INK_SOFT, anchor="rm")
@@ -422,7 +418,7 @@ def _player_content(
     # Row 1: spade (faded once placed), name, pile size.
     t.paste(img, t.icon("spade", 50, colour.fill, colour.edge) if held else _faded("spade", 50), (14, 14))
     count_font = t.font(24, bold=True)
-    count_text = _plural(pile_count, "card")
+    count_text = t.plural(pile_count, "card")
     t.text(img, (PLAYER_W - 18, 39), count_text, count_font, t.INK, anchor="rm")
     right = PLAYER_W - 18 - t.text_width(count_text, count_font) - 14
     if not held:
@@ -509,7 +505,6 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     show_extra = all(p["rats"] is not None for p in view["players"])
     table_h = FINAL_NAMES_H + len(scoring["types"]) * FINAL_ROW_H + FINAL_EXTRA_H * show_extra + 100
     img = t.new_canvas(W, FINAL_TABLE_Y + table_h + M + 6)
-    draw = ImageDraw.Draw(img)
 
     t.paste(img, t.icon("skull", 54), (M - 4, 12))
     t.text(
@@ -523,40 +518,23 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     )
     winners = scoring["winners"]
     best = max(scoring["totals"], default=0)
-    if len(winners) == 1:
-        headline = f"{players[winners[0]]} wins with {_plural(best, 'point')}!"
-    elif winners:
-        headline = f"{' & '.join(players[s] for s in winners)} share the victory with {_plural(best, 'point')}!"
-    else:
-        headline = "Nobody wins."
-    t.paste(img, t.icon("crown", 52), (M, 90))
-    fitted, fnt = t.fit_text(headline, W - 2 * M - 68, 32)
-    t.text(img, (M + 64, 118), fitted, fnt, t.FOAM, anchor="lm", shadow=(0, 0, 0))
+    t.final_headline(img, (M, 90), W - 2 * M, 32, players, winners, best)
 
     top = FINAL_TABLE_Y
-    t.panel(img, (M, top, W - M, top + table_h))
-    col_w = (W - 2 * M - 24 - FINAL_TYPE_W) / seats
-    col_x = [M + 12 + FINAL_TYPE_W + i * col_w for i in range(seats)]
-    for s in winners:  # winners' columns get a gold wash from top to bottom
-        wash = t.rounded(round(col_w) - 8, table_h - 24, 14, t.mix(t.GOLD, t.PARCHMENT, 0.55))
-        t.paste(img, wash, (round(col_x[s]) + 4, top + 12))
-    for s in range(seats):
-        cx = col_x[s] + col_w / 2
-        if s in winners:
-            t.paste(img, t.icon("crown", 50), (cx, top + 38), "mm")
-        colour = t.PLAYER_COLOURS[s]
-        fitted, fnt = t.fit_text(players[s], col_w - 44, 26)
-        t.pill(
-            img,
-            (cx, top + 64),
-            fitted,
-            fnt,
-            colour.fill,
-            colour.text,
-            border=colour.edge,
-            align="center",
-            height=44,
-        )
+    col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
+    t.final_table(
+        img,
+        (M, top, W - M, top + table_h),
+        col_x,
+        col_w,
+        players,
+        winners,
+        names_y=64,
+        pill_h=44,
+        name_size=26,
+        name_margin=44,
+        crown=50,
+    )
     y = top + FINAL_NAMES_H
     for r, row in enumerate(scoring["types"]):
         _final_type_row(img, row, y, col_x, col_w, players, stripe=r % 2 == 0)
@@ -569,12 +547,9 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
             t.paste(img, t.icon("rat", 34), (cx - 70, mid), "mm")
             ink = t.DANGER if p["rats"] else t.INK_SOFT
             t.text(img, (cx - 48, mid), str(p["rats"]), t.font(24, bold=True), ink, anchor="lm")
-            t.text(img, (cx + 74, mid), _plural(p["pile_count"], "card"), t.font(22), t.INK_SOFT, anchor="rm")
+            t.text(img, (cx + 74, mid), t.plural(p["pile_count"], "card"), t.font(22), t.INK_SOFT, anchor="rm")
         y += FINAL_EXTRA_H
-    draw.line((M + 20, y + 4, W - M - 20, y + 4), fill=t.GOLD_DEEP, width=3)
-    t.text(img, (M + 26, y + 50), "TOTAL", t.font(32, bold=True), t.INK, anchor="lm")
-    for s, total in enumerate(scoring["totals"]):
-        t.text(img, (col_x[s] + col_w / 2, y + 50), str(total), t.font(48, bold=True), t.INK, anchor="mm")
+    t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"])
     return t.to_png(img)
 
 

@@ -477,10 +477,6 @@ def _names(names: Sequence[str], seats: int) -> list[str]:
     return [(t.clean_name(names[s]) if s < len(names) else "") or f"Seat {s + 1}" for s in range(seats)]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
-
-
 @lru_cache(maxsize=128)
 def figure(tribe: str, owner: int | None, size: int) -> Image.Image:
     """A figure token: a disc with its owner's colour as a thick ring (wood at the bar), the tribe's
@@ -1166,7 +1162,7 @@ def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
     elif bid is None or bidder is None:
         info = f"lot: {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} · no bid yet"
     else:
-        info = f"bid {_plural(bid, 'card')} by {names[bidder]}"
+        info = f"bid {t.plural(bid, 'card')} by {names[bidder]}"
     fitted, fnt = t.fit_text(info, 420, 24, min_size=18)
     t.text(img, (W - M - 20, y0 + 28), fitted, fnt, t.INK, anchor="rm")
     stools = a["bar"]
@@ -1238,19 +1234,7 @@ def _draw_picks(img: Image.Image, view: View, names: list[str]) -> None:
         if seat is None:
             t.text(img, (cx, y0 + 150), "free", t.font(20), t.INK_SOFT, anchor="mm")
         else:
-            colour = t.PLAYER_COLOURS[seat]
-            label, fnt = t.fit_text(names[seat], cell - 30, 20, min_size=16)
-            t.pill(
-                img,
-                (cx, y0 + 136),
-                label,
-                fnt,
-                colour.fill,
-                colour.text,
-                border=colour.edge,
-                align="center",
-                height=30,
-            )
+            t.name_pill(img, (cx, y0 + 136), names[seat], seat, cell - 30, 20, 30, min_size=16)
 
 
 # ====================================================================== hand
@@ -1449,7 +1433,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     best = max((s["total"] for s in scores), default=0)
     tied = [s["seat"] for s in scores if s["total"] == best]
     show_tie = len(tied) > 1
-    col_w = (INNER - 24 - FINAL_LABEL_W) / seats
+    col_x, col_w = t.final_columns(M, W - M, FINAL_LABEL_W, seats)
     tile_w = tile("fries", 1, FINAL_TILE).width + 4
     per_line = max(1, int((col_w - 16) // tile_w))
     by_seat = [{line["category"]: line for line in s["breakdown"]} for s in scores]
@@ -1469,41 +1453,24 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         anchor="lm",
         shadow=(0, 0, 0),
     )
-    if len(winners) == 1:
-        headline = f"{players[winners[0]]} wins with {_plural(best, 'point')}!"
-        if show_tie:
-            headline += " Tie broken by the spaces of their figures."
-    elif winners:
-        headline = f"{' & '.join(players[s] for s in winners)} share the victory with {_plural(best, 'point')}!"
-    else:
-        headline = "Nobody wins."
-    t.paste(img, t.icon("crown", 52), (M, 84))
-    fitted, fnt = t.fit_text(headline, INNER - 68, 30)
-    t.text(img, (M + 64, 112), fitted, fnt, t.FOAM, anchor="lm", shadow=(0, 0, 0))
+    tie_note = " Tie broken by the spaces of their figures." if show_tie else ""
+    t.final_headline(img, (M, 84), INNER, 30, players, winners, best, lone_note=tie_note)
 
     top = FINAL_TOP
-    t.panel(img, (M, top, W - M, top + table_h))
-    col_x = [M + 12 + FINAL_LABEL_W + i * col_w for i in range(seats)]
-    for s in winners:  # winners' columns get a gold wash from top to bottom
-        wash = t.rounded(round(col_w) - 8, table_h - 24, 14, t.mix(t.GOLD, t.PARCHMENT, 0.55))
-        t.paste(img, wash, (round(col_x[s]) + 4, top + 12))
-    for s in range(seats):
-        cx = col_x[s] + col_w / 2
-        if s in winners:
-            t.paste(img, t.icon("crown", 46), (cx, top + 32), "mm")
-        colour = t.PLAYER_COLOURS[s]
-        fitted, fnt = t.fit_text(players[s], col_w - 60, 24, min_size=16)
-        t.pill(
-            img,
-            (cx, top + 58),
-            fitted,
-            fnt,
-            colour.fill,
-            colour.text,
-            border=colour.edge,
-            align="center",
-            height=42,
-        )
+    t.final_table(
+        img,
+        (M, top, W - M, top + table_h),
+        col_x,
+        col_w,
+        players,
+        winners,
+        names_y=58,
+        pill_h=42,
+        name_size=24,
+        name_margin=60,
+        crown=46,
+        min_name_size=16,
+    )
     y = top + FINAL_NAMES_H
     for r, category in enumerate(CATEGORY_TYPES):
         if r % 2 == 0:
@@ -1531,17 +1498,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
             cx = col_x[s] + col_w / 2
             t.text(img, (cx, mid), str(scores[s]["space_sum"]), t.font(34, bold=True), t.INK, anchor="mm")
         y += 70
-    ImageDraw.Draw(img).line((M + 20, y + 4, W - M - 20, y + 4), fill=t.GOLD_DEEP, width=3)
-    t.text(img, (M + 26, y + 50), "TOTAL", t.font(32, bold=True), t.INK, anchor="lm")
-    for s in range(seats):
-        t.text(
-            img,
-            (col_x[s] + col_w / 2, y + 50),
-            str(scores[s]["total"]),
-            t.font(48, bold=True),
-            t.INK,
-            anchor="mm",
-        )
+    t.final_totals(img, M, W - M, y, col_x, col_w, [score["total"] for score in scores])
     return t.to_png(img)
 
 

@@ -651,3 +651,103 @@ def to_png(image: Image.Image) -> bytes:
         + _png_chunk(b"IDAT", _zlib_stream(rows))
         + _png_chunk(b"IEND", b"")
     )
+
+
+# ------------------------------------------------------------------ final scoring
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, with an "s" unless ``n`` is 1: "1 card", "3 cards"."""
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def name_pill(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    name: str,
+    seat: int,
+    width: float,
+    size: int,
+    height: int,
+    *,
+    min_size: int = 20,
+    align: str = "center",
+) -> Box:
+    """``name`` on a pill in ``seat``'s colour (see :func:`pill` for ``xy`` and ``align``), the bold face
+    shrunk from ``size`` towards ``min_size`` px, then ellipsized, so that the text fits ``width``."""
+    colour = PLAYER_COLOURS[seat]
+    fitted, fnt = fit_text(name, width, size, min_size=min_size)
+    return pill(canvas, xy, fitted, fnt, colour.fill, colour.text, border=colour.edge, align=align, height=height)
+
+
+def final_headline(
+    canvas: Image.Image,
+    xy: tuple[int, int],
+    width: int,
+    size: int,
+    names: Sequence[str],
+    winners: Sequence[int],
+    best: int,
+    *,
+    lone_note: str = "",
+) -> None:
+    """The line under a final score's title: a crown at ``xy`` (top-left) and who won with ``best``
+    points, in ``size`` px shrunk to fit ``width`` px from ``xy``. ``lone_note`` follows a single
+    winner's line (how a tie was broken)."""
+    if len(winners) == 1:
+        headline = f"{names[winners[0]]} wins with {plural(best, 'point')}!{lone_note}"
+    elif winners:
+        headline = f"{' & '.join(names[s] for s in winners)} share the victory with {plural(best, 'point')}!"
+    else:
+        headline = "Nobody wins."
+    x, y = xy
+    paste(canvas, icon("crown", 52), (x, y))
+    fitted, fnt = fit_text(headline, width - 68, size)
+    text(canvas, (x + 64, y + 28), fitted, fnt, FOAM, anchor="lm", shadow=(0, 0, 0))
+
+
+def final_columns(x0: int, x1: int, label_w: int, seats: int) -> tuple[list[float], float]:
+    """The seat columns of a final-scoring table spanning ``x0..x1``: their left edges and their width.
+    A 12 px inset on each side and the ``label_w`` px column of row labels come first."""
+    col_w = (x1 - x0 - 24 - label_w) / seats
+    return [x0 + 12 + label_w + i * col_w for i in range(seats)], col_w
+
+
+def final_table(
+    canvas: Image.Image,
+    box: Box,
+    col_x: Sequence[float],
+    col_w: float,
+    names: Sequence[str],
+    winners: Sequence[int],
+    *,
+    names_y: int,
+    pill_h: int,
+    name_size: int,
+    name_margin: int,
+    crown: int,
+    min_name_size: int = 20,
+) -> None:
+    """The frame of a final-scoring table in ``box``, with the seat columns of :func:`final_columns`:
+    a parchment panel, a gold wash down each winner's column, and at the head of each column its
+    player's name on a :func:`name_pill` (``pill_h`` px high, ``names_y`` px below the top, fitted to
+    the column less ``name_margin`` px), winners with a ``crown`` px crown centred 26 px above it."""
+    top, bottom = box[1], box[3]
+    panel(canvas, box)
+    for s in winners:
+        wash = rounded(round(col_w) - 8, bottom - top - 24, 14, mix(GOLD, PARCHMENT, 0.55))
+        paste(canvas, wash, (round(col_x[s]) + 4, top + 12))
+    for s, name in enumerate(names):
+        cx = col_x[s] + col_w / 2
+        if s in winners:
+            paste(canvas, icon("crown", crown), (cx, top + names_y - 26), "mm")
+        name_pill(canvas, (cx, top + names_y), name, s, col_w - name_margin, name_size, pill_h, min_size=min_name_size)
+
+
+def final_totals(
+    canvas: Image.Image, x0: int, x1: int, y: int, col_x: Sequence[float], col_w: float, totals: Sequence[int]
+) -> None:
+    """The last row of a final-scoring table spanning ``x0..x1`` from ``y``: a gold rule, "TOTAL" and
+    each seat's total under its column."""
+    ImageDraw.Draw(canvas).line((x0 + 20, y + 4, x1 - 20, y + 4), fill=GOLD_DEEP, width=3)
+    text(canvas, (x0 + 26, y + 50), "TOTAL", font(32, bold=True), INK, anchor="lm")
+    for s, total in enumerate(totals):
+        text(canvas, (col_x[s] + col_w / 2, y + 50), str(total), font(48, bold=True), INK, anchor="mm")

@@ -698,28 +698,32 @@ def test_tied_top_scores_share_the_victory() -> None:
 # ---------------------------------------------------------------------- views and texts
 
 
+VIEW_KEYS = {
+    "game",
+    "viewer",
+    "seats",
+    "blind",
+    "round",
+    "last_round",
+    "draw_count",
+    "discard_count",
+    "middle",
+    "spades_in_middle",
+    "cubes",
+    "players",
+    "phase",
+    "to_act",
+    "revealed_this_turn",
+    "events",
+    "scoring",
+}
+"""The keys of every Piratz view, a seat's or a spectator's (the random-play suite checks them too)."""
+
+
 def test_view_schema_and_public_information() -> None:
     state = scenario(3, middle=[COINS, PEARLS], buried={PEARLS: 2}, piles={1: [RINGS_RAT, CROWNS]})
     view = GAME.view(state, 1)
-    assert set(view) == {
-        "game",
-        "viewer",
-        "seats",
-        "blind",
-        "round",
-        "last_round",
-        "draw_count",
-        "discard_count",
-        "middle",
-        "spades_in_middle",
-        "cubes",
-        "players",
-        "phase",
-        "to_act",
-        "revealed_this_turn",
-        "events",
-        "scoring",
-    }
+    assert set(view) == VIEW_KEYS
     assert view["middle"] == [
         {"id": COINS, "symbols": ["coins"], "rat": False, "skull": False, "buried_by": None},
         {"id": PEARLS, "symbols": ["pearls"], "rat": False, "skull": False, "buried_by": 2},

@@ -11,6 +11,7 @@ from games.core import Action, IllegalAction, Player, RandomPlayer, clone
 from games.piratz import CARDS, Piratz, PiratzAI
 from games.piratz.cards import TYPES
 from games.simulate import simulate
+from tests.test_piratz_engine import VIEW_KEYS
 
 GAME = Piratz()
 
@@ -31,26 +32,6 @@ ACTION_POOL = [
         "dig",
     )
 ]
-
-VIEW_KEYS = {
-    "game",
-    "viewer",
-    "seats",
-    "blind",
-    "round",
-    "last_round",
-    "draw_count",
-    "discard_count",
-    "middle",
-    "spades_in_middle",
-    "cubes",
-    "players",
-    "phase",
-    "to_act",
-    "revealed_this_turn",
-    "events",
-    "scoring",
-}
 
 
 def card_ids(view: dict) -> set[int]:
@@ -122,20 +103,24 @@ def play_checked(seats: int, blind: bool, seed: str, players: list[Player], *, e
     assert replay == state, "replaying the log from the seed reproduces the state"
 
 
+def play_games(seats: int, blind: bool, label: str, games: int, *, ai_every: int, every: int) -> None:
+    """:func:`play_checked` on ``games`` games seeded ``secret-{label}-…``, each with a :class:`PiratzAI`
+    in the seats ``s`` where ``game + s`` is a multiple of ``ai_every`` and random players elsewhere."""
+    for i in range(games):
+        players: list[Player] = [RandomPlayer() if (i + s) % ai_every else PiratzAI() for s in range(seats)]
+        play_checked(seats, blind, f"secret-{label}-{seats}-{blind}-{i}", players, every=every)
+
+
 @pytest.mark.parametrize("blind", [False, True])
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_random_play_with_full_checks(seats: int, blind: bool) -> None:
-    for i in range(15):
-        players: list[Player] = [RandomPlayer() if (i + s) % 3 else PiratzAI() for s in range(seats)]
-        play_checked(seats, blind, f"secret-full-{seats}-{blind}-{i}", players, every=1)
+    play_games(seats, blind, "full", 15, ai_every=3, every=1)
 
 
 @pytest.mark.parametrize("blind", [False, True])
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_random_play_many_games(seats: int, blind: bool) -> None:
-    for i in range(220):
-        players: list[Player] = [RandomPlayer() if (i + s) % 4 else PiratzAI() for s in range(seats)]
-        play_checked(seats, blind, f"secret-many-{seats}-{blind}-{i}", players, every=10)
+    play_games(seats, blind, "many", 220, ai_every=4, every=10)
 
 
 def test_pure_apply_leaves_the_input_unchanged() -> None:

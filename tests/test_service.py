@@ -39,6 +39,17 @@ def tables(store):
     return Tables(store, seed="test")
 
 
+@pytest.fixture
+async def two_processes(tmp_path):
+    """Two stores on one database file, as two bot processes have, each with its Tables: the first seeded
+    "p". Yields ``(store1, store2, tables1, tables2)``."""
+    path = tmp_path / "shared.db"
+    store1, store2 = await Store.open(path), await Store.open(path)
+    yield store1, store2, Tables(store1, seed="p"), Tables(store2)
+    await store1.close()
+    await store2.close()
+
+
 def seats_for(n: int, ai: tuple[int, ...] = ()) -> list[SeatRecord]:
     return [SeatRecord(i, NAMES[i], None if i in ai else USERS[i]) for i in range(n)]
 
@@ -243,53 +254,41 @@ async def test_concurrent_acts_on_the_same_version_apply_once(tables, store):
     assert state == GAME.apply(GAME.new_game(2, {}, record.seed), seat, text).state
 
 
-async def test_a_second_process_moving_the_game_makes_the_cache_stale(tmp_path):
-    path = tmp_path / "shared.db"
-    store1, store2 = await Store.open(path), await Store.open(path)
-    try:
-        tables1, tables2 = Tables(store1, seed="p"), Tables(store2)
-        record = await new_game(tables1, 2)
-        seat = to_act(record)
-        text = some_legal(record)
-        await tables2.act(record.id, text, now=20.0, seat=seat)  # the other process acts first
-        # tables1 still holds version 0 in its cache: the store's version check refuses the commit
-        with pytest.raises(StaleBoard, match="moved on"):
-            await tables1.act(record.id, text, now=21.0, seat=seat)
-        assert await store1.actions(record.id) == [(1, seat, text)]
-        # the cache was dropped: the next attempt sees the real board
-        fresh = await tables1.get(record.id)
-        assert fresh.version == 1
-        next_seat = to_act(fresh)
-        await tables1.act(record.id, some_legal(fresh), now=22.0, seat=next_seat, version=1)
-        assert (await store2.load_game(record.id)).version == 2
-    finally:
-        await store1.close()
-        await store2.close()
+async def test_a_second_process_moving_the_game_makes_the_cache_stale(two_processes):
+    store1, store2, tables1, tables2 = two_processes
+    record = await new_game(tables1, 2)
+    seat = to_act(record)
+    text = some_legal(record)
+    await tables2.act(record.id, text, now=20.0, seat=seat)  # the other process acts first
+    # tables1 still holds version 0 in its cache: the store's version check refuses the commit
+    with pytest.raises(StaleBoard, match="moved on"):
+        await tables1.act(record.id, text, now=21.0, seat=seat)
+    assert await store1.actions(record.id) == [(1, seat, text)]
+    # the cache was dropped: the next attempt sees the real board
+    fresh = await tables1.get(record.id)
+    assert fresh.version == 1
+    next_seat = to_act(fresh)
+    await tables1.act(record.id, some_legal(fresh), now=22.0, seat=next_seat, version=1)
+    assert (await store2.load_game(record.id)).version == 2
 
 
-async def test_a_refused_commit_does_not_lose_another_games_action(tmp_path):
-    path = tmp_path / "shared.db"
-    store1, store2 = await Store.open(path), await Store.open(path)
-    try:
-        tables1, tables2 = Tables(store1, seed="p"), Tables(store2)
-        a = await new_game(tables1, 2)
-        b = await new_game(tables1, 2)
-        await tables2.act(a.id, some_legal(a), now=20.0, seat=to_act(a))  # A's cache in tables1 is stale
-        b_text, b_seat = some_legal(b), to_act(b)
-        stale, applied = await asyncio.gather(
-            tables1.act(a.id, some_legal(a), now=21.0, seat=to_act(a)),
-            tables1.act(b.id, b_text, now=21.0, seat=b_seat, version=0),
-            return_exceptions=True,
-        )
-        assert isinstance(stale, StaleBoard)
-        assert isinstance(applied, Applied)
-        stored = await store1.load_game(b.id)
-        assert stored.version == 1
-        assert stored.state == applied.record.state
-        assert await store1.actions(b.id) == [(1, b_seat, b_text)]
-    finally:
-        await store1.close()
-        await store2.close()
+async def test_a_refused_commit_does_not_lose_another_games_action(two_processes):
+    store1, _, tables1, tables2 = two_processes
+    a = await new_game(tables1, 2)
+    b = await new_game(tables1, 2)
+    await tables2.act(a.id, some_legal(a), now=20.0, seat=to_act(a))  # A's cache in tables1 is stale
+    b_text, b_seat = some_legal(b), to_act(b)
+    stale, applied = await asyncio.gather(
+        tables1.act(a.id, some_legal(a), now=21.0, seat=to_act(a)),
+        tables1.act(b.id, b_text, now=21.0, seat=b_seat, version=0),
+        return_exceptions=True,
+    )
+    assert isinstance(stale, StaleBoard)
+    assert isinstance(applied, Applied)
+    stored = await store1.load_game(b.id)
+    assert stored.version == 1
+    assert stored.state == applied.record.state
+    assert await store1.actions(b.id) == [(1, b_seat, b_text)]
 
 
 async def play_to_end(tables: Tables, game_id: int, rng: random.Random, *, now: float = 100.0) -> int:
