@@ -16,6 +16,7 @@ from games.core import JSON, Action, Game, Player
 from games.sewerpirats.board import CAPTAIN
 from games.sewerpirats.components import HAND_LIMIT, SHIPS
 from games.sewerpirats.scoring import FOOD
+from games.sewerpirats.view import build_view
 
 CARD = 1.6
 """Points one Talisman card is worth when spent."""
@@ -79,7 +80,7 @@ class SewerPiratsAI(Player):
         actions = game.legal_actions(state, seat)
         if len(actions) == 1:
             return actions[0]
-        return _Turn(game.view(state, seat), seat).best(actions)
+        return _Turn(build_view(state, seat, brief=True), seat).best(actions)
 
 
 class _Turn:
@@ -95,6 +96,7 @@ class _Turn:
         self.abilities: bool = view["abilities"]
         self._gains: dict[tuple[str, int], float] = {}
         self._takes_cache: dict[tuple[str, int, int], float] = {}
+        self._positions: dict[tuple[str, int, str], float] = {}
 
     def gain(self, token: JSON) -> float:
         """What a token adds to my collection's worth."""
@@ -169,6 +171,13 @@ class _Turn:
 
     def _position(self, ship: JSON, target: int, fig: JSON) -> float:
         """The worth of having ``fig`` on crew space index ``target``, discounted by when it may sail."""
+        key = (ship["ship"], target, fig["id"])
+        value = self._positions.get(key)
+        if value is None:
+            value = self._positions[key] = self._estimate_position(ship, target, fig)
+        return value
+
+    def _estimate_position(self, ship: JSON, target: int, fig: JSON) -> float:
         take = self._crew_take(ship, target, fig)
         if ship["spaces"][CAPTAIN] is not None:
             return 0.95 * take

@@ -22,8 +22,9 @@ def _fig(fig: JSON | None) -> JSON | None:
     return None if fig is None else dict(fig)
 
 
-def build_view(state: JSON, seat: int | None) -> JSON:
-    """The view of ``seat`` (``None``: a spectator): public board plus the viewer's own secrets."""
+def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
+    """The view of ``seat`` (``None``: a spectator): public board plus the viewer's own secrets.
+    ``brief`` leaves out what only people read (``pending``, ``events``, the live score), for the AI."""
     over = state["result"] is not None
     captains: dict[int, str] = {}
     for i, ship in enumerate(state["ships"]):
@@ -41,7 +42,7 @@ def build_view(state: JSON, seat: int | None) -> JSON:
                 "token_count": len(p["tokens"]),
                 "captain": captains.get(s),
                 "tokens": [dict(t) for t in p["tokens"]] if mine else None,
-                "score": total(p["tokens"]) if mine else None,
+                "score": total(p["tokens"]) if mine and not brief else None,
             }
         )
     a = state["auction"]
@@ -84,9 +85,9 @@ def build_view(state: JSON, seat: int | None) -> JSON:
         "phase": phase,
         "to_act": [] if state["actor"] is None else [state["actor"]],
         "turn": state["turn"],
-        "pending": pending(state),
+        "pending": None if brief else pending(state),
         "auction": auction,
-        "events": list(state["log"]),
+        "events": [] if brief else list(state["log"]),
         "final": _final(state) if over else None,
     }
 
