@@ -8,6 +8,7 @@ board message carries the buttons; posting a new board strips them from the prev
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import traceback
@@ -84,8 +85,6 @@ class Host:
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._pending: dict[int, list[Event]] = {}
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self._hand_sent: dict[tuple[int, int], str] = {}
-        self._dm_warned: set[tuple[int, int]] = set()
         self._notified: set[tuple[int, int]] = set()
         self._private_tasks: dict[int, asyncio.Task[None]] = {}
         self._held: list[tuple[GameSpec, GameRecord, list[Event]]] = []
@@ -281,8 +280,8 @@ class Host:
             return True
         except discord.HTTPException as exc:
             log.info("Game %s: DM to %s failed (%s)", record.id, seat.user_id, exc)
-            if (record.id, seat.user_id) not in self._dm_warned:
-                self._dm_warned.add((record.id, seat.user_id))
+            if await self.bot.store.delivery(record.id, seat.seat, "dm_closed") is None:
+                await self.bot.store.set_delivery(record.id, seat.seat, "dm_closed", str(exc.code))
                 place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
                 try:
                     await place.send(
@@ -343,10 +342,9 @@ class Host:
                 continue
             notes = private.get(seat.seat, [])
             if spec.dm_hands and record.status == "active":
-                text = self.private_text(spec, record, seat.seat)
-                key = (record.id, seat.seat)
-                if self._hand_sent.get(key) != text or notes:
-                    self._hand_sent[key] = text
+                digest = hashlib.sha256(self.private_text(spec, record, seat.seat).encode()).hexdigest()
+                if notes or await self.bot.store.delivery(record.id, seat.seat, "hand") != digest:
+                    await self.bot.store.set_delivery(record.id, seat.seat, "hand", digest)
                     payload = await self.private_payload(spec, record, seat.seat)
                     if notes:
                         payload["content"] = ("\n".join(f"• {n}" for n in notes) + "\n" + payload["content"])[:2000]

@@ -67,4 +67,15 @@ MIGRATIONS: tuple[str, ...] = (
         notify INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 2: what was last delivered privately per seat (a hand digest, "DMs closed"), so a restart does not
+    # send the same private view or the closed-DM note again.
+    """
+    CREATE TABLE deliveries (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat, kind)
+    );
+    """,
 )

@@ -365,6 +365,25 @@ class Store:
             ids = [r["id"] for r in await cur.fetchall()]
         return [lobby for i in ids if (lobby := await self.load_lobby(i)) is not None]
 
+    # ------------------------------------------------------------------ private deliveries
+
+    async def delivery(self, game_id: int, seat: int, kind: str) -> str | None:
+        """What was last delivered privately to a seat (``kind``: ``hand`` digest, ``dm_closed``)."""
+        async with self._db.execute(
+            "SELECT value FROM deliveries WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind)
+        ) as cur:
+            row = await cur.fetchone()
+        return row["value"] if row else None
+
+    async def set_delivery(self, game_id: int, seat: int, kind: str, value: str) -> None:
+        async with self._write:
+            await self._db.execute(
+                "INSERT INTO deliveries (game_id, seat, kind, value) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
+                (game_id, seat, kind, value),
+            )
+            await self._db.commit()
+
     # ------------------------------------------------------------------ users
 
     async def set_notify(self, user_id: int, on: bool) -> None:
