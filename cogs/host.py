@@ -234,8 +234,7 @@ class Host:
             await self.tables.set_place(game_id, message_id=message.id)
             if old is not None:
                 await self._strip(place, old)
-            if record.status != "active":
-                await self._post_final(spec, record, place)
+            # The final scoring (drawn like a second board) and private messages follow the answer.
             self._queue_private(spec, record, events, hold=hold_private)
         if record.status == "active":
             self.kick_ai(game_id)
@@ -307,9 +306,9 @@ class Host:
         return kwargs
 
     def _queue_private(self, spec: GameSpec, record: GameRecord, events: Sequence[Event], *, hold: bool) -> None:
-        """Send private views and reminders in the background, in order per game. With ``hold`` they wait
-        for :meth:`flush_private`, so that drawing hand images does not delay the answer to the player
-        who acted (they take as long to draw as the board)."""
+        """Send the final scoring (once a game ends), private views and reminders in the background, in
+        order per game. With ``hold`` they wait for :meth:`flush_private`, so that drawing these images
+        does not delay the answer to the player who acted (each takes as long to draw as the board)."""
         self._held.append((spec, record, list(events)))
         if not hold:
             self.flush_private()
@@ -328,9 +327,13 @@ class Host:
         if previous is not None:
             await asyncio.gather(previous, return_exceptions=True)
         try:
+            if record.status != "active" and await self.bot.store.delivery(record.id, -1, "final") is None:
+                await self.bot.store.set_delivery(record.id, -1, "final", str(record.version))
+                place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
+                await self._post_final(spec, record, place)
             await self._deliver_private(spec, record, events)
         except Exception:
-            log.exception("Game %s: private messages could not be delivered", record.id)
+            log.exception("Game %s: the final scoring or private messages could not be delivered", record.id)
 
     async def _deliver_private(self, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> None:
         private: dict[int, list[str]] = {}
