@@ -66,6 +66,8 @@ async def action_latency(kind: str, actions: int) -> list[float]:
         bot = create_bot(database=Path(tmp) / "bench.db", ai_delay=0, seed=f"bench-{kind}")
         async with simcord.run(bot) as env:
             await bot.tree.sync()
+            if bot.warmed is not None:
+                await bot.warmed  # measure a bot in its steady state, as players meet it after start-up
             log = env.backend.http_requests = TimedRequests()
             table = SimTable(env, bot)
             names = list(table.members)[: SEATS[kind]]

@@ -68,6 +68,8 @@ class TableBot(commands.Bot):
 
     store: Store
     tables: Tables
+    warmed: asyncio.Task[int] | None = None
+    """The background render warm-up started at set-up (``None`` when switched off)."""
     host: Host
     lobbies: Lobbies
 
@@ -101,7 +103,7 @@ class TableBot(commands.Bot):
         if self.config.warm_renderers:
             from cogs.catalog import warm_renderers
 
-            self.loop.create_task(asyncio.to_thread(warm_renderers))
+            self.warmed = self.loop.create_task(asyncio.to_thread(warm_renderers))
         # Resume what was under way before a restart: AI turns and invitation timers.
         self.loop.create_task(self.host.resume())
         self.loop.create_task(self.lobbies.resume())
