@@ -149,6 +149,15 @@ class SimTable:
         result = await member.slash(self.place(record), f"{record.kind} move", action=choice.action.encode())
         return Turn(record.seats[seat].name, choice.label, [result], [(started, time.perf_counter())])
 
+    async def play_moves(self, game_id: int, count: int) -> GameRecord:
+        """Play ``count`` human decisions with the buttons (AI seats move by themselves in between)."""
+        for _ in range(count):
+            record = await self.record(game_id)
+            seat = self.human_to_act(record)
+            assert seat is not None, f"game {game_id}: no human to act"
+            await self.click_through(record, seat, self.pick(record, seat))
+        return await self.record(game_id)
+
     async def play_to_end(self, game_id: int, *, via: str = "buttons", limit: int = 5000) -> GameRecord:
         """Play every human decision until the game ends (AI seats move by themselves)."""
         for i in range(limit):

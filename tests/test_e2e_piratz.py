@@ -223,11 +223,7 @@ async def test_stale_picker_and_double_click_apply_once(world: World) -> None:
 async def test_restart_mid_game_old_buttons_still_work(world: World) -> None:
     table = world.table
     game_id = await start_duel(world)
-    for _ in range(5):
-        record = await table.record(game_id)
-        seat = table.human_to_act(record)
-        await table.click_through(record, seat, table.pick(record, seat))
-    record = await table.record(game_id)
+    record = await table.play_moves(game_id, 5)
     board = table.board_message(record)
     await world.restart()
     seat = table.human_to_act(record)
@@ -358,11 +354,7 @@ async def test_move_errors_are_specific_and_change_nothing(world: World) -> None
 async def test_blind_hand_shows_only_a_count(world: World) -> None:
     table = world.table
     game_id = await start_duel(world, blind=True)
-    for _ in range(8):
-        record = await table.record(game_id)
-        seat = table.human_to_act(record)
-        await table.click_through(record, seat, table.pick(record, seat))
-    record = await table.record(game_id)
+    record = await table.play_moves(game_id, 8)
     for name in ("Anne", "Ben"):
         result = await table.members[name].slash(table.place(record), "piratz hand")
         assert result.ephemeral and said(result, "face down")
