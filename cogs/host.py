@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs import menus
-from cogs.catalog import GameSpec
+from cogs.catalog import CATALOG, GameSpec
 from cogs.components import HandButton, PlayButton, PlaySelect
 from cogs.service import Applied, GameError, seed_digest
 from data.store import GameRecord, SeatRecord
@@ -109,7 +109,6 @@ class Host:
         self,
         *,
         kind: str,
-        spec: GameSpec,
         channel: discord.abc.Messageable,
         guild_id: int | None,
         host_id: int,
@@ -119,6 +118,7 @@ class Host:
         origin: discord.Message | None = None,
     ) -> GameRecord:
         """Create the game, open its thread, post the opening message and the first board."""
+        spec = CATALOG[kind]
         seats = [SeatRecord(i, name, user_id) for i, (user_id, name) in enumerate(players)]
         seats += [SeatRecord(len(seats) + i, ai_name(len(seats) + i)) for i in range(ai)]
         channel_id = getattr(channel, "id", 0)
@@ -401,17 +401,7 @@ class Host:
         """A board button, picker button or picker select was used: walk the menu, act at a leaf."""
         record = await self.tables.get(game_id)
         spec = self.tables.spec(record)
-        seat = record.seat_of(interaction.user.id)
-        if seat is None:
-            raise GameError(f"You are not playing in {spec.title} #{game_id}.")
-        if record.status != "active":
-            raise GameError(f"{spec.title} #{game_id} is over.")
-        if version != record.version:
-            raise GameError("That board is out of date: use the buttons on the latest board message.")
-        to_act = spec.game.to_act(record.state)
-        if seat not in to_act:
-            waiting = ", ".join(record.seats[s].name for s in to_act)
-            raise GameError(f"It is not your turn: waiting for {waiting}.")
+        seat = self.tables.seat_to_act(record, user_id=interaction.user.id, version=version)
         top = menus.top_labels(self._choice_lists(spec, record))
         node = menus.walk(top, spec.game.choices(record.state, seat), path)
         if node is None:

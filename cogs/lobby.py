@@ -96,7 +96,6 @@ class Lobbies:
             await interaction.response.send_message(f"{spec.emoji} Starting **{spec.title}** against the AI…")
             await self.bot.host.start(
                 kind=kind,
-                spec=spec,
                 channel=interaction.channel,  # type: ignore[arg-type]
                 guild_id=interaction.guild_id,
                 host_id=interaction.user.id,
@@ -309,14 +308,12 @@ class Lobbies:
             else lobby.accepted
         )
         players = [(uid, lobby.names.get(str(uid), f"Player {i + 1}")) for i, uid in enumerate(order)]
-        spec = CATALOG[lobby.kind]
         channel = self.bot.get_channel(lobby.channel_id) or await self.bot.fetch_channel(lobby.channel_id)
         origin = None
         if lobby.message_id is not None and isinstance(channel, discord.TextChannel):
             origin = channel.get_partial_message(lobby.message_id)
         record = await self.bot.host.start(
             kind=lobby.kind,
-            spec=spec,
             channel=channel,  # type: ignore[arg-type]
             guild_id=lobby.guild_id,
             host_id=lobby.host_id,

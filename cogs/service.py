@@ -43,11 +43,6 @@ class Applied:
     seat: int
     action: Action
     events: list[Event]
-    previous_to_act: tuple[int, ...]
-
-    @property
-    def finished(self) -> bool:
-        return self.record.status != "active"
 
 
 def seed_digest(seed: str) -> str:
@@ -143,6 +138,29 @@ class Tables:
         self._seeded += 1
         return self._seed if self._seeded == 1 else f"{self._seed}-{self._seeded}"
 
+    def seat_to_act(
+        self, record: GameRecord, *, user_id: int | None = None, seat: int | None = None, version: int | None = None
+    ) -> int:
+        """The seat a user (``user_id``) or an AI (``seat``) acts for, if it may act now on the board
+        ``version`` it saw; otherwise the specific reason as a :class:`GameError`."""
+        spec = self.spec(record)
+        if record.status != "active":
+            raise GameError(f"{spec.title} #{record.id} is over.")
+        if user_id is not None:
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise NotSeated(f"You are not playing in {spec.title} #{record.id}.")
+            if record.seats[seat].resigned:
+                raise NotSeated("You resigned from this game; the AI plays your seat now.")
+        assert seat is not None
+        if version is not None and version != record.version:
+            raise StaleBoard("That board is out of date: use the buttons on the latest board message.")
+        to_act = spec.game.to_act(record.state)
+        if seat not in to_act:
+            waiting = ", ".join(record.seats[s].name for s in to_act)
+            raise NotYourTurn(f"It is not your turn: waiting for {waiting}.")
+        return seat
+
     async def act(
         self,
         game_id: int,
@@ -158,21 +176,7 @@ class Tables:
         async with self.lock(game_id):
             record = await self.get(game_id)
             spec = self.spec(record)
-            if record.status != "active":
-                raise GameError(f"{spec.title} #{game_id} is over.")
-            if user_id is not None:
-                seat = record.seat_of(user_id)
-                if seat is None:
-                    raise NotSeated(f"You are not playing in {spec.title} #{game_id}.")
-                if record.seats[seat].resigned:
-                    raise NotSeated("You resigned from this game; the AI plays your seat now.")
-            assert seat is not None
-            if version is not None and version != record.version:
-                raise StaleBoard("That board is out of date: use the buttons on the latest board message.")
-            to_act = spec.game.to_act(record.state)
-            if seat not in to_act:
-                waiting = ", ".join(record.seats[s].name for s in to_act)
-                raise NotYourTurn(f"It is not your turn: waiting for {waiting}.")
+            seat = self.seat_to_act(record, user_id=user_id, seat=seat, version=version)
             try:
                 step = spec.game.apply(record.state, seat, action_text)
             except IllegalAction as exc:
@@ -196,7 +200,7 @@ class Tables:
             # A new record object: callers holding the old one keep a consistent snapshot.
             record = replace(record, state=step.state, version=record.version + 1, status=status, result=result)
             self._cache[game_id] = record
-            return Applied(record, seat, action, step.events, to_act)
+            return Applied(record, seat, action, step.events)
 
     async def resign(self, game_id: int, user_id: int, *, now: float) -> tuple[GameRecord, bool]:
         """Resign a user's seat. Returns the record and whether that ended the game (only one seat left

@@ -156,9 +156,9 @@ async def test_act_as_the_right_user(tables, store):
     assert isinstance(applied, Applied)
     assert applied.seat == seat
     assert applied.action == Action.decode(text)
-    assert applied.previous_to_act == (seat,)
+    assert GAME.to_act(before) == (seat,)
     assert applied.record.version == 1
-    assert not applied.finished
+    assert applied.record.status == "active"
     assert applied.events  # the engine's events are passed on
     expected = GAME.apply(before, seat, text).state
     assert applied.record.state == expected
