@@ -291,16 +291,15 @@ class Host:
                     log.warning("Game %s: could not post the closed-DM note either", record.id)
             return False
 
-    def private_text(self, spec: GameSpec, record: GameRecord, seat: int) -> str:
-        view = spec.game.view(record.state, seat)
+    def private_text(self, spec: GameSpec, record: GameRecord, view: dict) -> str:
+        """The private summary of a seat's ``view``, labelled with the game and where it is played."""
         where = f"{spec.title} #{record.id} ({place_link(record)})"
         return f"**Your private view in {where}**\n{format_seats(spec.game.seat_summary(view), record.names)}"
 
     async def private_payload(self, spec: GameSpec, record: GameRecord, seat: int) -> dict:
-        content = self.private_text(spec, record, seat)
-        kwargs: dict = {"content": content[:2000]}
+        view = spec.game.view(record.state, seat)
+        kwargs: dict = {"content": self.private_text(spec, record, view)[:2000]}
         if spec.render_hand is not None:
-            view = spec.game.view(record.state, seat)
             png = await asyncio.to_thread(spec.render_hand, view, record.names)
             kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.key}-{record.id}-hand.png")
         return kwargs
@@ -345,7 +344,8 @@ class Host:
                 continue
             notes = private.get(seat.seat, [])
             if spec.dm_hands and record.status == "active":
-                digest = hashlib.sha256(self.private_text(spec, record, seat.seat).encode()).hexdigest()
+                text = self.private_text(spec, record, spec.game.view(record.state, seat.seat))
+                digest = hashlib.sha256(text.encode()).hexdigest()
                 if notes or await self.bot.store.delivery(record.id, seat.seat, "hand") != digest:
                     await self.bot.store.set_delivery(record.id, seat.seat, "hand", digest)
                     payload = await self.private_payload(spec, record, seat.seat)

@@ -25,6 +25,12 @@ def said(result, fragment: str) -> bool:
     return any(fragment in t for t in texts(result))
 
 
+def duel_roles(table, record):
+    """The members of a duel: the one who must act now, and the one waiting."""
+    mover = PIRATZ.to_act(record.state)[0]
+    return table.member_of(record, mover), table.member_of(record, 1 - mover)
+
+
 async def start_duel(world: World, **options) -> int:
     """Anne challenges Ben; Ben accepts. Returns the game id."""
     await world.table.challenge("piratz", "Anne", ["Ben"], **options)
@@ -167,8 +173,7 @@ async def test_out_of_turn_and_unseated_clicks_change_nothing(world: World) -> N
     game_id = await start_duel(world)
     record = await table.record(game_id)
     board = table.board_message(record)
-    mover = PIRATZ.to_act(record.state)[0]
-    other = table.member_of(record, 1 - mover)
+    _mover, other = duel_roles(table, record)
     version = record.version
     result = await other.click(board, custom_id=f"t:{game_id}:{version}:0")
     assert result.ephemeral and said(result, "not your turn")
@@ -325,8 +330,7 @@ async def test_move_autocomplete_offers_only_own_legal_moves(world: World) -> No
     game_id = await start_duel(world)
     record = await table.record(game_id)
     thread = table.place(record)
-    mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
-    waiting = table.member_of(record, 1 - PIRATZ.to_act(record.state)[0])
+    mover, waiting = duel_roles(table, record)
     choices = await mover.autocomplete(thread, "piratz move", "action", "")
     assert {c["value"] for c in choices} == {"reveal"} | {
         a.encode() for a in PIRATZ.legal_actions(record.state, PIRATZ.to_act(record.state)[0])
@@ -340,8 +344,7 @@ async def test_move_errors_are_specific_and_change_nothing(world: World) -> None
     game_id = await start_duel(world)
     record = await table.record(game_id)
     thread = table.place(record)
-    mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
-    waiting = table.member_of(record, 1 - PIRATZ.to_act(record.state)[0])
+    mover, waiting = duel_roles(table, record)
     result = await waiting.slash(thread, "piratz move", action="reveal")
     assert said(result, "not your turn")
     result = await mover.slash(thread, "piratz move", action="bury 99")
