@@ -76,6 +76,25 @@ async def apologise(interaction: discord.Interaction, error: BaseException, game
         log.warning("Could not send the apology for an unexpected error")
 
 
+def add_choices(
+    view: discord.ui.View,
+    record: GameRecord,
+    path: tuple[int, ...],
+    labels: Sequence[str],
+    *,
+    max_buttons: int,
+    rows: int,
+) -> None:
+    """One menu level: a button per option (label ``i`` continues the walk at ``path + (i,)``), or, for
+    more than ``max_buttons`` options, select menus of at most 25 options in up to ``rows`` rows."""
+    if len(labels) <= max_buttons:
+        for i, label in enumerate(labels):
+            view.add_item(PlayButton(record.id, record.version, (*path, i), label, row=i // 5))
+        return
+    for row, start in enumerate(range(0, min(len(labels), 25 * rows), 25)):
+        view.add_item(PlaySelect(record.id, record.version, path, labels[start : start + 25], start, row=row))
+
+
 class Host:
     """Runs games in Discord for every game kind (one instance per bot)."""
 
@@ -179,13 +198,9 @@ class Host:
         if any(not record.seats[s].is_ai for s in to_act):
             lists = self._choice_lists(spec, record)
             top = menus.top_labels(lists)
-            if len(top) <= ACTION_BUTTONS:
-                flat = [c for cs in lists for c in cs]
-                for i in range(len(top)):
-                    label = menus.button_label(top, flat, i)
-                    view.add_item(PlayButton(record.id, record.version, (i,), label, row=i // 5))
-            else:
-                view.add_item(PlaySelect(record.id, record.version, (), [menus.clip(t) for t in top], row=0))
+            flat = [c for cs in lists for c in cs]
+            labels = [menus.button_label(top, flat, i) for i in range(len(top))]
+            add_choices(view, record, (), labels, max_buttons=ACTION_BUTTONS, rows=4)
         view.add_item(HandButton(record.id, row=4))
         return view
 
@@ -420,14 +435,7 @@ class Host:
 
     def _picker(self, record: GameRecord, menu: menus.Menu) -> tuple[str, discord.ui.View]:
         ui = discord.ui.View(timeout=None)
-        options = menu.options
-        if len(options) <= PICKER_BUTTONS:
-            for o in options:
-                ui.add_item(PlayButton(record.id, record.version, (*menu.path, o.index), o.label, row=o.index // 5))
-        else:
-            for row, start in enumerate(range(0, min(len(options), 125), 25)):
-                chunk = options[start : start + 25]
-                ui.add_item(PlaySelect(record.id, record.version, menu.path, [o.label for o in chunk], start, row=row))
+        add_choices(ui, record, menu.path, [o.label for o in menu.options], max_buttons=PICKER_BUTTONS, rows=5)
         trail = format_seats(" → ".join(menu.trail), record.names)
         return f"**{trail}** — choose:", ui
 
