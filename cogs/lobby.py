@@ -26,11 +26,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("tables.lobby")
 
 
-def _minutes(seconds: float) -> str:
-    minutes = max(1, round(seconds / 60))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
 def _options_text(options: dict[str, Any]) -> str:
     return ", ".join(f"{k}: {'on' if v is True else 'off' if v is False else v}" for k, v in options.items())
 

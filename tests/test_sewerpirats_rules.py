@@ -15,6 +15,7 @@ from games.sewerpirats.components import (
     BONUS,
     BOOTY,
     COLORS,
+    FIGURES_PER_TRIBE,
     SHIPS,
     TRIBE_CODES,
     TRIBES,
@@ -118,6 +119,20 @@ def area_ids(state: JSON, seat: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- components and setup
+
+
+@pytest.mark.parametrize("variant", ["standard", "landlubber", "auction"])
+def test_five_players_never_need_more_figures_of_a_tribe_than_the_box_holds(variant: str) -> None:
+    for seed in range(20):
+        state = G.new_game(5, {"variant": variant}, f"box-{seed}")
+        while state["phase"] == "crew":  # landlubber: every player picks a tribe first
+            seat = G.to_act(state)[0]
+            state = G.apply(state, seat, G.legal_actions(state, seat)[0]).state
+        figures = [f["tribe"] for p in state["players"] for f in p["area"]]
+        if state["auction"] is not None:
+            figures += [stool["tribe"] for stool in state["auction"]["bar"]]
+        assert len(figures) == 5 * 4
+        assert max(figures.count(t) for t in set(figures)) <= FIGURES_PER_TRIBE
 
 
 def test_component_counts_and_totals() -> None:
