@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import struct
-import threading
 import unicodedata
 import zlib
 from collections.abc import Callable, Sequence
@@ -16,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 RGB = tuple[int, int, int]
@@ -606,49 +606,24 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _raw_deflate(data: memoryview, flush: int) -> bytes:
-    packer = zlib.compressobj(1, zlib.DEFLATED, -15)  # level 1, raw deflate (no zlib header)
-    return packer.compress(data) + packer.flush(flush)
-
-
-def _zlib_stream(data: bytes) -> bytes:
-    """``data`` as one zlib stream at level 1, deflated in two parts on two threads, as pigz does.
-
-    The first part ends on a full flush, so the two raw deflate parts concatenate into a valid stream.
-    zlib releases the GIL while it works, so on two cores this halves the encoding time.
-    """
-    view = memoryview(data)
-    split = len(data) * 9 // 20  # the helper thread also computes the checksum, so it gets less data
-    head: list[bytes] = []
-
-    def first_part() -> None:
-        head.append(_raw_deflate(view[:split], zlib.Z_FULL_FLUSH))
-        head.append(struct.pack(">I", zlib.adler32(data)))
-
-    helper = threading.Thread(target=first_part)
-    helper.start()
-    tail = _raw_deflate(view[split:], zlib.Z_FINISH)
-    helper.join()
-    return b"\x78\x01" + head[0] + tail + head[1]
-
-
 def to_png(image: Image.Image) -> bytes:
     """Encode ``image`` as PNG bytes, fast.
 
     Pillow's encoder tries five row filters on every row, which alone takes ~20 ms on a 1100×1300 board.
-    Our images are mostly flat colour, so unfiltered rows deflated at level 1 come out about as small,
-    and deflating them on two threads makes encoding about three times faster overall.
+    Our images are mostly flat colour, so unfiltered rows deflated at level 1 come out about as small.
+    The deflate is ISA-L's (``isal``), about five times faster than zlib's level 1 for a few per cent
+    more bytes: ~2.5 ms against ~12 ms for a Sewer Pirats board.
     """
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     w, h = rgb.size
-    raw = rgb.tobytes()
+    raw = memoryview(rgb.tobytes())
     stride = w * 3
-    rows = b"".join(b"\x00" + raw[i : i + stride] for i in range(0, len(raw), stride))  # filter 0 per row
+    rows = b"\x00".join([b"", *(raw[i : i + stride] for i in range(0, len(raw), stride))])  # filter 0 per row
     header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit truecolour, no interlace
     return (
         b"\x89PNG\r\n\x1a\n"
         + _png_chunk(b"IHDR", header)
-        + _png_chunk(b"IDAT", _zlib_stream(rows))
+        + _png_chunk(b"IDAT", isal_zlib.compress(rows, 1))
         + _png_chunk(b"IEND", b"")
     )
 
