@@ -44,6 +44,10 @@ class TimedRequests(list):
         self.times.append(time.perf_counter())
         super().append(entry)
 
+    def clear(self) -> None:
+        self.times.clear()
+        super().clear()
+
 
 def percentiles(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
@@ -53,10 +57,13 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 async def action_latency(kind: str, actions: int) -> list[float]:
     """Play human-only games through the real bot; time each action from the interaction that applies it
-    to the last request the bot makes in public for it (the board post or the interaction response).
+    to the bot's answer to that interaction (the picker edited to ✅, or the follow-up of ``/move``).
 
-    SimCord's actors return only once the bot is idle, which includes private DMs sent after the
-    response; those are excluded by reading the time of each REST request instead.
+    The bot answers only once the action is committed, the new board is posted and the old board's
+    buttons are stripped, so the answer's time covers all of that (and the bench checks that the board
+    was posted first). What the bot sends after answering is not counted: private hands by DM, and the
+    final scoring image once a game ends. SimCord's actors return only once the bot is idle, so these
+    times are read from the timestamped request log instead.
     """
     from bot import create_bot
     from cogs.demo import SimTable
@@ -71,37 +78,48 @@ async def action_latency(kind: str, actions: int) -> list[float]:
             log = env.backend.http_requests = TimedRequests()
             table = SimTable(env, bot)
             names = list(table.members)[: SEATS[kind]]
-            while len(samples) < actions:
-                await table.challenge(kind, names[0], names[1:])
-                record = await table.latest_game()
-                turn = 0
-                while record.status == "active" and len(samples) < actions:
-                    seat = table.human_to_act(record)
-                    assert seat is not None
-                    # Alternate board buttons (with pickers) and the move command.
-                    play = table.click_through if turn % 2 == 0 else table.move
-                    mark = len(log)
-                    started, _ = (await play(record, seat, table.pick(record, seat))).spans[-1]
-                    dms = {c.id for c in env.backend.channels.values() if c.recipient_ids}
-                    public = _public_times(log, mark, started, dms)
-                    samples.append((max(public) - started) * 1000)
-                    turn += 1
-                    record = await table.record(record.id)
-                if record.status == "active":
-                    await bot.tables.abandon(record.id, by="bench", now=0.0)
-            await bot.store.close()
+            try:
+                while len(samples) < actions:
+                    await table.challenge(kind, names[0], names[1:])
+                    record = await table.latest_game()
+                    turn = 0
+                    while record.status == "active" and len(samples) < actions:
+                        seat = table.human_to_act(record)
+                        assert seat is not None
+                        # Alternate board buttons (with pickers) and the move command.
+                        play = table.click_through if turn % 2 == 0 else table.move
+                        log.clear()  # the bench's own record must not grow the heap the bot's GC walks
+                        started, _ = (await play(record, seat, table.pick(record, seat))).spans[-1]
+                        samples.append((_answer_time(log, started, record.place_id) - started) * 1000)
+                        turn += 1
+                        record = await table.record(record.id)
+                    if record.status == "active":
+                        await bot.tables.abandon(record.id, by="bench", now=0.0)
+            finally:
+                await bot.store.close()  # also on failure: its worker thread would keep the process alive
     return samples
 
 
-def _public_times(log: TimedRequests, mark: int, started: float, dms: set[int]) -> list[float]:
-    """Issue times of the requests after ``started`` that were not private messages."""
-    out = []
-    for t, entry in zip(log.times[mark:], log[mark:], strict=True):
+def _answer_time(log: TimedRequests, started: float, board_channel: int | None) -> float:
+    """When the bot finished answering, after ``started``: the last of its interaction responses, the
+    new board's post in ``board_channel`` and the edit that strips the old board's buttons. Later posts
+    (the final scoring) and requests elsewhere (DMs) are not part of the answer."""
+    board = None
+    answered: list[float] = []
+    for t, entry in zip(log.times, log, strict=True):
         parts = entry.path.strip("/").split("/")
-        private = parts[0] == "users" or (parts[0] == "channels" and int(parts[1]) in dms)
-        if t >= started and not private:
-            out.append(t)
-    return out
+        if t < started:
+            continue
+        if parts[0] in ("interactions", "webhooks"):
+            answered.append(t)
+        elif parts[:3] == ["channels", str(board_channel), "messages"]:
+            if entry.method == "PATCH":
+                answered.append(t)
+            elif board is None:
+                board = t
+                answered.append(t)
+    assert board is not None, "the action posted no board"
+    return max(answered)
 
 
 def render_times(kind: str, renders: int) -> list[float]:

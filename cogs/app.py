@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 from dataclasses import dataclass
@@ -49,7 +50,8 @@ class Config:
     """Invitations and open tables one user may have waiting at once (anti-spam)."""
     log_level: str = "INFO"
     warm_renderers: bool = True
-    """Draw a few boards in the background at start, so the first players don't wait for cold caches."""
+    """Draw a few boards in the background at start, so the first players don't wait for cold caches,
+    then freeze the start-up heap out of garbage collection (see :meth:`TableBot.warm_up`)."""
     seed: str | None = None
     """Fixed seed for reproducible games (demo, tests, benchmarks); ``None``: a fresh random seed per game."""
 
@@ -69,7 +71,7 @@ class TableBot(commands.Bot):
     store: Store
     tables: Tables
     warmed: asyncio.Task[int] | None = None
-    """The background render warm-up started at set-up (``None`` when switched off)."""
+    """The background warm-up started at set-up (``None`` when switched off): :meth:`warm_up`."""
     host: Host
     lobbies: Lobbies
 
@@ -83,6 +85,9 @@ class TableBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Everything arrives as interactions and boards are edited by id: the cache of recent
+            # messages would only hold ~1000 boards' worth of objects for the garbage collector to walk.
+            max_messages=None,
         )
         self.config = config
 
@@ -101,12 +106,26 @@ class TableBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.config.warm_renderers:
-            from cogs.catalog import warm_renderers
-
-            self.warmed = self.loop.create_task(asyncio.to_thread(warm_renderers))
+            self.warmed = self.loop.create_task(self.warm_up())
         # Resume what was under way before a restart: AI turns and invitation timers.
         self.loop.create_task(self.host.resume())
         self.loop.create_task(self.lobbies.resume())
+
+    async def warm_up(self) -> int:
+        """Fill the renderers' caches in a thread (returns the images drawn), then move everything
+        allocated so far (modules, discord.py, fonts, cached images) out of the garbage collector's way.
+
+        A full collection walks every tracked object: ~60k after start-up, about 40 ms on a small
+        machine, paid by whichever player's action it lands in. Frozen, those live on and are simply
+        no longer walked (``gc.freeze``, as the CPython docs suggest for long-running servers).
+        """
+        from cogs.catalog import warm_renderers
+
+        drawn = await asyncio.to_thread(warm_renderers)
+        gc.collect()
+        gc.freeze()
+        log.info("Warmed up: %d images drawn, %d start-up objects frozen", drawn, gc.get_freeze_count())
+        return drawn
 
     async def close(self) -> None:
         await super().close()

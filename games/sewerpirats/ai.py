@@ -95,8 +95,8 @@ class _Turn:
         self.future = min(1.0, (view["groups_left"] + on_board) / TOTAL_GROUPS)
         self.abilities: bool = view["abilities"]
         self._gains: dict[tuple[str, int], float] = {}
-        self._takes_cache: dict[tuple[str, int, int], float] = {}
-        self._positions: dict[tuple[str, int, str], float] = {}
+        self._takes_cache: dict[tuple[int, int, int], float] = {}
+        self._positions: dict[tuple[int, int, str], float] = {}
 
     def gain(self, token: JSON) -> float:
         """What a token adds to my collection's worth."""
@@ -145,19 +145,33 @@ class _Turn:
 
     # ------------------------------------------------------------------ ships
 
-    def _takes(self, fig: JSON) -> int:
-        return 2 if self.abilities and fig["tribe"] == "rats" else 1
+    def _takes(self, tribe: str) -> int:
+        return 2 if self.abilities and tribe == "rats" else 1
 
-    def _crew_take(self, ship: JSON, target: int, fig: JSON) -> float:
-        """My estimated gain for ``fig`` on crew space index ``target`` if the ship sailed now."""
-        group = ship["flotsam"][0]
+    @cached_property
+    def _ahead(self) -> list[list[int]]:
+        """Per ship and crew space index: how many tokens the figures on the spaces ahead take first."""
+        ahead = []
+        for ship in self.view["ships"]:
+            counts, behind = [0] * (CAPTAIN + 1), 0
+            for i in range(CAPTAIN, -1, -1):
+                counts[i] = behind
+                fig = ship["spaces"][i]
+                if fig is not None:
+                    behind += self._takes(fig["tribe"])
+            ahead.append(counts)
+        return ahead
+
+    def _crew_take(self, s: int, target: int, tribe: str) -> float:
+        """My estimated gain for a figure of ``tribe`` on crew space index ``target`` of ship ``s`` if it
+        sailed now (the moving figure is never ahead of its own target, so it does not count there)."""
+        group = self.view["ships"][s]["flotsam"][0]
         if group is None:
             return 0.0
-        ahead = sum(self._takes(f) for f in ship["spaces"][target + 1 :] if f is not None and f is not fig)
-        key = (ship["ship"], ahead, self._takes(fig))
+        key = (s, self._ahead[s][target], self._takes(tribe))
         value = self._takes_cache.get(key)
         if value is None:
-            left = sorted(group["booty"], key=lambda t: -MARKET[t["type"]] * t["value"])[ahead:]
+            left = sorted(group["booty"], key=lambda t: -MARKET[t["type"]] * t["value"])[key[1] :]
             gains = sorted((self.gain(t) for t in left), reverse=True)
             value = self._takes_cache[key] = sum(gains[: key[2]])
         return value
@@ -167,23 +181,25 @@ class _Turn:
             return 0.0
         gains = sorted((self.gain(t) for t in group["booty"]), reverse=True)
         bonus = self.gain(group["bonus"] | {"value": 0}) if group["bonus"] else 0.0
-        return bonus + sum(gains[: 2 if self.abilities and tribe == "rats" else 1])
+        return bonus + sum(gains[: self._takes(tribe)])
 
-    def _position(self, ship: JSON, target: int, fig: JSON) -> float:
-        """The worth of having ``fig`` on crew space index ``target``, discounted by when it may sail."""
-        key = (ship["ship"], target, fig["id"])
+    def _position(self, s: int, target: int, tribe: str) -> float:
+        """The worth of having a figure of ``tribe`` on crew space index ``target`` of ship ``s``,
+        discounted by when it may sail."""
+        key = (s, target, tribe)
         value = self._positions.get(key)
         if value is None:
-            value = self._positions[key] = self._estimate_position(ship, target, fig)
+            value = self._positions[key] = self._estimate_position(s, target, tribe)
         return value
 
-    def _estimate_position(self, ship: JSON, target: int, fig: JSON) -> float:
-        take = self._crew_take(ship, target, fig)
+    def _estimate_position(self, s: int, target: int, tribe: str) -> float:
+        ship = self.view["ships"][s]
+        take = self._crew_take(s, target, tribe)
         if ship["spaces"][CAPTAIN] is not None:
             return 0.95 * take
         value = 0.6 * take
         if target == 2:
-            value = max(value, 0.6 * (self._captain_take(ship["flotsam"][0], fig["tribe"]) - CARD))
+            value = max(value, 0.6 * (self._captain_take(ship["flotsam"][0], tribe) - CARD))
         return value
 
     @cached_property
@@ -224,24 +240,26 @@ class _Turn:
             if args[0] == "row":
                 return base + 0.6 * self._need[SHIPS.index(view["row"][int(args[1])])]
             return base + 0.2
-        ship = view["ships"][SHIPS.index(args[1])]
+        s = SHIPS.index(args[1])
+        ship = view["ships"][s]
         spaces = ship["spaces"]
         fig, start = self._figures[args[0]]
-        before = self._position(ship, start, fig) if start >= 0 else 0.0
-        discount = 1 if self.abilities and fig["tribe"] == "cockroaches" else 0
+        tribe = fig["tribe"]
+        before = self._position(s, start, tribe) if start >= 0 else 0.0
+        discount = 1 if self.abilities and tribe == "cockroaches" else 0
         if verb == "captain":
             cost = max((3 if start < 0 else 1) - discount, 0)
-            after = 0.97 * self._captain_take(ship["flotsam"][0], fig["tribe"])
+            after = 0.97 * self._captain_take(ship["flotsam"][0], tribe)
             passed = spaces[start + 1 : CAPTAIN]
         else:
             target = int(args[2]) - 1
             cost = max(sum(1 for f in spaces[start + 1 : target + 1] if f is None) - discount, 0)
-            after = self._position(ship, target, fig)
+            after = self._position(s, target, tribe)
             passed = spaces[start + 1 : target]
-        if self.abilities and fig["tribe"] == "raccoons":
+        if self.abilities and tribe == "raccoons":
             victims = {f["owner"] for f in passed if f is not None} - {self.seat}
             after += CARD * sum(1 for v in victims if view["players"][v]["hand_count"])
-        if self.abilities and fig["tribe"] == "weasels":
+        if self.abilities and tribe == "weasels":
             after += 0.5
         return after - before - CARD * cost
 

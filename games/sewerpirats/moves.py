@@ -40,13 +40,6 @@ class Plan(NamedTuple):
     """A crew space index, or ``CAPTAIN``."""
     cost: int
 
-    @property
-    def action(self) -> Action:
-        """``move <figure> <ship> <space>`` or ``captain <figure> <ship>``."""
-        if self.target == CAPTAIN:
-            return Action("captain", (self.fig["id"], SHIPS[self.ship]))
-        return Action("move", (self.fig["id"], SHIPS[self.ship], str(self.target + 1)))
-
 
 def _discounted(state: JSON, fig: Figure, cost: int) -> int:
     return max(cost - 1, 0) if has_ability(state, fig, "cockroaches") else cost
@@ -65,13 +58,17 @@ def _own_starts(state: JSON, seat: int, only: str | None) -> list[tuple[Figure, 
     return starts
 
 
-def move_plans(state: JSON, seat: int, only: str | None = None) -> list[Plan]:
-    """Every legal Move of ``seat`` (figures of one tribe in the play area count once)."""
+def plan_actions(state: JSON, seat: int, only: str | None = None) -> list[Action]:
+    """Every legal Move, then every legal Become Captain, of ``seat`` (of figure ``only`` if given), as
+    actions. Figures of one tribe in the play area are alike and count once."""
     hand = state["players"][seat]["hand"]
     have = [hand.count(symbol) for symbol in SHIPS]
-    plans: list[Plan] = []
+    may_captain = captain_ship(state, seat) is None
+    moves: list[Action] = []
+    captains: list[Action] = []
     for fig, on, start in _own_starts(state, seat, only):
         discount = 1 if has_ability(state, fig, "cockroaches") else 0
+        fid = fig["id"]
         for s in range(len(SHIPS)) if on == AREA else (on,):
             spaces = state["ships"][s]["spaces"]
             cost = -discount
@@ -80,30 +77,15 @@ def move_plans(state: JSON, seat: int, only: str | None = None) -> list[Plan]:
                     cost += 1
                     if cost > have[s]:
                         break
-                    plans.append(Plan(fig, s, start, t, cost if cost > 0 else 0))
-    return plans
-
-
-def plan_actions(state: JSON, seat: int, only: str | None = None) -> list[Action]:
-    """Every legal Move and Become Captain of ``seat`` as actions (of figure ``only`` if given)."""
-    return [p.action for p in move_plans(state, seat, only) + captain_plans(state, seat, only)]
-
-
-def captain_plans(state: JSON, seat: int, only: str | None = None) -> list[Plan]:
-    """Every legal Become Captain of ``seat``."""
-    if captain_ship(state, seat) is not None:
-        return []
-    hand = state["players"][seat]["hand"]
-    plans: list[Plan] = []
-    for fig, on, start in _own_starts(state, seat, only):
-        for s in range(len(SHIPS)) if on == AREA else (on,):
-            spaces = state["ships"][s]["spaces"]
-            if spaces[CAPTAIN] is not None or any(spaces[i] is None for i in range(start + 1, CAPTAIN)):
-                continue
-            cost = _discounted(state, fig, FROM_AREA_TO_CAPTAIN if start == AREA else 1)
-            if cost <= hand.count(SHIPS[s]):
-                plans.append(Plan(fig, s, start, CAPTAIN, cost))
-    return plans
+                    moves.append(Action("move", (fid, SHIPS[s], str(t + 1))))
+            if (
+                may_captain
+                and spaces[CAPTAIN] is None
+                and all(spaces[i] is not None for i in range(start + 1, CAPTAIN))
+                and (FROM_AREA_TO_CAPTAIN if start == AREA else 1) - discount <= have[s]
+            ):
+                captains.append(Action("captain", (fid, SHIPS[s])))
+    return moves + captains
 
 
 def _ship(name: str) -> int:

@@ -2,30 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.core import JSON
 from games.sewerpirats.board import CAPTAIN, captain_ship, plural
 from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.scoring import breakdown, total
 
 
-def _group(group: JSON | None) -> JSON | None:
+def _shared(item: JSON) -> JSON:
+    return item
+
+
+def _group(group: JSON | None, copy: Callable[[JSON], JSON]) -> JSON | None:
     if group is None:
         return None
     bonus = group["bonus"]
     return {
-        "booty": [dict(t) for t in group["booty"]],
-        "bonus": None if bonus is None else {"type": bonus["type"]},
+        "booty": [copy(t) for t in group["booty"]],
+        "bonus": None if bonus is None else {"type": bonus["type"]},  # its value stays face down
     }
-
-
-def _fig(fig: JSON | None) -> JSON | None:
-    return None if fig is None else dict(fig)
 
 
 def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
     """The view of ``seat`` (``None``: a spectator): public board plus the viewer's own secrets.
-    ``brief`` leaves out what only people read (``pending``, ``events``, the live score), for the AI."""
+
+    ``brief`` is the AI's view of one decision: it leaves out what only people read (``pending``,
+    ``events``, the live score) and shares the state's figure and token dicts instead of copying them
+    (they hold nothing secret; the AI only reads its view)."""
     over = state["result"] is not None
+    copy = _shared if brief else dict
     captains: dict[int, str] = {}
     for i, ship in enumerate(state["ships"]):
         if ship["spaces"][CAPTAIN] is not None:
@@ -37,11 +43,11 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
             {
                 "seat": s,
                 "color": p["color"],
-                "play_area": [dict(f) for f in p["area"]],
+                "play_area": [copy(f) for f in p["area"]],
                 "hand_count": len(p["hand"]),
                 "token_count": len(p["tokens"]),
                 "captain": captains.get(s),
-                "tokens": [dict(t) for t in p["tokens"]] if mine else None,
+                "tokens": [copy(t) for t in p["tokens"]] if mine else None,
                 "score": total(p["tokens"]) if mine and not brief else None,
             }
         )
@@ -69,8 +75,8 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
         "ships": [
             {
                 "ship": SHIPS[i],
-                "spaces": [_fig(f) for f in ship["spaces"]],
-                "flotsam": [_group(g) for g in ship["flotsam"]],
+                "spaces": [None if f is None else copy(f) for f in ship["spaces"]],
+                "flotsam": [_group(g, copy) for g in ship["flotsam"]],
             }
             for i, ship in enumerate(state["ships"])
         ],
