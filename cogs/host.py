@@ -432,6 +432,10 @@ class Host:
             await interaction.response.edit_message(content=content, view=ui)
         else:
             await interaction.response.send_message(content, view=ui, ephemeral=True)
+            # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object
+            # for them. Stopping it drops the 15-minute timer discord.py starts for every ephemeral view,
+            # which would otherwise keep a task alive per picker shown.
+            ui.stop()
 
     def _picker(self, record: GameRecord, menu: menus.Menu) -> tuple[str, discord.ui.View]:
         ui = discord.ui.View(timeout=None)

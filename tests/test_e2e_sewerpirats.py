@@ -4,6 +4,7 @@ component limits and the secrecy of hands checked along the way."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import io
 import json
@@ -557,6 +558,8 @@ async def test_out_of_turn_unseated_stale_and_autocomplete(world: World, quick_i
     draw = top.index("Draw")
     picker = await mover.click(board, custom_id=f"t:{record.id}:{record.version}:{draw}")
     assert picker.ephemeral and picker.response.components and "Draw" in picker.response.content
+    # Its items are DynamicItems: no 15-minute view timer task is left running per picker shown.
+    assert not [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
     row0 = next(c for c in choices if c.action.encode() == "draw row 0")
     result = await mover.slash(thread, "sewerpirats move", action=row0.label.upper())  # the label works too
     assert said(result, f"✅ {row0.label}")
