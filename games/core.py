@@ -27,7 +27,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 JSON = dict[str, Any]
 
@@ -39,9 +39,12 @@ class IllegalAction(ValueError):
     """An action the rules forbid. ``str(exc)`` is a sentence a player can read."""
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One move in text form: a verb and its arguments, e.g. ``Action("pass", ("coins",))``."""
+class Action(NamedTuple):
+    """One move in text form: a verb and its arguments, e.g. ``Action("pass", ("coins",))``.
+
+    Immutable and hashable. A named tuple rather than a frozen dataclass because engines and AIs build
+    tens of thousands of these per second of self-play, and a tuple is about three times cheaper to make.
+    """
 
     verb: str
     args: tuple[str, ...] = ()
