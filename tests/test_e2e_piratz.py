@@ -3,10 +3,13 @@ restarts, time and Discord faults."""
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 
 import pytest
+import simcord
 
+from bot import create_bot
 from cogs import menus
 from cogs.catalog import CATALOG
 from cogs.service import seed_digest
@@ -409,3 +412,21 @@ async def test_resign_in_a_duel_ends_it(world: World) -> None:
     await table.members["Anne"].slash(table.place(record), "piratz resign")
     record = await table.record(game_id)
     assert record.status == "finished" and record.result["winners"] == [1]
+
+
+async def test_start_up_warms_the_renderers_then_freezes_its_heap(tmp_path) -> None:
+    """Production start-up: boards are drawn once in the background, then everything allocated so far
+    is frozen out of the garbage collector's full collections (they would otherwise stall players)."""
+    from rendering import piratz, sewerpirats
+
+    bot = create_bot(database=tmp_path / "warm.db", ai_delay=0, seed="warm")
+    try:
+        async with simcord.run(bot):
+            assert bot.warmed is not None
+            assert await bot.warmed > 0
+            assert gc.get_freeze_count() > 10_000
+            assert piratz._board_layer.cache_info().currsize > 0
+            assert sewerpirats._board_layer.cache_info().currsize > 0
+    finally:
+        await bot.store.close()
+        gc.unfreeze()  # leave the other tests' process as it was
