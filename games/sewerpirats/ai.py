@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from games.core import JSON, Action, Game, Player
-from games.sewerpirats.board import CAPTAIN
-from games.sewerpirats.components import HAND_LIMIT, SHIPS
+from games.sewerpirats.board import CAPTAIN, SHIP_INDEX
+from games.sewerpirats.components import HAND_LIMIT
 from games.sewerpirats.scoring import FOOD
 from games.sewerpirats.view import build_view
 
@@ -123,7 +123,7 @@ class _Turn:
 
     def _discard(self, actions: list[Action]) -> Action:
         """Discard (or pay) the symbol I hold most of and need least."""
-        return max(actions, key=lambda a: self.hand.count(a.args[0]) - self._need[SHIPS.index(a.args[0])])
+        return max(actions, key=lambda a: self.hand.count(a.args[0]) - self._need[SHIP_INDEX[a.args[0]]])
 
     # ------------------------------------------------------------------ seizing
 
@@ -238,9 +238,9 @@ class _Turn:
             kept = min(2, HAND_LIMIT - len(self.hand))
             base = CARD * kept if kept > 0 else -1.0
             if args[0] == "row":
-                return base + 0.6 * self._need[SHIPS.index(view["row"][int(args[1])])]
+                return base + 0.6 * self._need[SHIP_INDEX[view["row"][int(args[1])]]]
             return base + 0.2
-        s = SHIPS.index(args[1])
+        s = SHIP_INDEX[args[1]]
         ship = view["ships"][s]
         spaces = ship["spaces"]
         fig, start = self._figures[args[0]]
@@ -253,7 +253,7 @@ class _Turn:
             passed = spaces[start + 1 : CAPTAIN]
         else:
             target = int(args[2]) - 1
-            cost = max(sum(1 for f in spaces[start + 1 : target + 1] if f is None) - discount, 0)
+            cost = max(spaces[start + 1 : target + 1].count(None) - discount, 0)
             after = self._position(s, target, tribe)
             passed = spaces[start + 1 : target]
         if self.abilities and tribe == "raccoons":

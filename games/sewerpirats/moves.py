@@ -136,7 +136,7 @@ def check_move(state: JSON, seat: int, args: Sequence[str], only: str | None = N
         raise IllegalAction("Figures move only toward the bow.")
     if spaces[target] is not None:
         raise IllegalAction(f"Space {space} is occupied: a move must end on an empty crew space.")
-    empty = sum(1 for t in range(start + 1, target + 1) if spaces[t] is None)
+    empty = spaces[start + 1 : target + 1].count(None)
     cost = _discounted(state, fig, empty)
     _afford(state, seat, s, cost)
     return Plan(fig, s, start, target, cost)
