@@ -104,7 +104,6 @@ class Host:
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._pending: dict[int, list[Event]] = {}
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self._notified: set[tuple[int, int]] = set()
         self._private_tasks: dict[int, asyncio.Task[None]] = {}
         self._held: list[tuple[GameSpec, GameRecord, list[Event]]] = []
 
@@ -372,22 +371,26 @@ class Host:
         await self._notify_turns(spec, record)
 
     async def _notify_turns(self, spec: GameSpec, record: GameRecord) -> None:
-        """DM "your turn" to players who asked for it (``/games notify on``), once per stretch of turns."""
+        """DM "your turn" to players who asked for it (``/games notify on``), once per stretch of turns.
+        Who was reminded is kept in the store, so a restart never repeats a reminder."""
+        store = self.bot.store
         to_act = spec.game.to_act(record.state) if record.status == "active" else ()
         for seat in record.seats:
-            key = (record.id, seat.seat)
+            if seat.is_ai or seat.user_id is None:
+                continue
+            reminded = await store.delivery(record.id, seat.seat, "turn") == "1"
             if seat.seat not in to_act:
-                self._notified.discard(key)
+                if reminded:  # the stretch is over: remind again when it is their turn next
+                    await store.set_delivery(record.id, seat.seat, "turn", "0")
                 continue
-            if seat.is_ai or key in self._notified:
+            if reminded or not await store.notify_enabled(seat.user_id):
                 continue
-            self._notified.add(key)
-            if await self.bot.store.notify_enabled(seat.user_id or 0):
-                await self._dm(
-                    record,
-                    seat,
-                    content=f"⏰ Your turn in **{spec.title} #{record.id}**: {place_link(record)}",
-                )
+            await store.set_delivery(record.id, seat.seat, "turn", "1")  # first: at most once, even on a crash
+            await self._dm(
+                record,
+                seat,
+                content=f"⏰ Your turn in **{spec.title} #{record.id}**: {place_link(record)}",
+            )
 
     # ------------------------------------------------------------------ acting
 

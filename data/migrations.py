@@ -67,8 +67,8 @@ MIGRATIONS: tuple[str, ...] = (
         notify INTEGER NOT NULL DEFAULT 0
     );
     """,
-    # 2: what was last delivered privately per seat (a hand digest, "DMs closed"), so a restart does not
-    # send the same private view or the closed-DM note again.
+    # 2: what was last delivered privately per seat (a hand digest, "DMs closed", a turn reminder), so a
+    # restart does not send the same private view, closed-DM note or reminder again.
     """
     CREATE TABLE deliveries (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,

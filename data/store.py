@@ -368,7 +368,8 @@ class Store:
     # ------------------------------------------------------------------ private deliveries
 
     async def delivery(self, game_id: int, seat: int, kind: str) -> str | None:
-        """What was last delivered privately to a seat (``kind``: ``hand`` digest, ``dm_closed``)."""
+        """What was last delivered privately to a seat (``kind``: ``hand`` digest, ``dm_closed``, ``turn``
+        reminder: ``"1"`` while the seat has been reminded of its current turn)."""
         async with self._db.execute(
             "SELECT value FROM deliveries WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind)
         ) as cur:

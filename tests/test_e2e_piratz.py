@@ -294,6 +294,33 @@ async def test_turn_reminders_by_dm(world: World) -> None:
     assert reminders and f"Piratz #{game_id}" in reminders[0] and str(record.place_id) in reminders[0]
 
 
+async def test_turn_reminder_is_sent_once_per_turn_even_across_a_restart(world: World) -> None:
+    table = world.table
+    for name in ("Anne", "Ben"):
+        await table.members[name].slash(table.channel, "games notify", setting="on")
+    game_id = await start_duel(world)
+    record = await table.record(game_id)
+
+    def reminders(member) -> int:
+        dms = member.user.dm_channel
+        return sum("Your turn" in m.content for m in dms.history()) if dms is not None else 0
+
+    mover, waiting = duel_roles(table, record)
+    assert reminders(mover) == 1 and reminders(waiting) == 0
+    await world.restart()
+    result = await mover.slash(table.place(record), "piratz board")  # a new board: reminders are checked again
+    assert said(result, "Board posted")
+    assert reminders(mover) == 1  # still the same turn: not reminded twice
+    # Once the turn has passed to the other player and back, each new turn gets its own reminder.
+    first = PIRATZ.to_act(record.state)[0]
+    while PIRATZ.to_act(record.state)[0] == first:
+        record = await table.play_moves(game_id, 1)
+    assert reminders(waiting) == 1
+    while PIRATZ.to_act(record.state)[0] != first:
+        record = await table.play_moves(game_id, 1)
+    assert record.status == "active" and reminders(mover) == 2
+
+
 async def test_discord_error_loses_nothing(world: World) -> None:
     table = world.table
     game_id = await start_duel(world)
