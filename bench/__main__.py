@@ -57,13 +57,12 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 async def action_latency(kind: str, actions: int) -> list[float]:
     """Play human-only games through the real bot; time each action from the interaction that applies it
-    to the bot's answer to that interaction (the picker edited to ✅, or the follow-up of ``/move``).
+    to the end of the bot's answer: the last of the new board's post, the edit stripping the old
+    board's buttons, and the interaction's response (a picker edited to ✅, the ``/move`` follow-up).
 
-    The bot answers only once the action is committed, the new board is posted and the old board's
-    buttons are stripped, so the answer's time covers all of that (and the bench checks that the board
-    was posted first). What the bot sends after answering is not counted: private hands by DM, and the
-    final scoring image once a game ends. SimCord's actors return only once the bot is idle, so these
-    times are read from the timestamped request log instead.
+    The bot answers only once the action is committed. What it sends after answering is not counted:
+    private hands by DM, and the final scoring image once a game ends. SimCord's actors return only
+    once the bot is idle, so these times are read from the timestamped request log instead.
     """
     from bot import create_bot
     from cogs.demo import SimTable
