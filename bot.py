@@ -157,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_sync(config, args.guild))
     if args.command == "simulate":
         return _simulate(args)
+    # The demo's Discord is SimCord, in memory: discord.py's notes about the gateway and intents (some
+    # about SimCord's own probe client) say nothing about the bot there. Errors still show.
+    logging.getLogger("discord").setLevel(logging.ERROR)
     try:
         from cogs.demo import run_demo
     except ModuleNotFoundError as exc:

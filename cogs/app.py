@@ -26,6 +26,11 @@ DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "tables.db"
 
 EXTENSIONS = ("cogs.piratz", "cogs.sewerpirats", "cogs.games")
 
+# The bot never joins voice: silence the warnings every discord.Client gives about the optional voice
+# libraries (set on import, before SimCord's own probe client in the demo and the bench is built).
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 
 def _float_env(name: str, default: float) -> float:
     raw = os.environ.get(name)
@@ -77,9 +82,6 @@ class TableBot(commands.Bot):
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()  # no privileged intents: everything is slash commands
-        # The bot never joins voice: silence discord.py's warnings about the optional voice libraries.
-        discord.VoiceClient.warn_nacl = False
-        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
