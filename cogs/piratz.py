@@ -7,6 +7,9 @@ from discord import app_commands
 
 from cogs.app import TableBot
 from cogs.base import GameCog
+from games.piratz.engine import Piratz
+
+BLIND = Piratz.option("blind")
 
 
 class PiratzCog(GameCog, group_name="piratz", group_description="Piratz: dig up treasure, beware the rats (2–4)"):
@@ -18,7 +21,7 @@ class PiratzCog(GameCog, group_name="piratz", group_description="Piratz: dig up 
         player3="Another member to challenge",
         player4="Another member to challenge",
         ai="How many seats the bot's AI plays",
-        blind="Collected piles stay face down until the end, as at the table",
+        blind=BLIND.description,
     )
     async def new(
         self,
@@ -27,14 +30,14 @@ class PiratzCog(GameCog, group_name="piratz", group_description="Piratz: dig up 
         player3: discord.Member | None = None,
         player4: discord.Member | None = None,
         ai: app_commands.Range[int, 0, 3] = 0,
-        blind: bool = False,
+        blind: bool = BLIND.default,
     ) -> None:
         await self.challenge(interaction, [player2, player3, player4], ai, {"blind": blind})
 
     @app_commands.command(name="open", description="Open a Piratz table that anyone here can join")
-    @app_commands.describe(ai="How many seats the bot's AI plays", blind="Collected piles stay face down")
+    @app_commands.describe(ai="How many seats the bot's AI plays", blind=BLIND.description)
     async def open(
-        self, interaction: discord.Interaction, ai: app_commands.Range[int, 0, 3] = 0, blind: bool = False
+        self, interaction: discord.Interaction, ai: app_commands.Range[int, 0, 3] = 0, blind: bool = BLIND.default
     ) -> None:
         await self.open_table(interaction, ai, {"blind": blind})
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
 
 from cogs.app import TableBot
 from cogs.base import GameCog
+from games.sewerpirats.engine import SewerPirats
 
-Variant = Literal["standard", "landlubber", "auction"]
+VARIANT = SewerPirats.option("variant")
+VARIANTS = [app_commands.Choice(name=v, value=v) for v in VARIANT.choices]
 
 
 class SewerPiratsCog(
@@ -25,8 +25,9 @@ class SewerPiratsCog(
         player4="Another member to challenge",
         player5="Another member to challenge",
         ai="How many seats the bot's AI plays",
-        variant="standard (4 random tribes), landlubber (pick a tribe, no abilities) or auction (hire your crew)",
+        variant=VARIANT.description,
     )
+    @app_commands.choices(variant=VARIANTS)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -35,17 +36,18 @@ class SewerPiratsCog(
         player4: discord.Member | None = None,
         player5: discord.Member | None = None,
         ai: app_commands.Range[int, 0, 4] = 0,
-        variant: Variant = "standard",
+        variant: str = VARIANT.default,
     ) -> None:
         await self.challenge(interaction, [player2, player3, player4, player5], ai, {"variant": variant})
 
     @app_commands.command(name="open", description="Open a Sewer Pirats table that anyone here can join")
-    @app_commands.describe(ai="How many seats the bot's AI plays", variant="standard, landlubber or auction")
+    @app_commands.describe(ai="How many seats the bot's AI plays", variant=VARIANT.description)
+    @app_commands.choices(variant=VARIANTS)
     async def open(
         self,
         interaction: discord.Interaction,
         ai: app_commands.Range[int, 0, 4] = 0,
-        variant: Variant = "standard",
+        variant: str = VARIANT.default,
     ) -> None:
         await self.open_table(interaction, ai, {"variant": variant})
 

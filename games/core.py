@@ -170,6 +170,11 @@ class Game(ABC):
         self.setup(state, random.Random(f"{seed}/setup"))
         return state
 
+    @classmethod
+    def option(cls, name: str) -> Option:
+        """The table option called ``name`` (the cogs build their command options from it)."""
+        return next(o for o in cls.options if o.name == name)
+
     def resolve_options(self, options: Mapping[str, Any]) -> JSON:
         known = {o.name: o for o in self.options}
         for name in options:

@@ -1,4 +1,5 @@
-"""The menu-level builder shared by board messages and pickers stays within Discord's limits."""
+"""The menu-level builder shared by board messages and pickers stays within Discord's limits; the
+game commands' table options are the engines' own."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ import discord
 import pytest
 
 from cogs.host import add_choices
+from cogs.piratz import PiratzCog
+from cogs.sewerpirats import SewerPiratsCog
 from data.store import GameRecord
+from games.piratz.engine import Piratz
+from games.sewerpirats.engine import SewerPirats
 
 
 def record() -> GameRecord:
@@ -34,3 +39,17 @@ def test_many_options_become_selects_of_25(count: int, rows: int, selects: int) 
     assert [m.custom_id for m in menus] == [f"ts:7:3::{25 * i}" for i in range(selects)]
     values = [int(o.value) for m in menus for o in m.options]
     assert values == list(range(min(count, 25 * rows)))
+
+
+@pytest.mark.parametrize(
+    ("commands", "option"),
+    [
+        ((PiratzCog.new, PiratzCog.open), Piratz.option("blind")),
+        ((SewerPiratsCog.new, SewerPiratsCog.open), SewerPirats.option("variant")),
+    ],
+)
+def test_table_options_of_the_commands_are_the_engines(commands: tuple, option) -> None:
+    for command in commands:
+        parameter = command.get_parameter(option.name)
+        assert parameter.description == option.description and parameter.default == option.default
+        assert [c.value for c in parameter.choices] == list(option.choices)

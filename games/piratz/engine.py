@@ -169,7 +169,7 @@ class Piratz(Game):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     options: ClassVar[tuple[Option, ...]] = (
-        Option("blind", "Collected piles are face down until the final scoring", False),
+        Option("blind", "Collected piles stay face down until the end, as at the table", False),
     )
 
     # ------------------------------------------------------------------ lifecycle

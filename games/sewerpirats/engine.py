@@ -66,7 +66,12 @@ class SewerPirats(Game):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 5
     options: ClassVar[tuple[Option, ...]] = (
-        Option("variant", "standard, landlubber or auction", "standard", ("standard", "landlubber", "auction")),
+        Option(
+            "variant",
+            "standard (4 random tribes), landlubber (pick a tribe, no abilities) or auction (hire your crew)",
+            "standard",
+            ("standard", "landlubber", "auction"),
+        ),
     )
 
     def setup(self, state: JSON, rng: random.Random) -> None:
