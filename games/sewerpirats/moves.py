@@ -45,6 +45,11 @@ def _discounted(state: JSON, fig: Figure, cost: int) -> int:
     return max(cost - 1, 0) if has_ability(state, fig, "cockroaches") else cost
 
 
+def _captain_cost(state: JSON, fig: Figure, start: int) -> int:
+    """Cards for ``fig`` to become captain from ``start`` (the play area or a crew space)."""
+    return _discounted(state, fig, FROM_AREA_TO_CAPTAIN if start == AREA else 1)
+
+
 def _own_starts(state: JSON, seat: int, only: str | None) -> list[tuple[Figure, int, int]]:
     """(figure, ship or AREA, start) for each figure of ``seat`` that may move or become captain."""
     starts = [(f, AREA, AREA) for f in area_choices(state["players"][seat]["area"])]
@@ -82,7 +87,7 @@ def plan_actions(state: JSON, seat: int, only: str | None = None) -> list[Action
                 may_captain
                 and spaces[CAPTAIN] is None
                 and all(spaces[i] is not None for i in range(start + 1, CAPTAIN))
-                and (FROM_AREA_TO_CAPTAIN if start == AREA else 1) - discount <= have[s]
+                and _captain_cost(state, fig, start) <= have[s]
             ):
                 captains.append(Action("captain", (fid, SHIPS[s])))
     return moves + captains
@@ -156,7 +161,7 @@ def check_captain(state: JSON, seat: int, args: Sequence[str], only: str | None 
     fig, start = _own_figure(state, seat, fid, s, only)
     if any(spaces[i] is None for i in range(start + 1, CAPTAIN)):
         raise IllegalAction("Every crew space between the figure and the captain's space must be occupied.")
-    cost = _discounted(state, fig, FROM_AREA_TO_CAPTAIN if start == AREA else 1)
+    cost = _captain_cost(state, fig, start)
     _afford(state, seat, s, cost)
     return Plan(fig, s, start, CAPTAIN, cost)
 
