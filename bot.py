@@ -14,16 +14,17 @@ import json
 import logging
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import discord
 from dotenv import load_dotenv
 
-from cogs.app import Config, TableBot
+from cogs.app import Config, create_bot
+from games.registry import GAMES
 
-GAME_KEYS = ("piratz", "sewerpirats")
+__all__ = ["create_bot", "main"]
+
 
 NO_TOKEN = """\
 No Discord token: set DISCORD_TOKEN in the environment or in a .env file next to bot.py.
@@ -34,34 +35,6 @@ No Discord token: set DISCORD_TOKEN in the environment or in a .env file next to
 
 To watch the bot play without a token or network, try:  python bot.py demo piratz
 """
-
-
-def create_bot(
-    *,
-    database: str | os.PathLike[str] | None = None,
-    ai_delay: float | None = None,
-    invite_ttl: float | None = None,
-    seed: str | None = None,
-    warm_renderers: bool | None = None,
-    config: Config | None = None,
-) -> TableBot:
-    """Build a fully configured bot without connecting it (tests and the demo run it in SimCord).
-
-    Settings come from ``config`` (default: the environment), overridden by the keyword arguments.
-    """
-    config = config or Config.from_env()
-    overrides: dict[str, Any] = {}
-    if database is not None:
-        overrides["database"] = str(database)
-    if ai_delay is not None:
-        overrides["ai_delay"] = ai_delay
-    if invite_ttl is not None:
-        overrides["invite_ttl"] = invite_ttl
-    if seed is not None:
-        overrides["seed"] = seed
-    if warm_renderers is not None:
-        overrides["warm_renderers"] = warm_renderers
-    return TableBot(replace(config, **overrides))
 
 
 def _parse_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -86,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     sync.add_argument("--guild", type=int, help="publish to one server only (instant; for testing)")
 
     demo = sub.add_parser("demo", help="play one complete game offline in a simulated Discord")
-    demo.add_argument("game", choices=GAME_KEYS)
+    demo.add_argument("game", choices=list(GAMES))
     demo.add_argument("--players", type=int, default=3, help="number of seats (default 3)")
     demo.add_argument("--seed", default="demo", help="the game's seed (default 'demo')")
     demo.add_argument("--out", default="demo-out", help="folder for the transcript and images")
@@ -94,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--blind", action="store_true", help="Piratz: play in blind mode")
 
     sim = sub.add_parser("simulate", help="AI-versus-AI games at engine level; prints JSON")
-    sim.add_argument("game", choices=GAME_KEYS)
+    sim.add_argument("game", choices=list(GAMES))
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", default="0")
     sim.add_argument("--players", type=int, default=None, help="number of seats (default: the game's minimum)")
@@ -133,10 +106,10 @@ async def _sync(config: Config, guild_id: int | None) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from games import registry
     from games.simulate import simulate
 
-    game, ai = registry.ENGINES[args.game]
+    spec = GAMES[args.game]
+    game, ai = spec.game, spec.ai
     seats = args.players or game.min_seats
     if not game.min_seats <= seats <= game.max_seats:
         print(f"{game.title} takes {game.min_seats}–{game.max_seats} players.", file=sys.stderr)

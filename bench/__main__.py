@@ -26,11 +26,13 @@ from typing import Any
 
 import simcord
 
-from cogs.catalog import CATALOG
-from games import registry
-from games.simulate import simulate
+from games.registry import GAMES
+from games.simulate import self_play, simulate
 
-SEATS = {"piratz": 2, "sewerpirats": 3}
+
+def players(kind: str) -> int:
+    spec = GAMES[kind]
+    return spec.bench_players or spec.game.min_seats
 
 
 class TimedRequests(list):
@@ -64,7 +66,7 @@ async def action_latency(kind: str, actions: int) -> list[float]:
     private hands by DM, and the final scoring image once a game ends. SimCord's actors return only
     once the bot is idle, so these times are read from the timestamped request log instead.
     """
-    from bot import create_bot
+    from cogs.app import create_bot
     from cogs.demo import SimTable
 
     samples: list[float] = []
@@ -76,7 +78,7 @@ async def action_latency(kind: str, actions: int) -> list[float]:
                 await bot.warmed  # measure a bot in its steady state, as players meet it after start-up
             log = env.backend.http_requests = TimedRequests()
             table = SimTable(env, bot)
-            names = list(table.members)[: SEATS[kind]]
+            names = list(table.members)[: players(kind)]
             try:
                 while len(samples) < actions:
                     await table.challenge(kind, names[0], names[1:])
@@ -123,18 +125,14 @@ def _answer_time(log: TimedRequests, started: float, board_channel: int | None) 
 
 def render_times(kind: str, renders: int) -> list[float]:
     """Board render times over spectator views of seeded AI games (after one warm-up render each)."""
-    spec = CATALOG[kind]
-    game, ai = spec.game, spec.ai
+    spec = GAMES[kind]
+    game = spec.game
     views: list[dict[str, Any]] = []
     seed = 0
     while len(views) < renders:
-        state = game.new_game(SEATS[kind] + seed % 2, None, f"render-{seed}")
-        step = 0
-        while not game.is_over(state):
-            seat = game.to_act(state)[0]
-            state = game.apply(state, seat, ai.choose(game, state, seat, game.rng(state)), inplace=True).state
-            step += 1
-            if step % 7 == 0:
+        seats = min(players(kind) + seed % 2, game.max_seats)
+        for step, state in enumerate(self_play(game, spec.player, seats, f"render-{seed}")):
+            if step % 7 == 0 and step:
                 views.append(game.view(state, None))
         seed += 1
     names = ["Anne Bonny", "Mary Read", "Calico Jack", "Edward Teach", "Grace O'Malley"]
@@ -148,14 +146,14 @@ def render_times(kind: str, renders: int) -> list[float]:
 
 
 def engine_speed(kind: str, games: int) -> float:
-    game, ai = registry.ENGINES[kind]
-    result = simulate(game, [ai() for _ in range(SEATS[kind])], games, f"bench-{kind}", check=False)
+    spec = GAMES[kind]
+    result = simulate(spec.game, [spec.ai() for _ in range(players(kind))], games, f"bench-{kind}", check=False)
     return float(result["games_per_s"])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="*", default=sorted(CATALOG), choices=sorted(CATALOG))
+    parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--actions", type=int, default=300, help="end-to-end actions timed per game")
     parser.add_argument("--renders", type=int, default=200, help="board renders timed per game")
     parser.add_argument("--engine-games", type=int, default=500, help="engine-level games per game")

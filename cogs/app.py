@@ -6,9 +6,9 @@ import asyncio
 import gc
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -18,13 +18,19 @@ from data.store import Store
 if TYPE_CHECKING:
     from cogs.host import Host
     from cogs.lobby import Lobbies
-    from cogs.service import Tables
+    from tables.service import Tables
 
 log = logging.getLogger("tables")
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "tables.db"
 
-EXTENSIONS = ("cogs.piratz", "cogs.sewerpirats", "cogs.games")
+
+def extensions() -> list[str]:
+    """Every registered game's cog, then the shared ones."""
+    from games.registry import GAMES
+
+    return [*(spec.cog for spec in GAMES.values()), "cogs.games"]
+
 
 # The bot never joins voice: silence the warnings every discord.Client gives about the optional voice
 # libraries (set on import, before SimCord's own probe client in the demo and the bench is built).
@@ -97,7 +103,7 @@ class TableBot(commands.Bot):
         from cogs.components import DYNAMIC_ITEMS
         from cogs.host import Host
         from cogs.lobby import Lobbies
-        from cogs.service import Tables
+        from tables.service import Tables
 
         self.store = await Store.open(self.config.database)
         self.tables = Tables(self.store, seed=self.config.seed)
@@ -105,7 +111,7 @@ class TableBot(commands.Bot):
         self.lobbies = Lobbies(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
         if self.config.warm_renderers:
             self.warmed = self.loop.create_task(self.warm_up())
@@ -121,7 +127,7 @@ class TableBot(commands.Bot):
         machine, paid by whichever player's action it lands in. Frozen, those live on and are simply
         no longer walked (``gc.freeze``, as the CPython docs suggest for long-running servers).
         """
-        from cogs.catalog import warm_renderers
+        from rendering.warmup import warm_renderers
 
         drawn = await asyncio.to_thread(warm_renderers)
         gc.collect()
@@ -141,3 +147,31 @@ class TableBot(commands.Bot):
         from cogs.host import apologise
 
         await apologise(interaction, error)
+
+
+def create_bot(
+    *,
+    database: str | os.PathLike[str] | None = None,
+    ai_delay: float | None = None,
+    invite_ttl: float | None = None,
+    seed: str | None = None,
+    warm_renderers: bool | None = None,
+    config: Config | None = None,
+) -> TableBot:
+    """Build a fully configured bot without connecting it (tests and the demo run it in SimCord).
+
+    Settings come from ``config`` (default: the environment), overridden by the keyword arguments.
+    """
+    config = config or Config.from_env()
+    overrides: dict[str, Any] = {}
+    if database is not None:
+        overrides["database"] = str(database)
+    if ai_delay is not None:
+        overrides["ai_delay"] = ai_delay
+    if invite_ttl is not None:
+        overrides["invite_ttl"] = invite_ttl
+    if seed is not None:
+        overrides["seed"] = seed
+    if warm_renderers is not None:
+        overrides["warm_renderers"] = warm_renderers
+    return TableBot(replace(config, **overrides))

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.app import TableBot
-from cogs.catalog import CATALOG, GameSpec
+from games.registry import GAMES, GameSpec
 
 log = logging.getLogger("tables.cogs")
 
@@ -32,7 +32,7 @@ class GameCog(commands.GroupCog):
 
     @property
     def spec(self) -> GameSpec:
-        return CATALOG[self.kind]
+        return GAMES[self.kind]
 
     async def challenge(
         self,

@@ -19,11 +19,11 @@ import discord
 import simcord
 from simcord.results import InteractionResult
 
-from cogs import menus
 from cogs.app import TableBot
-from cogs.catalog import CATALOG
 from data.store import GameRecord
 from games.core import Choice
+from games.registry import GAMES
+from tables import menus
 
 DEMO_NAMES = ("Anne", "Ben", "Calico", "Dara", "Edda")
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -104,7 +104,7 @@ class SimTable:
     # ------------------------------------------------------------------ playing
 
     def human_to_act(self, record: GameRecord) -> int | None:
-        game = CATALOG[record.kind].game
+        game = GAMES[record.kind].game
         for seat in game.to_act(record.state):
             if not record.seats[seat].is_ai:
                 return seat
@@ -112,13 +112,13 @@ class SimTable:
 
     def pick(self, record: GameRecord, seat: int) -> Choice:
         """The move the seat's simulated player makes: what the game's AI would play."""
-        spec = CATALOG[record.kind]
-        action = spec.ai.choose(spec.game, record.state, seat, spec.game.rng(record.state))
+        spec = GAMES[record.kind]
+        action = spec.player.choose(spec.game, record.state, seat, spec.game.rng(record.state))
         return next(c for c in spec.game.choices(record.state, seat) if c.action == action)
 
     async def click_through(self, record: GameRecord, seat: int, choice: Choice) -> Turn:
         """Play ``choice`` with the board's buttons and, where needed, the ephemeral pickers."""
-        spec = CATALOG[record.kind]
+        spec = GAMES[record.kind]
         member = self.member_of(record, seat)
         lists = [spec.game.choices(record.state, s) for s in spec.game.to_act(record.state)]
         top = menus.top_labels(lists)
@@ -253,9 +253,9 @@ def write_transcript(table: SimTable, out: Path) -> int:
 
 async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[str, Any]) -> int:
     """``python bot.py demo <game>``: one whole game through the real bot in SimCord, no token needed."""
-    from bot import create_bot
+    from cogs.app import create_bot
 
-    spec = CATALOG[kind]
+    spec = GAMES[kind]
     if not spec.game.min_seats <= players <= spec.game.max_seats:
         print(f"{spec.title} takes {spec.game.min_seats}–{spec.game.max_seats} players.")
         return 2

@@ -9,9 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.app import TableBot
-from cogs.catalog import CATALOG
 from cogs.host import now_ts, place_link
-from cogs.service import GameError
+from games.registry import GAMES
+from tables.service import GameError
 
 
 class GamesCog(commands.GroupCog, group_name="games", group_description="Your games across every server"):
@@ -24,7 +24,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         lines = []
         for game_id in await self.bot.store.game_ids(user_id=interaction.user.id):
             record = await self.bot.tables.get(game_id)
-            spec = CATALOG[record.kind]
+            spec = GAMES[record.kind]
             seat = record.seat_of(interaction.user.id)
             to_act = spec.game.to_act(record.state)
             turn = " — **your move**" if seat in to_act else ""
@@ -46,7 +46,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
             record = await self.bot.tables.abandon(record.id, by=interaction.user.display_name, now=now_ts())
             await self.bot.host.end_without_play(
                 record,
-                f"🏴 {CATALOG[record.kind].title} #{record.id} was abandoned by {interaction.user.mention}.",
+                f"🏴 {GAMES[record.kind].title} #{record.id} was abandoned by {interaction.user.mention}.",
             )
             await interaction.followup.send("Game abandoned.", ephemeral=True)
 
@@ -59,7 +59,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         out = []
         for game_id in await self.bot.store.game_ids(user_id=interaction.user.id):
             record = await self.bot.tables.get(game_id)
-            label = f"#{game_id} {CATALOG[record.kind].title} with {', '.join(record.names)}"
+            label = f"#{game_id} {GAMES[record.kind].title} with {', '.join(record.names)}"
             if current in str(game_id) or current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=game_id))
         return out[:25]

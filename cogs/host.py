@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs import menus
-from cogs.catalog import CATALOG, GameSpec
 from cogs.components import HandButton, PlayButton, PlaySelect
-from cogs.service import Applied, GameError, seed_digest
 from data.store import GameRecord, SeatRecord
 from games.core import Choice, Event, format_seats
+from games.registry import GAMES, GameSpec
+from tables import menus
+from tables.service import Applied, GameError, seed_digest
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
@@ -136,7 +136,7 @@ class Host:
         origin: discord.Message | None = None,
     ) -> GameRecord:
         """Create the game, open its thread, post the opening message and the first board."""
-        spec = CATALOG[kind]
+        spec = GAMES[kind]
         seats = [SeatRecord(i, name, user_id) for i, (user_id, name) in enumerate(players)]
         seats += [SeatRecord(len(seats) + i, ai_name(len(seats) + i)) for i in range(ai)]
         channel_id = getattr(channel, "id", 0)
@@ -227,7 +227,7 @@ class Host:
             content = content[:1899] + "…"
         file = discord.File(
             io.BytesIO(png),
-            filename=f"{spec.key}-{record.id}-{record.version}.png",
+            filename=f"{spec.kind}-{record.id}-{record.version}.png",
             description=summary[:1000],
         )
         return {"content": content, "file": file, "view": self.board_view(spec, record)}
@@ -278,7 +278,7 @@ class Host:
         if record.status == "finished" and spec.game.is_over(record.state):
             view = spec.game.view(record.state, None)
             png = await asyncio.to_thread(spec.render_final, view, names)
-            kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.key}-{record.id}-final.png")
+            kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.kind}-{record.id}-final.png")
         await place.send(**kwargs)
 
     # ------------------------------------------------------------------ private messages
@@ -315,7 +315,7 @@ class Host:
         kwargs: dict = {"content": self.private_text(spec, record, view)[:2000]}
         if spec.render_hand is not None:
             png = await asyncio.to_thread(spec.render_hand, view, record.names)
-            kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.key}-{record.id}-hand.png")
+            kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.kind}-{record.id}-hand.png")
         return kwargs
 
     def _queue_private(self, spec: GameSpec, record: GameRecord, events: Sequence[Event], *, hold: bool) -> None:
@@ -560,7 +560,7 @@ class Host:
                         break
                     seat = seats[0]
                     rng = spec.game.rng(record.state)
-                    action = spec.ai.choose(spec.game, record.state, seat, rng)
+                    action = spec.player.choose(spec.game, record.state, seat, rng)
                     try:
                         applied = await self.tables.act(
                             game_id, action.encode(), now=now_ts(), seat=seat, version=record.version

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.catalog import CATALOG
 from cogs.components import LobbyButton
 from cogs.host import now_ts
-from cogs.service import GameError
 from data.store import LobbyRecord
 from games.core import IllegalAction
+from games.registry import GAMES
+from tables.service import GameError
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
@@ -50,12 +50,12 @@ class Lobbies:
 
     def _check_options(self, kind: str, options: dict[str, Any]) -> None:
         try:
-            CATALOG[kind].game.resolve_options(options)
+            GAMES[kind].game.resolve_options(options)
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
 
     def _check_seats(self, kind: str, seats: int) -> None:
-        spec = CATALOG[kind]
+        spec = GAMES[kind]
         low, high = spec.game.min_seats, spec.game.max_seats
         if not low <= seats <= high:
             raise GameError(f"{spec.title} takes {low}–{high} players; that would be {seats}.")
@@ -69,7 +69,7 @@ class Lobbies:
         options: dict[str, Any],
     ) -> None:
         """``/<game> new``: invite members (they must accept) and add AI seats."""
-        spec = CATALOG[kind]
+        spec = GAMES[kind]
         seen: set[int] = set()
         for member in invitees:
             if member.bot:
@@ -104,7 +104,7 @@ class Lobbies:
 
     async def open_table(self, interaction: discord.Interaction, kind: str, ai: int, options: dict[str, Any]) -> None:
         """``/<game> open``: a table anyone may join; the host starts it."""
-        spec = CATALOG[kind]
+        spec = GAMES[kind]
         if ai < 0:
             raise GameError("The number of AI seats cannot be negative.")
         if 1 + ai > spec.game.max_seats:
@@ -149,7 +149,7 @@ class Lobbies:
     # ------------------------------------------------------------------ messages
 
     def _text(self, lobby: LobbyRecord, note: str = "") -> str:
-        spec = CATALOG[lobby.kind]
+        spec = GAMES[lobby.kind]
         host = f"<@{lobby.host_id}>"
         opts = _options_text(lobby.options)
         extras = []
@@ -242,7 +242,7 @@ class Lobbies:
         await self._close(lobby, "declined", f"🚫 <@{user.id}> declined, so the challenge is off.", interaction)
 
     async def _on_join(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
-        spec = CATALOG[lobby.kind]
+        spec = GAMES[lobby.kind]
         if user.bot:
             raise GameError("Bot accounts cannot join.")
         if user.id in lobby.accepted:
@@ -266,7 +266,7 @@ class Lobbies:
         await self._refresh(lobby, interaction=interaction)
 
     async def _on_start(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:
-        spec = CATALOG[lobby.kind]
+        spec = GAMES[lobby.kind]
         if user.id != lobby.host_id:
             raise GameError("Only the host can start the game.")
         seats = len(lobby.accepted) + lobby.ai

@@ -152,7 +152,7 @@ def format_seats(text: str, names: Sequence[str]) -> str:
 class Game(ABC):
     """Base class of every rules engine. Subclasses are stateless; all state lives in the JSON dict."""
 
-    key: ClassVar[str]
+    kind: ClassVar[str]
     """Command and storage name, e.g. ``"piratz"``."""
     title: ClassVar[str]
     min_seats: ClassVar[int]
@@ -166,7 +166,7 @@ class Game(ABC):
         if not self.min_seats <= seats <= self.max_seats:
             raise IllegalAction(f"{self.title} takes {self.min_seats}–{self.max_seats} players, not {seats}.")
         chosen = self.resolve_options(options or {})
-        state: JSON = {"game": self.key, "seed": str(seed), "step": 0, "seats": seats, "options": chosen}
+        state: JSON = {"game": self.kind, "seed": str(seed), "step": 0, "seats": seats, "options": chosen}
         self.setup(state, random.Random(f"{seed}/setup"))
         return state
 

@@ -1,20 +1,121 @@
-"""Every game the bot hosts, by key, with the AI that plays it (no rendering or Discord here)."""
+"""The one list of games the bot hosts. Everything that needs "every game" reads it: the cogs loaded,
+``bot.py demo`` and ``simulate``, the render warm-up, the benchmark, the conformance suite and the
+README's games table.
+
+Adding a game is an engine (``games/<kind>/``), a renderer (``rendering/<kind>``), a cog
+(``cogs/<kind>.py``) and one :class:`GameSpec` in :data:`GAMES`. Renderers and cogs are named by module
+path and imported only when used, so this module (and the engines) never load Pillow or discord.py.
+"""
 
 from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
 
 from games.core import Game, Player
 from games.piratz import Piratz, PiratzAI
 from games.sewerpirats import SewerPirats, SewerPiratsAI
 
-ENGINES: dict[str, tuple[Game, type[Player]]] = {
-    "piratz": (Piratz(), PiratzAI),
-    "sewerpirats": (SewerPirats(), SewerPiratsAI),
-}
+Renderer = Callable[[Mapping[str, Any], Sequence[str]], bytes]
+"""``render(view, names) -> PNG bytes``: a view from :meth:`Game.view`, the seats' display names."""
 
 
-def engine(key: str) -> Game:
-    return ENGINES[key][0]
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """How the platform hosts one game."""
+
+    game: Game
+    ai: type[Player]
+    renderer: str
+    """Module with ``render_board(view, names)``, ``render_final(view, names)`` and, for games with a
+    private image, ``render_hand(view, names)``."""
+    cog: str
+    """The discord.py extension with the game's slash-command group."""
+    colour: int = 0xC9A227
+    emoji: str = "🏴‍☠️"
+    dm_hands: bool = False
+    """Keep each player's private view in a direct message, edited as it changes."""
+    bench_players: int = 0
+    """Players in the benchmark's games (0: the game's minimum)."""
+    player: Player = field(init=False, repr=False, compare=False)
+    """The AI that plays the bot's seats (one instance: AIs keep no per-game state)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", self.ai())
+
+    @property
+    def kind(self) -> str:
+        return self.game.kind
+
+    @property
+    def title(self) -> str:
+        return self.game.title
+
+    def _render_module(self) -> ModuleType:
+        return importlib.import_module(self.renderer)
+
+    @property
+    def render_board(self) -> Renderer:
+        return self._render_module().render_board
+
+    @property
+    def render_final(self) -> Renderer:
+        return self._render_module().render_final
+
+    @property
+    def render_hand(self) -> Renderer | None:
+        return getattr(self._render_module(), "render_hand", None)
 
 
-def ai_player(key: str) -> Player:
-    return ENGINES[key][1]()
+GAMES: dict[str, GameSpec] = {}
+"""Every hosted game by kind, in the order the README and ``/games`` list them."""
+
+
+def register(spec: GameSpec) -> GameSpec:
+    if spec.kind in GAMES:
+        raise ValueError(f"a game called {spec.kind!r} is registered already")
+    GAMES[spec.kind] = spec
+    return spec
+
+
+@contextmanager
+def registered(spec: GameSpec) -> Iterator[GameSpec]:
+    """Register a game for the duration of a block (tests register games of their own)."""
+    register(spec)
+    try:
+        yield spec
+    finally:
+        GAMES.pop(spec.kind, None)
+
+
+def spec(kind: str) -> GameSpec:
+    return GAMES[kind]
+
+
+register(
+    GameSpec(
+        game=Piratz(),
+        ai=PiratzAI,
+        renderer="rendering.piratz",
+        cog="cogs.piratz",
+        colour=0xD4A017,
+        emoji="💰",
+        bench_players=2,
+    )
+)
+register(
+    GameSpec(
+        game=SewerPirats(),
+        ai=SewerPiratsAI,
+        renderer="rendering.sewerpirats",
+        cog="cogs.sewerpirats",
+        colour=0x3D8B5A,
+        emoji="🐀",
+        dm_hands=True,
+        bench_players=3,
+    )
+)

@@ -5,11 +5,32 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import Game, Player
+from games.core import JSON, Game, Player
+
+
+def next_actor(game: Game, state: JSON, rng: random.Random) -> int:
+    """The seat a driver acts for next: one of the seats that must act, in a seeded random order, so that
+    self-play, tests, the demo and the benchmark exercise simultaneous decisions in every order."""
+    seats = game.to_act(state)
+    return seats[0] if len(seats) == 1 else rng.choice(seats)
+
+
+def self_play(
+    game: Game, player: Player, seats: int, seed: str, options: Mapping[str, Any] | None = None
+) -> Iterator[JSON]:
+    """The states of one game that ``player`` plays for every seat, from setup to the end (in place: each
+    yielded state is changed by the next step; copy it to keep it)."""
+    state = game.new_game(seats, options, seed)
+    rng = random.Random(f"{seed}/drive")
+    yield state
+    while not game.is_over(state):
+        seat = next_actor(game, state, rng)
+        state = game.apply(state, seat, player.choose(game, state, seat, game.rng(state)), inplace=True).state
+        yield state
 
 
 @dataclass(slots=True)
@@ -45,7 +66,7 @@ def play_game(
         if not to_act:
             violations.append(f"seed {seed} step {state['step']}: nobody to act but the game is not over")
             return GameRun(actions, (), (), violations)
-        seat = to_act[0]
+        seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
         if check and not game.legal_actions(state, seat):
             violations.append(f"seed {seed} step {state['step']}: seat {seat} must act but has no move")
             return GameRun(actions, (), (), violations)
@@ -80,7 +101,7 @@ def simulate(
             wins[w] += 1 / len(run.winners)  # a shared victory counts as a fraction of a win
     elapsed = time.perf_counter() - started
     return {
-        "game": game.key,
+        "game": game.kind,
         "games": games,
         "players": seats,
         "mean_actions": round(total_actions / games, 2) if games else 0,

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 import simcord
 
-from bot import create_bot
-from cogs.app import TableBot
+from cogs.app import TableBot, create_bot
 from cogs.demo import SimTable
 
 

@@ -10,12 +10,12 @@ import pytest
 import simcord
 
 from bot import create_bot
-from cogs import menus
-from cogs.catalog import CATALOG
-from cogs.service import seed_digest
+from games.registry import GAMES
+from tables import menus
+from tables.service import seed_digest
 from tests.conftest import World
 
-PIRATZ = CATALOG["piratz"].game
+PIRATZ = GAMES["piratz"].game
 
 
 def texts(result) -> list[str]:
@@ -347,7 +347,7 @@ async def test_unexpected_error_apologises_and_keeps_the_game(world: World, monk
         raise RuntimeError("renderer exploded")
 
     version = record.version
-    monkeypatch.setitem(CATALOG, "piratz", replace(CATALOG["piratz"], render_board=broken))
+    monkeypatch.setattr("rendering.piratz.render_board", broken)
     result = await member.click(table.board_message(record), label="Reveal")
     assert said(result, "Sorry, something went wrong")
     assert "renderer exploded" not in "".join(texts(result))

@@ -9,20 +9,20 @@ import copy
 import io
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from PIL import Image, PngImagePlugin
 
-from cogs import menus
-from cogs.catalog import CATALOG
-from cogs.service import seed_digest
 from data.store import GameRecord
 from games.core import Event, format_seats
+from games.registry import GAMES
+from tables import menus
+from tables.service import seed_digest
 from tests.conftest import World
 
-SEWER = CATALOG["sewerpirats"].game
+SEWER = GAMES["sewerpirats"].game
 THINK = 181
 """Seconds a player "thinks" between decisions. discord.py answers each click on a persistent button
 through a throwaway View with a 180 s timeout; letting that time pass ends their timer tasks, which
@@ -97,8 +97,8 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> Drawn:
             drawn.problems.append("final image drawn before the end")
         return _png(final=True)
 
-    spec = replace(CATALOG["sewerpirats"], render_board=board, render_hand=hand, render_final=final)
-    monkeypatch.setitem(CATALOG, "sewerpirats", spec)
+    for name, fake in (("render_board", board), ("render_hand", hand), ("render_final", final)):
+        monkeypatch.setattr(f"rendering.sewerpirats.{name}", fake)
     return drawn
 
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from cogs.menus import MAX_LABEL, Menu, Option, button_label, clip, path_to, top_labels, walk
 from games.core import Action, Choice, clone
 from games.piratz import CARDS, Piratz, PiratzAI
+from tables.menus import MAX_LABEL, Menu, Option, button_label, clip, path_to, top_labels, walk
 
 _ids = itertools.count()
 

@@ -8,7 +8,10 @@ import random
 
 import pytest
 
-from cogs.service import (
+from data.store import SeatRecord, Store
+from games.core import Action, IllegalAction, Outcome, clone
+from games.piratz import Piratz
+from tables.service import (
     Applied,
     GameError,
     NotSeated,
@@ -18,9 +21,6 @@ from cogs.service import (
     result_of,
     seed_digest,
 )
-from data.store import SeatRecord, Store
-from games.core import Action, IllegalAction, Outcome, clone
-from games.piratz import Piratz
 
 GAME = Piratz()
 NAMES = ("Anne", "Bart", "Cleo", "Dirk")

@@ -164,7 +164,7 @@ def score(piles: list[list[int]], cubes: list[list[int]]) -> JSON:
 class Piratz(Game):
     """Piratz: reveal treasure cards, pass on a treasure type at the right moment, beware of rats."""
 
-    key: ClassVar[str] = "piratz"
+    kind: ClassVar[str] = "piratz"
     title: ClassVar[str] = "Piratz"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
@@ -284,7 +284,7 @@ class Piratz(Game):
                 entry["rats"] = sum(RAT[c] for c in pile)
             players.append(entry)
         return {
-            "game": self.key,
+            "game": self.kind,
             "viewer": seat,
             "seats": state["seats"],
             "blind": blind,

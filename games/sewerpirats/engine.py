@@ -61,7 +61,7 @@ _ALL_TOKENS = sorted((t["type"], t["value"]) for t in booty_tokens() + bonus_tok
 class SewerPirats(Game):
     """Sewer Pirats for 2–5 players, standard, landlubber or auction variant."""
 
-    key: ClassVar[str] = "sewerpirats"
+    kind: ClassVar[str] = "sewerpirats"
     title: ClassVar[str] = "Sewer Pirats"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 5

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cogs.catalog import CATALOG, GameSpec
 from data.store import GameRecord, SeatRecord, Store
 from games.core import Action, Event, IllegalAction, Outcome
+from games.registry import GAMES, GameSpec
 
 
 class GameError(Exception):
@@ -74,7 +74,7 @@ class Tables:
         self._cache: dict[int, GameRecord] = {}
 
     def spec(self, record: GameRecord) -> GameSpec:
-        return CATALOG[record.kind]
+        return GAMES[record.kind]
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -113,7 +113,7 @@ class Tables:
         now: float,
         seed: str | None = None,
     ) -> GameRecord:
-        spec = CATALOG[kind]
+        spec = GAMES[kind]
         seed = seed or self._next_seed()
         try:
             state = spec.game.new_game(len(seats), options, seed)
