@@ -110,9 +110,9 @@ def _simulate(args: argparse.Namespace) -> int:
 
     spec = GAMES[args.game]
     game, ai = spec.game, spec.ai
-    seats = args.players or game.min_seats
-    if not game.min_seats <= seats <= game.max_seats:
-        print(f"{game.title} takes {game.min_seats}–{game.max_seats} players.", file=sys.stderr)
+    seats = args.players or game.min_players
+    if not game.min_players <= seats <= game.max_players:
+        print(f"{game.title} takes {game.min_players}–{game.max_players} players.", file=sys.stderr)
         return 2
     result = simulate(game, [ai() for _ in range(seats)], args.games, args.seed, _parse_options(args))
     print(json.dumps(result))

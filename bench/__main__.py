@@ -32,7 +32,7 @@ from games.simulate import self_play, simulate
 
 def players(kind: str) -> int:
     spec = GAMES[kind]
-    return spec.bench_players or spec.game.min_seats
+    return spec.bench_players or spec.game.min_players
 
 
 class TimedRequests(list):
@@ -130,7 +130,7 @@ def render_times(kind: str, renders: int) -> list[float]:
     views: list[dict[str, Any]] = []
     seed = 0
     while len(views) < renders:
-        seats = min(players(kind) + seed % 2, game.max_seats)
+        seats = min(players(kind) + seed % 2, game.max_players)
         for step, state in enumerate(self_play(game, spec.player, seats, f"render-{seed}")):
             if step % 7 == 0 and step:
                 views.append(game.view(state, None))

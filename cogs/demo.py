@@ -256,8 +256,8 @@ async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[
     from cogs.app import create_bot
 
     spec = GAMES[kind]
-    if not spec.game.min_seats <= players <= spec.game.max_seats:
-        print(f"{spec.title} takes {spec.game.min_seats}–{spec.game.max_seats} players.")
+    if not spec.game.min_players <= players <= spec.game.max_players:
+        print(f"{spec.title} takes {spec.game.min_players}–{spec.game.max_players} players.")
         return 2
     humans = 2 if players >= 3 else 1
     with tempfile.TemporaryDirectory() as tmp:

@@ -56,7 +56,7 @@ class Lobbies:
 
     def _check_seats(self, kind: str, seats: int) -> None:
         spec = GAMES[kind]
-        low, high = spec.game.min_seats, spec.game.max_seats
+        low, high = spec.game.min_players, spec.game.max_players
         if not low <= seats <= high:
             raise GameError(f"{spec.title} takes {low}–{high} players; that would be {seats}.")
 
@@ -107,8 +107,8 @@ class Lobbies:
         spec = GAMES[kind]
         if ai < 0:
             raise GameError("The number of AI seats cannot be negative.")
-        if 1 + ai > spec.game.max_seats:
-            raise GameError(f"{spec.title} takes at most {spec.game.max_seats} players, AI seats included.")
+        if 1 + ai > spec.game.max_players:
+            raise GameError(f"{spec.title} takes at most {spec.game.max_players} players, AI seats included.")
         self._check_options(kind, options)
         await self._check_host(interaction)
         names = {str(interaction.user.id): interaction.user.display_name}
@@ -169,11 +169,11 @@ class Lobbies:
             tail = f"Everyone invited must accept; the invitation expires {expires}." if lobby.status == "open" else ""
         else:
             seated = [f"• <@{uid}>" for uid in lobby.accepted]
-            need = max(spec.game.min_seats - len(lobby.accepted) - lobby.ai, 0)
+            need = max(spec.game.min_players - len(lobby.accepted) - lobby.ai, 0)
             head = f"{spec.emoji} {host} opened a **{spec.title}** table{detail}. Anyone may join!"
             body = "\n".join(seated)
             tail = (
-                f"{len(lobby.accepted) + lobby.ai}/{spec.game.max_seats} seats taken"
+                f"{len(lobby.accepted) + lobby.ai}/{spec.game.max_players} seats taken"
                 + (f", {need} more needed to start" if need else ", ready to start")
                 + f" · closes {expires}."
                 if lobby.status == "open"
@@ -247,7 +247,7 @@ class Lobbies:
             raise GameError("Bot accounts cannot join.")
         if user.id in lobby.accepted:
             raise GameError("You are already at this table.")
-        if len(lobby.accepted) + lobby.ai >= spec.game.max_seats:
+        if len(lobby.accepted) + lobby.ai >= spec.game.max_players:
             raise GameError("This table is full.")
         lobby.accepted.append(user.id)
         lobby.names[str(user.id)] = getattr(user, "display_name", user.name)
@@ -270,8 +270,8 @@ class Lobbies:
         if user.id != lobby.host_id:
             raise GameError("Only the host can start the game.")
         seats = len(lobby.accepted) + lobby.ai
-        if seats < spec.game.min_seats:
-            raise GameError(f"{spec.title} needs at least {spec.game.min_seats} players; {seats} so far.")
+        if seats < spec.game.min_players:
+            raise GameError(f"{spec.title} needs at least {spec.game.min_players} players; {seats} so far.")
         await self._start(interaction, lobby)
 
     async def _on_cancel(self, interaction: discord.Interaction, lobby: LobbyRecord, user: discord.abc.User) -> None:

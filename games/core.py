@@ -155,16 +155,16 @@ class Game(ABC):
     kind: ClassVar[str]
     """Command and storage name, e.g. ``"piratz"``."""
     title: ClassVar[str]
-    min_seats: ClassVar[int]
-    max_seats: ClassVar[int]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
 
     # ------------------------------------------------------------------ lifecycle
 
     def new_game(self, seats: int, options: Mapping[str, Any] | None = None, seed: str = "0") -> JSON:
         """A fresh game for ``seats`` seats, deterministic given ``seed``."""
-        if not self.min_seats <= seats <= self.max_seats:
-            raise IllegalAction(f"{self.title} takes {self.min_seats}–{self.max_seats} players, not {seats}.")
+        if not self.min_players <= seats <= self.max_players:
+            raise IllegalAction(f"{self.title} takes {self.min_players}–{self.max_players} players, not {seats}.")
         chosen = self.resolve_options(options or {})
         state: JSON = {"game": self.kind, "seed": str(seed), "step": 0, "seats": seats, "options": chosen}
         self.setup(state, random.Random(f"{seed}/setup"))

@@ -14,7 +14,7 @@ def warm_renderers(every: int = 20) -> int:
     names = [f"Player {i + 1}" for i in range(8)]
     for spec in GAMES.values():
         game = spec.game
-        for seats in range(game.min_seats, game.max_seats + 1):
+        for seats in range(game.min_players, game.max_players + 1):
             state = None
             for steps, state in enumerate(self_play(game, spec.player, seats, f"warm-{seats}")):
                 if steps % every == 1:

@@ -166,8 +166,8 @@ class Piratz(Game):
 
     kind: ClassVar[str] = "piratz"
     title: ClassVar[str] = "Piratz"
-    min_seats: ClassVar[int] = 2
-    max_seats: ClassVar[int] = 4
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
     options: ClassVar[tuple[Option, ...]] = (
         Option("blind", "Collected piles stay face down until the end, as at the table", False),
     )

@@ -63,8 +63,8 @@ class SewerPirats(Game):
 
     kind: ClassVar[str] = "sewerpirats"
     title: ClassVar[str] = "Sewer Pirats"
-    min_seats: ClassVar[int] = 2
-    max_seats: ClassVar[int] = 5
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "variant",
