@@ -78,4 +78,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seat, kind)
     );
     """,
+    # 3: lobbies get a version, checked by every write (two clicks at the same moment can no longer
+    # overwrite each other), and who closed them (the decliner), so their message can be drawn from the
+    # stored state alone.
+    """
+    ALTER TABLE lobbies ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE lobbies ADD COLUMN closed_by INTEGER;
+    """,
 )

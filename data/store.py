@@ -91,6 +91,10 @@ class LobbyRecord:
     expires_at: float
     names: dict[str, str] = field(default_factory=dict)
     game_id: int | None = None
+    version: int = 0
+    """Counts the writes; :meth:`Store.update_lobby` writes only over the version it read."""
+    closed_by: int | None = None
+    """Who closed the lobby (the member who declined, or the host who cancelled), if anyone did."""
 
 
 class Store:
@@ -330,32 +334,42 @@ class Store:
             expires_at=row["expires_at"],
             names=json.loads(row["names"]),
             game_id=row["game_id"],
+            version=row["version"],
+            closed_by=row["closed_by"],
         )
 
-    async def update_lobby(
-        self,
-        lobby: LobbyRecord,
-        *,
-        expect_status: str = "open",
-    ) -> bool:
-        """Write back a changed lobby if it is still in ``expect_status`` (guards against races)."""
+    async def update_lobby(self, lobby: LobbyRecord) -> bool:
+        """Write back a changed lobby if nobody wrote it since it was read (its version is unchanged), and
+        advance ``lobby.version``. False if it changed meanwhile (nothing is written then): read it again,
+        check the change still holds and retry. The message id is not written here (see
+        :meth:`set_lobby_message`)."""
         async with self._write:
             cur = await self._db.execute(
-                "UPDATE lobbies SET status = ?, message_id = ?, invitees = ?, accepted = ?, names = ?,"
-                " game_id = ? WHERE id = ? AND status = ?",
+                "UPDATE lobbies SET status = ?, invitees = ?, accepted = ?, names = ?, game_id = ?, closed_by = ?,"
+                " version = version + 1 WHERE id = ? AND version = ?",
                 (
                     lobby.status,
-                    lobby.message_id,
                     _dumps(lobby.invitees),
                     _dumps(lobby.accepted),
                     _dumps(lobby.names),
                     lobby.game_id,
+                    lobby.closed_by,
                     lobby.id,
-                    expect_status,
+                    lobby.version,
                 ),
             )
             await self._db.commit()
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            lobby.version += 1
+            return True
+
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
+        """Remember the message that shows a lobby. Only this writes the message id, so a change read
+        before the message was posted cannot erase it."""
+        async with self._write:
+            await self._db.execute("UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id))
+            await self._db.commit()
 
     async def open_lobbies(self, *, host_id: int | None = None) -> list[LobbyRecord]:
         sql, args = "SELECT id FROM lobbies WHERE status = 'open'", ()

@@ -373,42 +373,90 @@ async def test_create_and_load_lobby(store):
         expires_at=1234.5,
         names={"1": "Anne", "2": "Bart"},
         game_id=None,
+        version=0,
+        closed_by=None,
     )
     assert await store.load_lobby(lobby_id + 100) is None
 
 
-async def test_update_lobby_with_status_guard(store):
+async def test_update_lobby_writes_only_over_the_version_it_read(store):
     lobby_id = await new_lobby(store, mode="open", invitees=[])
     game_id = await new_game(store)
     lobby = await store.load_lobby(lobby_id)
     lobby.accepted.append(7)
     lobby.names["7"] = "Gus"
-    lobby.message_id = 888
-    assert await store.update_lobby(lobby)  # still open: written
+    assert await store.update_lobby(lobby)
+    assert lobby.version == 1  # advanced with the write, so the same record can be written again
     loaded = await store.load_lobby(lobby_id)
-    assert loaded.accepted == [1, 7]
-    assert loaded.names == {"1": "Anne", "2": "Bart", "7": "Gus"}
-    assert loaded.message_id == 888
-    assert loaded.status == "open"
+    assert (loaded.accepted, loaded.names, loaded.status, loaded.version) == (
+        [1, 7],
+        {"1": "Anne", "2": "Bart", "7": "Gus"},
+        "open",
+        1,
+    )
 
-    # two handlers race to start it: only the first write lands
+    # two members join from the same read: the second write is refused and writes nothing ...
     first = await store.load_lobby(lobby_id)
     second = await store.load_lobby(lobby_id)
-    first.status = "started"
+    first.accepted.append(8)
+    second.accepted.append(9)
     assert await store.update_lobby(first)
-    second.status = "cancelled"
-    second.accepted = []
     assert not await store.update_lobby(second)
-    loaded = await store.load_lobby(lobby_id)
-    assert loaded.status == "started"
-    assert loaded.accepted == [1, 7]
+    assert second.version == 1
+    assert (await store.load_lobby(lobby_id)).accepted == [1, 7, 8]
+    # ... until it is read again and re-applied: nobody's seat is lost
+    second = await store.load_lobby(lobby_id)
+    second.accepted.append(9)
+    assert await store.update_lobby(second)
+    assert (await store.load_lobby(lobby_id)).accepted == [1, 7, 8, 9]
 
-    # a later update must name the status it expects
-    loaded.game_id = game_id
-    assert not await store.update_lobby(loaded)  # expects "open"
-    assert (await store.load_lobby(lobby_id)).game_id is None
-    assert await store.update_lobby(loaded, expect_status="started")
-    assert (await store.load_lobby(lobby_id)).game_id == game_id
+    # closing it and recording its game: each write from the version the last one left
+    second.status, second.closed_by = "started", 1
+    assert await store.update_lobby(second)
+    second.game_id = game_id
+    assert await store.update_lobby(second)
+    loaded = await store.load_lobby(lobby_id)
+    assert (loaded.status, loaded.closed_by, loaded.game_id, loaded.version) == ("started", 1, game_id, 5)
+
+
+async def test_lobby_writes_at_the_same_moment_one_wins(store):
+    lobby_id = await new_lobby(store)
+    a, b = await store.load_lobby(lobby_id), await store.load_lobby(lobby_id)
+    a.accepted.append(2)
+    b.status, b.closed_by = "declined", 3
+    results = await asyncio.gather(store.update_lobby(a), store.update_lobby(b))
+    assert sorted(results) == [False, True]
+    loaded = await store.load_lobby(lobby_id)
+    winner = a if results[0] else b
+    assert (loaded.accepted, loaded.status, loaded.version) == (winner.accepted, winner.status, 1)
+
+
+async def test_lobby_message_id_is_kept_by_a_change_read_before_it(store):
+    lobby_id = await new_lobby(store)
+    read_early = await store.load_lobby(lobby_id)
+    await store.set_lobby_message(lobby_id, 888)
+    read_early.accepted.append(2)
+    assert await store.update_lobby(read_early)  # message ids do not bump the version
+    loaded = await store.load_lobby(lobby_id)
+    assert (loaded.message_id, loaded.accepted) == (888, [1, 2])
+
+
+async def test_lobbies_of_a_version_2_database_get_a_version(tmp_path, monkeypatch):
+    path = tmp_path / "bot.db"
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:2])
+    store = await Store.open(path)
+    assert await new_lobby(store) == 1
+    await store.close()
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
+    store = await Store.open(path)
+    try:
+        lobby = await store.load_lobby(1)
+        assert (lobby.version, lobby.closed_by, lobby.accepted) == (0, None, [1])
+        lobby.status = "expired"
+        assert await store.update_lobby(lobby)
+        assert (await store.load_lobby(1)).version == 1
+    finally:
+        await store.close()
 
 
 async def test_update_missing_lobby_is_false(store):
