@@ -19,6 +19,8 @@ from games.registry import GAMES, GameSpec
 
 log = logging.getLogger("tables.cogs")
 
+GAME_OPTION = "The game's number, when you play several games in this channel"
+
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog):
@@ -49,9 +51,14 @@ class GameCog(commands.GroupCog):
         await self.bot.host.guard(interaction, None, self.bot.lobbies.open_table(interaction, self.kind, ai, options))
 
     @app_commands.command(name="move", description="Make your move by text, in the game's thread")
-    @app_commands.describe(action="Your move; start typing to see the moves open to you")
-    async def move(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 100]) -> None:
-        await self.bot.host.guard(interaction, None, self.bot.host.move(interaction, self.kind, action))
+    @app_commands.describe(
+        action="Your move; start typing to see the moves open to you",
+        game=GAME_OPTION,
+    )
+    async def move(
+        self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 100], game: int | None = None
+    ) -> None:
+        await self.bot.host.guard(interaction, game, self.bot.host.move(interaction, self.kind, action, game))
 
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -64,20 +71,23 @@ class GameCog(commands.GroupCog):
         return [app_commands.Choice(name=label, value=value) for label, value in pairs]
 
     @app_commands.command(name="hand", description="See your private view of this game (only you see it)")
-    async def hand(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game=GAME_OPTION)
+    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def show() -> None:
-            record = await self.bot.host.game_here(interaction, self.kind)
+            record = await self.bot.host.my_game(interaction, self.kind, game)
             await self.bot.host.show_hand(interaction, record.id)
 
-        await self.bot.host.guard(interaction, None, show())
+        await self.bot.host.guard(interaction, game, show())
 
     @app_commands.command(name="board", description="Post the current board again in this game's thread")
-    async def board(self, interaction: discord.Interaction) -> None:
-        await self.bot.host.guard(interaction, None, self.bot.host.repost(interaction, self.kind))
+    @app_commands.describe(game=GAME_OPTION)
+    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.bot.host.guard(interaction, game, self.bot.host.repost(interaction, self.kind, game))
 
     @app_commands.command(name="resign", description="Leave this game; the AI plays your seat from now on")
-    async def resign(self, interaction: discord.Interaction) -> None:
-        await self.bot.host.guard(interaction, None, self.bot.host.resign(interaction, self.kind))
+    @app_commands.describe(game=GAME_OPTION)
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.bot.host.guard(interaction, game, self.bot.host.resign(interaction, self.kind, game))
 
     @app_commands.command(name="rules", description="A summary of the rules")
     async def rules(self, interaction: discord.Interaction) -> None:

@@ -22,56 +22,104 @@ def _path_text(path: Sequence[int]) -> str:
     return ".".join(str(i) for i in path)
 
 
-def _path(text: str) -> tuple[int, ...]:
+def _path(text: str | None) -> tuple[int, ...]:
     return tuple(int(i) for i in text.split(".")) if text else ()
 
 
-async def _follow(interaction: discord.Interaction, game_id: int, version: int, path: tuple[int, ...]) -> None:
+async def _follow(
+    interaction: discord.Interaction, game_id: int, version: int, first: str, path: tuple[int, ...]
+) -> None:
     """A board button, picker button or picker option was used: follow the menu path."""
     host = _bot(interaction).host
     in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
-    await host.guard(interaction, game_id, host.on_path(interaction, game_id, version, path, in_picker=in_picker))
+    await host.guard(
+        interaction, game_id, host.on_path(interaction, game_id, version, first, path, in_picker=in_picker)
+    )
 
 
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"t:(?P<game>\d+):(?P<ver>\d+):(?P<path>\d+(?:\.\d+)*)",
+    template=r"t:(?P<game>\d+):(?P<ver>\d+):(?P<tag>[0-9a-f]{6})(?::(?P<path>\d+(?:\.\d+)*))?",
 ):
-    """A board action button, or an option button in an ephemeral picker."""
-
-    def __init__(
-        self, game_id: int, version: int, path: Sequence[int], label: str = "…", row: int | None = None
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.primary if len(path) == 1 else discord.ButtonStyle.secondary,
-                custom_id=f"t:{game_id}:{version}:{_path_text(path)}",
-                row=row,
-            )
-        )
-        self.game_id, self.version, self.path = game_id, version, tuple(path)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> PlayButton:
-        return cls(int(match["game"]), int(match["ver"]), _path(match["path"]), item.label or "…")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _follow(interaction, self.game_id, self.version, self.path)
-
-
-class PlaySelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"ts:(?P<game>\d+):(?P<ver>\d+):(?P<path>(?:\d+(?:\.\d+)*)?):(?P<start>\d+)",
-):
-    """A select menu for long option lists; option values are indexes at the next menu level."""
+    """A board action button (``path`` empty: the first label ``tag``), or an option button in an
+    ephemeral picker (the picks ``path`` below that label)."""
 
     def __init__(
         self,
         game_id: int,
         version: int,
+        tag: str,
+        path: Sequence[int] = (),
+        label: str = "…",
+        row: int | None = None,
+    ) -> None:
+        custom_id = f"t:{game_id}:{version}:{tag}" + (f":{_path_text(path)}" if path else "")
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary if path else discord.ButtonStyle.primary,
+                custom_id=custom_id,
+                row=row,
+            )
+        )
+        self.game_id, self.version, self.tag, self.path = game_id, version, tag, tuple(path)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PlayButton:
+        return cls(int(match["game"]), int(match["ver"]), match["tag"], _path(match["path"]), item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _follow(interaction, self.game_id, self.version, self.tag, self.path)
+
+
+class BoardSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tb:(?P<game>\d+):(?P<ver>\d+):(?P<start>\d+)",
+):
+    """The board's select menu when more first labels are open than buttons fit; values are tags."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: Sequence[tuple[str, str]] = (),
+        start: int = 0,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"tb:{game_id}:{version}:{start}",
+                placeholder="Choose…",
+                options=[discord.SelectOption(label=label, value=tag) for tag, label in options]
+                or [discord.SelectOption(label="…", value="-")],
+                row=row,
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> BoardSelect:
+        return cls(int(match["game"]), int(match["ver"]), start=int(match["start"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _follow(interaction, self.game_id, self.version, self.item.values[0], ())
+
+
+class PlaySelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ts:(?P<game>\d+):(?P<ver>\d+):(?P<tag>[0-9a-f]{6}):(?P<path>(?:\d+(?:\.\d+)*)?):(?P<start>\d+)",
+):
+    """A picker's select menu for long option lists; option values are indexes at the next menu level."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        tag: str,
         path: Sequence[int],
         labels: Sequence[str] = (),
         start: int = 0,
@@ -80,24 +128,22 @@ class PlaySelect(
         options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(labels)]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"ts:{game_id}:{version}:{_path_text(path)}:{start}",
+                custom_id=f"ts:{game_id}:{version}:{tag}:{_path_text(path)}:{start}",
                 placeholder="Choose…",
                 options=options or [discord.SelectOption(label="…", value="0")],
                 row=row,
             )
         )
-        self.game_id, self.version, self.path = game_id, version, tuple(path)
+        self.game_id, self.version, self.tag, self.path = game_id, version, tag, tuple(path)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> PlaySelect:
-        select = cls(int(match["game"]), int(match["ver"]), _path(match["path"]), start=int(match["start"]))
-        select.item.options = item.options
-        return select
+        return cls(int(match["game"]), int(match["ver"]), match["tag"], _path(match["path"]), start=int(match["start"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _follow(interaction, self.game_id, self.version, (*self.path, int(self.item.values[0])))
+        await _follow(interaction, self.game_id, self.version, self.tag, (*self.path, int(self.item.values[0])))
 
 
 class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hand:(?P<game>\d+)"):
@@ -159,6 +205,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
+    BoardSelect,
     PlaySelect,
     HandButton,
     LobbyButton,

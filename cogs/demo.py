@@ -7,6 +7,7 @@ demo, the end-to-end tests and the benchmark all drive the bot with it.
 
 from __future__ import annotations
 
+import random
 import re
 import tempfile
 import time
@@ -20,7 +21,7 @@ import simcord
 from simcord.results import InteractionResult
 
 from cogs.app import TableBot
-from data.store import GameRecord
+from data.store import GameRecord, SeatRecord
 from games.core import Choice
 from games.registry import GAMES
 from tables import menus
@@ -97,18 +98,36 @@ class SimTable:
                 return message
         raise LookupError(f"board message {record.message_id} of game {record.id} not found")
 
+    def board_button(self, record: GameRecord, index: int = 0) -> str:
+        """The custom id of the ``index``-th action button on the game's latest board."""
+        ids = [i for c in _components(self.board_message(record)) if (i := _custom_id(c)) and i.startswith("t:")]
+        return ids[index]
+
+    def player_of(self, record: GameRecord, seat: int) -> SeatRecord:
+        """The player deciding for an engine seat."""
+        return record.seats[GAMES[record.kind].game.controller(record.state, seat)]
+
     def member_of(self, record: GameRecord, seat: int) -> simcord.actors.MemberActor:
-        user_id = record.seats[seat].user_id
+        """The simulated member deciding for an engine seat."""
+        user_id = self.player_of(record, seat).user_id
         return next(m for m in self.members.values() if m.id == user_id)
 
     # ------------------------------------------------------------------ playing
 
-    def human_to_act(self, record: GameRecord) -> int | None:
+    def humans_to_act(self, record: GameRecord, rng: random.Random | None = None) -> list[int]:
+        """The engine seats a member must decide for now (shuffled by ``rng``: simultaneous choices are
+        made in every order)."""
+        if record.status != "active":
+            return []
         game = GAMES[record.kind].game
-        for seat in game.to_act(record.state):
-            if not record.seats[seat].is_ai:
-                return seat
-        return None
+        seats = [s for s in game.to_act(record.state) if not self.player_of(record, s).is_ai]
+        if rng is not None:
+            rng.shuffle(seats)
+        return seats
+
+    def human_to_act(self, record: GameRecord, rng: random.Random | None = None) -> int | None:
+        seats = self.humans_to_act(record, rng)
+        return seats[0] if seats else None
 
     def pick(self, record: GameRecord, seat: int) -> Choice:
         """The move the seat's simulated player makes: what the game's AI would play."""
@@ -117,25 +136,29 @@ class SimTable:
         return next(c for c in spec.game.choices(record.state, seat) if c.action == action)
 
     async def click_through(self, record: GameRecord, seat: int, choice: Choice) -> Turn:
-        """Play ``choice`` with the board's buttons and, where needed, the ephemeral pickers."""
+        """Play ``choice`` with the board's button and, where needed, the ephemeral pickers."""
         spec = GAMES[record.kind]
         member = self.member_of(record, seat)
-        lists = [spec.game.choices(record.state, s) for s in spec.game.to_act(record.state)]
-        top = menus.top_labels(lists)
-        path = menus.path_to(top, spec.game.choices(record.state, seat), choice)
-        turn = Turn(record.seats[seat].name, choice.label)
-        self.note(f"{record.seats[seat].name} plays “{choice.label}” with the buttons")
+        first, path = menus.path_to(spec.game.choices(record.state, seat), choice)
+        name = self.player_of(record, seat).name
+        turn = Turn(name, choice.label)
+        self.note(f"{name} plays “{choice.label}” with the buttons")
         message: Any = self.board_message(record)
-        for depth in range(1, len(path) + 1):
-            prefix = path[:depth]
-            custom_id = f"t:{record.id}:{record.version}:{'.'.join(map(str, prefix))}"
+        base = f"{record.id}:{record.version}:{first}"
+        for depth in range(len(path) + 1):
+            prefix = ".".join(map(str, path[:depth]))
+            custom_id = f"t:{base}" + (f":{prefix}" if depth else "")
             started = time.perf_counter()
             if _has_component(message, custom_id):
                 result = await member.click(message, custom_id=custom_id)
+            elif depth == 0:
+                select_id = _select_with(message, first)
+                result = await member.select(message, [first], custom_id=select_id)
             else:
-                start = prefix[-1] - prefix[-1] % 25
-                select_id = f"ts:{record.id}:{record.version}:{'.'.join(map(str, prefix[:-1]))}:{start}"
-                result = await member.select(message, [str(prefix[-1])], custom_id=select_id)
+                pick = path[depth - 1]
+                start = pick - pick % 25
+                select_id = f"ts:{base}:{'.'.join(map(str, path[: depth - 1]))}:{start}"
+                result = await member.select(message, [str(pick)], custom_id=select_id)
             turn.spans.append((started, time.perf_counter()))
             turn.results.append(result)
             message = result.response
@@ -144,10 +167,11 @@ class SimTable:
     async def move(self, record: GameRecord, seat: int, choice: Choice) -> Turn:
         """Play ``choice`` with ``/<game> move`` in the game's thread."""
         member = self.member_of(record, seat)
-        self.note(f"{record.seats[seat].name} runs /{record.kind} move action:{choice.action.encode()}")
+        name = self.player_of(record, seat).name
+        self.note(f"{name} runs /{record.kind} move action:{choice.action.encode()}")
         started = time.perf_counter()
         result = await member.slash(self.place(record), f"{record.kind} move", action=choice.action.encode())
-        return Turn(record.seats[seat].name, choice.label, [result], [(started, time.perf_counter())])
+        return Turn(name, choice.label, [result], [(started, time.perf_counter())])
 
     async def play_moves(self, game_id: int, count: int) -> GameRecord:
         """Play ``count`` human decisions with the buttons (AI seats move by themselves in between)."""
@@ -159,12 +183,14 @@ class SimTable:
         return await self.record(game_id)
 
     async def play_to_end(self, game_id: int, *, via: str = "buttons", limit: int = 5000) -> GameRecord:
-        """Play every human decision until the game ends (AI seats move by themselves)."""
+        """Play every human decision until the game ends (AI seats move by themselves); when several
+        members must decide at once, they do so in a seeded random order."""
+        rng = random.Random(f"play-{game_id}")
         for i in range(limit):
             record = await self.record(game_id)
             if record.status != "active":
                 return record
-            seat = self.human_to_act(record)
+            seat = self.human_to_act(record, rng)
             if seat is None:
                 await self.env.settle()
                 record = await self.record(game_id)
@@ -180,20 +206,35 @@ class SimTable:
         raise RuntimeError(f"game {game_id} did not end within {limit} decisions")
 
 
-def _has_component(message: Any, custom_id: str) -> bool:
-    """Whether a message (a discord.py Message or SimCord's raw response payload) has this component."""
+def _components(message: Any) -> list[Any]:
+    """Every component of a message (a discord.py Message or SimCord's raw response payload), flattened."""
+    found: list[Any] = []
 
-    def walk(components: Any) -> bool:
+    def walk(components: Any) -> None:
         for c in components or ():
-            if isinstance(c, dict):
-                found, children = c.get("custom_id"), c.get("components")
-            else:
-                found, children = getattr(c, "custom_id", None), getattr(c, "children", None)
-            if found == custom_id or walk(children):
-                return True
-        return False
+            found.append(c)
+            walk(c.get("components") if isinstance(c, dict) else getattr(c, "children", None))
 
-    return walk(message.components)
+    walk(message.components)
+    return found
+
+
+def _custom_id(component: Any) -> str | None:
+    return component.get("custom_id") if isinstance(component, dict) else getattr(component, "custom_id", None)
+
+
+def _select_with(message: Any, value: str) -> str:
+    """The custom id of the board select menu that offers ``value``."""
+    for c in _components(message):
+        options = c.get("options") if isinstance(c, dict) else getattr(c, "options", None)
+        for option in options or ():
+            if (option.get("value") if isinstance(option, dict) else option.value) == value:
+                return str(_custom_id(c))
+    raise LookupError(f"no board select offers {value!r}")
+
+
+def _has_component(message: Any, custom_id: str) -> bool:
+    return any(_custom_id(c) == custom_id for c in _components(message))
 
 
 def write_transcript(table: SimTable, out: Path) -> int:
@@ -252,25 +293,33 @@ def write_transcript(table: SimTable, out: Path) -> int:
 
 
 async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[str, Any]) -> int:
-    """``python bot.py demo <game>``: one whole game through the real bot in SimCord, no token needed."""
+    """``python bot.py demo <game>``: one whole game through the real bot in SimCord, no token needed.
+
+    The arguments come checked by ``bot.py`` (players in range, valid options, ``out`` a folder). The bot
+    and its store are closed however the run ends: the store's worker thread would otherwise keep the
+    process alive after an error.
+    """
     from cogs.app import create_bot
 
     spec = GAMES[kind]
-    if not spec.game.min_players <= players <= spec.game.max_players:
-        print(f"{spec.title} takes {spec.game.min_players}–{spec.game.max_players} players.")
-        return 2
     humans = 2 if players >= 3 else 1
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(database=Path(tmp) / "demo.db", ai_delay=0, seed=seed, warm_renderers=False)
-        async with simcord.run(bot) as env:
-            await bot.tree.sync()
-            table = SimTable(env, bot)
-            names = list(table.members)
-            await table.challenge(kind, names[0], names[1:humans], ai=players - humans, **options)
-            record = await table.latest_game()
-            record = await table.play_to_end(record.id, via="mixed")
-            images = write_transcript(table, out)
-            await bot.store.close()
+        try:
+            async with simcord.run(bot) as env:
+                await bot.tree.sync()
+                table = SimTable(env, bot)
+                names = list(table.members)
+                await table.challenge(kind, names[0], names[1:humans], ai=players - humans, **options)
+                record = await table.latest_game()
+                record = await table.play_to_end(record.id, via="mixed")
+                images = write_transcript(table, out)
+        finally:
+            try:
+                await bot.close()
+            finally:
+                if hasattr(bot, "store"):  # in case closing the bot failed before its store
+                    await bot.store.close()
     result = record.result or {}
     winners = ", ".join(record.names[w] for w in result.get("winners", [])) or "nobody"
     print(f"{spec.title} #{record.id} finished after {record.version} actions; winner: {winners}.")

@@ -9,7 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.app import TableBot
-from cogs.host import now_ts, place_link
+from cogs.host import now_ts
+from cogs.messages import shown
+from cogs.private import place_link
 from games.registry import GAMES
 from tables.service import GameError
 
@@ -38,12 +40,14 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     @app_commands.describe(game="The game's number (default: the game of this thread)")
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def work() -> None:
-            record = await self.bot.tables.get(game) if game is not None else await self.bot.host.game_here(interaction)
+            record = (
+                await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
+            )
             moderator = interaction.permissions.manage_threads and interaction.guild_id == record.guild_id
             if interaction.user.id != record.host_id and not moderator:
                 raise GameError("Only the game's host or a member with Manage Threads can abandon it.")
             await interaction.response.defer(ephemeral=True)
-            record = await self.bot.tables.abandon(record.id, by=interaction.user.display_name, now=now_ts())
+            record = await self.bot.tables.abandon(record.id, by=shown(interaction.user.display_name), now=now_ts())
             await self.bot.host.end_without_play(
                 record,
                 f"🏴 {GAMES[record.kind].title} #{record.id} was abandoned by {interaction.user.mention}.",

@@ -1,14 +1,15 @@
 """Playing games in Discord: boards in threads, action buttons and pickers, AI turns, private views.
 
-The flow of every action: an interaction arrives → the game service validates and commits it → the
-board is rendered (in a worker thread) and posted → the interaction is answered. Each game's latest
-board message carries the buttons; posting a new board strips them from the previous one.
+The path of every action, top to bottom: an interaction arrives → the game service validates and
+commits it (:meth:`Tables.act` returns the events) → :meth:`Host.publish` posts the new board with every
+public event and returns the private followup → the interaction is answered → the followup is sent
+(:class:`PrivateMail`). Each game's latest board message carries the buttons; posting a new board
+strips them from the previous one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
 import logging
 import traceback
@@ -17,19 +18,35 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.components import HandButton, PlayButton, PlaySelect
+from cogs.components import BoardSelect, HandButton, PlayButton, PlaySelect
+from cogs.messages import (
+    NO_PINGS,
+    chunks,
+    deciders,
+    event_line,
+    final_lines,
+    names_shown,
+    opening,
+    out_line,
+    pings,
+    result_line,
+    shown,
+    title,
+    waiting_line,
+)
+from cogs.private import Followup, PrivateMail, place_link
 from data.store import GameRecord, SeatRecord
 from games.core import Choice, Event, format_seats
 from games.registry import GAMES, GameSpec
 from tables import menus
-from tables.service import Applied, GameError, seed_digest
+from tables.service import Applied, GameError, seat_names
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
 
 log = logging.getLogger("tables.host")
 
-AI_NAMES = ("Salty Sal", "One-Eyed Olga", "Barnacle Bill", "Captain Cheddar", "Rusty Rita")
+AI_NAMES = ("Salty Sal", "One-Eyed Olga", "Barnacle Bill", "Captain Cheddar", "Rusty Rita", "Peg-Leg Pip", "Bosun Bea")
 AI_BATCH = 12
 """AI actions applied before a board is posted, so a run of AI moves does not flood the thread."""
 ACTION_BUTTONS = 20
@@ -45,11 +62,6 @@ def now_ts() -> float:
 
 def ai_name(seat: int) -> str:
     return f"🤖 {AI_NAMES[seat % len(AI_NAMES)]}"
-
-
-def place_link(record: GameRecord) -> str:
-    guild = record.guild_id or "@me"
-    return f"https://discord.com/channels/{guild}/{record.place_id}"
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:
@@ -76,23 +88,29 @@ async def apologise(interaction: discord.Interaction, error: BaseException, game
         log.warning("Could not send the apology for an unexpected error")
 
 
+class Saved(GameError):
+    """The action was committed, but telling Discord about it failed: never invite a second try."""
+
+
 def add_choices(
     view: discord.ui.View,
     record: GameRecord,
+    tag: str,
     path: tuple[int, ...],
     labels: Sequence[str],
     *,
     max_buttons: int,
     rows: int,
 ) -> None:
-    """One menu level: a button per option (label ``i`` continues the walk at ``path + (i,)``), or, for
-    more than ``max_buttons`` options, select menus of at most 25 options in up to ``rows`` rows."""
+    """One picker level below the board button ``tag``: a button per option (label ``i`` continues the
+    walk at ``path + (i,)``), or, for more than ``max_buttons`` options, select menus of at most 25
+    options in up to ``rows`` rows."""
     if len(labels) <= max_buttons:
         for i, label in enumerate(labels):
-            view.add_item(PlayButton(record.id, record.version, (*path, i), label, row=i // 5))
+            view.add_item(PlayButton(record.id, record.version, tag, (*path, i), label, row=i // 5))
         return
     for row, start in enumerate(range(0, min(len(labels), 25 * rows), 25)):
-        view.add_item(PlaySelect(record.id, record.version, path, labels[start : start + 25], start, row=row))
+        view.add_item(PlaySelect(record.id, record.version, tag, path, labels[start : start + 25], start, row=row))
 
 
 class Host:
@@ -101,25 +119,23 @@ class Host:
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self.tables = bot.tables
+        self.mail = PrivateMail(bot)
         self._publish_locks: dict[int, asyncio.Lock] = {}
-        self._pending: dict[int, list[Event]] = {}
+        self._posted: dict[int, int] = {}
+        """The newest board version posted per game (a slower publish never covers a newer board)."""
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
-        self._private_tasks: dict[int, asyncio.Task[None]] = {}
-        self._held: list[tuple[GameSpec, GameRecord, list[Event]]] = []
+        self._followups: dict[int, asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------------ guarding
 
     async def guard(self, interaction: discord.Interaction, game_id: int | None, work: object) -> None:
-        """Await ``work``; expected errors become a specific ephemeral reply, others an apology.
-        Private messages the work queued are sent once the interaction has been answered."""
+        """Await ``work``; expected errors become a specific ephemeral reply, others an apology."""
         try:
             await work  # type: ignore[misc]
         except GameError as exc:
             await tell(interaction, str(exc))
         except Exception as exc:
             await apologise(interaction, exc, game_id)
-        finally:
-            self.flush_private()
 
     # ------------------------------------------------------------------ starting
 
@@ -153,17 +169,10 @@ class Host:
         if thread is not None:
             await self.tables.set_place(record.id, thread_id=thread.id)
             record = await self.tables.get(record.id)
-        place = self.bot.get_partial_messageable(record.place_id, guild_id=guild_id)
-        opts = ", ".join(f"{k}: {v}" for k, v in record.options.items()) or "none"
-        humans = " ".join(f"<@{s.user_id}>" for s in record.seats if s.user_id is not None)
-        await place.send(
-            f"{spec.emoji} **{spec.title} #{record.id}** begins! {humans}\n"
-            f"Players: {', '.join(record.names)} · options: {opts}\n"
-            f"Shuffle commitment: SHA-256 `{seed_digest(record.seed)}` (the seed is revealed at the end).\n"
-            f"Play with the buttons under the latest board or `/{kind} move` here; "
-            f"`/{kind} hand` or **My hand** shows your private view."
-        )
-        await self.publish(record.id)
+        place = self.place(record)
+        humans = [s.user_id for s in record.seats if s.user_id is not None]
+        await place.send(opening(spec, record), allowed_mentions=pings(humans))
+        self.follow_up(spec, await self.publish(record, [], before=None))
         return record
 
     async def _open_thread(
@@ -186,72 +195,100 @@ class Host:
             log.warning("Game %s: could not open a thread (%s); playing in the channel", record.id, exc)
         return None
 
+    def place(self, record: GameRecord) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
+
     # ------------------------------------------------------------------ boards
 
-    def _choice_lists(self, spec: GameSpec, record: GameRecord) -> list[list[Choice]]:
-        return [spec.game.choices(record.state, s) for s in spec.game.to_act(record.state)]
+    def board_choices(self, spec: GameSpec, record: GameRecord) -> list[Choice]:
+        """The choices of every seat that a member must decide for now (the board's buttons)."""
+        if record.status != "active":
+            return []
+        game, state = spec.game, record.state
+        return [
+            c
+            for s in game.to_act(state)
+            if not record.seats[game.controller(state, s)].is_ai
+            for c in game.choices(state, s)
+        ]
 
     def board_view(self, spec: GameSpec, record: GameRecord) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
-        to_act = spec.game.to_act(record.state) if record.status == "active" else ()
-        if any(not record.seats[s].is_ai for s in to_act):
-            lists = self._choice_lists(spec, record)
-            top = menus.top_labels(lists)
-            flat = [c for cs in lists for c in cs]
-            labels = [menus.button_label(top, flat, i) for i in range(len(top))]
-            add_choices(view, record, (), labels, max_buttons=ACTION_BUTTONS, rows=4)
+        choices = self.board_choices(spec, record)
+        labels = menus.top_labels([choices])
+        names = names_shown(spec, record)
+        shown_labels = [format_seats(menus.button_label(label, choices), names) for label in labels]
+        if len(labels) <= ACTION_BUTTONS:
+            for i, (label, text) in enumerate(zip(labels, shown_labels, strict=True)):
+                view.add_item(PlayButton(record.id, record.version, menus.tag(label), (), text, row=i // 5))
+        else:
+            pairs = [(menus.tag(label), text) for label, text in zip(labels, shown_labels, strict=True)]
+            for row, start in enumerate(range(0, min(len(pairs), 100), 25)):
+                view.add_item(BoardSelect(record.id, record.version, pairs[start : start + 25], start, row=row))
         view.add_item(HandButton(record.id, row=4))
         return view
 
-    def _waiting_line(self, spec: GameSpec, record: GameRecord, view: dict[str, object]) -> str:
-        if record.status != "active":
-            return ""
-        parts = []
-        for s in spec.game.to_act(record.state):
-            seat = record.seats[s]
-            parts.append(f"{seat.name} is thinking…" if seat.is_ai else f"<@{seat.user_id}>")
-        pending = view.get("pending")
-        tail = f" — {format_seats(str(pending), record.names)}" if pending else ""
-        return "➡️ " + ", ".join(parts) + tail
-
-    async def _board_payload(self, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> dict:
+    async def _board_payload(self, spec: GameSpec, record: GameRecord, lines: list[str]) -> dict:
+        """The board message: what happened and whose turn (one short line each), the image with the full
+        description as its alt text, the buttons."""
         view = spec.game.view(record.state, None)
-        names = record.names
-        png = await asyncio.to_thread(spec.render_board, view, names)
-        summary = format_seats(spec.game.summary(view), names)
-        lines = [f"{spec.emoji} **{spec.title} #{record.id}** · {summary}"]
-        lines += [f"> {format_seats(e.text, names)}" for e in events if e.seat is None][-8:]
-        lines.append(self._waiting_line(spec, record, view))
-        content = "\n".join(line for line in lines if line)
-        if len(content) > 1900:
-            content = content[:1899] + "…"
+        png = await asyncio.to_thread(spec.render_board, view, seat_names(spec.game, record))
+        summary = format_seats(spec.game.summary(view), seat_names(spec.game, record))
         file = discord.File(
             io.BytesIO(png),
             filename=f"{spec.kind}-{record.id}-{record.version}.png",
             description=summary[:1000],
         )
-        return {"content": content, "file": file, "view": self.board_view(spec, record)}
+        return {"content": "\n".join(lines)[:2000], "file": file, "view": self.board_view(spec, record)}
 
-    async def publish(self, game_id: int, *, hold_private: bool = False) -> None:
-        """Post the latest board of a game (with the events not yet shown) and strip the old buttons;
-        then deliver private views, turn notifications and, at the end, the final scoring."""
-        lock = self._publish_locks.setdefault(game_id, asyncio.Lock())
+    async def publish(self, record: GameRecord, events: Sequence[Event], *, before: GameRecord | None) -> Followup:
+        """Post the board of ``record`` after ``events`` (every public one, compactly), ping the players
+        who now must decide and did not before ``before`` (none when ``before`` is None: a repost), strip
+        the old board's buttons, and return the private followup for the caller to send once it has
+        answered."""
+        spec = self.tables.spec(record)
+        names = names_shown(spec, record)
+        happened = [event_line(e, names) for e in events if e.seat is None]
+        lock = self._publish_locks.setdefault(record.id, asyncio.Lock())
         async with lock:
-            record = await self.tables.get(game_id)
-            spec = self.tables.spec(record)
-            pending = self._pending.setdefault(game_id, [])
-            events = list(pending)
-            place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
-            old = record.message_id
-            message = await place.send(**await self._board_payload(spec, record, events))
-            del pending[: len(events)]  # shown; if sending failed they wait for the next board
-            await self.tables.set_place(game_id, message_id=message.id)
-            if old is not None:
+            latest = await self.tables.get(record.id)
+            place = self.place(latest)
+            if latest.version < self._posted.get(record.id, -1):
+                # A newer board is up already (a slower publish of an older state): add the events only.
+                for text in chunks(happened):
+                    await place.send(text, allowed_mentions=NO_PINGS)
+                return self._followup(spec, record, events)
+            view = spec.game.view(latest.state, None)
+            status = [waiting_line(spec, latest, view), out_line(spec, latest)]
+            if latest.thread_id is None:
+                status.insert(0, title(spec, latest))  # in a shared channel, say which game this is
+            *earlier, last = chunks([*happened, *(line for line in status if line)]) or [""]
+            for text in earlier:
+                await place.send(text, allowed_mentions=NO_PINGS)
+            now_deciding = deciders(spec, latest)
+            was_deciding = set(deciders(spec, before)) if before is not None else set(now_deciding)
+            ping = [
+                latest.seats[p].user_id
+                for p in now_deciding
+                if p not in was_deciding and not latest.seats[p].is_ai and latest.seats[p].user_id is not None
+            ]
+            old = latest.message_id
+            payload = await self._board_payload(spec, latest, [last] if last else [])
+            message = await place.send(allowed_mentions=pings(u for u in ping if u is not None), **payload)
+            self._posted[record.id] = latest.version
+            await self.tables.set_place(record.id, message_id=message.id)
+            if old is not None and old != message.id:
                 await self._strip(place, old)
-            # The final scoring (drawn like a second board) and private messages follow the answer.
-            self._queue_private(spec, record, events, hold=hold_private)
-        if record.status == "active":
-            self.kick_ai(game_id)
+        return self._followup(spec, record, events)
+
+    def _followup(self, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> Followup:
+        names = names_shown(spec, record)
+        notes: dict[int, list[str]] = {}
+        for e in events:
+            if e.seat is not None:
+                player = spec.game.controller(record.state, e.seat)
+                notes.setdefault(player, []).append(format_seats(e.text, names))
+        return Followup(record, notes)
 
     async def _strip(self, place: discord.PartialMessageable, message_id: int) -> None:
         try:
@@ -259,178 +296,111 @@ class Host:
         except discord.HTTPException as exc:
             log.info("Could not remove old buttons from message %s: %s", message_id, exc)
 
-    async def _post_final(self, spec: GameSpec, record: GameRecord, place: discord.PartialMessageable) -> None:
-        result = record.result or {}
-        names = record.names
-        winners = [names[w] for w in result.get("winners", [])]
-        lines = [f"🏁 **{spec.title} #{record.id} is over.** {format_seats(result.get('summary', ''), names)}"]
-        if winners:
-            lines.append(("🏆 Winner: " if len(winners) == 1 else "🏆 Shared victory: ") + ", ".join(winners))
-        scores = result.get("scores") or []
-        if scores:
-            ranking = sorted(range(len(scores)), key=lambda i: -scores[i])
-            lines.append("Scores: " + " · ".join(f"{names[i]} {scores[i]}" for i in ranking))
-        resigned = [s.name for s in record.seats if s.resigned]
-        if resigned:
-            lines.append("Resigned: " + ", ".join(resigned))
-        lines.append(f"Seed: `{record.seed}` (SHA-256 `{seed_digest(record.seed)}`, as posted at the start).")
-        kwargs: dict = {"content": "\n".join(lines)}
-        if record.status == "finished" and spec.game.is_over(record.state):
-            view = spec.game.view(record.state, None)
-            png = await asyncio.to_thread(spec.render_final, view, names)
-            kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.kind}-{record.id}-final.png")
-        await place.send(**kwargs)
+    def follow_up(self, spec: GameSpec, followup: Followup) -> None:
+        """Send a followup in the background, in order per game: the final scoring once a game has ended
+        (drawn like a board, so it must not delay the answer), then the private messages."""
+        game_id = followup.record.id
+        previous = self._followups.get(game_id)
+        self._followups[game_id] = asyncio.create_task(self._send_followup(previous, spec, followup))
+        if followup.record.status == "active":
+            self.kick_ai(game_id)
 
-    # ------------------------------------------------------------------ private messages
-
-    async def _dm(self, record: GameRecord, seat: SeatRecord, **kwargs: object) -> bool:
-        """DM a player; if their DMs are closed, say so once in the game's thread."""
-        assert seat.user_id is not None
-        try:
-            # create_dm needs only the id and is cached, so no user lookup (the bot has no members intent).
-            channel = await self.bot.create_dm(discord.Object(id=seat.user_id))
-            await channel.send(**kwargs)  # type: ignore[arg-type]
-            return True
-        except discord.HTTPException as exc:
-            log.info("Game %s: DM to %s failed (%s)", record.id, seat.user_id, exc)
-            if await self.bot.store.delivery(record.id, seat.seat, "dm_closed") is None:
-                await self.bot.store.set_delivery(record.id, seat.seat, "dm_closed", str(exc.code))
-                place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
-                try:
-                    await place.send(
-                        f"<@{seat.user_id}> I can't send you direct messages, so use the **My hand** button "
-                        "or the `hand` command here for your private view."
-                    )
-                except discord.HTTPException:
-                    log.warning("Game %s: could not post the closed-DM note either", record.id)
-            return False
-
-    def private_text(self, spec: GameSpec, record: GameRecord, view: dict) -> str:
-        """The private summary of a seat's ``view``, labelled with the game and where it is played."""
-        where = f"{spec.title} #{record.id} ({place_link(record)})"
-        return f"**Your private view in {where}**\n{format_seats(spec.game.seat_summary(view), record.names)}"
-
-    async def private_payload(self, spec: GameSpec, record: GameRecord, seat: int) -> dict:
-        view = spec.game.view(record.state, seat)
-        kwargs: dict = {"content": self.private_text(spec, record, view)[:2000]}
-        if spec.render_hand is not None:
-            png = await asyncio.to_thread(spec.render_hand, view, record.names)
-            kwargs["file"] = discord.File(io.BytesIO(png), filename=f"{spec.kind}-{record.id}-hand.png")
-        return kwargs
-
-    def _queue_private(self, spec: GameSpec, record: GameRecord, events: Sequence[Event], *, hold: bool) -> None:
-        """Send the final scoring (once a game ends), private views and reminders in the background, in
-        order per game. With ``hold`` they wait for :meth:`flush_private`, so that drawing these images
-        does not delay the answer to the player who acted (each takes as long to draw as the board)."""
-        self._held.append((spec, record, list(events)))
-        if not hold:
-            self.flush_private()
-
-    def flush_private(self) -> None:
-        """Start delivering the private messages queued so far."""
-        held, self._held = self._held, []
-        for spec, record, events in held:
-            previous = self._private_tasks.get(record.id)
-            task = asyncio.create_task(self._deliver_after(previous, spec, record, events))
-            self._private_tasks[record.id] = task
-
-    async def _deliver_after(
-        self, previous: asyncio.Task[None] | None, spec: GameSpec, record: GameRecord, events: list[Event]
-    ) -> None:
+    async def _send_followup(self, previous: asyncio.Task[None] | None, spec: GameSpec, followup: Followup) -> None:
         if previous is not None:
             await asyncio.gather(previous, return_exceptions=True)
+        record = followup.record
         try:
-            if record.status != "active" and await self.bot.store.delivery(record.id, -1, "final") is None:
-                await self.bot.store.set_delivery(record.id, -1, "final", str(record.version))
-                place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
-                await self._post_final(spec, record, place)
-            await self._deliver_private(spec, record, events)
+            if record.status != "active":
+                await self.post_final(record)
+            await self.mail.send(spec, followup)
         except Exception:
             log.exception("Game %s: the final scoring or private messages could not be delivered", record.id)
 
-    async def _deliver_private(self, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> None:
-        private: dict[int, list[str]] = {}
-        for e in events:
-            if e.seat is not None:
-                private.setdefault(e.seat, []).append(format_seats(e.text, record.names))
-        for seat in record.seats:
-            if seat.user_id is None or seat.resigned:
-                continue
-            notes = private.get(seat.seat, [])
-            if spec.dm_hands and record.status == "active":
-                text = self.private_text(spec, record, spec.game.view(record.state, seat.seat))
-                digest = hashlib.sha256(text.encode()).hexdigest()
-                if notes or await self.bot.store.delivery(record.id, seat.seat, "hand") != digest:
-                    await self.bot.store.set_delivery(record.id, seat.seat, "hand", digest)
-                    payload = await self.private_payload(spec, record, seat.seat)
-                    if notes:
-                        payload["content"] = ("\n".join(f"• {n}" for n in notes) + "\n" + payload["content"])[:2000]
-                    await self._dm(record, seat, **payload)
-            elif notes:
-                await self._dm(record, seat, content="\n".join(notes)[:2000])
-        await self._notify_turns(spec, record)
-
-    async def _notify_turns(self, spec: GameSpec, record: GameRecord) -> None:
-        """DM "your turn" to players who asked for it (``/games notify on``), once per stretch of turns.
-        Who was reminded is kept in the store, so a restart never repeats a reminder."""
+    async def post_final(self, record: GameRecord) -> None:
+        """The final message (once per game, recorded in the store), and one line where the game began."""
         store = self.bot.store
-        to_act = spec.game.to_act(record.state) if record.status == "active" else ()
-        for seat in record.seats:
-            if seat.is_ai or seat.user_id is None:
-                continue
-            reminded = await store.delivery(record.id, seat.seat, "turn") == "1"
-            if seat.seat not in to_act:
-                if reminded:  # the stretch is over: remind again when it is their turn next
-                    await store.set_delivery(record.id, seat.seat, "turn", "0")
-                continue
-            if reminded or not await store.notify_enabled(seat.user_id):
-                continue
-            await store.set_delivery(record.id, seat.seat, "turn", "1")  # first: at most once, even on a crash
-            await self._dm(
-                record,
-                seat,
-                content=f"⏰ Your turn in **{spec.title} #{record.id}**: {place_link(record)}",
+        if await store.delivery(record.id, -1, "final") is not None:
+            return
+        await store.set_delivery(record.id, -1, "final", str(record.version))
+        spec = self.tables.spec(record)
+        kwargs: dict = {"content": "\n".join(final_lines(spec, record))[:2000], "allowed_mentions": NO_PINGS}
+        if record.status == "finished" and spec.game.is_over(record.state):
+            view = spec.game.view(record.state, None)
+            names = seat_names(spec.game, record)
+            png = await asyncio.to_thread(spec.render_final, view, names)
+            alt = format_seats(spec.game.summary(view), names)[:1000]
+            kwargs["file"] = discord.File(
+                io.BytesIO(png), filename=f"{spec.kind}-{record.id}-final.png", description=alt
             )
+        await self.place(record).send(**kwargs)
+        if record.thread_id is not None:
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+            try:
+                await channel.send(result_line(spec, record, place_link(record)), allowed_mentions=NO_PINGS)
+            except discord.HTTPException as exc:
+                log.info("Game %s: could not post the result in its channel: %s", record.id, exc)
 
     # ------------------------------------------------------------------ acting
 
-    async def act(self, interaction: discord.Interaction, game_id: int, action: str, version: int | None) -> Applied:
+    async def play(
+        self, interaction: discord.Interaction, game_id: int, action: str, version: int | None, label: str
+    ) -> Followup:
+        """Apply a member's action and post the new board. Once the action is committed, a failure to tell
+        Discord never asks the player to play it again."""
         applied = await self.tables.act(game_id, action, now=now_ts(), user_id=interaction.user.id, version=version)
-        self._pending.setdefault(game_id, []).extend(applied.events)
         try:
-            await self.publish(game_id, hold_private=True)  # sent after the answer, by guard()
-        except discord.HTTPException as exc:
-            log.warning("Game %s: board could not be posted after an action: %s", game_id, exc)
-            raise GameError(
-                "Your move was saved, but Discord refused the new board. "
-                f"Use `/{applied.record.kind} board` to post it again."
-            ) from exc
-        return applied
+            return await self.publish(applied.record, applied.events, before=applied.before)
+        except Exception as exc:
+            if isinstance(exc, discord.HTTPException):
+                log.warning("Game %s: board could not be posted after an action: %s", game_id, exc)
+            else:
+                log.exception("Game %s: the board after an action failed", game_id)
+            spec = self.tables.spec(applied.record)
+            self.follow_up(spec, self._followup(spec, applied.record, applied.events))
+            raise self._saved(applied, label) from exc
+
+    def _saved(self, applied: Applied, label: str) -> Saved:
+        return Saved(
+            f"Your move was saved ({label}), but the new board could not be posted. "
+            f"Use `/{applied.record.kind} board` to post it again."
+        )
 
     async def on_path(
         self,
         interaction: discord.Interaction,
         game_id: int,
         version: int,
+        first: str,
         path: tuple[int, ...],
         *,
         in_picker: bool,
     ) -> None:
-        """A board button, picker button or picker select was used: walk the menu, act at a leaf."""
+        """A board button, picker button or picker select was used: walk the clicker's own choices, act at
+        a leaf, or show the next picker level (ephemeral: only the clicker sees it)."""
         record = await self.tables.get(game_id)
         spec = self.tables.spec(record)
-        seat = self.tables.seat_to_act(record, user_id=interaction.user.id, version=version)
-        top = menus.top_labels(self._choice_lists(spec, record))
-        node = menus.walk(top, spec.game.choices(record.state, seat), path)
+        seats = self.tables.seats_to_act(record, user_id=interaction.user.id, version=version)
+        node = None
+        for seat in seats:
+            node = menus.walk(spec.game.choices(record.state, seat), first, path)
+            if node is not None:
+                break
         if node is None:
             raise GameError("That option is not yours to choose right now.")
+        names = names_shown(spec, record)
         if isinstance(node, Choice):
+            label = format_seats(node.label, names)
             await interaction.response.defer()
-            await self.act(interaction, game_id, node.action.encode(), version)
-            if in_picker:
-                await interaction.edit_original_response(content=f"✅ {node.label}", view=None)
+            followup = await self.play(interaction, game_id, node.action.encode(), version, label)
+            try:
+                if in_picker:
+                    await interaction.edit_original_response(content=f"✅ {label}", view=None)
+            except discord.HTTPException as exc:
+                raise Saved(f"Your move was saved ({label}).") from exc
+            finally:
+                self.follow_up(spec, followup)
             return
-        content, ui = self._picker(record, node)
+        content, ui = self._picker(record, node, names)
         if in_picker:
             await interaction.response.edit_message(content=content, view=ui)
         else:
@@ -440,101 +410,166 @@ class Host:
             # which would otherwise keep a task alive per picker shown.
             ui.stop()
 
-    def _picker(self, record: GameRecord, menu: menus.Menu) -> tuple[str, discord.ui.View]:
+    def _picker(self, record: GameRecord, menu: menus.Menu, names: Sequence[str]) -> tuple[str, discord.ui.View]:
         ui = discord.ui.View(timeout=None)
-        add_choices(ui, record, menu.path, [o.label for o in menu.options], max_buttons=PICKER_BUTTONS, rows=5)
-        trail = format_seats(" → ".join(menu.trail), record.names)
+        labels = [format_seats(e.label, names) for e in menu.entries]
+        add_choices(ui, record, menu.tag, menu.path, labels, max_buttons=PICKER_BUTTONS, rows=5)
+        trail = format_seats(" → ".join(menu.trail), names)
         return f"**{trail}** — choose:", ui
 
-    async def move(self, interaction: discord.Interaction, kind: str, text: str) -> None:
+    async def move(self, interaction: discord.Interaction, kind: str, text: str, game: int | None = None) -> None:
         """``/<game> move``: apply a typed action (or the label autocomplete showed) in this thread."""
-        record = await self.game_here(interaction, kind)
+        text = text.strip()
+        if game is None and text.startswith("#"):
+            # Autocomplete's values name the game when the caller plays several in this channel.
+            number, _, text = text[1:].partition(" ")
+            game = int(number) if number.isdigit() else None
+        record = await self.my_game(interaction, kind, game, action=text)
         spec = self.tables.spec(record)
-        seat = record.seat_of(interaction.user.id)
-        label = text.strip()
-        if seat is not None and record.status == "active":
+        label, action = text, text
+        player = record.seat_of(interaction.user.id)
+        if player is not None and record.status == "active":
             # Accept a readable label as well as the action text.
-            wanted = text.strip().lower()
-            for choice in spec.game.choices(record.state, seat):
-                if wanted in (format_seats(choice.label, record.names).lower(), choice.action.encode()):
-                    text, label = choice.action.encode(), format_seats(choice.label, record.names)
-                    break
+            names = names_shown(spec, record)
+            wanted = text.lower()
+            for seat in self._my_seats_to_act(spec, record, player):
+                for choice in spec.game.choices(record.state, seat):
+                    shown_label = format_seats(choice.label, names)
+                    if wanted in (shown_label.lower(), choice.action.encode()):
+                        action, label = choice.action.encode(), shown_label
+                        break
         await interaction.response.defer(ephemeral=True)
-        await self.act(interaction, record.id, text, None)
-        await interaction.followup.send(f"✅ {label}", ephemeral=True)
+        followup = await self.play(interaction, record.id, action, None, label)
+        try:
+            await interaction.followup.send(f"✅ {label}", ephemeral=True)
+        except discord.HTTPException as exc:
+            raise Saved(f"Your move was saved ({label}).") from exc
+        finally:
+            self.follow_up(spec, followup)
+
+    @staticmethod
+    def _my_seats_to_act(spec: GameSpec, record: GameRecord, player: int) -> list[int]:
+        game, state = spec.game, record.state
+        return [s for s in game.to_act(state) if game.controller(state, s) == player]
 
     async def autocomplete(self, interaction: discord.Interaction, kind: str, current: str) -> list[tuple[str, str]]:
-        """The caller's legal actions as (label, action text), filtered by what they typed."""
-        place = interaction.channel_id
-        if place is None:
+        """The caller's legal actions as (label, action text), filtered by what they typed. When the caller
+        must move in several games here, labels and values start with the game's number."""
+        if interaction.channel_id is None:
             return []
-        game_id = await self.bot.store.game_in_place(place)
-        if game_id is None:
-            return []
-        record = await self.tables.get(game_id)
-        if record.kind != kind or record.status != "active":
-            return []
-        seat = record.seat_of(interaction.user.id)
-        spec = self.tables.spec(record)
-        if seat is None or record.seats[seat].resigned or seat not in spec.game.to_act(record.state):
-            return []
+        records = [
+            r for r in await self.tables.games_here(interaction.channel_id, interaction.user.id) if r.kind == kind
+        ]
         needle = current.strip().lower()
-        out = []
-        for choice in spec.game.choices(record.state, seat):
-            label = format_seats(choice.label, record.names)
-            value = choice.action.encode()
-            if needle in label.lower() or needle in value:
-                out.append((menus.clip(label, 100), value))
+        out: list[tuple[str, str]] = []
+        options = []
+        for record in records:
+            spec = self.tables.spec(record)
+            player = record.seat_of(interaction.user.id)
+            if player is None or record.seats[player].resigned:
+                continue
+            seats = self._my_seats_to_act(spec, record, player)
+            if seats:
+                options.append((record, spec, seats))
+        several = len(options) > 1
+        for record, spec, seats in options:
+            names = names_shown(spec, record)
+            for seat in seats:
+                for choice in spec.game.choices(record.state, seat):
+                    label = format_seats(choice.label, names)
+                    value = choice.action.encode()
+                    if several:
+                        label, value = f"#{record.id}: {label}", f"#{record.id} {value}"
+                    if needle in label.lower() or needle in value:
+                        out.append((menus.clip(label, 100), value))
         return out[:25]
 
-    async def game_here(self, interaction: discord.Interaction, kind: str | None = None) -> GameRecord:
+    async def my_game(
+        self, interaction: discord.Interaction, kind: str | None, game: int | None = None, *, action: str | None = None
+    ) -> GameRecord:
+        """The caller's game in this thread or channel: ``game`` if given; else the one they play here —
+        when they play several, the one where ``action`` is legal for them, or a question which one."""
+        if game is not None:
+            record = await self.tables.get(game)
+            if kind is not None and record.kind != kind:
+                raise GameError(f"Game #{game} is {self.tables.spec(record).title}: use `/{record.kind}` commands.")
+            return record
         place = interaction.channel_id
-        game_id = await self.bot.store.game_in_place(place) if place is not None else None
-        if game_id is None:
+        records = await self.tables.games_here(place) if place is not None else []
+        if not records:
             raise GameError("There is no game in progress here: use this in a game's thread.")
-        record = await self.tables.get(game_id)
-        if kind is not None and record.kind != kind:
-            spec = self.tables.spec(record)
-            raise GameError(f"This thread hosts {spec.title}: use `/{record.kind}` commands here.")
-        return record
+        if kind is not None:
+            mine_any = [r for r in records if r.kind == kind]
+            if not mine_any:
+                other = self.tables.spec(records[0])
+                raise GameError(f"This thread hosts {other.title}: use `/{records[0].kind}` commands here.")
+            records = mine_any
+        mine = [r for r in records if r.seat_of(interaction.user.id) is not None]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            return records[0]  # the newest: the service says "You are not playing in …"
+        if action is not None:
+            fits = [r for r in mine if self._takes(r, interaction.user.id, action)]
+            if len(fits) == 1:
+                return fits[0]
+        numbers = ", ".join(f"#{r.id}" for r in mine)
+        raise GameError(f"You play several games here ({numbers}): say which one with the `game` option.")
+
+    def _takes(self, record: GameRecord, user_id: int, action: str) -> bool:
+        spec = self.tables.spec(record)
+        player = record.seat_of(user_id)
+        if player is None or record.status != "active":
+            return False
+        text = action.strip().lower()
+        names = names_shown(spec, record)
+        return any(
+            text in (c.action.encode(), format_seats(c.label, names).lower())
+            for s in self._my_seats_to_act(spec, record, player)
+            for c in spec.game.choices(record.state, s)
+        )
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The caller's private view (every seat they control), ephemeral."""
         record = await self.tables.get(game_id)
         spec = self.tables.spec(record)
-        seat = record.seat_of(interaction.user.id)
-        if seat is None:
+        player = record.seat_of(interaction.user.id)
+        if player is None:
             raise GameError(f"You are not playing in {spec.title} #{game_id}, so you have no hand here.")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        payload = await self.private_payload(spec, record, seat)
+        payload = await self.mail.payload(spec, record, player)
         await interaction.followup.send(ephemeral=True, **payload)
 
-    async def repost(self, interaction: discord.Interaction, kind: str) -> None:
-        record = await self.game_here(interaction, kind)
+    async def repost(self, interaction: discord.Interaction, kind: str, game: int | None = None) -> None:
+        record = await self.my_game(interaction, kind, game)
+        spec = self.tables.spec(record)
         await interaction.response.defer(ephemeral=True)
-        await self.publish(record.id)
+        self._posted.pop(record.id, None)
+        self.follow_up(spec, await self.publish(record, [], before=None))
         await interaction.followup.send("Board posted.", ephemeral=True)
 
-    async def resign(self, interaction: discord.Interaction, kind: str) -> None:
-        record = await self.game_here(interaction, kind)
+    async def resign(self, interaction: discord.Interaction, kind: str, game: int | None = None) -> None:
+        record = await self.my_game(interaction, kind, game)
         await interaction.response.defer(ephemeral=True)
         record, ended = await self.tables.resign(record.id, interaction.user.id, now=now_ts())
-        name = record.seats[record.seat_of(interaction.user.id) or 0].name
-        place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
+        player = record.seat_of(interaction.user.id)
+        name = shown(record.seats[player or 0].name)
         if ended:
             await self.end_without_play(record, f"🏳️ {name} resigned.")
         else:
-            await place.send(f"🏳️ {name} resigned; the AI plays their seat for the rest of the game.")
+            await self.place(record).send(
+                f"🏳️ {name} resigned; the AI plays their seat for the rest of the game.", allowed_mentions=NO_PINGS
+            )
             self.kick_ai(record.id)
         await interaction.followup.send("You resigned.", ephemeral=True)
 
     async def end_without_play(self, record: GameRecord, note: str) -> None:
         """Announce a game that ended by resignation or abandonment, and strip its buttons."""
-        spec = self.tables.spec(record)
-        place = self.bot.get_partial_messageable(record.place_id, guild_id=record.guild_id)
-        await place.send(note)
+        place = self.place(record)
+        await place.send(note, allowed_mentions=NO_PINGS)
         if record.message_id is not None:
             await self._strip(place, record.message_id)
-        await self._post_final(spec, record, place)
+        await self.post_final(record)
 
     # ------------------------------------------------------------------ AI seats
 
@@ -553,24 +588,26 @@ class Host:
                     return
                 if self.bot.config.ai_delay > 0:
                     await asyncio.sleep(self.bot.config.ai_delay)
+                before = record = await self.tables.get(game_id)
+                events: list[Event] = []
                 for _ in range(AI_BATCH):
-                    record = await self.tables.get(game_id)
                     seats = self._ai_seats_to_act(spec, record) if record.status == "active" else []
                     if not seats:
                         break
                     seat = seats[0]
-                    rng = spec.game.rng(record.state)
-                    action = spec.player.choose(spec.game, record.state, seat, rng)
+                    action = spec.player.choose(spec.game, record.state, seat, spec.game.rng(record.state))
                     try:
                         applied = await self.tables.act(
                             game_id, action.encode(), now=now_ts(), seat=seat, version=record.version
                         )
                     except GameError as exc:
-                        # A human acted at the same moment (simultaneous choices): look again.
+                        # A member acted at the same moment (simultaneous choices): look again.
                         log.info("Game %s: AI move %s not applied: %s", game_id, action, exc)
+                        record = await self.tables.get(game_id)
                         continue
-                    self._pending.setdefault(game_id, []).extend(applied.events)
-                await self.publish(game_id)
+                    events.extend(applied.events)
+                    record = applied.record
+                self.follow_up(spec, await self.publish(record, events, before=before))
         except Exception:
             log.exception("Game %s: the AI runner failed; it restarts on the next action or restart", game_id)
         finally:
@@ -578,7 +615,8 @@ class Host:
 
     @staticmethod
     def _ai_seats_to_act(spec: GameSpec, record: GameRecord) -> list[int]:
-        return [s for s in spec.game.to_act(record.state) if record.seats[s].is_ai]
+        game, state = spec.game, record.state
+        return [s for s in game.to_act(state) if record.seats[game.controller(state, s)].is_ai]
 
     async def resume(self) -> None:
         """After a (re)start: let AI seats whose turn it is carry on."""

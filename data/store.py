@@ -26,6 +26,9 @@ def _dumps(value: Any) -> str:
 
 @dataclass(slots=True)
 class SeatRecord:
+    """A place at a game's table: one player, a member or the bot's AI. (In games where a player commands
+    several engine seats, ``Game.controller`` maps those seats to this record's ``seat`` number.)"""
+
     seat: int
     name: str
     user_id: int | None = None
@@ -264,15 +267,14 @@ class Store:
         async with self._db.execute(sql, args) as cur:
             return [r["id"] for r in await cur.fetchall()]
 
-    async def game_in_place(self, place_id: int) -> int | None:
-        """The active game played in this thread (or channel), if any."""
+    async def games_in_place(self, place_id: int) -> list[int]:
+        """The active games played in this thread (or, without a thread, this channel), newest first."""
         async with self._db.execute(
             "SELECT id FROM games WHERE status = 'active' AND (thread_id = ? OR (thread_id IS NULL AND"
-            " channel_id = ?)) ORDER BY id DESC LIMIT 1",
+            " channel_id = ?)) ORDER BY id DESC",
             (place_id, place_id),
         ) as cur:
-            row = await cur.fetchone()
-        return row["id"] if row else None
+            return [row["id"] for row in await cur.fetchall()]
 
     # ------------------------------------------------------------------ lobbies
 

@@ -17,6 +17,23 @@ Conventions every game follows:
   with names (:func:`format_seats`). Engines never see user names.
 * :meth:`Game.view` is the only thing renderers and message builders receive. It must never contain
   the seed, the order of a hidden deck, or another seat's secrets.
+* **The engine accepts exactly its legal actions.** :meth:`Game.apply` checks every untrusted action
+  against :meth:`Game.legal_actions` (one shared check, so no engine can accept ``bury 019`` for
+  ``bury 19``); only drivers that picked the action from that list may skip it (``trusted=True``).
+* **Seats and players.** A *seat* is what the rules move (a rat, a ship, a hand); a *player* is a person
+  or AI at the table. Most games have one seat per player; a game may give a player several seats
+  (:meth:`Game.seat_count`, :meth:`Game.controller`: a fleet of ships) and group seats into teams that
+  win together (:meth:`Game.teams`). Seats can drop out while the others play on (:meth:`Game.out`).
+* **The first label of a choice is public.** Everyone sees the board's buttons, which are the first
+  labels of the choices of every seat that must act. When a seat's choice is secret
+  (:meth:`Game.secret`), everything below the first label is shown only to that seat, and its events
+  must not reveal the choice before the rules do.
+* **Staleness is per decision.** ``state["since"][seat]`` is the step at which a seat's current decision
+  began (it acted, started or stopped having to act, or its legal actions changed). A click made on the
+  board of step ``v`` is still good for that seat while ``since[seat] <= v``: one seat's secret choice
+  does not make another seat's open picker out of date. :meth:`Game.apply` keeps it; engines don't.
+* **Chance that people see.** Dice rolls and reveals are :class:`Event` s with structured ``data``
+  (:func:`dice`), derived from the seed like all randomness, so the thread and the board can show them.
 """
 
 from __future__ import annotations
@@ -27,12 +44,15 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, ClassVar, NamedTuple
 
 JSON = dict[str, Any]
 
 ACTION_TEXT_LIMIT = 60
-"""Longest action text; keeps ``game id + version + action`` inside Discord's 100-char custom ids."""
+"""Longest action text an engine may produce or a player may type. Action texts appear in
+``/<game> move`` (whose autocomplete values Discord caps at 100 characters) and in the action log;
+buttons carry menu paths, not action texts. The conformance suite checks every legal action against it."""
 
 
 class IllegalAction(ValueError):
@@ -76,11 +96,13 @@ class Choice:
 
     ``path`` goes from the broadest label to the most specific one, for example
     ``("Pass", "Coins: take 3 cards")``. The Discord layer turns the first label into a button and
-    the rest into pickers, and joins them with " → " for autocomplete.
+    the rest into pickers, and joins them with " → " for autocomplete. The first label is public;
+    when ``secret`` is set, the rest is shown to the choosing seat only (in its own ephemeral picker).
     """
 
     action: Action
     path: tuple[str, ...]
+    secret: bool = False
 
     @property
     def label(self) -> str:
@@ -89,19 +111,42 @@ class Choice:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened. ``seat is None`` means everyone may read it; otherwise only that seat."""
+    """Something that happened. ``seat is None`` means everyone may read it; otherwise only that seat.
+
+    ``data`` carries the structured facts behind the text, for the thread and the board to show: dice
+    (``{"dice": [{"die": "yellow d8", "sides": 8, "value": 5}, ...]}``, see :func:`dice`) or revealed
+    cards (``{"reveal": ["Ace of spades", ...]}``). JSON values only.
+    """
 
     text: str
     seat: int | None = None
+    data: Mapping[str, Any] | None = None
+
+
+def dice(*rolls: tuple[str, int, int]) -> dict[str, Any]:
+    """Event data for a roll: ``dice(("yellow d8", 8, 5), ("green d8", 8, 2))``."""
+    return {"dice": [{"die": die, "sides": sides, "value": value} for die, sides, value in rolls]}
+
+
+class Termination(Enum):
+    """How a game ended (python-chess's ``Termination``, for board games)."""
+
+    RULES = "finished by the rules"
+    LAST_STANDING = "last one standing"
+    SAFETY_LIMIT = "stopped at the safety limit"
+    RESIGNATION = "decided by resignation"
+    ABANDONED = "abandoned"
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished game ended. ``scores`` is indexed by seat; tied winners share the victory."""
+    """How a finished game ended. ``scores`` is indexed by seat; tied winners share the victory; the
+    winners of a team game are every seat of the winning team(s)."""
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     summary: str
+    termination: Termination = Termination.RULES
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +198,7 @@ class Game(ABC):
     """Base class of every rules engine. Subclasses are stateless; all state lives in the JSON dict."""
 
     kind: ClassVar[str]
-    """Command and storage name, e.g. ``"piratz"``."""
+    """The game's one identifier: its slash-command group, registry key and stored ``kind``."""
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
@@ -161,14 +206,27 @@ class Game(ABC):
 
     # ------------------------------------------------------------------ lifecycle
 
-    def new_game(self, seats: int, options: Mapping[str, Any] | None = None, seed: str = "0") -> JSON:
-        """A fresh game for ``seats`` seats, deterministic given ``seed``."""
-        if not self.min_players <= seats <= self.max_players:
-            raise IllegalAction(f"{self.title} takes {self.min_players}–{self.max_players} players, not {seats}.")
+    def new_game(self, players: int, options: Mapping[str, Any] | None = None, seed: str = "0") -> JSON:
+        """A fresh game for ``players`` players, deterministic given ``seed``."""
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalAction(f"{self.title} takes {self.min_players}–{self.max_players} players, not {players}.")
         chosen = self.resolve_options(options or {})
-        state: JSON = {"game": self.kind, "seed": str(seed), "step": 0, "seats": seats, "options": chosen}
+        seats = self.seat_count(players, chosen)
+        state: JSON = {
+            "game": self.kind,
+            "seed": str(seed),
+            "step": 0,
+            "players": players,
+            "seats": seats,
+            "options": chosen,
+            "since": [0] * seats,
+        }
         self.setup(state, random.Random(f"{seed}/setup"))
         return state
+
+    def seat_count(self, players: int, options: Mapping[str, Any]) -> int:
+        """How many seats a game for ``players`` has (a fleet of ships per player: more than players)."""
+        return players
 
     @classmethod
     def option(cls, name: str) -> Option:
@@ -201,7 +259,25 @@ class Game(ABC):
         """The readable label path of a legal action (see :class:`Choice`)."""
 
     def choices(self, state: JSON, seat: int) -> list[Choice]:
-        return [Choice(a, self.describe(state, seat, a)) for a in self.legal_actions(state, seat)]
+        secret = self.secret(state, seat)
+        return [Choice(a, self.describe(state, seat, a), secret) for a in self.legal_actions(state, seat)]
+
+    def secret(self, state: JSON, seat: int) -> bool:
+        """Whether ``seat``'s current choice is secret from the others (labels below the first are private)."""
+        return False
+
+    def controller(self, state: JSON, seat: int) -> int:
+        """The player who decides for ``seat`` (by default each player has the seat of the same number).
+        May change during a game: a captured ship gets a new commander."""
+        return seat
+
+    def teams(self, state: JSON) -> tuple[tuple[int, ...], ...]:
+        """Seats that win or lose together (by default every seat is its own team)."""
+        return tuple((s,) for s in range(state["seats"]))
+
+    def out(self, state: JSON) -> frozenset[int]:
+        """Seats eliminated while the game goes on: they never act again and are shown as out."""
+        return frozenset()
 
     @abstractmethod
     def view(self, state: JSON, seat: int | None) -> JSON:
@@ -236,19 +312,45 @@ class Game(ABC):
         """The random source for the current step, derived from the seed and the step number."""
         return random.Random(f"{state['seed']}/{state['step']}")
 
-    def apply(self, state: JSON, seat: int, action: Action | str, *, inplace: bool = False) -> Step:
+    def apply(
+        self, state: JSON, seat: int, action: Action | str, *, inplace: bool = False, trusted: bool = False
+    ) -> Step:
         """Validate and apply ``action`` by ``seat``. Raises :class:`IllegalAction` and changes nothing
-        (the work happens on a copy unless ``inplace``; engines validate before they mutate)."""
+        (the work happens on a copy unless ``inplace``). Unless ``trusted`` (a driver that picked the
+        action from :meth:`legal_actions`), the action must be exactly one of the legal actions."""
         if isinstance(action, str):
             action = Action.decode(action)
         if self.is_over(state):
             raise IllegalAction("This game is over.")
-        if seat not in self.to_act(state):
+        before = self.to_act(state)
+        if seat not in before:
             raise IllegalAction("It is not your turn.")
+        if not trusted and action not in self.legal_actions(state, seat):
+            raise IllegalAction(self._refusal(state, seat, action))
+        others = {s: self.legal_actions(state, s) for s in before if s != seat}
         new = state if inplace else clone(state)
         events = self.play(new, seat, action)
-        new["step"] += 1
+        new["step"] = step = new["step"] + 1
+        after = self.to_act(new)
+        since = new.setdefault("since", [0] * new["seats"])  # games stored before per-seat staleness
+        since[seat] = step
+        for s in set(before).symmetric_difference(after):
+            since[s] = step
+        for s, legal in others.items():
+            if s in after and self.legal_actions(new, s) != legal:
+                since[s] = step
         return Step(new, events)
+
+    def _refusal(self, state: JSON, seat: int, action: Action) -> str:
+        """Why ``action`` is not legal: the engine's own reason when its rules code gives one (tried on a
+        copy), else a general one."""
+        try:
+            self.play(clone(state), seat, action)
+        except IllegalAction as exc:
+            return str(exc)
+        except (ValueError, LookupError, TypeError):
+            pass  # text the engine could not even parse ("bury ²")
+        return f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
 
     @abstractmethod
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:

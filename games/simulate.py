@@ -29,7 +29,8 @@ def self_play(
     yield state
     while not game.is_over(state):
         seat = next_actor(game, state, rng)
-        state = game.apply(state, seat, player.choose(game, state, seat, game.rng(state)), inplace=True).state
+        action = player.choose(game, state, seat, game.rng(state))
+        state = game.apply(state, seat, action, inplace=True, trusted=True).state
         yield state
 
 
@@ -71,7 +72,8 @@ def play_game(
             violations.append(f"seed {seed} step {state['step']}: seat {seat} must act but has no move")
             return GameRun(actions, (), (), violations)
         action = players[seat].choose(game, state, seat, rng)
-        state = game.apply(state, seat, action, inplace=not check).state
+        # Checked games also prove the AI picks only legal actions: the engine verifies each one.
+        state = game.apply(state, seat, action, inplace=not check, trusted=not check).state
         actions += 1
         if check:
             violations.extend(f"seed {seed} step {state['step']}: {v}" for v in game.check_invariants(state))

@@ -2,13 +2,19 @@
 
 A choice has a label path such as ``("Pass", "Coins — take 3 cards")``. The board message gets one
 button per distinct first label; a button whose group holds several choices opens an ephemeral picker
-that walks the rest of the path, one level per step. A position in that walk is a list of indexes
-(``[1, 0, 2]``), which is stable for a given board version because engines list their legal actions in
-a stable order — so the indexes can live in custom ids and survive a restart.
+that walks the rest of the path, one level per step. The first label is public (everyone sees the
+board); the labels of a secret choice below it appear only in the chooser's picker.
+
+A position in that walk is the first label's :func:`tag` and a list of indexes below it (``("3f0a1c",
+(1, 0))``). The tag names the board button by its label, not its place, so a button stays right when
+another seat's decision adds or removes buttons beside it; the indexes are stable while the clicker's own
+decision is (engines list their legal actions in a stable order). Both live in custom ids and survive
+a restart.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,11 +38,13 @@ def top_labels(choice_lists: Sequence[Sequence[Choice]]) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Option:
+class Entry:
+    """One thing to pick in a menu (a picker button or select option)."""
+
     label: str
     index: int
     leaf: Choice | None
-    """Set when picking this option completes an action."""
+    """Set when picking this entry completes an action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +52,14 @@ class Menu:
     """A step of the walk: the labels chosen so far and what can be picked next."""
 
     trail: tuple[str, ...]
+    tag: str
     path: tuple[int, ...]
-    options: tuple[Option, ...]
+    entries: tuple[Entry, ...]
+
+
+def tag(label: str) -> str:
+    """A short, stable name for a first label (6 hex digits), used in custom ids."""
+    return hashlib.blake2s(label.encode(), digest_size=3).hexdigest()
 
 
 def _group(choices: Sequence[Choice], depth: int) -> list[tuple[str, list[Choice]]]:
@@ -55,7 +69,7 @@ def _group(choices: Sequence[Choice], depth: int) -> list[tuple[str, list[Choice
     return list(groups.items())
 
 
-def _option_label(name: str, members: Sequence[Choice], depth: int) -> str:
+def _entry_label(name: str, members: Sequence[Choice], depth: int) -> str:
     if len(members) == 1:
         # A complete action: show the rest of its labels; an action whose labels ended at the level
         # above (a prefix of its siblings') is shown by its own last label.
@@ -64,25 +78,31 @@ def _option_label(name: str, members: Sequence[Choice], depth: int) -> str:
     return clip(f"{name} …")
 
 
-def walk(top: Sequence[str], choices: Sequence[Choice], path: Sequence[int]) -> Choice | Menu | None:
-    """Follow ``path`` through ``choices``: the first index picks among ``top`` (the board's buttons),
-    later ones among the groups of the next label. Returns the completed choice, the next menu, or
-    ``None`` if the path no longer matches (the board changed)."""
-    if not path or not 0 <= path[0] < len(top):
+def walk(choices: Sequence[Choice], first: str, path: Sequence[int]) -> Choice | Menu | None:
+    """Follow a click through ``choices`` (the clicker's own): ``first`` is the tag of the board button's
+    label, ``path`` the indexes picked below it. Returns the completed choice, the next menu, or ``None``
+    if the click no longer matches (the decision changed)."""
+    candidates = [c for c in choices if tag(c.path[0]) == first]
+    if not candidates:
         return None
-    label = top[path[0]]
-    candidates = [c for c in choices if c.path[0] == label]
+    label = candidates[0].path[0]
     trail = [label]
     depth = 1
-    consumed = 1
+    consumed = 0
     while True:
         if not candidates:
             return None
         if len(candidates) == 1:
+            only = candidates[0]
+            if only.secret and consumed == 0:
+                # A secret choice is confirmed in the chooser's own picker, never played from the public
+                # board: its labels below the first are private.
+                if not path:
+                    rest = only.path[1:] or only.path
+                    return Menu((label,), first, (), (Entry(clip(" → ".join(rest)), 0, only),))
+                return only if tuple(path) == (0,) else None
             # A single choice left: picking the group picks it (its remaining labels are shown on the way).
-            if consumed == len(path):
-                return candidates[0]
-            return None
+            return only if consumed == len(path) else None
         groups = _group(candidates, depth)
         if len(groups) == 1:
             # Every candidate shares this label: skip the level instead of asking a one-option question.
@@ -92,11 +112,11 @@ def walk(top: Sequence[str], choices: Sequence[Choice], path: Sequence[int]) -> 
                 return None
             continue
         if consumed == len(path):
-            options = tuple(
-                Option(_option_label(name, members, depth), i, members[0] if len(members) == 1 else None)
+            entries = tuple(
+                Entry(_entry_label(name, members, depth), i, members[0] if len(members) == 1 else None)
                 for i, (name, members) in enumerate(groups)
             )
-            return Menu(tuple(t for t in trail if t), tuple(path), options)
+            return Menu(tuple(t for t in trail if t), first, tuple(path), entries)
         pick = path[consumed]
         if not 0 <= pick < len(groups):
             return None
@@ -106,36 +126,38 @@ def walk(top: Sequence[str], choices: Sequence[Choice], path: Sequence[int]) -> 
         consumed += 1
 
 
-def button_label(top: Sequence[str], choices: Sequence[Choice], index: int) -> str:
-    """A board button's label: the group's name, or the whole label when the group is one action."""
-    group = [c for c in choices if c.path[0] == top[index]]
-    if len(group) == 1:
+def button_label(label: str, choices: Sequence[Choice]) -> str:
+    """A board button's label: the group's name, or the whole label when the group is one public action.
+    ``choices`` are those of every seat that must act."""
+    group = [c for c in choices if c.path[0] == label]
+    if len(group) == 1 and not group[0].secret:
         return clip(group[0].label)
-    return clip(f"{top[index]} …")
+    return clip(f"{label} …")
 
 
-def path_to(top: Sequence[str], choices: Sequence[Choice], target: Choice) -> tuple[int, ...]:
-    """The menu path that leads to ``target`` (what a player clicks through): the inverse of
-    :func:`walk`, used by the offline demo, the end-to-end tests and the benchmark."""
-    path = [top.index(target.path[0])]
+def path_to(choices: Sequence[Choice], target: Choice) -> tuple[str, tuple[int, ...]]:
+    """The clicks that lead to ``target`` (the board button's tag, then the picks below it): the inverse
+    of :func:`walk`, used by the offline demo, the end-to-end tests and the benchmark."""
+    first = tag(target.path[0])
+    path: list[int] = []
     while True:
-        node = walk(top, choices, path)
+        node = walk(choices, first, path)
         if node == target:
-            return tuple(path)
+            return first, tuple(path)
         if not isinstance(node, Menu):
             raise ValueError(f"{target.label!r} cannot be reached through the menus")
-        for option in node.options:
-            if option.leaf == target or _leads_to(top, choices, [*path, option.index], target):
-                path.append(option.index)
+        for entry in node.entries:
+            if entry.leaf == target or _leads_to(choices, first, [*path, entry.index], target):
+                path.append(entry.index)
                 break
         else:
             raise ValueError(f"{target.label!r} is not offered in the menu {node.trail}")
 
 
-def _leads_to(top: Sequence[str], choices: Sequence[Choice], path: list[int], target: Choice) -> bool:
-    node = walk(top, choices, path)
+def _leads_to(choices: Sequence[Choice], first: str, path: list[int], target: Choice) -> bool:
+    node = walk(choices, first, path)
     if node is None or isinstance(node, Choice):
         return node == target
     return any(
-        option.leaf == target or _leads_to(top, choices, [*path, option.index], target) for option in node.options
+        entry.leaf == target or _leads_to(choices, first, [*path, entry.index], target) for entry in node.entries
     )

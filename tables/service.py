@@ -3,6 +3,10 @@
 No Discord here: the cogs call this with user ids and action text, and turn its errors into ephemeral
 replies. One asyncio lock per game serialises actions inside this process; the store's version check
 protects against everything else (a second process, a stale snapshot).
+
+Players and seats: a stored game has one :class:`SeatRecord` per *player* (a member or an AI), while
+the engine moves *seats* (rats, ships, hands). :meth:`Game.controller` says which player decides for a
+seat; most games have one seat per player, Sea Rats! gives a player a fleet.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from data.store import GameRecord, SeatRecord, Store
-from games.core import Action, Event, IllegalAction, Outcome
+from games.core import Action, Event, Game, IllegalAction, Outcome, Termination
 from games.registry import GAMES, GameSpec
 
 
@@ -37,8 +41,9 @@ class StaleBoard(GameError):
 
 @dataclass(slots=True)
 class Applied:
-    """An action that was accepted and committed."""
+    """An action that was accepted and committed: the game before and after, and what happened."""
 
+    before: GameRecord
     record: GameRecord
     seat: int
     action: Action
@@ -50,17 +55,69 @@ def seed_digest(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-def result_of(outcome: Outcome, seats: Sequence[SeatRecord]) -> dict[str, Any]:
-    """The stored result of a finished game. Resigned seats cannot win: if the engine's winners all
-    resigned, the best-scoring seats still in the game win instead."""
-    resigned = {s.seat for s in seats if s.resigned}
-    winners = [w for w in outcome.winners if w not in resigned]
-    if not winners:
-        standing = [s.seat for s in seats if s.seat not in resigned]
-        if standing:
-            best = max(outcome.scores[s] for s in standing)
-            winners = [s for s in standing if outcome.scores[s] == best]
-    return {"winners": winners, "scores": list(outcome.scores), "summary": outcome.summary}
+# ---------------------------------------------------------------------------------------------- seats
+
+
+def seat_owners(game: Game, state: dict[str, Any]) -> list[int]:
+    """The player deciding for each seat."""
+    return [game.controller(state, s) for s in range(state["seats"])]
+
+
+def seat_names(game: Game, record: GameRecord) -> list[str]:
+    """A display name per engine seat (its controller's), for ``{pN}`` in engine text and for renderers."""
+    names = record.names
+    return [names[p] for p in seat_owners(game, record.state)]
+
+
+def players_out(game: Game, record: GameRecord) -> set[int]:
+    """Players who have no seat left in the game (every seat they control is out)."""
+    out = game.out(record.state)
+    owners = seat_owners(game, record.state)
+    playing = {owners[s] for s in range(len(owners)) if s not in out}
+    return {p.seat for p in record.seats if p.seat not in playing}
+
+
+def deciding(game: Game, record: GameRecord, player: int) -> list[int]:
+    """The seats ``player`` must decide for now, in the engine's order."""
+    state = record.state
+    return [s for s in game.to_act(state) if game.controller(state, s) == player]
+
+
+# ---------------------------------------------------------------------------------------------- results
+
+
+def result_of(game: Game, state: dict[str, Any], outcome: Outcome, players: Sequence[SeatRecord]) -> dict[str, Any]:
+    """The stored result of a finished game, per team. Resigned players cannot win: their seats are never
+    winners, and a team whose players all resigned is out of the running; if that leaves no winning
+    team, the best-scoring team still standing wins (ties shared)."""
+    resigned = {p.seat for p in players if p.resigned}
+    owners = seat_owners(game, state)
+    teams = game.teams(state)
+
+    def standing(team: tuple[int, ...]) -> bool:
+        return any(owners[s] not in resigned for s in team)
+
+    winning = [t for t in teams if standing(t) and any(s in outcome.winners for s in t)]
+    if not winning and outcome.scores:
+        alive = [t for t in teams if standing(t)]
+        if alive:
+            best = max(max(outcome.scores[s] for s in t) for t in alive)
+            winning = [t for t in alive if max(outcome.scores[s] for s in t) == best]
+    winners = sorted(s for t in winning for s in t if owners[s] not in resigned)
+    return {
+        "winners": winners,
+        "scores": list(outcome.scores),
+        "summary": outcome.summary,
+        "reason": outcome.termination.name.lower(),
+    }
+
+
+def ended_without_play(winners: Sequence[int], summary: str, termination: Termination) -> dict[str, Any]:
+    """The stored result of a game ended by resignation or abandonment."""
+    return {"winners": list(winners), "scores": [], "summary": summary, "reason": termination.name.lower()}
+
+
+# ---------------------------------------------------------------------------------------------- service
 
 
 class Tables:
@@ -113,6 +170,7 @@ class Tables:
         now: float,
         seed: str | None = None,
     ) -> GameRecord:
+        """A new game for ``seats`` (one record per player, members and AIs)."""
         spec = GAMES[kind]
         seed = seed or self._next_seed()
         try:
@@ -138,28 +196,51 @@ class Tables:
         self._seeded += 1
         return self._seed if self._seeded == 1 else f"{self._seed}-{self._seeded}"
 
-    def seat_to_act(
+    async def games_here(self, place_id: int, user_id: int | None = None) -> list[GameRecord]:
+        """The active games played in a thread or channel (newest first); with ``user_id``, only those
+        that user plays in."""
+        records = [await self.get(g) for g in await self.store.games_in_place(place_id)]
+        if user_id is not None:
+            records = [r for r in records if r.seat_of(user_id) is not None]
+        return records
+
+    # ------------------------------------------------------------------ acting
+
+    def seats_to_act(
         self, record: GameRecord, *, user_id: int | None = None, seat: int | None = None, version: int | None = None
-    ) -> int:
-        """The seat a user (``user_id``) or an AI (``seat``) acts for, if it may act now on the board
-        ``version`` it saw; otherwise the specific reason as a :class:`GameError`."""
+    ) -> list[int]:
+        """The engine seats a user (``user_id``) or an AI (``seat``) may act for now, on the board
+        ``version`` they saw; otherwise the specific reason as a :class:`GameError`.
+
+        A click from an older board is good for a seat whose own decision has not changed since
+        (``state["since"]``): another seat's secret choice does not make it stale."""
         spec = self.spec(record)
+        game, state = spec.game, record.state
         if record.status != "active":
             raise GameError(f"{spec.title} #{record.id} is over.")
         if user_id is not None:
-            seat = record.seat_of(user_id)
-            if seat is None:
+            player = record.seat_of(user_id)
+            if player is None:
                 raise NotSeated(f"You are not playing in {spec.title} #{record.id}.")
-            if record.seats[seat].resigned:
+            if record.seats[player].resigned:
                 raise NotSeated("You resigned from this game; the AI plays your seat now.")
-        assert seat is not None
-        if version is not None and version != record.version:
-            raise StaleBoard("That board is out of date: use the buttons on the latest board message.")
-        to_act = spec.game.to_act(record.state)
-        if seat not in to_act:
-            waiting = ", ".join(record.seats[s].name for s in to_act)
+            if player in players_out(game, record):
+                raise NotYourTurn("You are out of this game; the others play on.")
+            seats = deciding(game, record, player)
+        else:
+            assert seat is not None
+            seats = [seat] if seat in game.to_act(state) else []
+        if version is not None:
+            since = state.get("since") or [record.version] * state["seats"]
+            fresh = [s for s in seats if since[s] <= version <= record.version]
+            if version != record.version and not fresh:
+                raise StaleBoard("That board is out of date: use the buttons on the latest board message.")
+            seats = fresh
+        if not seats:
+            names = seat_names(game, record)
+            waiting = ", ".join(dict.fromkeys(names[s] for s in game.to_act(state)))
             raise NotYourTurn(f"It is not your turn: waiting for {waiting}.")
-        return seat
+        return seats
 
     async def act(
         self,
@@ -171,24 +252,25 @@ class Tables:
         seat: int | None = None,
         version: int | None = None,
     ) -> Applied:
-        """Apply an action for a user (``user_id``) or an AI seat (``seat``), checking the board
-        ``version`` the user acted on when given. Commits before returning."""
+        """Apply an action for a user (``user_id``: whichever of their seats may take it) or an AI seat
+        (``seat``), checking the board ``version`` the user acted on when given. Commits before returning."""
         async with self.lock(game_id):
-            record = await self.get(game_id)
-            spec = self.spec(record)
-            seat = self.seat_to_act(record, user_id=user_id, seat=seat, version=version)
+            before = await self.get(game_id)
+            spec = self.spec(before)
+            seats = self.seats_to_act(before, user_id=user_id, seat=seat, version=version)
             try:
-                step = spec.game.apply(record.state, seat, action_text)
+                action = Action.decode(action_text)
+                acting = next((s for s in seats if action in spec.game.legal_actions(before.state, s)), seats[0])
+                step = spec.game.apply(before.state, acting, action)
             except IllegalAction as exc:
                 raise GameError(str(exc)) from exc
             outcome = spec.game.outcome(step.state)
             status = "active" if outcome is None else "finished"
-            result = result_of(outcome, record.seats) if outcome else None
-            action = Action.decode(action_text)
+            result = result_of(spec.game, step.state, outcome, before.seats) if outcome else None
             if not await self.store.commit_action(
                 game_id,
-                expected_version=record.version,
-                seat=seat,
+                expected_version=before.version,
+                seat=acting,
                 action=action.encode(),
                 state=step.state,
                 now=now,
@@ -198,50 +280,52 @@ class Tables:
                 self.forget(game_id)
                 raise StaleBoard("The game moved on while you were acting; look at the latest board.")
             # A new record object: callers holding the old one keep a consistent snapshot.
-            record = replace(record, state=step.state, version=record.version + 1, status=status, result=result)
+            record = replace(before, state=step.state, version=before.version + 1, status=status, result=result)
             self._cache[game_id] = record
-            return Applied(record, seat, action, step.events)
+            return Applied(before, record, acting, action, step.events)
 
     async def resign(self, game_id: int, user_id: int, *, now: float) -> tuple[GameRecord, bool]:
-        """Resign a user's seat. Returns the record and whether that ended the game (only one seat left
-        standing wins); otherwise the AI plays the resigned seat from now on."""
+        """Resign a user's place: the AI plays all of their seats from now on. Returns the record and
+        whether that ended the game: won by the one team still standing, or abandoned when no member is
+        left playing."""
         async with self.lock(game_id):
             record = await self.get(game_id)
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise NotSeated(f"You are not playing in {self.spec(record).title} #{game_id}.")
+            spec = self.spec(record)
+            player = record.seat_of(user_id)
+            if player is None:
+                raise NotSeated(f"You are not playing in {spec.title} #{game_id}.")
             if record.status != "active":
                 raise GameError("This game is already over.")
-            if record.seats[seat].resigned:
+            if record.seats[player].resigned:
                 raise GameError("You have already resigned from this game.")
-            await self.store.resign_seat(game_id, seat)
-            record.seats[seat].resigned = True
-            standing = [s.seat for s in record.seats if not s.resigned]
-            humans = [s for s in record.seats if s.user_id is not None and not s.resigned]
-            if len(standing) == 1 or not humans:
-                result = {
-                    "winners": standing if len(standing) == 1 else [],
-                    "scores": [],
-                    "summary": f"{record.seats[seat].name} resigned.",
-                }
-                status = "finished" if len(standing) == 1 else "abandoned"
-                await self.store.finish_game(game_id, status=status, result=result, now=now)
-                self.forget(game_id)
-                record = await self.get(game_id)
-                return record, True
-            return record, False
+            await self.store.resign_seat(game_id, player)
+            record.seats[player].resigned = True
+            game, state = spec.game, record.state
+            owners = seat_owners(game, state)
+            gone = {p.seat for p in record.seats if p.resigned} | players_out(game, record)
+            teams = [t for t in game.teams(state) if any(owners[s] not in gone for s in t)]
+            humans = [p for p in record.seats if p.user_id is not None and p.seat not in gone]
+            if len(teams) > 1 and humans:
+                return record, False
+            summary = f"{record.seats[player].name} resigned."
+            if len(teams) == 1:
+                winners = [s for s in teams[0] if owners[s] not in gone]
+                result = ended_without_play(winners, summary, Termination.RESIGNATION)
+                status = "finished"
+            else:
+                result = ended_without_play([], summary, Termination.ABANDONED)
+                status = "abandoned"
+            await self.store.finish_game(game_id, status=status, result=result, now=now)
+            self.forget(game_id)
+            return await self.get(game_id), True
 
     async def abandon(self, game_id: int, *, by: str, now: float) -> GameRecord:
         async with self.lock(game_id):
             record = await self.get(game_id)
             if record.status != "active":
                 raise GameError("This game is already over.")
-            await self.store.finish_game(
-                game_id,
-                status="abandoned",
-                result={"winners": [], "scores": [], "summary": f"Abandoned by {by}."},
-                now=now,
-            )
+            result = ended_without_play([], f"Abandoned by {by}.", Termination.ABANDONED)
+            await self.store.finish_game(game_id, status="abandoned", result=result, now=now)
             self.forget(game_id)
             return await self.get(game_id)
 

@@ -23,20 +23,20 @@ def record() -> GameRecord:
 
 def test_few_options_become_buttons_that_extend_the_path() -> None:
     view = discord.ui.View(timeout=None)
-    add_choices(view, record(), (1,), [f"Option {i}" for i in range(7)], max_buttons=15, rows=5)
+    add_choices(view, record(), "a1b2c3", (1,), [f"Option {i}" for i in range(7)], max_buttons=15, rows=5)
     buttons = [c.item for c in view.children if isinstance(c.item, discord.ui.Button)]
-    assert [b.custom_id for b in buttons] == [f"t:7:3:1.{i}" for i in range(7)]
+    assert [b.custom_id for b in buttons] == [f"t:7:3:a1b2c3:1.{i}" for i in range(7)]
     assert [b.label for b in buttons] == [f"Option {i}" for i in range(7)]
 
 
 @pytest.mark.parametrize(("count", "rows", "selects"), [(21, 4, 1), (60, 4, 3), (130, 5, 5), (130, 4, 4)])
 def test_many_options_become_selects_of_25(count: int, rows: int, selects: int) -> None:
     view = discord.ui.View(timeout=None)
-    add_choices(view, record(), (), [f"Option {i}" for i in range(count)], max_buttons=20, rows=rows)
+    add_choices(view, record(), "a1b2c3", (), [f"Option {i}" for i in range(count)], max_buttons=20, rows=rows)
     menus = [c.item for c in view.children if isinstance(c.item, discord.ui.Select)]
     assert len(menus) == selects and len(view.children) == selects
     assert all(len(m.options) <= 25 for m in menus)
-    assert [m.custom_id for m in menus] == [f"ts:7:3::{25 * i}" for i in range(selects)]
+    assert [m.custom_id for m in menus] == [f"ts:7:3:a1b2c3::{25 * i}" for i in range(selects)]
     values = [int(o.value) for m in menus for o in m.options]
     assert values == list(range(min(count, 25 * rows)))
 

@@ -178,9 +178,10 @@ async def test_out_of_turn_and_unseated_clicks_change_nothing(world: World) -> N
     board = table.board_message(record)
     _mover, other = duel_roles(table, record)
     version = record.version
-    result = await other.click(board, custom_id=f"t:{game_id}:{version}:0")
+    button = table.board_button(record)
+    result = await other.click(board, custom_id=button)
     assert result.ephemeral and said(result, "not your turn")
-    result = await table.members["Calico"].click(board, custom_id=f"t:{game_id}:{version}:0")
+    result = await table.members["Calico"].click(board, custom_id=button)
     assert result.ephemeral and said(result, "not playing")
     record = await table.record(game_id)
     assert record.version == version
@@ -203,14 +204,15 @@ async def test_stale_picker_and_double_click_apply_once(world: World) -> None:
     else:
         pytest.fail("no picker came up")
     member = table.member_of(record, seat)
-    picker = await member.click(table.board_message(record), custom_id=f"t:{game_id}:{record.version}:{groups[0]}")
+    button = f"t:{game_id}:{record.version}:{menus.tag(top[groups[0]])}"
+    picker = await member.click(table.board_message(record), custom_id=button)
     assert picker.ephemeral and picker.response.components
     # Meanwhile the same player moves with the command: the open picker is now out of date.
     other = next(c for c in choices if c.path[0] != top[groups[0]]) if len(top) > 1 else choices[0]
     await member.slash(table.place(record), "piratz move", action=other.action.encode())
     version = (await table.record(game_id)).version
     assert version == record.version + 1
-    result = await member.click(picker.response, custom_id=f"t:{game_id}:{record.version}:{groups[0]}.0")
+    result = await member.click(picker.response, custom_id=f"{button}:0")
     assert said(result, "out of date")
     assert (await table.record(game_id)).version == version
 
@@ -337,7 +339,7 @@ async def test_discord_error_loses_nothing(world: World) -> None:
     assert (await table.play_to_end(game_id)).status == "finished"
 
 
-async def test_unexpected_error_apologises_and_keeps_the_game(world: World, monkeypatch, caplog) -> None:
+async def test_unexpected_error_after_a_move_says_it_was_saved(world: World, monkeypatch, caplog) -> None:
     table = world.table
     game_id = await start_duel(world)
     record = await table.record(game_id)
@@ -349,9 +351,10 @@ async def test_unexpected_error_apologises_and_keeps_the_game(world: World, monk
     version = record.version
     monkeypatch.setattr("rendering.piratz.render_board", broken)
     result = await member.click(table.board_message(record), label="Reveal")
-    assert said(result, "Sorry, something went wrong")
+    # The move was committed: the player is told so, never invited to "try again" (and play it twice).
+    assert said(result, "Your move was saved") and not said(result, "try again")
     assert "renderer exploded" not in "".join(texts(result))
-    assert f"game {game_id}" in caplog.text and "renderer exploded" in caplog.text
+    assert f"game {game_id}" in caplog.text.lower() and "renderer exploded" in caplog.text
     assert (await table.record(game_id)).version == version + 1
 
 
@@ -448,7 +451,8 @@ async def test_start_up_warms_the_renderers_then_freezes_its_heap(tmp_path) -> N
 
     bot = create_bot(database=tmp_path / "warm.db", ai_delay=0, seed="warm")
     try:
-        async with simcord.run(bot):
+        # The warm-up draws every game's boards in a thread: give it time on a busy machine.
+        async with simcord.run(bot, settle_timeout=120):
             assert bot.warmed is not None
             assert await bot.warmed > 0
             assert gc.get_freeze_count() > 10_000

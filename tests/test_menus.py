@@ -9,7 +9,7 @@ import pytest
 
 from games.core import Action, Choice, clone
 from games.piratz import CARDS, Piratz, PiratzAI
-from tables.menus import MAX_LABEL, Menu, Option, button_label, clip, path_to, top_labels, walk
+from tables.menus import MAX_LABEL, Entry, Menu, button_label, clip, path_to, tag, top_labels, walk
 
 _ids = itertools.count()
 
@@ -24,25 +24,35 @@ def tops(choices: list[Choice]) -> list[str]:
 
 
 def roundtrip(choices: list[Choice]) -> list[tuple[int, ...]]:
-    """Check every choice is reached by its path, and every menu on the way is well formed."""
+    """Check every choice is reached by its clicks, and every menu on the way is well formed. Returns
+    each choice's clicks as (index of its board button, picks below it...)."""
     top = tops(choices)
     paths = []
     for target in choices:
-        path = path_to(top, choices, target)
-        assert walk(top, choices, path) == target
-        assert path[0] == top.index(target.path[0])
-        for cut in range(1, len(path)):
-            menu = walk(top, choices, path[:cut])
+        first, path = path_to(choices, target)
+        assert first == tag(target.path[0])
+        assert walk(choices, first, path) == target
+        for cut in range(len(path)):
+            menu = walk(choices, first, path[:cut])
             assert isinstance(menu, Menu), (target, path, cut)
-            assert menu.path == path[:cut]
+            assert menu.tag == first and menu.path == path[:cut]
             assert menu.trail == target.path[: len(menu.trail)]
-            assert [o.index for o in menu.options] == list(range(len(menu.options)))
-            assert len(menu.options) >= 2  # a one-option question is never asked
-            picked = menu.options[path[cut]]
+            assert [o.index for o in menu.entries] == list(range(len(menu.entries)))
+            assert len(menu.entries) >= 2  # a one-option question is never asked
+            picked = menu.entries[path[cut]]
             assert picked.leaf in (None, target)
-        paths.append(path)
+        paths.append((top.index(target.path[0]), *path))
     assert len(set(paths)) == len(choices)  # different choices, different paths
     return paths
+
+
+def go(choices: list[Choice], label: str, *path: int) -> Choice | Menu | None:
+    """Click the board button ``label``, then pick ``path``."""
+    return walk(choices, tag(label), path)
+
+
+def labels_of(choices: list[Choice]) -> list[str]:
+    return [button_label(label, choices) for label in tops(choices)]
 
 
 # ---------------------------------------------------------------------------------------------- labels
@@ -74,16 +84,15 @@ def test_top_labels_dedup_in_first_appearance_order():
 def test_single_choice_groups_are_leaves():
     reveal, end, coins = ch("Reveal"), ch("End turn"), ch("Pass", "Coins — take 3 cards")
     choices = [reveal, end, coins]
-    top = tops(choices)
-    assert top == ["Reveal", "End turn", "Pass"]
-    assert [button_label(top, choices, i) for i in range(3)] == [
+    assert tops(choices) == ["Reveal", "End turn", "Pass"]
+    assert labels_of(choices) == [
         "Reveal",
         "End turn",
         "Pass → Coins — take 3 cards",  # the whole label: one click completes the action
     ]
-    assert walk(top, choices, [0]) == reveal
-    assert walk(top, choices, [1]) == end
-    assert walk(top, choices, [2]) == coins
+    assert go(choices, "Reveal") == reveal
+    assert go(choices, "End turn") == end
+    assert go(choices, "Pass") == coins
     assert roundtrip(choices) == [(0,), (1,), (2,)]
 
 
@@ -91,53 +100,78 @@ def test_group_of_several_opens_a_menu():
     reveal = ch("Reveal")
     coins, gems, maps = ch("Pass", "Coins"), ch("Pass", "Gems"), ch("Pass", "Maps")
     choices = [reveal, coins, gems, maps]
-    top = tops(choices)
-    assert button_label(top, choices, 1) == "Pass …"
-    menu = walk(top, choices, [1])
+    assert button_label("Pass", choices) == "Pass …"
+    menu = go(choices, "Pass")
     assert menu == Menu(
         trail=("Pass",),
-        path=(1,),
-        options=(Option("Coins", 0, coins), Option("Gems", 1, gems), Option("Maps", 2, maps)),
+        tag=tag("Pass"),
+        path=(),
+        entries=(Entry("Coins", 0, coins), Entry("Gems", 1, gems), Entry("Maps", 2, maps)),
     )
-    assert walk(top, choices, [1, 0]) == coins
-    assert walk(top, choices, [1, 2]) == maps
+    assert go(choices, "Pass", 0) == coins
+    assert go(choices, "Pass", 2) == maps
     assert roundtrip(choices) == [(0,), (1, 0), (1, 1), (1, 2)]
+
+
+def test_a_button_is_named_by_its_label_not_its_place():
+    # Another seat's decision removed the button before "Pass": the click still means "Pass".
+    bury, coins, gems = ch("Bury", "1"), ch("Pass", "Coins"), ch("Pass", "Gems")
+    before = [bury, coins, gems]
+    after = [coins, gems]
+    assert tops(before).index("Pass") != tops(after).index("Pass")
+    first, path = path_to(before, gems)
+    assert walk(after, first, path) == gems
+
+
+def test_secret_choices_show_only_their_first_label_on_the_board():
+    secret = [
+        Choice(Action("play", (str(i),)), ("Choose your card", f"Ace of {suit}"), True)
+        for i, suit in enumerate(("spades", "hearts"))
+    ]
+    assert button_label("Choose your card", secret) == "Choose your card …"
+    menu = go(secret, "Choose your card")
+    assert [e.label for e in menu.entries] == ["Ace of spades", "Ace of hearts"]
+    # a single secret choice is still confirmed in the chooser's own picker, never played from the board
+    one = secret[:1]
+    assert button_label("Choose your card", one) == "Choose your card …"
+    menu = go(one, "Choose your card")
+    assert isinstance(menu, Menu) and [e.label for e in menu.entries] == ["Ace of spades"]
+    assert go(one, "Choose your card", 0) == one[0]
+    assert go(one, "Choose your card", 1) is None
+    assert path_to(one, one[0]) == (tag("Choose your card"), (0,))
 
 
 def test_three_levels():
     g1, g2 = ch("Bury", "Gold", "card 1"), ch("Bury", "Gold", "card 2")
     s3 = ch("Bury", "Silver", "card 3")
     choices = [g1, g2, s3]
-    top = tops(choices)
-    assert button_label(top, choices, 0) == "Bury …"
-    menu = walk(top, choices, [0])
+    assert button_label("Bury", choices) == "Bury …"
+    menu = go(choices, "Bury")
     assert menu.trail == ("Bury",)
     # a group of several ends with "…"; a single choice shows the rest of its path and completes it
-    assert menu.options == (Option("Gold …", 0, None), Option("Silver → card 3", 1, s3))
-    sub = walk(top, choices, [0, 0])
-    assert sub == Menu(("Bury", "Gold"), (0, 0), (Option("card 1", 0, g1), Option("card 2", 1, g2)))
-    assert walk(top, choices, [0, 0, 1]) == g2
-    assert walk(top, choices, [0, 1]) == s3
+    assert menu.entries == (Entry("Gold …", 0, None), Entry("Silver → card 3", 1, s3))
+    sub = go(choices, "Bury", 0)
+    assert sub == Menu(("Bury", "Gold"), tag("Bury"), (0,), (Entry("card 1", 0, g1), Entry("card 2", 1, g2)))
+    assert go(choices, "Bury", 0, 1) == g2
+    assert go(choices, "Bury", 1) == s3
     assert roundtrip(choices) == [(0, 0, 0), (0, 0, 1), (0, 1)]
 
 
 def test_level_shared_by_all_candidates_is_skipped():
     a, b = ch("Take", "Rat card", "Pegleg"), ch("Take", "Rat card", "Hook")
     choices = [a, b]
-    top = tops(choices)
-    menu = walk(top, choices, [0])
+    menu = go(choices, "Take")
     assert menu.trail == ("Take", "Rat card")
-    assert [o.label for o in menu.options] == ["Pegleg", "Hook"]
-    assert walk(top, choices, [0, 1]) == b
+    assert [o.label for o in menu.entries] == ["Pegleg", "Hook"]
+    assert go(choices, "Take", 1) == b
     # several shared levels in a row, then a split
     deep = [ch("X", "Y", "Z", "a"), ch("X", "Y", "Z", "b"), ch("X", "Y", "W")]
-    top = tops(deep)
-    menu = walk(top, deep, [0])
+    menu = go(deep, "X")
     assert menu.trail == ("X", "Y")
-    assert [o.label for o in menu.options] == ["Z …", "W"]
-    sub = walk(top, deep, [0, 0])
+    assert [o.label for o in menu.entries] == ["Z …", "W"]
+    sub = go(deep, "X", 0)
     assert sub.trail == ("X", "Y", "Z")
-    assert [o.label for o in sub.options] == ["a", "b"]
+    assert [o.label for o in sub.entries] == ["a", "b"]
     assert roundtrip(deep) == [(0, 0, 0), (0, 0, 1), (0, 1)]
 
 
@@ -146,33 +180,30 @@ def test_walk_returns_none_for_bad_or_stale_paths():
     coins, gems = ch("Pass", "Coins"), ch("Pass", "Gems")
     g1, g2 = ch("Bury", "Gold", "1"), ch("Bury", "Gold", "2")
     choices = [reveal, coins, gems, g1, g2]
-    top = tops(choices)
-    assert walk(top, choices, []) is None
-    assert walk(top, choices, [-1]) is None
-    assert walk(top, choices, [3]) is None
-    assert walk(top, choices, [1, 2]) is None  # only two options
-    assert walk(top, choices, [1, -1]) is None
-    assert walk(top, choices, [0, 0]) is None  # a leaf has no further step
-    assert walk(top, choices, [1, 0, 0]) is None
-    assert walk(top, choices, [2, 0, 0, 0]) is None
-    assert walk(top, choices, [2, 1]) == g2  # "Gold" is skipped: its two cards are offered directly
-    assert walk(top, choices, [2, 2]) is None
-    # the board moved on: the old buttons no longer match the new choices
+    assert walk(choices, "000000", ()) is None  # no such button
+    assert go(choices, "Nothing") is None
+    assert go(choices, "Pass", 2) is None  # only two options
+    assert go(choices, "Pass", -1) is None
+    assert go(choices, "Reveal", 0) is None  # a leaf has no further step
+    assert go(choices, "Pass", 0, 0) is None
+    assert go(choices, "Bury", 0, 0, 0) is None
+    assert go(choices, "Bury", 1) == g2  # "Gold" is skipped: its two cards are offered directly
+    assert go(choices, "Bury", 2) is None
+    # the decision changed: the old buttons no longer match the new choices
     later = [ch("Take", "Rat card", "1"), ch("Take", "Rat card", "2")]
-    assert walk(top, later, [0]) is None
-    assert walk(top, later, [1, 0]) is None
+    assert go(later, "Reveal") is None
+    assert go(later, "Pass", 0) is None
     fewer = [reveal, coins]
-    assert walk(top, fewer, [1, 1]) is None  # "Pass" has a single choice now
-    assert walk(top, fewer, [1]) == coins
+    assert go(fewer, "Pass", 1) is None  # "Pass" has a single choice now
+    assert go(fewer, "Pass") == coins
 
 
 def test_path_to_refuses_unreachable_targets():
     choices = [ch("Pass", "Coins"), ch("Pass", "Gems")]
-    top = tops(choices)
     with pytest.raises(ValueError):
-        path_to(top, choices, ch("Pass", "Maps"))
+        path_to(choices, ch("Pass", "Maps"))
     with pytest.raises(ValueError):
-        path_to(top, choices, ch("Reveal"))  # not a board button at all
+        path_to(choices, ch("Reveal"))  # not a board button at all
 
 
 def test_roundtrip_two_levels():
@@ -190,10 +221,9 @@ def test_roundtrip_three_levels():
 
 def test_roundtrip_sixty_options_at_one_level():
     choices = [ch("Bury", f"Card {i:02d}") for i in range(60)]
-    top = tops(choices)
-    menu = walk(top, choices, [0])
-    assert len(menu.options) == 60
-    assert [o.label for o in menu.options] == [f"Card {i:02d}" for i in range(60)]
+    menu = go(choices, "Bury")
+    assert len(menu.entries) == 60
+    assert [o.label for o in menu.entries] == [f"Card {i:02d}" for i in range(60)]
     assert roundtrip(choices) == [(0, i) for i in range(60)]
 
 
@@ -212,7 +242,7 @@ def test_roundtrip_mixed_depths():
         ch("Last"),
     ]
     top = tops(choices)
-    assert button_label(top, choices, top.index("Solo")) == "Solo → only → choice → here"
+    assert button_label("Solo", choices) == "Solo → only → choice → here"
     paths = dict(zip(choices, roundtrip(choices), strict=True))
     assert paths[choices[0]] == (0,)
     assert paths[choices[9]] == (top.index("Solo"),)
@@ -226,20 +256,19 @@ def test_roundtrip_when_one_path_is_a_prefix_of_another():
 
 def test_menu_option_labels_are_never_empty():
     choices = [ch("Dig"), ch("Dig", "deeper"), ch("Dig", "wide")]
-    menu = walk(tops(choices), choices, [0])
-    assert all(o.label for o in menu.options)
+    menu = go(choices, "Dig")
+    assert all(o.label for o in menu.entries)
 
 
 def test_long_labels_are_clipped():
     long_a, long_b = "A" * 120, "B" * 95
     one = [ch("Pass", long_a)]
-    assert len(button_label(tops(one), one, 0)) == MAX_LABEL
-    assert button_label(tops(one), one, 0).endswith("…")
+    assert len(button_label("Pass", one)) == MAX_LABEL
+    assert button_label("Pass", one).endswith("…")
     many = [ch("G" * 100, long_a), ch("G" * 100, long_b)]
-    top = tops(many)
-    assert button_label(top, many, 0) == clip("G" * 100 + " …")
-    menu = walk(top, many, [0])
-    assert [len(o.label) for o in menu.options] == [MAX_LABEL, MAX_LABEL]
+    assert button_label("G" * 100, many) == clip("G" * 100 + " …")
+    menu = go(many, "G" * 100)
+    assert [len(o.label) for o in menu.entries] == [MAX_LABEL, MAX_LABEL]
     assert roundtrip(many) == [(0, 0), (0, 1)]
 
 
@@ -290,18 +319,15 @@ def test_every_piratz_choice_is_reachable_through_the_menus():
         phases.add(state["phase"])
         choices = game.choices(state, seat)
         assert choices
-        top = top_labels([choices])
-        for i in range(len(top)):
-            label = button_label(top, choices, i)
+        for label in labels_of(choices):
             assert 0 < len(label) <= MAX_LABEL
         for target in choices:
-            path = path_to(top, choices, target)
-            assert walk(top, choices, path) == target
-        paths = roundtrip(choices)
-        for path in paths:
-            for cut in range(1, len(path)):
-                menu = walk(top, choices, path[:cut])
-                assert all(0 < len(o.label) <= MAX_LABEL for o in menu.options)
+            first, path = path_to(choices, target)
+            assert walk(choices, first, path) == target
+            for cut in range(len(path)):
+                menu = walk(choices, first, path[:cut])
+                assert all(0 < len(o.label) <= MAX_LABEL for o in menu.entries)
+        roundtrip(choices)
     assert phases == {"turn", "decide", "rat_alert", "bury"}  # every kind of decision was covered
 
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from data.store import SeatRecord, Store
-from games.core import Action, IllegalAction, Outcome, clone
+from games.core import Action, IllegalAction, Outcome, Termination, clone
 from games.piratz import Piratz
 from tables.service import (
     Applied,
@@ -333,7 +333,7 @@ async def test_replay_matches_the_snapshot_after_random_games(store):
         replayed = await tables.replay(game_id)
         assert record.state == replayed
         assert await fresh.replay(game_id) == replayed
-        assert record.result == result_of(GAME.outcome(record.state), record.seats)
+        assert record.result == result_of(GAME, record.state, GAME.outcome(record.state), record.seats)
         assert record.result["winners"]
 
 
@@ -342,10 +342,11 @@ async def test_replay_matches_the_snapshot_after_random_games(store):
 
 def test_result_of_keeps_engine_winners():
     outcome = Outcome((1,), (4, 9, 2), "{p1} wins with 9 points.")
-    assert result_of(outcome, seats_for(3)) == {
+    assert result_of(GAME, {"seats": 3}, outcome, seats_for(3)) == {
         "winners": [1],
         "scores": [4, 9, 2],
         "summary": "{p1} wins with 9 points.",
+        "reason": "rules",
     }
 
 
@@ -353,20 +354,42 @@ def test_result_of_excludes_resigned_winners():
     seats = seats_for(4)
     seats[1].resigned = True
     # one of two tied winners resigned: the other still wins
-    assert result_of(Outcome((1, 3), (1, 9, 2, 9), "s"), seats)["winners"] == [3]
+    assert result_of(GAME, {"seats": 4}, Outcome((1, 3), (1, 9, 2, 9), "s"), seats)["winners"] == [3]
     # the only winner resigned: the best-scoring seats still in win, ties shared
-    result = result_of(Outcome((1,), (5, 9, 7, 7), "s"), seats)
+    result = result_of(GAME, {"seats": 4}, Outcome((1,), (5, 9, 7, 7), "s"), seats)
     assert result["winners"] == [2, 3]
     assert result["scores"] == [5, 9, 7, 7]
     seats[2].resigned = True
-    assert result_of(Outcome((1,), (5, 9, 7, 7), "s"), seats)["winners"] == [3]
+    assert result_of(GAME, {"seats": 4}, Outcome((1,), (5, 9, 7, 7), "s"), seats)["winners"] == [3]
+
+
+class Pairs(Piratz):
+    """Piratz as a team game, for the service's per-team results: seats 0+2 against 1+3."""
+
+    def teams(self, state):
+        return ((0, 2), (1, 3))
+
+
+def test_result_of_names_the_whole_winning_team():
+    outcome = Outcome((2,), (1, 5, 9, 2), "s", Termination.LAST_STANDING)
+    result = result_of(Pairs(), {"seats": 4}, outcome, seats_for(4))
+    assert result["winners"] == [0, 2] and result["reason"] == "last_standing"
+
+
+def test_result_of_a_team_with_a_resigned_member_still_wins_without_them():
+    seats = seats_for(4)
+    seats[0].resigned = True
+    assert result_of(Pairs(), {"seats": 4}, Outcome((2,), (1, 5, 9, 2), "s"), seats)["winners"] == [2]
+    # a team whose members all resigned cannot win: the best team still standing does
+    seats[2].resigned = True
+    assert result_of(Pairs(), {"seats": 4}, Outcome((0, 2), (1, 5, 9, 2), "s"), seats)["winners"] == [1, 3]
 
 
 def test_result_of_everyone_resigned():
     seats = seats_for(2)
     for s in seats:
         s.resigned = True
-    assert result_of(Outcome((0,), (3, 1), "s"), seats)["winners"] == []
+    assert result_of(GAME, {"seats": 2}, Outcome((0,), (3, 1), "s"), seats)["winners"] == []
 
 
 async def test_resigned_seat_cannot_win_a_played_out_game(store):
@@ -381,7 +404,7 @@ async def test_resigned_seat_cannot_win_a_played_out_game(store):
         assert done.status == "finished"
         assert 0 not in done.result["winners"]
         assert done.result["winners"]
-        assert done.result == result_of(GAME.outcome(done.state), done.seats)
+        assert done.result == result_of(GAME, done.state, GAME.outcome(done.state), done.seats)
         assert done.state == await tables.replay(record.id)
         would_have_won += 0 in GAME.outcome(done.state).winners
     assert would_have_won, "the rule was exercised: seat 0 topped the scores in some game"
@@ -455,12 +478,12 @@ async def test_abandon(tables, store):
     await tables.act(record.id, text, now=20.0, seat=seat)
     after = await tables.abandon(record.id, by="Anne", now=40.0)
     assert after.status == "abandoned"
-    assert after.result == {"winners": [], "scores": [], "summary": "Abandoned by Anne."}
+    assert after.result == {"winners": [], "scores": [], "summary": "Abandoned by Anne.", "reason": "abandoned"}
     stored = await store.load_game(record.id)
     assert stored.status == "abandoned"
     assert stored.version == 2
     assert await store.game_ids(status="abandoned") == [record.id]
-    assert await store.game_in_place(2) is None
+    assert await store.games_in_place(2) == []
     with pytest.raises(GameError, match="already over"):
         await tables.abandon(record.id, by="Bart", now=41.0)
     with pytest.raises(GameError, match="is over"):

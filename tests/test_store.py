@@ -304,25 +304,25 @@ async def test_game_ids_by_status_and_user(store):
     assert await store.game_ids(user_id=999) == []
 
 
-async def test_game_in_place(store):
+async def test_games_in_place(store):
     in_thread = await new_game(store, channel_id=10)
     await store.set_place(in_thread, thread_id=1000)
     no_thread = await new_game(store, channel_id=20)
 
-    assert await store.game_in_place(1000) == in_thread  # by thread
-    assert await store.game_in_place(20) == no_thread  # by channel when there is no thread
-    assert await store.game_in_place(10) is None  # its channel is not its place once it has a thread
-    assert await store.game_in_place(30) is None
+    assert await store.games_in_place(1000) == [in_thread]  # by thread
+    assert await store.games_in_place(20) == [no_thread]  # by channel when there is no thread
+    assert await store.games_in_place(10) == []  # its channel is not its place once it has a thread
+    assert await store.games_in_place(30) == []
 
-    # the newest active game of a place wins; finished games are ignored
+    # several active games may share a channel (no thread permission): newest first; finished ones drop out
     newer = await new_game(store, channel_id=20)
-    assert await store.game_in_place(20) == newer
+    assert await store.games_in_place(20) == [newer, no_thread]
     assert await store.finish_game(newer, status="abandoned", result=None, now=1.0)
-    assert await store.game_in_place(20) == no_thread
+    assert await store.games_in_place(20) == [no_thread]
     assert await commit(store, no_thread, 0, status="finished", result={"winners": [0]})
-    assert await store.game_in_place(20) is None
+    assert await store.games_in_place(20) == []
     assert await store.finish_game(in_thread, status="abandoned", result=None, now=1.0)
-    assert await store.game_in_place(1000) is None
+    assert await store.games_in_place(1000) == []
 
 
 async def test_deleting_a_game_cascades_to_seats_and_actions(store):
@@ -529,7 +529,7 @@ async def test_data_survives_close_and_reopen(tmp_path):
         assert await store.load_lobby(lobby_id) == before_lobby
         assert await store.notify_enabled(9) is True
         assert await store.game_ids() == [game_id]
-        assert await store.game_in_place(55) == game_id
+        assert await store.games_in_place(55) == [game_id]
         # and it keeps working after the reopen
         assert await commit(store, game_id, 1, state={"step": 2})
         assert (await store.load_game(game_id)).version == 2
