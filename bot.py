@@ -4,30 +4,40 @@ python bot.py                      connect to Discord (needs DISCORD_TOKEN)
 python bot.py sync [--guild ID]    publish the slash commands
 python bot.py demo piratz          play a whole game offline in a simulated Discord
 python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
+
+A bad command line is one line on stderr and exit status 2, before anything starts. Without a token the
+bot explains how to get one (status 2); a rejected token (status 2) or a Discord that cannot be reached
+(status 1) is one line.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import sys
+import textwrap
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from cogs.app import Config, create_bot
+from cogs.app import Config, TableBot, create_bot
+from games.core import Game, IllegalAction, Option
 from games.registry import GAMES
 
-__all__ = ["create_bot", "main"]
+__all__ = ["create_bot", "game_options", "main"]
 
 
 NO_TOKEN = """\
-No Discord token: set DISCORD_TOKEN in the environment or in a .env file next to bot.py.
+No Discord token: set DISCORD_TOKEN in the environment or in a .env file next to bot.py (.env.example
+lists every setting).
 
   1. Create an application at https://discord.com/developers/applications
   2. Under "Bot", press "Reset Token" and copy it.
@@ -36,64 +46,229 @@ No Discord token: set DISCORD_TOKEN in the environment or in a .env file next to
 To watch the bot play without a token or network, try:  python bot.py demo piratz
 """
 
+BAD_TOKEN = (
+    "Discord rejected the token in DISCORD_TOKEN: copy a new one (Developer Portal → your application → Bot → "
+    "Reset Token) into .env."
+)
 
-def _parse_options(args: argparse.Namespace) -> dict[str, Any]:
+_BOOLEANS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
+
+
+class Fatal(Exception):
+    """A problem the user can fix, told in one line; ``status`` is the exit status."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# ---------------------------------------------------------------------- game options
+
+
+def _form(option: Option) -> str:
+    """How an option is written on the command line: ``blind=on|off``, ``variant=standard|…``."""
+    if isinstance(option.default, bool):
+        return f"{option.name}=on|off"
+    if option.choices:
+        return f"{option.name}={'|'.join(option.choices)}"
+    return f"{option.name}=VALUE"
+
+
+def _known_options(game: Game) -> str:
+    if not game.options:
+        return "it has none"
+    return "its options: " + ", ".join(_form(o) for o in game.options)
+
+
+def _option_value(option: Option, text: str) -> Any:
+    """``text`` read as the option's type (a boolean word, a choice in any case), checked by the option."""
+    value: Any = text
+    if isinstance(option.default, bool):
+        if text.lower() not in _BOOLEANS:
+            raise ValueError(f"--option {option.name}={text}: say on or off (or true/false, yes/no, 1/0)")
+        value = _BOOLEANS[text.lower()]
+    elif option.choices:
+        value = next((c for c in option.choices if c.lower() == text.lower()), text)
+    try:
+        return option.validate(value)
+    except IllegalAction as exc:
+        raise ValueError(f"--option {option.name}={text}: {str(exc).rstrip('.')}") from None
+
+
+def game_options(game: Game, assignments: Iterable[str]) -> dict[str, Any]:
+    """The table options given as ``name=value`` texts, read and checked with the game's :class:`Option`s.
+
+    Booleans take on/off, true/false, yes/no or 1/0; choices and names ignore case. Raises ``ValueError``
+    with a one-line message that names the valid options or values.
+    """
+    known = {o.name.lower(): o for o in game.options}
     options: dict[str, Any] = {}
-    if getattr(args, "blind", False):
-        options["blind"] = True
-    if getattr(args, "variant", None):
-        options["variant"] = args.variant
+    for text in assignments:
+        name, equals, value = text.partition("=")
+        if not equals or not name.strip():
+            raise ValueError(f"--option takes NAME=VALUE, not {text!r} ({_known_options(game)})")
+        option = known.get(name.strip().lower())
+        if option is None:
+            raise ValueError(f"{game.title} has no option {name.strip()!r}; {_known_options(game)}")
+        options[option.name] = _option_value(option, value.strip())
     return options
 
 
+# ---------------------------------------------------------------------- the command line
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line is one line on stderr (and exit status 2), not the usage text."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _whole(low: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number no smaller than ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = low - 1
+        if number < low:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} up, not {text!r}")
+        return number
+
+    return parse
+
+
+def _options_epilog() -> str:
+    width = max(len(kind) for kind in GAMES) + 4
+    lines = ["game options (--option NAME=VALUE, repeatable):"]
+    for kind, spec in GAMES.items():
+        for option in spec.game.options:
+            default = ("on" if option.default else "off") if isinstance(option.default, bool) else option.default
+            lines.append(f"  {kind:<{width - 2}}{_form(option)} (default: {default})")
+            lines += textwrap.wrap(option.description, 79, initial_indent=" " * width, subsequent_indent=" " * width)
+    return "\n".join(lines)
+
+
+def _add_game_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("game", choices=list(GAMES), help="which game")
+    command.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a table option of the game (see below); repeat it for several",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python bot.py",
         description="Pirate Tables: board games in Discord. Without a command, connect with DISCORD_TOKEN.",
-        epilog="Configuration comes from the environment or .env: DISCORD_TOKEN, TABLES_DATABASE, "
-        "TABLES_AI_DELAY, TABLES_INVITE_TTL, TABLES_LOG_LEVEL (see README).",
+        epilog="Settings come from the environment or .env: DISCORD_TOKEN, TABLES_DATABASE, TABLES_AI_DELAY, "
+        "TABLES_INVITE_TTL, TABLES_LOG_LEVEL (each explained in .env.example and the README).",
     )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="connect to Discord (the default)")
     sync = sub.add_parser("sync", help="publish the slash commands to Discord")
     sync.add_argument("--guild", type=int, help="publish to one server only (instant; for testing)")
 
-    demo = sub.add_parser("demo", help="play one complete game offline in a simulated Discord")
-    demo.add_argument("game", choices=list(GAMES))
-    demo.add_argument("--players", type=int, default=3, help="number of seats (default 3)")
-    demo.add_argument("--seed", default="demo", help="the game's seed (default 'demo')")
-    demo.add_argument("--out", default="demo-out", help="folder for the transcript and images")
-    demo.add_argument("--variant", help="Sewer Pirats: standard, landlubber or auction")
-    demo.add_argument("--blind", action="store_true", help="Piratz: play in blind mode")
+    shown = {"epilog": _options_epilog(), "formatter_class": argparse.RawDescriptionHelpFormatter}
+    demo = sub.add_parser("demo", help="play one complete game offline in a simulated Discord", **shown)
+    _add_game_arguments(demo)
+    demo.set_defaults(command_parser=demo)
+    demo.add_argument(
+        "--players", type=_whole(1), default=3, metavar="N", help="number of players (default: %(default)s)"
+    )
+    demo.add_argument("--seed", default="demo", metavar="S", help="the game's seed (default: %(default)s)")
+    demo.add_argument(
+        "--out",
+        type=Path,
+        default=Path("demo-out"),
+        metavar="DIR",
+        help="where the transcript and images go (default: %(default)s)",
+    )
 
-    sim = sub.add_parser("simulate", help="AI-versus-AI games at engine level; prints JSON")
-    sim.add_argument("game", choices=list(GAMES))
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", default="0")
-    sim.add_argument("--players", type=int, default=None, help="number of seats (default: the game's minimum)")
-    sim.add_argument("--variant", help="Sewer Pirats: standard, landlubber or auction")
-    sim.add_argument("--blind", action="store_true", help="Piratz: blind mode")
+    sim = sub.add_parser("simulate", help="AI-versus-AI games at engine level; prints JSON", **shown)
+    _add_game_arguments(sim)
+    sim.set_defaults(command_parser=sim)
+    sim.add_argument(
+        "--games", type=_whole(1), default=100, metavar="N", help="how many games to play (default: %(default)s)"
+    )
+    sim.add_argument(
+        "--seed",
+        default="0",
+        metavar="S",
+        help="seed of the run: game i is played with seed S-i (default: %(default)s)",
+    )
+    sim.add_argument("--players", type=_whole(1), metavar="N", help="number of players (default: the game's minimum)")
     return parser
 
 
-def _run(config: Config) -> int:
+def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """Check ``--players`` against the game and read its ``--option``s (a bad one ends the program, status 2)."""
+    command: argparse.ArgumentParser = args.command_parser
+    game = GAMES[args.game].game
+    if args.players is None:
+        args.players = game.min_players
+    if not game.min_players <= args.players <= game.max_players:
+        command.error(
+            f"argument --players: {game.title} takes {game.min_players}–{game.max_players} players, not {args.players}"
+        )
+    try:
+        options = game_options(game, args.option)
+    except ValueError as exc:
+        command.error(str(exc))
+    if args.command == "demo":
+        out: Path = args.out
+        if out.exists() and not out.is_dir():
+            command.error(f"argument --out: {out} is a file; give a folder")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            command.error(f"argument --out: cannot create the folder {out}: {exc.strerror}")
+    return options
+
+
+# ---------------------------------------------------------------------- the commands
+
+
+async def _login(bot: TableBot, token: str) -> None:
+    """Log in (which also sets the bot up), turning a rejected token or an unreachable Discord into :class:`Fatal`."""
+    try:
+        await bot.login(token)
+    except discord.LoginFailure:
+        raise Fatal(BAD_TOKEN, 2) from None
+    except (aiohttp.ClientConnectionError, TimeoutError) as exc:
+        raise Fatal(
+            f"Discord cannot be reached ({str(exc) or type(exc).__name__}): check the network, then try again."
+        ) from None
+
+
+def _token() -> str:
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
-    bot = create_bot(config=config)
-    bot.run(token, log_handler=None)
+        raise Fatal(NO_TOKEN.rstrip(), 2)
+    return token
+
+
+async def _serve(config: Config, token: str) -> None:
+    async with create_bot(config=config) as bot:
+        await _login(bot, token)
+        await bot.connect()  # reconnects by itself after network trouble once logged in
+
+
+def _run(config: Config) -> int:
+    token = _token()
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the bot is stopped by hand
+        asyncio.run(_serve(config, token))
     return 0
 
 
 async def _sync(config: Config, guild_id: int | None) -> int:
-    token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if not token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
-    bot = create_bot(config=config)
-    async with bot:
-        await bot.login(token)
+    token = _token()
+    async with create_bot(config=config) as bot:
+        await _login(bot, token)
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
             bot.tree.copy_global_to(guild=guild)
@@ -105,31 +280,16 @@ async def _sync(config: Config, guild_id: int | None) -> int:
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> int:
+def _simulate(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from games.simulate import simulate
 
     spec = GAMES[args.game]
-    game, ai = spec.game, spec.ai
-    seats = args.players or game.min_players
-    if not game.min_players <= seats <= game.max_players:
-        print(f"{game.title} takes {game.min_players}–{game.max_players} players.", file=sys.stderr)
-        return 2
-    result = simulate(game, [ai() for _ in range(seats)], args.games, args.seed, _parse_options(args))
+    result = simulate(spec.game, [spec.ai() for _ in range(args.players)], args.games, args.seed, options)
     print(json.dumps(result))
     return 1 if result["violations"] else 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    load_dotenv()
-    args = _parser().parse_args(argv)
-    config = Config.from_env()
-    discord.utils.setup_logging(level=getattr(logging, config.log_level, logging.INFO), root=True)
-    if args.command in (None, "run"):
-        return _run(config)
-    if args.command == "sync":
-        return asyncio.run(_sync(config, args.guild))
-    if args.command == "simulate":
-        return _simulate(args)
+def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     # The demo's Discord is SimCord, in memory: discord.py's notes about the gateway and intents (some
     # about SimCord's own probe client) say nothing about the bot there. Errors still show.
     logging.getLogger("discord").setLevel(logging.ERROR)
@@ -138,10 +298,34 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError as exc:
         if exc.name != "simcord":
             raise
-        print('The demo runs the bot in SimCord, part of the dev extra: pip install -e ".[dev]"', file=sys.stderr)
-        return 2
+        raise Fatal('The demo runs the bot in SimCord, part of the dev extra: pip install -e ".[dev]"', 2) from None
+    return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options))
 
-    return asyncio.run(run_demo(args.game, args.players, args.seed, Path(args.out), _parse_options(args)))
+
+def _setup_logging(level_name: str) -> None:
+    # As logging.basicConfig does: a program that already set up logging (pytest, a caller of main) keeps it.
+    if not logging.getLogger().handlers:
+        discord.utils.setup_logging(level=getattr(logging, level_name, logging.INFO), root=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (a bad command line exits with status 2)."""
+    load_dotenv()
+    args = _parser().parse_args(argv)
+    options = _checked_game_arguments(args) if args.command in ("demo", "simulate") else {}
+    try:
+        if args.command == "simulate":
+            return _simulate(args, options)
+        config = Config.from_env()
+        _setup_logging(config.log_level)
+        if args.command == "demo":
+            return _demo(args, options)
+        if args.command == "sync":
+            return asyncio.run(_sync(config, args.guild))
+        return _run(config)
+    except Fatal as exc:
+        print(exc, file=sys.stderr)
+        return exc.status
 
 
 if __name__ == "__main__":

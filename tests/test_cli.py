@@ -1,0 +1,353 @@
+"""The command line (``python bot.py …``): one registry of games drives ``demo`` and ``simulate``; every bad
+command line is one line on stderr with status 2, and nothing hangs.
+
+In-process through ``main([...])`` where possible; in a subprocess with a timeout where the point is that
+the process ends (the store's worker thread) or where discord.py must fail to connect.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+import bot
+import games.simulate
+from bot import game_options, main
+from cogs import app
+from cogs.demo import SimTable
+from games.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+PIRATZ = GAMES["piratz"].game
+SEWER = GAMES["sewerpirats"].game
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run ``main(argv)`` in this process: exit status, stdout, stderr."""
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_python(code: str, *, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` from the project root; a hang fails the test after 60 s instead of blocking it."""
+    environment = {**os.environ, "TABLES_LOG_LEVEL": "WARNING", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.fixture
+def discord_log_level() -> Iterator[None]:
+    """The demo quiets discord.py's logger for the rest of the program; give it back to the other tests."""
+    logger = logging.getLogger("discord")
+    level = logger.level
+    yield
+    logger.setLevel(level)
+
+
+# ---------------------------------------------------------------------- --option NAME=VALUE
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        *((f"blind={word}", True) for word in ("on", "ON", "true", "Yes", "1")),
+        *((f"blind={word}", False) for word in ("off", "False", "no", "0")),
+    ],
+)
+def test_boolean_options_read_on_off_words(text: str, expected: bool) -> None:
+    assert game_options(PIRATZ, [text]) == {"blind": expected}
+
+
+def test_choices_and_names_ignore_case() -> None:
+    assert game_options(SEWER, ["variant=Auction"]) == {"variant": "auction"}
+    assert game_options(SEWER, ["VARIANT=landlubber"]) == {"variant": "landlubber"}
+    assert game_options(SEWER, ["variant=standard", "variant=auction"]) == {"variant": "auction"}
+    assert game_options(SEWER, []) == {}
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "named"),
+    [
+        (SEWER, "variant=foo", "standard, landlubber, auction"),
+        (SEWER, "blind=on", "variant=standard|landlubber|auction"),
+        (PIRATZ, "blind=maybe", "on or off"),
+        (PIRATZ, "blind", "blind=on|off"),
+        (PIRATZ, "=on", "blind=on|off"),
+    ],
+)
+def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, named: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(named)):
+        game_options(game, [text])
+
+
+# ---------------------------------------------------------------------- bad command lines
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        ("demo sewerpirats --option variant=foo", "`variant` must be one of: standard, landlubber, auction"),
+        ("demo sewerpirats --option blind=on", "Sewer Pirats has no option 'blind'"),
+        ("demo piratz --option blind=maybe", "say on or off"),
+        ("demo sewerpirats --variant Auction", "unrecognized arguments: --variant"),
+        ("demo piratz --blind", "unrecognized arguments: --blind"),
+        (f"demo piratz --out {ROOT / 'README.md'}", "README.md is a file; give a folder"),
+        ("demo piratz --players 5", "Piratz takes 2–4 players, not 5"),
+        ("demo sewerpirats --players 1", "Sewer Pirats takes 2–5 players, not 1"),
+        ("demo piratz --players -2", "--players: must be a whole number from 1 up"),
+        ("demo chess", "invalid choice: 'chess'"),
+        ("simulate piratz --games -5", "--games: must be a whole number from 1 up, not '-5'"),
+        ("simulate piratz --games 0", "--games: must be a whole number from 1 up"),
+        ("simulate piratz --games many", "--games: must be a whole number from 1 up"),
+        ("simulate sewerpirats --option variant=nope", "must be one of: standard, landlubber, auction"),
+        ("simulate piratz --option colour=red", "Piratz has no option 'colour'; its options: blind=on|off"),
+        ("simulate sewerpirats --players 6", "Sewer Pirats takes 2–5 players, not 6"),
+        ("sync --guild here", "--guild: invalid int value"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: str, said: str) -> None:
+    status, out, err = cli(capsys, *shlex.split(argv))
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1, err
+    assert said in err
+    assert "--help" in err
+    assert "Traceback" not in err
+
+
+def test_a_bad_out_folder_is_refused_before_anything_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    status, _, err = cli(capsys, "demo", "piratz", "--out", str(blocker / "out"))
+    assert status == 2
+    assert "cannot create the folder" in err
+    assert err.count("\n") == 1
+
+
+def test_the_old_demo_command_exits_at_once() -> None:
+    """Issue 18: ``demo sewerpirats --variant foo`` printed a traceback and never ended."""
+    done = run_python("import sys, bot; sys.exit(bot.main(['demo', 'sewerpirats', '--variant', 'foo']))")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "unrecognized arguments: --variant foo" in done.stderr
+
+
+def test_an_error_inside_the_simulated_discord_still_ends_the_process(tmp_path: Path) -> None:
+    """An exception inside the SimCord run must not leave the store's worker thread (non-daemon) alive."""
+    code = f"""
+import sys, bot, cogs.demo
+
+async def broken(*args, **kwargs):
+    raise RuntimeError("injected failure")
+
+cogs.demo.SimTable.challenge = broken
+sys.exit(bot.main(["demo", "piratz", "--players", "2", "--out", {str(tmp_path / "out")!r}]))
+"""
+    done = run_python(code)
+    assert done.returncode == 1
+    assert "RuntimeError: injected failure" in done.stderr
+
+
+# ---------------------------------------------------------------------- runs that work
+
+
+def test_simulate_reads_the_options_of_the_game(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    seen: list[Any] = []
+    real = games.simulate.simulate
+
+    def recording(game: Any, players: Any, count: int, seed: str, options: Any) -> dict[str, Any]:
+        seen.append((game.kind, len(players), count, seed, options))
+        return real(game, players, count, seed, options)
+
+    monkeypatch.setattr(games.simulate, "simulate", recording)
+    status, out, err = cli(capsys, "simulate", "sewerpirats", "--games", "2", "--option", "variant=Auction")
+    assert status == 0, err
+    assert seen == [("sewerpirats", 2, 2, "0", {"variant": "auction"})]
+    summary = json.loads(out)
+    assert summary["games"] == 2
+    assert summary["violations"] == 0
+
+
+def test_demo_plays_a_whole_game_with_an_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, discord_log_level: None
+) -> None:
+    """The one real demo run here (a whole game through the bot): options reach ``/<game> new``."""
+    challenged: list[dict[str, Any]] = []
+    real = SimTable.challenge
+
+    async def recording(self: SimTable, kind: str, host: str, invitees: Any, ai: int = 0, **options: Any) -> Any:
+        challenged.append({"kind": kind, "ai": ai, **options})
+        return await real(self, kind, host, invitees, ai, **options)
+
+    monkeypatch.setattr(SimTable, "challenge", recording)
+    out = tmp_path / "new" / "demo"
+    status, stdout, err = cli(capsys, "demo", "piratz", "--players", "2", "--option", "blind=on", "--out", str(out))
+    assert status == 0, err
+    assert challenged == [{"kind": "piratz", "ai": 1, "blind": True}]
+    assert "Piratz #1 finished" in stdout
+    assert (out / "transcript.md").read_text(encoding="utf-8").startswith("# Transcript")
+    assert any((out / "images").iterdir())
+
+
+def test_help_gives_the_defaults(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # no line breaks inside the texts looked for
+    status, demo, _ = cli(capsys, "demo", "--help")
+    assert status == 0
+    for text in ("--players N", "(default: 3)", "(default: demo)", "(default: demo-out)", "blind=on|off"):
+        assert text in demo
+    status, simulate, _ = cli(capsys, "simulate", "--help")
+    assert status == 0
+    for text in ("--games N", "(default: 100)", "(default: 0)", "the game's minimum", "variant=standard|"):
+        assert text in simulate
+
+
+# ---------------------------------------------------------------------- connecting to Discord
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize("command", [[], ["sync"]])
+def test_no_network_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    """Issue 19: with a token but no way to Discord, one line and status 1 (not 80 lines of traceback).
+    discord.py is pointed at a closed local port, so the connection fails at once without any network."""
+    code = f"""
+import sys, discord.http, bot
+discord.http.Route.BASE = "http://127.0.0.1:{_closed_port()}/api/v10"
+sys.exit(bot.main({command!r}))
+"""
+    done = run_python(code, env={"DISCORD_TOKEN": "fake.token", "TABLES_DATABASE": str(tmp_path / "t.db")})
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("Discord cannot be reached (Cannot connect to host 127.0.0.1")
+
+
+class _Unauthorized(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b'{"message": "401: Unauthorized", "code": 0}'
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def rejecting_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """discord.py talks to a local server that turns every token down."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Unauthorized)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{server.server_port}/api/v10")
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("command", [[], ["sync"]])
+def test_a_rejected_token_is_one_line(
+    rejecting_discord: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, command: list[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "not.a.token")
+    monkeypatch.setenv("TABLES_DATABASE", str(tmp_path / "t.db"))
+    status, out, err = cli(capsys, *command)
+    assert (status, out) == (2, "")
+    assert err == bot.BAD_TOKEN + "\n"
+
+
+def test_no_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+    status, _, err = cli(capsys)
+    assert status == 2
+    assert "set DISCORD_TOKEN" in err
+    assert "python bot.py demo piratz" in err
+
+
+# ---------------------------------------------------------------------- .env.example and the README
+
+
+class _RecordingEnviron(dict[str, str]):
+    """``os.environ`` that remembers which settings were read."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> str:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+
+def test_env_example_lists_every_setting_with_a_comment_and_its_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    environ = _RecordingEnviron({})
+    with monkeypatch.context() as m:
+        m.setattr(os, "environ", environ)
+        app.Config.from_env()
+        with pytest.raises(bot.Fatal):
+            bot._token()  # the one setting bot.py reads itself
+    assert "DISCORD_TOKEN" in environ.read
+
+    lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+    listed: dict[str, str] = {}
+    for i, line in enumerate(lines):
+        if match := re.fullmatch(r"#? ?([A-Z][A-Z0-9_]*)=(.*)", line):
+            assert i > 0 and lines[i - 1].startswith("# ") and "=" not in lines[i - 1], f"{line}: no comment"
+            listed[match.group(1)] = match.group(2)
+    assert set(listed) == environ.read
+
+    # The values shown are the defaults (the database relative to the project, where the bot keeps it).
+    shown = {k: str(ROOT / v) if k == "TABLES_DATABASE" else v for k, v in listed.items() if v}
+    with monkeypatch.context() as m:
+        m.setattr(os, "environ", _RecordingEnviron(shown))
+        assert app.Config.from_env() == app.Config()
+
+
+def test_readme_commands_use_only_real_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"`(python bot\.py[^`]*)`", readme)
+    assert any(c.startswith("python bot.py demo") for c in commands)
+    helps: dict[str, str] = {}
+    for command in commands:
+        words = command.replace("|", " ").replace("[", " ").replace("]", " ").split()[2:]
+        sub = words[0] if words and not words[0].startswith("-") else ""
+        if sub not in helps:
+            status, helps[sub], _ = cli(capsys, *([sub] if sub else []), "--help")
+            assert status == 0, command
+        for word in words:
+            if word.startswith("--"):
+                assert word in helps[sub], f"README: `{command}` has {word}, which `{sub}` does not take"
+        if sub in ("demo", "simulate") and words[1] in GAMES:
+            for i, word in enumerate(words[:-1]):
+                if word == "--option":
+                    game_options(GAMES[words[1]].game, [words[i + 1]])
