@@ -74,7 +74,7 @@ def count_colour(img: Image.Image, box: tuple[float, ...], colour: theme.RGB, to
     return sum(n for n, c in colours if all(abs(a - b) <= tol for a, b in zip(c, colour, strict=True)))
 
 
-TOAD_GAME = ("auction", 4, "s7")
+TOAD_GAME = ("auction", 4, "s26")
 """A game with a toad's choice and final sailings."""
 PHASES = {"crew", "auction", "action", "draw", "discard", "snail", "weasel", "seize", "toad", "final", "over"}
 

@@ -173,8 +173,9 @@ def test_standard_tribes_and_first_player_are_random() -> None:
     assert len({g["first"] for g in games}) == 3
 
 
-def test_landlubber_tribes_are_chosen_in_seat_order() -> None:
+def test_landlubber_each_player_chooses_a_different_tribe() -> None:
     state = G.new_game(3, {"variant": "landlubber"}, "land")
+    assert state["first"] == 0  # the seed's first player chooses first (see the review tests for another)
     assert state["phase"] == "crew" and not state["abilities"] and G.to_act(state) == (0,)
     assert legal(state) == [f"tribe {t}" for t in TRIBES]
     state = do(state, 0, "tribe toads")
@@ -586,6 +587,8 @@ def test_rat_crew_seizes_two() -> None:
     state = do(state, 0, "sail cat", "seize 0")
     assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "seize 1"]
     state = do(state, 1, "seize 1")
+    assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "stop"]  # the second token is optional
+    state = do(state, 1, "seize 0")
     assert tokens(state, 1) == [("burger", 3), ("noodles", 2)] and G.to_act(state) == (1,)
 
 
@@ -661,9 +664,9 @@ def test_toad_may_become_captain_by_staying_aboard() -> None:
     state = toad_table()
     put(state, "cat", 3, 1, "toads")
     state = do(state, 0, "sail cat", "seize 0", "seize 0")
-    assert legal(state) == ["seize 0", "stay", "stay captain"]
-    assert G.describe(state, 1, Action("stay")) == ("Stay aboard", "Stay on space 3")
-    state = do(state, 1, "stay captain")
+    assert legal(state) == ["seize 0", "stay"]
+    assert G.describe(state, 1, Action("stay")) == ("Stay aboard", "Become captain")
+    state = do(state, 1, "stay")
     assert at(state, "cat", "C") == "1to1" and G.to_act(state) == (1,) and legal(state) == ["sail cat"]
 
 
@@ -690,20 +693,6 @@ def test_toad_captain_cannot_stay_aboard() -> None:
     assert at(state, "cat", "C") is None and area_ids(state, 0) == ["0to1"] and G.to_act(state) == (1,)
 
 
-def test_toad_with_nothing_left_to_seize_may_still_become_captain() -> None:
-    state = table()
-    put(state, "cat", "C", 0, "rats")
-    put(state, "cat", 3, 2, "toads")
-    put(state, "cat", 2, 1, "toads")
-    flotsam(state, "cat", group(("fries", 1), ("noodles", 2)), group(("fries", 2), ("fries", 2), ("fries", 2)))
-    state = do(state, 0, "sail cat", "seize 0")
-    assert state["phase"] == "toad" and G.to_act(state) == (2,) and legal(state) == ["stay", "stay captain"]
-    state = do(state, 2, "stay")
-    assert G.to_act(state) == (1,) and legal(state) == ["stay", "stay captain"]
-    state = do(state, 1, "stay captain")
-    assert at(state, "cat", "C") == "1to1" and at(state, "cat", 3) == "2to1"
-
-
 def test_rulebook_toad_example() -> None:
     """Green's snail captains the bird ship; blue's weasel captain sets sail with the cat ship. Green's
     toad on space 3 cannot become captain and stays; red's toad on space 2 becomes captain."""
@@ -722,9 +711,11 @@ def test_rulebook_toad_example() -> None:
     state["turn"] = state["actor"] = blue
     state = do(state, blue, "sail cat", "seize 2")
     assert G.to_act(state) == (green,) and legal(state) == ["seize 0", "seize 1", "stay"]
+    assert G.describe(state, green, Action("stay")) == ("Stay aboard", "Stay on space 3")
     state = do(state, green, "stay")
-    assert G.to_act(state) == (red,) and legal(state) == ["seize 0", "seize 1", "stay", "stay captain"]
-    state = do(state, red, "stay captain")
+    assert G.to_act(state) == (red,) and legal(state) == ["seize 0", "seize 1", "stay"]
+    assert G.describe(state, red, Action("stay")) == ("Stay aboard", "Become captain")
+    state = do(state, red, "stay")
     assert at(state, "cat", "C") == "0to1" and at(state, "cat", 3) == "1to1" and at(state, "cat", 2) is None
     assert tokens(state, blue) == [("burger", 3), ("ketchup", 0)] and len(state["box"]) == 2
 
@@ -1153,7 +1144,7 @@ def test_view_shows_only_the_viewers_secrets() -> None:
     assert set(view) == {
         "game", "variant", "abilities", "viewer", "seats", "tribes", "ships", "row", "deck_count",
         "discard_count", "booty_pool", "bonus_pool", "groups_left", "players", "hand", "phase", "to_act",
-        "turn", "pending", "auction", "events", "final",
+        "turn", "pending", "sailing", "auction", "events", "final",
     }  # fmt: skip
 
 

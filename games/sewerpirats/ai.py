@@ -15,6 +15,7 @@ from functools import cached_property
 from games.core import JSON, Action, Game, Player
 from games.sewerpirats.board import CAPTAIN, SHIP_INDEX
 from games.sewerpirats.components import HAND_LIMIT
+from games.sewerpirats.sailing import toad_target
 from games.sewerpirats.scoring import FOOD
 from games.sewerpirats.view import build_view
 
@@ -109,7 +110,7 @@ class _Turn:
     def best(self, actions: list[Action]) -> Action:
         """The action with the best estimate among the legal ``actions``."""
         verbs = {a.verb for a in actions}
-        if "seize" in verbs or "stay" in verbs:
+        if self.view["sailing"] is not None:
             return self._seize(actions)
         if self.view["auction"] is not None:
             return self._auction(actions)
@@ -128,15 +129,22 @@ class _Turn:
     # ------------------------------------------------------------------ seizing
 
     def _seize(self, actions: list[Action]) -> Action:
-        # The captain takes the bonus first, so the group being seized is the one without it.
-        ship = next(s for s in self.view["ships"] if s["flotsam"][0] is not None and s["flotsam"][0]["bonus"] is None)
+        """Seize the token worth most to me. A rat's second token is always worth taking (every token
+        adds to a score or denies it), so ``stop`` is worth nothing. A toad stays aboard when becoming
+        captain for free beats the best token, or when the best token is worth little."""
+        sailing = self.view["sailing"]
+        s = SHIP_INDEX[sailing["ship"]]
+        ship = self.view["ships"][s]
         booty = ship["flotsam"][0]["booty"]
 
         def value(action: Action) -> float:
             if action.verb == "seize":
                 token = booty[int(action.args[0])]
                 return self.gain(token) + 0.01 * token["value"]
-            if action.args:  # the toad becomes captain for free: it will seize the next group first
+            if action.verb == "stop":
+                return 0.0
+            if toad_target(self.view, s, sailing["space"], self.seat) == CAPTAIN:
+                # The toad captain will seize the next group first, for free.
                 nxt = ship["flotsam"][1]
                 return self._captain_take(nxt, "toads") if nxt is not None else 0.0
             return 0.5

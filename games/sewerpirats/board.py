@@ -79,6 +79,12 @@ def captain_ship(state: JSON, seat: int) -> int | None:
     return None
 
 
+def second_token(sail: JSON) -> bool:
+    """Whether the figure seizing now has already taken a booty token: only a rat takes another one,
+    and that second token is optional (a captain's first token comes after its bonus)."""
+    return sail["took"] > (1 if sail["at"] == CAPTAIN else 0)
+
+
 def area_choices(area: list[Figure]) -> list[Figure]:
     """One figure per tribe from a play area (the lowest id): figures of a tribe there are alike."""
     best: dict[str, Figure] = {}

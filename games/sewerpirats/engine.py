@@ -3,17 +3,18 @@
 Rulings where the specification is silent (each has a test):
 
 - Identical choices count once: figures of one tribe in a play area are offered (and accepted) only
-  as their lowest id, identical booty tokens in a group only as their first index.
-- Decisions without a choice are taken for the player: seizing when all tokens left are alike,
-  discarding to the hand limit when all cards are of one symbol, paying a bid when all cards are
+  as their lowest id, identical booty tokens in a group only as their first index. The one exception
+  is a weasel's extra action, which belongs to the weasel that acted, whatever its number.
+- Decisions without a choice are taken for the player: seizing a figure's first token when all
+  tokens left are alike, discarding to the hand limit when all cards are of one symbol, paying a bid when all cards are
   of one symbol or the whole hand goes, passing in an auction when the player cannot raise, and the
   final sailings themselves. A compulsory Set Sail is still the player's ``sail`` action.
-- A rat must take its second token when one is left.
-- A toad decides when its turn to seize comes: ``seize``, ``stay`` (step one space on, passing over
-  occupied crew spaces, but not onto C; or stay put) or ``stay captain`` (step onto a free C over
-  occupied crew spaces, if its owner holds no captain). A toad with nothing left to seize gets the
-  same choice when it could become captain. Other figures that took nothing step on only if the
-  next space is empty.
+- A rat's second token is optional: after its first, its owner may ``seize`` another or ``stop``.
+- A toad decides when its turn to seize comes: ``seize`` or ``stay``, which advances it to the next
+  free space toward the bow, passing over occupied ones, C included if its owner holds no captain;
+  only a toad that cannot advance stays where it is. A toad with nothing left to seize stays aboard
+  that way without a question (it is its only choice). Other figures that took nothing step on only
+  if the next space is empty.
 - A snail's lucky step onto an occupied C swaps with that captain (the snail becomes captain).
 - "Set Sail with a weasel" means the weasel is the captain. The extra action is offered only when
   one is possible, grants no further one, and comes right after the sailing, before any final
@@ -23,7 +24,8 @@ Rulings where the specification is silent (each has a test):
   cards do not trigger the hand limit.
 - The deck is reshuffled from the discard pile when a card is needed and the deck is empty. If the
   first card of a Draw takes the last card available, the action ends with one card.
-- Landlubber tribes are chosen in seat order starting with seat 0, after the starting hands.
+- Landlubber tribes are chosen in turn order starting with the first player, after the starting
+  hands.
 - Auction: each player's reveal fills the rearmost empty stools, so seat 0's figures sit at the
   rear. The card under the front figure is drawn when the opener picks another figure. The hirer
   takes the cards under a figure before paying, and chooses which cards pay the bid.

@@ -6,6 +6,7 @@ from games.core import JSON, Action
 from games.sewerpirats.board import AREA, CAPTAIN, Figure, locate, plural
 from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.moves import check_captain, check_move
+from games.sewerpirats.sailing import toad_target
 
 
 def figure_label(state: JSON, fig: Figure) -> str:
@@ -53,8 +54,10 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "seize":
         booty = state["ships"][state["sail"]["ship"]]["flotsam"][0]["booty"]
         return ("Seize", token_name(booty[int(args[0])]))
+    if verb == "stop":
+        return ("Seize", "No second token")
     if verb == "stay":
-        return ("Stay aboard", "Become captain" if args else _toad_step(state))
+        return ("Stay aboard", _toad_step(state, seat))
     if verb == "snail":
         return ("Snail", "Reveal the top card" if args == ("reveal",) else "Do not reveal")
     if verb == "tribe":
@@ -72,9 +75,10 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     return (verb.title(),)
 
 
-def _toad_step(state: JSON) -> str:
+def _toad_step(state: JSON, seat: int) -> str:
     sail = state["sail"]
-    spaces = state["ships"][sail["ship"]]["spaces"]
     at = sail["at"]
-    step = next((i for i in range(at + 1, CAPTAIN) if spaces[i] is None), None)
-    return f"Stay on space {at + 1}" if step is None else f"Move to space {step + 1}"
+    target = toad_target(state, sail["ship"], at, seat)
+    if target is None:
+        return f"Stay on space {at + 1}"
+    return "Become captain" if target == CAPTAIN else f"Move to space {target + 1}"

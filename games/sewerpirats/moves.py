@@ -51,15 +51,23 @@ def _captain_cost(state: JSON, fig: Figure, start: int) -> int:
 
 
 def _own_starts(state: JSON, seat: int, only: str | None) -> list[tuple[Figure, int, int]]:
-    """(figure, ship or AREA, start) for each figure of ``seat`` that may move or become captain."""
+    """(figure, ship or AREA, start) for each figure of ``seat`` that may move or become captain; only
+    figure ``only`` if given (a weasel's extra action belongs to that very figure, even in a play area
+    where a lower-numbered figure of its tribe stands for the others)."""
+    if only is not None:
+        where = locate(state, only)
+        if where is None or where[1] == CAPTAIN:
+            return []
+        on, index = where
+        if on == AREA:
+            return [(state["players"][seat]["area"][index], AREA, AREA)]
+        return [(state["ships"][on]["spaces"][index], on, index)]
     starts = [(f, AREA, AREA) for f in area_choices(state["players"][seat]["area"])]
     for s, ship in enumerate(state["ships"]):
         for i in range(CAPTAIN):
             fig = ship["spaces"][i]
             if fig is not None and fig["owner"] == seat:
                 starts.append((fig, s, i))
-    if only is not None:
-        starts = [entry for entry in starts if entry[0]["id"] == only]
     return starts
 
 
@@ -108,8 +116,9 @@ def _own_figure(state: JSON, seat: int, fid: str, s: int, only: str | None) -> t
     on, index = where
     if on == AREA:
         fig = state["players"][seat]["area"][index]
+        # Alike figures count once, except the weasel whose extra action this is (``only``).
         canonical = next(f["id"] for f in area_choices(state["players"][seat]["area"]) if f["tribe"] == fig["tribe"])
-        if canonical != fid:
+        if only is None and canonical != fid:
             raise IllegalAction(f"Your {fig['tribe']} in the play area are alike: use {canonical}.")
         return fig, AREA
     if on != s:

@@ -4,7 +4,7 @@ flotsam moving up, the end of the game with its final sailings, and the flow to 
 from __future__ import annotations
 
 from games.core import JSON, Action, Event, IllegalAction, act
-from games.sewerpirats.board import CAPTAIN, Figure, captain_ship, has_ability, log
+from games.sewerpirats.board import CAPTAIN, captain_ship, has_ability, log, second_token
 from games.sewerpirats.components import GROUP_BOOTY, SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.moves import plan_actions
 from games.sewerpirats.scoring import total
@@ -47,13 +47,18 @@ def distinct_booty(booty: list[JSON]) -> list[int]:
     return picks
 
 
-def _toad_may_captain(state: JSON, spaces: list[Figure | None], at: int, seat: int) -> bool:
-    # The toad's one step passes over occupied crew spaces, as in the rulebook's example.
-    return (
-        spaces[CAPTAIN] is None
-        and all(spaces[i] is not None for i in range(at + 1, CAPTAIN))
-        and captain_ship(state, seat) is None
-    )
+def toad_target(board: JSON, s: int, at: int, seat: int) -> int | None:
+    """Where ``seat``'s toad on crew space ``at`` of ship ``s`` goes when it stays aboard: the next free
+    space toward the bow, passing over occupied ones (the rulebook's toad goes from 2 to C past the toad
+    on 3), C only if ``seat`` holds no captain; ``None`` if it cannot advance and stays where it is.
+    ``board`` is a state or a view (both have the ships)."""
+    spaces = board["ships"][s]["spaces"]
+    for i in range(at + 1, CAPTAIN):
+        if spaces[i] is None:
+            return i
+    if spaces[CAPTAIN] is None and captain_ship(board, seat) is None:
+        return CAPTAIN
+    return None
 
 
 def seize_actions(state: JSON) -> list[Action]:
@@ -63,28 +68,26 @@ def seize_actions(state: JSON) -> list[Action]:
     actions = [act("seize", i) for i in distinct_booty(ship["flotsam"][0]["booty"])]
     if state["phase"] == "toad":
         actions.append(act("stay"))
-        if _toad_may_captain(state, ship["spaces"], sail["at"], state["actor"]):
-            actions.append(act("stay", "captain"))
+    elif second_token(sail):
+        actions.append(act("stop"))
     return actions
 
 
 def play_seize(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
-    """Apply ``seize <i>``, ``stay`` or ``stay captain`` by the player whose figure is seizing."""
+    """Apply ``seize <i>``, ``stay`` (a toad) or ``stop`` (a rat's second token) by the seizing player."""
     sail = state["sail"]
     ship = state["ships"][sail["ship"]]
     booty = ship["flotsam"][0]["booty"]
     if action.verb == "stay" and state["phase"] == "toad":
-        if action.args == ("captain",):
-            if not _toad_may_captain(state, ship["spaces"], sail["at"], seat):
-                raise IllegalAction(
-                    "The toad cannot become captain: C must be free and reachable, and you "
-                    "may not hold another captain."
-                )
-            _stay(state, events, to_captain=True)
-        elif action.args:
-            raise IllegalAction("Say `stay` or `stay captain`.")
-        else:
-            _stay(state, events, to_captain=False)
+        if action.args:
+            raise IllegalAction("Say `stay`: the toad stays aboard and advances if it can.")
+        _stay(state, events)
+    elif action.verb == "stop" and not action.args:
+        if not second_token(sail):
+            raise IllegalAction("Only a rat's second token may be left: choose a token to seize.")
+        sail["take"] = 0
+        fig = ship["spaces"][sail["at"]]
+        log(state, events, f"{{p{seat}}}'s {TRIBE_SINGULAR[fig['tribe']]} takes no second token.")
     elif action.verb == "seize":
         if len(action.args) != 1 or not action.args[0].isdigit():
             raise IllegalAction("Choose a token by its number in the group, e.g. `seize 0`.")
@@ -111,16 +114,14 @@ def _seize(state: JSON, index: int, events: list[Event]) -> None:
     log(state, events, f"{{p{fig['owner']}}}'s {TRIBE_SINGULAR[fig['tribe']]} seized {token_name(token)}.")
 
 
-def _stay(state: JSON, events: list[Event], *, to_captain: bool) -> None:
-    """The toad being asked stays aboard and steps on (over occupied spaces), then seizing moves on."""
+def _stay(state: JSON, events: list[Event]) -> None:
+    """The toad being asked stays aboard and advances if it can (:func:`toad_target`), then seizing
+    moves on."""
     sail = state["sail"]
     spaces = state["ships"][sail["ship"]]["spaces"]
     at = sail["at"]
     fig = spaces[at]
-    if to_captain:
-        target: int | None = CAPTAIN
-    else:
-        target = next((i for i in range(at + 1, CAPTAIN) if spaces[i] is None), None)
+    target = toad_target(state, sail["ship"], at, fig["owner"])
     where = "stays where it is"
     if target is not None:
         spaces[at], spaces[target] = None, fig
@@ -154,13 +155,13 @@ def _run(state: JSON, events: list[Event]) -> None:
                 group["bonus"] = None
                 sail["took"] = 1
             elif has_ability(state, fig, "toads"):
-                if booty or _toad_may_captain(state, spaces, at, fig["owner"]):
+                if booty:
                     _ask(state, "toad", fig["owner"])
                     return
-                _stay(state, events, to_captain=False)
+                _stay(state, events)  # nothing to seize: staying aboard is the toad's only choice
                 continue
         if sail["take"] > 0:
-            if len(distinct_booty(booty)) == 1:
+            if len(distinct_booty(booty)) == 1 and not second_token(sail):
                 _seize(state, 0, events)
                 continue
             _ask(state, "seize", fig["owner"])

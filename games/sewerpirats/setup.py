@@ -72,8 +72,7 @@ def setup_state(state: JSON, rng: random.Random) -> None:
         state["players"][seat]["hand"] = [deck.pop() for _ in range(SMALL_HAND if k < 2 else SMALL_HAND + 1)]
     state["first"] = state["turn"] = state["actor"] = first
     if variant == "landlubber":
-        state["phase"] = "crew"
-        state["turn"] = state["actor"] = 0
+        state["phase"] = "crew"  # tribes are chosen in turn order, starting with the first player
         return
     revealed = rng.sample(TRIBES, CREW_SIZE)
     state["tribes"] = [t for t in TRIBES if t in revealed]
@@ -87,7 +86,8 @@ def crew_actions(state: JSON) -> list[Action]:
 
 
 def play_crew(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
-    """Landlubber: ``tribe <name>`` gives the player 4 figures of a tribe nobody else chose."""
+    """Landlubber: ``tribe <name>`` gives the player 4 figures of a tribe nobody else chose; the next
+    player clockwise chooses, and once everyone has, the first player takes the first turn."""
     if action.verb != "tribe" or len(action.args) != 1 or action.args[0] not in TRIBES:
         raise IllegalAction(f"Choose a tribe: `tribe <{'|'.join(TRIBES)}>`.")
     tribe = action.args[0]
@@ -99,8 +99,6 @@ def play_crew(state: JSON, seat: int, action: Action, events: list[Event]) -> No
         {"id": f"{seat}{code}{n}", "owner": seat, "tribe": tribe} for n in range(1, CREW_SIZE + 1)
     ]
     log(state, events, f"{{p{seat}}} chose the {tribe}.")
-    if seat + 1 < state["seats"]:
-        state["turn"] = state["actor"] = seat + 1
-    else:
+    state["turn"] = state["actor"] = (seat + 1) % state["seats"]
+    if state["turn"] == state["first"]:
         state["phase"] = "action"
-        state["turn"] = state["actor"] = state["first"]

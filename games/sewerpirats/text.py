@@ -21,10 +21,11 @@ others move one space toward the bow. Untaken booty leaves the game. The next gr
 new one is laid while the pools last.
 
 **Abilities** (not in the landlubber variant)
-- **Rats** take two booty tokens when seizing (a rat captain: the bonus and two).
+- **Rats** may take two booty tokens when seizing (a rat captain: the bonus and two); `stop` after one.
 - **Cockroaches** pay one card fewer to move or become captain (a 1-card move is free).
-- **Toads** may stay aboard instead of seizing and step one space on (over occupied spaces), even \
-onto C if it is free and their owner has no captain. A toad captain cannot.
+- **Toads** may stay aboard instead of seizing and advance to the next free space (passing over \
+occupied ones), even onto C if it is free and their owner has no captain; a toad stays put only if \
+it cannot advance. A toad captain cannot.
 - **Snails**: after a snail's move you may reveal the top card; if it matches the ship the snail \
 steps one more space (swapping with a figure there, even onto C).
 - **Weasels**: after a move, captaincy or sailing with a weasel, you may take one more of those \
@@ -45,12 +46,13 @@ Ties: add the numbers of the spaces your figures occupy (C counts 4); still tied
 
 **Variants** (`variant` option)
 - **standard**: 4 random tribes; everyone gets one figure of each.
-- **landlubber**: in seat order each player picks a different tribe and gets 4 of it; no abilities.
+- **landlubber**: in turn order from the first player, each picks a different tribe and gets 4 of \
+it; no abilities.
 - **auction**: hire 4 figures at the bar with 8 Talisman cards. The front stool's minimum bid is 0, \
 the next 1, and so on; opening on any other stool puts a card under the front figure (its hirer \
 takes it). Others raise or pass in turn; you can't bid more cards than you hold. The player with \
 the last figure starts, and unspent cards are your starting hand.
 
 **Commands**: `draw deck`, `draw row 0`, `move 0ra1 fish 2`, `captain 0ra1 cat`, `sail cat`, \
-`seize 0`, `stay`, `snail reveal`, `done`, `tribe rats`, `hire 0`, `bid 2`, `pass`, `discard fish`.
+`seize 0`, `stop`, `stay`, `snail reveal`, `done`, `tribe rats`, `hire 0`, `bid 2`, `pass`, `discard fish`.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.core import JSON
-from games.sewerpirats.board import CAPTAIN, captain_ship, plural
+from games.sewerpirats.board import CAPTAIN, captain_ship, plural, second_token
 from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.scoring import breakdown, total
 
@@ -26,6 +26,9 @@ def _group(group: JSON | None, copy: Callable[[JSON], JSON]) -> JSON | None:
 
 def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
     """The view of ``seat`` (``None``: a spectator): public board plus the viewer's own secrets.
+
+    ``sailing`` names the ship whose group is being seized and the index in its ``spaces`` of the figure
+    whose turn to seize it is (``None`` outside a sailing).
 
     ``brief`` is the AI's view of one decision: it leaves out what only people read (``pending``,
     ``events``, the live score) and shares the state's figure and token dicts instead of copying them
@@ -62,6 +65,8 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
             "active": list(a["active"]),
             "crew_counts": [len(p["area"]) for p in state["players"]],
         }
+    sail = state["sail"]
+    sailing = None if sail is None else {"ship": SHIPS[sail["ship"]], "space": sail["at"]}
     phase = state["phase"]
     if state["final"] is not None and phase in ("seize", "toad", "weasel"):
         phase = "final"
@@ -92,6 +97,7 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
         "to_act": [] if state["actor"] is None else [state["actor"]],
         "turn": state["turn"],
         "pending": None if brief else pending(state),
+        "sailing": sailing,
         "auction": auction,
         "events": [] if brief else list(state["log"]),
         "final": _final(state) if over else None,
@@ -132,7 +138,8 @@ def pending(state: JSON) -> str | None:
             return f"{who} names the opening bid for the {tribe} (at least {plural(a['lot'], 'card')})"
         if a["kind"] == "raise":
             return f"{who} raises the bid of {plural(a['bid'], 'card')} for the {tribe}, or passes"
-        return f"{who} chooses {plural(a['pay'], 'more card')} to pay"
+        more = "card" if a["pay"] == a["bid"] else "more card"
+        return f"{who} chooses {plural(a['pay'], more)} to pay"
     if phase == "action":
         s = captain_ship(state, seat)
         return f"{who} takes an action" if s is None else f"{who} must set sail with the {SHIPS[s]} ship"
@@ -140,7 +147,7 @@ def pending(state: JSON) -> str | None:
         return f"{who} takes a second card"
     if phase == "discard":
         extra = len(state["players"][seat]["hand"]) - HAND_LIMIT
-        return f"{who} discards down to {HAND_LIMIT} cards ({extra} more)"
+        return f"{who} discards down to {HAND_LIMIT} cards ({plural(extra, 'card')} too many)"
     if phase == "snail":
         return f"{who} may reveal the top card for the snail"
     if phase == "weasel":
@@ -150,7 +157,9 @@ def pending(state: JSON) -> str | None:
         return f"{who}'s Toad on {ship} {sail['at'] + 1} seizes a token or stays aboard"
     fig = state["ships"][sail["ship"]]["spaces"][sail["at"]]
     where = "captain" if sail["at"] == CAPTAIN else f"{TRIBE_SINGULAR[fig['tribe']]} on space {sail['at'] + 1}"
-    more = f" ({sail['take']} to take)" if sail["take"] > 1 else ""
+    if second_token(sail):
+        return f"{who} may seize a second token from the {ship} ship for their {where}, or stop"
+    more = " (a rat: up to 2)" if sail["take"] > 1 else ""
     return f"{who} seizes a token from the {ship} ship for their {where}{more}"
 
 
@@ -170,7 +179,7 @@ def summary_line(view: JSON) -> str:
 
 
 def seat_text(view: JSON) -> str:
-    """The viewer's hand and tokens with the live score preview."""
+    """The viewer's hand and tokens with the live score preview, or the final score once the game is over."""
     seat = view["viewer"]
     if seat is None:
         return "You are watching: hands and tokens are secret."
@@ -179,10 +188,14 @@ def seat_text(view: JSON) -> str:
     me = view["players"][seat]
     tokens = me["tokens"]
     lines = [f"**Your hand** ({len(hand)}): {cards}"]
+    over = view["final"] is not None
     if not tokens:
-        lines.append("**Your tokens:** none yet.")
+        lines.append("**Your tokens:** none." if over else "**Your tokens:** none yet.")
         return "\n".join(lines)
     lines.append("**Your tokens:** " + ", ".join(token_name(t) for t in tokens))
-    lines.append(f"**Score if the game ended now: {me['score']}**")
+    if over:
+        lines.append(f"**Final score: {view['final']['scores'][seat]['total']}**")
+    else:
+        lines.append(f"**Score if the game ended now: {me['score']}**")
     lines += [f"- {line.category}: {line.points} ({line.detail})" for line in breakdown(tokens)]
     return "\n".join(lines)
