@@ -30,7 +30,7 @@ _ICON = {
 _ACTING = {
     "turn": "to reveal or pass",
     "decide": "to pass or end the turn",
-    "rat_alert": "must take a rat",
+    "rat_alert": "may take a rat",
     "bury": "to bury a card",
 }
 """What a seat in ``to_act`` is doing, by phase."""

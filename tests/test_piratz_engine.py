@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable
 
 import pytest
 
 from games.core import Action, IllegalAction, clone
-from games.piratz import CARDS, Piratz
+from games.piratz import CARDS, Piratz, PiratzAI
 from games.piratz.cards import CUBES, SKULL_IDS, SYMBOL_TOTALS, TYPES
 from games.piratz.engine import score
 
@@ -300,8 +301,8 @@ def test_a_second_rat_triggers_the_rat_alert() -> None:
     state = scenario(middle=[COINS_RAT, PEARLS], top=[RINGS_RAT])
     events = play(state, 0, "reveal")
     assert state["phase"] == "rat_alert" and state["alert"] == [COINS_RAT, RINGS_RAT]
-    assert events[-1] == "Rat alert! {p0} must pass and take one of the two rat cards."
-    assert legal(state) == [f"take {COINS_RAT}", f"take {RINGS_RAT}"]
+    assert events[-1] == "Rat alert! {p0} must pass and may take one of the two rat cards."
+    assert legal(state) == [f"take {COINS_RAT}", f"take {RINGS_RAT}", "take none"]
     assert labels(state)[f"take {RINGS_RAT}"] == ("Take rat card", "Rings + rat")
     for text, message in (("pass pearls", "cannot pass now"), ("end", "cannot end your turn now")):
         with pytest.raises(IllegalAction, match=message):
@@ -375,6 +376,42 @@ def test_rules_example_anna_passes_on_coins() -> None:
     assert state["middle"] == [PEARLS]
 
 
+def test_rat_alert_taking_a_rat_card_is_optional() -> None:
+    """The seed says "you *may* take one of the two rat cards": declining is legal."""
+    state = scenario(middle=[COINS_RAT, PEARLS], top=[RINGS_RAT])
+    play(state, 0, "reveal")
+    assert legal(state)[-1] == "take none"
+    assert labels(state)["take none"] == ("Take no rat card",)
+    events = play(state, 0, "take none")
+    assert events == ["{p0} took no rat card."]
+    assert state["piles"][0] == [] and state["alert"] == []
+    assert state["middle"] == [COINS_RAT, PEARLS, RINGS_RAT] and state["buried"] == [None] * 3
+    assert state["phase"] == "bury" and legal(state) == [f"bury {COINS_RAT}", f"bury {PEARLS}", f"bury {RINGS_RAT}"]
+    with pytest.raises(IllegalAction, match="There is no rat alert"):
+        GAME.apply(state, 0, "take none", inplace=True)
+
+
+def test_declined_rats_stay_face_up_and_a_further_rat_raises_the_alert_again() -> None:
+    state = scenario(middle=[COINS_RAT, PEARLS], top=[RINGS_RAT, CROWNS, SHELLS_RAT])
+    play(state, 0, "reveal")
+    play(state, 0, "take none")
+    play(state, 0, f"bury {PEARLS}")  # both rat cards stay face up and unburied
+    play(state, 1, "reveal")  # a plain card: no alert
+    assert state["phase"] == "decide" and state["current"] == 1
+    play(state, 1, "reveal")  # the last spade holder reveals a third rat
+    assert state["phase"] == "rat_alert" and state["alert"] == [COINS_RAT, RINGS_RAT, SHELLS_RAT]
+    assert legal(state) == [f"take {COINS_RAT}", f"take {RINGS_RAT}", f"take {SHELLS_RAT}", "take none"]
+    play(state, 1, f"take {SHELLS_RAT}")
+    assert state["piles"][1] == [SHELLS_RAT] and state["phase"] == "bury"
+
+
+def test_the_ai_takes_a_rat_card_rather_than_none() -> None:
+    state = scenario(middle=[COINS_RAT, PEARLS], top=[RINGS_RAT])
+    play(state, 0, "reveal")
+    choice = PiratzAI().choose(GAME, state, 0, random.Random(1))
+    assert choice.verb == "take" and choice.args != ("none",)
+
+
 # ---------------------------------------------------------------------- bury
 
 
@@ -414,7 +451,7 @@ def test_identical_rat_cards_in_an_alert_are_offered_once() -> None:
     state = scenario(middle=[PEARLS_RAT], top=[pearls_rat_2])
     play(state, 0, "reveal")
     assert state["alert"] == [PEARLS_RAT, pearls_rat_2]
-    assert legal(state) == [f"take {PEARLS_RAT}"]
+    assert legal(state) == [f"take {PEARLS_RAT}", "take none"]
     play(state, 0, f"take {PEARLS_RAT}")
     assert state["middle"] == [pearls_rat_2]
 
@@ -463,7 +500,8 @@ def test_the_last_spade_holder_stops_at_a_rat_alert() -> None:
     state = scenario(middle=[PEARLS_RAT, CROWNS], buried={CROWNS: 0}, current=1, top=[COINS, SHELLS_RAT])
     play(state, 1, "reveal")
     play(state, 1, "reveal")
-    assert state["phase"] == "rat_alert" and legal(state) == [f"take {PEARLS_RAT}", f"take {SHELLS_RAT}"]
+    assert state["phase"] == "rat_alert"
+    assert legal(state) == [f"take {PEARLS_RAT}", f"take {SHELLS_RAT}", "take none"]
 
 
 # ---------------------------------------------------------------------- end of a round
@@ -838,7 +876,7 @@ ILLEGAL = [
         {},
         0,
         "dance",
-        "`dance` is not a Piratz move. Moves: reveal, end, pass <type>, take <card>, bury <card>.",
+        "`dance` is not a Piratz move. Moves: reveal, end, pass <type>, take <card|none>, bury <card>.",
     ),
     ({}, 0, "reveal now", "`reveal` takes no arguments."),
     ({"phase": "decide", "revealed": 1}, 0, "end now", "`end` takes no arguments."),

@@ -10,8 +10,10 @@ flattened by the number of symbols of that type still to be collected. From thos
   last spade holder) only while the expected gain of one more card outweighs the chance of a rat
   alert times what the alert would cost;
 * after revealing, passes once the haul reaches the threshold, else ends the turn;
-* on a rat alert takes the rat card worth more to it; buries the card an opponent wants most, and
-  keeps rats in the middle to threaten the next revealer.
+* on a rat alert takes the rat card worth more to it, or none when no rat card is worth taking
+  (a card adds its symbols and a rat for the tie-break, and leaves less to the others, so in practice
+  it always takes one); buries the card an opponent wants most, and keeps rats in the middle to
+  threaten the next revealer.
 
 The weights in :class:`Params` were tuned by self-play against the previous settings.
 
@@ -42,6 +44,7 @@ from .engine import (
     RAT_ALERT,
     REVEAL,
     SYMS,
+    TAKE_NONE,
     symbol_counts,
     unburied,
 )
@@ -223,7 +226,7 @@ class _Decision:
     def choose(self, actions: list[Action]) -> Action:
         phase = self.state["phase"]
         if phase == RAT_ALERT:
-            return max(actions, key=lambda a: self._alert_value(int(a.args[0])))
+            return max(actions, key=self._alert_value)
         if phase == BURY:
             return max(actions, key=lambda a: self._bury_value(int(a.args[0])))
         options = self.pass_options()
@@ -237,7 +240,13 @@ class _Decision:
             return REVEAL
         return REVEAL if self._reveal_gain(value, best) > 0 else pass_best
 
-    def _alert_value(self, c: int) -> float:
+    def _alert_value(self, action: Action) -> float:
+        """What taking the rat card of ``action`` (or none) is worth, less what it leaves the others."""
+        if action == TAKE_NONE:
+            return -self.p.leftover * self.threat(self.middle)
+        return self._take_value(int(action.args[0]))
+
+    def _take_value(self, c: int) -> float:
         rest = [x for x in self.middle if x != c]
         return self.mine[c] - self.p.leftover * self.threat(rest)
 
@@ -253,7 +262,7 @@ class _Decision:
         rats = [c for c in unseen if RAT[c]]
         p_rat = len(rats) / len(unseen)
         # After an alert the revealer takes the better of the waiting rat card and the new one.
-        waiting = max(self._alert_value(c) for c in self.middle if RAT[c])
+        waiting = max(self._take_value(c) for c in self.middle if RAT[c])
         alert = sum(max(waiting, self.card_value(c)) for c in rats) / len(rats) if rats else 0.0
         fits = sum(self.card_value(c) for c in unseen if not RAT[c] and best in SYMS[c])
         gain = fits / len(unseen)

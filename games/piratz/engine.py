@@ -5,15 +5,17 @@ out of a 2-player game), ``middle`` (face-up cards in the order laid) with ``bur
 seat whose spade lies on each card, or ``None``), ``spades_in_middle``, ``spades`` (``True`` while a
 seat holds its spade), ``piles``, ``cubes`` (values beside each type, highest first), ``box`` (cubes
 not used with 2 players), ``phase``, ``current``, ``revealed`` (cards revealed this turn), ``alert``
-(the two rat cards of a rat alert), ``round``, ``last_round``, ``log`` (last public event texts) and,
+(the rat cards a rat alert offers), ``round``, ``last_round``, ``log`` (last public event texts) and,
 once the game is over, ``scoring``.
 
 Readings the bot follows where the rule text leaves room:
 
 * A turn is ``reveal`` then ``pass <type>`` or ``end``; or ``pass`` at once. The holder of the last
   spade keeps revealing (``reveal`` again) until they pass.
-* The rat alert fires when a reveal brings the face-up unburied rat cards to two (leftovers from
-  earlier rounds count, buried rats never do), so there are never more than two.
+* The rat alert fires when a revealed rat card brings the face-up unburied rat cards to two (leftovers
+  from earlier rounds count, buried rats never do). Taking one of them is optional (``take none``);
+  rats not taken stay face up, so after a declined alert two may lie there. A rat revealed beside
+  them raises the alert again, and the revealer may take any one of the face-up unburied rat cards.
 * When a card must be revealed and the draw pile is empty, the discard pile is shuffled into a new
   draw pile just before that reveal and the round becomes the last one; when a round ends with an
   empty draw pile, or the last round ends, the game is over. With both piles empty, a player can
@@ -63,9 +65,11 @@ END = act("end")
 PASS_NOTHING = act("pass")
 PASS_TYPE: tuple[Action, ...] = tuple(act("pass", t) for t in TYPES)
 TAKE: tuple[Action, ...] = tuple(act("take", c.id) for c in CARDS)
+TAKE_NONE = act("take", "none")
+"""Declining the rat card of a rat alert ("you *may* take one of the two rat cards")."""
 BURY_CARD: tuple[Action, ...] = tuple(act("bury", c.id) for c in CARDS)
 
-VERBS = "reveal, end, pass <type>, take <card>, bury <card>"
+VERBS = "reveal, end, pass <type>, take <card|none>, bury <card>"
 
 
 def card_dict(card_id: int) -> JSON:
@@ -108,6 +112,11 @@ def symbol_counts(cards: Iterable[int]) -> list[int]:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _alert_cards(alert: list[int]) -> str:
+    """``"the two rat cards"``; more only after an alert whose rats were not taken."""
+    return "the two rat cards" if len(alert) == 2 else f"the {len(alert)} rat cards"
 
 
 def _seats_text(seats: list[int]) -> str:
@@ -226,7 +235,7 @@ class Piratz(Game):
         if phase == OVER or seat != state["current"]:
             return []
         if phase == RAT_ALERT:
-            return [TAKE[c] for c in distinct(state["alert"])]
+            return [*(TAKE[c] for c in distinct(state["alert"])), TAKE_NONE]
         cards = unburied(state)
         if phase == BURY:
             return [BURY_CARD[c] for c in distinct(cards)]
@@ -252,6 +261,8 @@ class Piratz(Game):
             return ("End turn",)
         if action == PASS_NOTHING:
             return ("Pass", "Take nothing")
+        if action == TAKE_NONE:
+            return ("Take no rat card",)
         if action.verb == "pass":
             t = TYPE_INDEX[action.args[0]]
             taken = sum(1 for c in unburied(state) if t in SYMS[c])
@@ -333,7 +344,7 @@ class Piratz(Game):
             doing = {
                 TURN: "reveal or pass",
                 DECIDE: "reveal or pass" if holders == 1 else "pass or end the turn",
-                RAT_ALERT: "rat alert: take a rat card",
+                RAT_ALERT: "rat alert: take a rat card or none",
                 BURY: "bury a card",
             }[view["phase"]]
             parts.append(f"{{p{seat}}} to act ({doing})")
@@ -384,7 +395,6 @@ class Piratz(Game):
             if state["spades"][s] == (s in placed):
                 errors.append(f"spade of seat {s} is inconsistent")
         face_up = unburied(state)
-        rats = sum(RAT[c] for c in face_up)
         phase = state["phase"]
         if phase == OVER:
             if state["scoring"] is None or state["current"] is not None:
@@ -396,11 +406,12 @@ class Piratz(Game):
         if not (isinstance(seat, int) and 0 <= seat < n and state["spades"][seat]):
             errors.append("the seat to act does not hold a spade")
         if phase == RAT_ALERT:
-            alert = state["alert"]
-            if rats != 2 or len(alert) != 2 or any(not RAT[c] or c not in face_up for c in alert):
-                errors.append("rat alert without two face-up unburied rat cards")
-        elif rats > 1 or state["alert"]:
-            errors.append("two face-up unburied rats outside a rat alert")
+            if len(state["alert"]) < 2 or state["alert"] != [c for c in face_up if RAT[c]]:
+                errors.append("rat alert that does not offer every face-up unburied rat card")
+            if not state["middle"] or not RAT[state["middle"][-1]]:
+                errors.append("rat alert without a rat just revealed")
+        elif state["alert"]:
+            errors.append("rat cards offered outside a rat alert")
         if phase in (TURN, DECIDE) and (phase == TURN) != (state["revealed"] == 0):
             errors.append("revealed count does not match the phase")
         if phase == BURY and not face_up:
@@ -426,7 +437,7 @@ class Piratz(Game):
     def _expected(state: JSON) -> str:
         phase = state["phase"]
         if phase == RAT_ALERT:
-            return "Rat alert: take one of the two rat cards first (`take <card>`)."
+            return "Rat alert: take one of the rat cards or none first (`take <card>` or `take none`)."
         if phase == BURY:
             return "Bury a face-up card with your spade first (`bury <card>`)."
         if phase == DECIDE:
@@ -460,10 +471,10 @@ class Piratz(Game):
         state["revealed"] += 1
         texts.append(f"{{p{seat}}} revealed a {' + '.join(NAME[t] for t in SYMS[card])} card{' (rat)' * RAT[card]}.")
         rats = [c for c in unburied(state) if RAT[c]] if RAT[card] else ()
-        if len(rats) == 2:
+        if len(rats) >= 2:
             state["phase"] = RAT_ALERT
             state["alert"] = rats
-            texts.append(f"Rat alert! {{p{seat}}} must pass and take one of the two rat cards.")
+            texts.append(f"Rat alert! {{p{seat}}} must pass and may take one of {_alert_cards(rats)}.")
         else:
             state["phase"] = DECIDE
 
@@ -509,13 +520,17 @@ class Piratz(Game):
     def _take(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:
         if state["phase"] != RAT_ALERT:
             raise IllegalAction(f"There is no rat alert: you cannot take a single card. {self._expected(state)}")
-        card = self._card_arg("take", args, state["alert"], "one of the two rat cards of the alert")
-        self._take_cards(state, seat, [card])
-        state["alert"] = []
-        if state["options"]["blind"]:
-            texts.append(f"{{p{seat}}} took one of the two rat cards.")
+        alert = state["alert"]
+        if args == TAKE_NONE.args:
+            texts.append(f"{{p{seat}}} took no rat card.")
         else:
-            texts.append(f"{{p{seat}}} took the {LABEL[card]} card.")
+            card = self._card_arg("take", args, alert, f"one of {_alert_cards(alert)} of the alert")
+            self._take_cards(state, seat, [card])
+            if state["options"]["blind"]:
+                texts.append(f"{{p{seat}}} took one of {_alert_cards(alert)}.")
+            else:
+                texts.append(f"{{p{seat}}} took the {LABEL[card]} card.")
+        state["alert"] = []
         self._after_pass(state, seat, texts)
 
     def _bury(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:
@@ -622,8 +637,8 @@ nobody can take it this round. If no face-up card is left, your spade goes to th
 out until the round ends.
 
 **Rat alert!** Rats on face-up, unburied cards in the middle count, even ones left from earlier \
-rounds; buried rats never count. If your reveal makes it two rat cards, you must pass: take one of \
-the two rat cards (your choice), then bury a card.
+rounds; buried rats never count. If your reveal makes it two rat cards, you must pass: you may take \
+one of the two rat cards (your choice; `take none` declines), then bury a card.
 
 **The last spade.** The last player holding a spade keeps revealing, one card after another, until \
 they pass or a rat alert makes them pass.
@@ -643,5 +658,5 @@ nobody gets the cubes left for that type. Most points wins; tied players share t
 
 **Blind option.** Collected piles stay face down, for their owner too, until the final scoring.
 
-Moves: `reveal`, `end`, `pass <type>`, `take <card>`, `bury <card>`.
+Moves: `reveal`, `end`, `pass <type>`, `take <card>` / `take none`, `bury <card>`.
 """
