@@ -462,6 +462,7 @@ class Host:
         ]
         needle = current.strip().lower()
         out: list[tuple[str, str]] = []
+        seen: set[str] = set()
         options = []
         for record in records:
             spec = self.tables.spec(record)
@@ -480,7 +481,8 @@ class Host:
                     value = choice.action.encode()
                     if several:
                         label, value = f"#{record.id}: {label}", f"#{record.id} {value}"
-                    if needle in label.lower() or needle in value:
+                    if (needle in label.lower() or needle in value) and value not in seen:
+                        seen.add(value)  # a fleet's seats often share an action: offer it once
                         out.append((menus.clip(label, 100), value))
         return out[:25]
 

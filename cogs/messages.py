@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from data.store import GameRecord
-from games.core import Event, format_seats
+from games.core import Event, Termination, format_seats
 from games.registry import GameSpec
 from tables.service import players_out, seat_names, seed_digest
 
@@ -153,6 +153,9 @@ def final_lines(spec: GameSpec, record: GameRecord) -> list[str]:
     result = record.result or {}
     summary = format_seats(result.get("summary", ""), names_shown(spec, record))
     lines = [f"🏁 **{spec.title} #{record.id} is over.** {summary}"]
+    reason = result.get("reason")
+    if reason:
+        lines.append(f"How it ended: {Termination[reason.upper()].value}.")
     won = winners(record, spec)
     if won:
         lines.append(("🏆 Winner: " if len(won) == 1 else "🏆 Winners: ") + ", ".join(won))

@@ -89,7 +89,8 @@ def deciding(game: Game, record: GameRecord, player: int) -> list[int]:
 def result_of(game: Game, state: dict[str, Any], outcome: Outcome, players: Sequence[SeatRecord]) -> dict[str, Any]:
     """The stored result of a finished game, per team. Resigned players cannot win: their seats are never
     winners, and a team whose players all resigned is out of the running; if that leaves no winning
-    team, the best-scoring team still standing wins (ties shared)."""
+    team, the best-scoring team still standing wins (ties shared). A game the engine ends without a
+    winner (a draw with nobody left) has none."""
     resigned = {p.seat for p in players if p.resigned}
     owners = seat_owners(game, state)
     teams = game.teams(state)
@@ -98,7 +99,8 @@ def result_of(game: Game, state: dict[str, Any], outcome: Outcome, players: Sequ
         return any(owners[s] not in resigned for s in team)
 
     winning = [t for t in teams if standing(t) and any(s in outcome.winners for s in t)]
-    if not winning and outcome.scores:
+    if not winning and outcome.winners and outcome.scores:
+        # The engine's winners all resigned: the best of the teams still standing win instead.
         alive = [t for t in teams if standing(t)]
         if alive:
             best = max(max(outcome.scores[s] for s in t) for t in alive)

@@ -17,7 +17,7 @@ import pytest
 
 from data.store import LobbyRecord
 from tests.conftest import World
-from tests.test_e2e_piratz import said, texts
+from tests.support import said, texts
 
 TTL = 10.0
 """A short invitation life for expiry races: longer than SimCord's settling (5 s, which would let the timer

@@ -14,18 +14,9 @@ from games.registry import GAMES
 from tables import menus
 from tables.service import seed_digest
 from tests.conftest import World
+from tests.support import said, texts
 
 PIRATZ = GAMES["piratz"].game
-
-
-def texts(result) -> list[str]:
-    """Every message an interaction produced for its user (response and follow-ups)."""
-    out = [result.response.content] if result.response is not None else []
-    return out + [f.content for f in result.followups]
-
-
-def said(result, fragment: str) -> bool:
-    return any(fragment in t for t in texts(result))
 
 
 def duel_roles(table, record):

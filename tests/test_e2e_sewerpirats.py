@@ -7,54 +7,30 @@ from __future__ import annotations
 import asyncio
 import copy
 import io
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from PIL import Image, PngImagePlugin
+from PIL import Image
 
 from data.store import GameRecord
 from games.core import Event, format_seats
 from games.registry import GAMES
 from tables import menus
 from tables.service import seed_digest
+from tests import support
 from tests.conftest import World
+from tests.support import PNG_MAGIC, png, png_text, said, texts
 
 SEWER = GAMES["sewerpirats"].game
 THINK = 181
 """Seconds a player "thinks" between decisions. discord.py answers each click on a persistent button
 through a throwaway View with a 180 s timeout; letting that time pass ends their timer tasks, which
 would otherwise pile up and slow SimCord's settling down over a whole game."""
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def texts(result) -> list[str]:
-    """Every message an interaction produced for its user (response and follow-ups)."""
-    out = [result.response.content] if result.response is not None else []
-    return out + [f.content for f in result.followups]
-
-
-def said(result, fragment: str) -> bool:
-    return any(fragment in t for t in texts(result))
 
 
 # ---------------------------------------------------------------------- images
-
-
-def _png(**text: Any) -> bytes:
-    info = PngImagePlugin.PngInfo()
-    for key, value in text.items():
-        info.add_text(key, json.dumps(value))
-    out = io.BytesIO()
-    Image.new("RGB", (4, 4)).save(out, "PNG", pnginfo=info)
-    return out.getvalue()
-
-
-def png_text(data: bytes) -> dict[str, Any]:
-    image = Image.open(io.BytesIO(data))
-    return {key: json.loads(value) for key, value in image.text.items()}
 
 
 @dataclass
@@ -80,7 +56,7 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> Drawn:
             drawn.problems.append(f"board drawn from seat {view['viewer']}'s view")
         if view["final"] is None and any(p["tokens"] is not None for p in view["players"]):
             drawn.problems.append("board view shows tokens before the end")
-        return _png(viewer=None)
+        return png(viewer=None)
 
     def hand(view: dict, names) -> bytes:
         drawn.hands += 1
@@ -89,13 +65,13 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> Drawn:
             drawn.problems.append("hand drawn from a spectator's view")
         elif any(p["tokens"] is not None for p in view["players"] if p["seat"] != seat and view["final"] is None):
             drawn.problems.append(f"seat {seat}'s hand view shows another seat's tokens")
-        return _png(viewer=seat, hand=sorted(view["hand"] or []))
+        return png(viewer=seat, hand=sorted(view["hand"] or []))
 
     def final(view: dict, names) -> bytes:
         drawn.finals += 1
         if view["final"] is None:
             drawn.problems.append("final image drawn before the end")
-        return _png(final=True)
+        return png(final=True)
 
     for name, fake in (("render_board", board), ("render_hand", hand), ("render_final", final)):
         monkeypatch.setattr(f"rendering.sewerpirats.{name}", fake)
@@ -143,8 +119,7 @@ def limit_problems(components: list[dict], where: str) -> list[str]:
 
 
 def raw_messages(world: World, channel_id: int) -> list[Any]:
-    """SimCord's stored messages of a channel, oldest first (cheaper than ``history()`` in a loop)."""
-    return sorted(world.env.backend.messages.get(channel_id, {}).values(), key=lambda m: m.id)
+    return support.raw_messages(world.env, channel_id)
 
 
 def bot_dms(world: World, member, game_id: int | None = None) -> list[Any]:

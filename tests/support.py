@@ -1,0 +1,44 @@
+"""Helpers shared by the end-to-end tests: what an interaction said, images with their view in PNG text
+chunks (stand-in renderers), and the messages the bot stored in SimCord. The SimCord driver itself is
+:class:`cogs.demo.SimTable` (the demo and the benchmark drive the bot with it too); the fixtures are in
+``conftest.py``."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from PIL import Image, PngImagePlugin
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def texts(result) -> list[str]:
+    """Every message an interaction produced for its user (response and follow-ups)."""
+    out = [result.response.content] if result.response is not None else []
+    return out + [f.content for f in result.followups]
+
+
+def said(result, fragment: str) -> bool:
+    return any(fragment in t for t in texts(result))
+
+
+def png(**text: Any) -> bytes:
+    """A tiny PNG carrying JSON values in text chunks (what a stand-in renderer was asked to draw)."""
+    info = PngImagePlugin.PngInfo()
+    for key, value in text.items():
+        info.add_text(key, json.dumps(value))
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(out, "PNG", pnginfo=info)
+    return out.getvalue()
+
+
+def png_text(data: bytes) -> dict[str, Any]:
+    image = Image.open(io.BytesIO(data))
+    return {key: json.loads(value) for key, value in image.text.items()}
+
+
+def raw_messages(env, channel_id: int) -> list[Any]:
+    """SimCord's stored messages of a channel, oldest first (cheaper than ``history()`` in a loop)."""
+    return sorted(env.backend.messages.get(channel_id, {}).values(), key=lambda m: m.id)
