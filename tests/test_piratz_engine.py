@@ -752,6 +752,11 @@ VIEW_KEYS = {
     "phase",
     "to_act",
     "revealed_this_turn",
+    "cubes_per_type",
+    "rats_in_middle",
+    "rat_alert_at",
+    "alert",
+    "last_spade",
     "events",
     "scoring",
 }
@@ -762,6 +767,7 @@ def test_view_schema_and_public_information() -> None:
     state = scenario(3, middle=[COINS, PEARLS], buried={PEARLS: 2}, piles={1: [RINGS_RAT, CROWNS]})
     view = GAME.view(state, 1)
     assert set(view) == VIEW_KEYS
+    assert (view["cubes_per_type"], view["rats_in_middle"], view["rat_alert_at"], view["alert"]) == (2, 0, 2, [])
     assert view["middle"] == [
         {"id": COINS, "symbols": ["coins"], "rat": False, "skull": False, "buried_by": None},
         {"id": PEARLS, "symbols": ["pearls"], "rat": False, "skull": False, "buried_by": 2},

@@ -201,7 +201,7 @@ def test_auction_setup() -> None:
     assert all(len(p["hand"]) == 8 and not p["area"] for p in state["players"])
     assert len(state["deck"]) == 54 - 4 - 32 and len(state["row"]) == 4
     view = G.view(state, 0)
-    assert view["auction"]["bar"][0] == {"tribe": bar[0]["tribe"], "cards_under": 0}
+    assert view["auction"]["bar"][0] == {"tribe": bar[0]["tribe"], "cards_under": 0, "min_bid": 0}
     assert view["auction"]["crew_counts"] == [0, 0, 0, 0]
     assert set(view["tribes"]) == {s["tribe"] for s in bar}
 
@@ -1144,7 +1144,7 @@ def test_view_shows_only_the_viewers_secrets() -> None:
     assert set(view) == {
         "game", "variant", "abilities", "viewer", "seats", "tribes", "ships", "row", "deck_count",
         "discard_count", "booty_pool", "bonus_pool", "groups_left", "players", "hand", "phase", "to_act",
-        "turn", "pending", "sailing", "auction", "events", "final",
+        "turn", "pending", "sailing", "must_sail", "token_kinds", "auction", "events", "final",
     }  # fmt: skip
 
 

@@ -51,6 +51,8 @@ TURN, DECIDE, RAT_ALERT, BURY, OVER = (p.value for p in Phase)
 
 PHASES = frozenset(p.value for p in Phase)
 LOG_SIZE = 6
+RAT_ALERT_AT = 2
+"""Unburied rat cards in the middle that set off a rat alert."""
 ALL_IDS = frozenset(range(len(CARDS)))
 SORTED_CUBES = sorted(CUBES)
 
@@ -124,8 +126,26 @@ def _seats_text(seats: list[int]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def cubes_per_type(seats: int) -> int:
+    """Cubes placed beside each treasure type."""
+    return 1 if seats == 2 else 2
+
+
+def _tie_note(best: int, beaten: list[JSON]) -> str:
+    """``"{p0} wins the tie with {p1} on more rats and with {p2} on fewer cards."``"""
+    parts = []
+    for on, how in (("rats", "more rats"), ("cards", "fewer cards")):
+        seats = [b["seat"] for b in beaten if b["on"] == on]
+        if seats:
+            parts.append(f"with {_seats_text(seats)} on {how}")
+    return f"{{p{best}}} wins the tie {' and '.join(parts)}."
+
+
 def score(piles: list[list[int]], cubes: list[list[int]]) -> JSON:
-    """Final scoring of ``piles`` with the ``cubes`` beside each type (the view's ``scoring`` block)."""
+    """Final scoring of ``piles`` with the ``cubes`` beside each type (the view's ``scoring`` block).
+
+    An award won over seats with as many symbols says, in ``beat``, which tie-break decided against each
+    of them (``"rats"``, then ``"cards"``)."""
     n = len(piles)
     counts = [symbol_counts(pile) for pile in piles]
     rats = [sum(RAT[c] for c in pile) for pile in piles]
@@ -151,11 +171,11 @@ def score(piles: list[list[int]], cubes: list[list[int]]) -> JSON:
                 notes.append(f"{_seats_text(tied)} are still tied: {_plural(len(values), 'cube')} not given.")
                 break
             rivals = [s for s in ranking[i + 1 :] if counts[s][t] == counts[best][t]]
-            if rivals:
-                how = "more rats" if rats[best] > rats[rivals[0]] else "fewer cards"
-                notes.append(f"{{p{best}}} wins the tie with {_seats_text(rivals)} on {how}.")
+            beaten = [{"seat": s, "on": "rats" if rats[s] != rats[best] else "cards"} for s in rivals]
+            if beaten:
+                notes.append(_tie_note(best, beaten))
             value = values.pop(0)
-            awards.append({"seat": best, "value": value})
+            awards.append({"seat": best, "value": value, "beat": beaten})
             totals[best] += value
             i += 1
         types_out.append(
@@ -190,7 +210,7 @@ class Piratz(Game):
         rng.shuffle(deck)
         cubes = list(CUBES)
         rng.shuffle(cubes)
-        per = 1 if n == 2 else 2
+        per = cubes_per_type(n)
         first = rng.randrange(n)
         state.update(
             {
@@ -310,6 +330,11 @@ class Piratz(Game):
             "phase": phase,
             "to_act": list(self.to_act(state)),
             "revealed_this_turn": state["revealed"],
+            "cubes_per_type": cubes_per_type(state["seats"]),
+            "rats_in_middle": sum(RAT[c] for c in unburied(state)),
+            "rat_alert_at": RAT_ALERT_AT,
+            "alert": list(state["alert"]),
+            "last_spade": state["spades"].index(True) if self.last_spade(state) else None,
             "events": list(state["log"]),
             "scoring": clone(state["scoring"]) if over else None,
         }
@@ -376,7 +401,7 @@ class Piratz(Game):
             errors.append("cards are not all accounted for exactly once")
         if sorted(state["removed"]) != (list(SKULL_IDS) if n == 2 else []):
             errors.append("wrong cards out of the game")
-        per = 1 if n == 2 else 2
+        per = cubes_per_type(n)
         awarded = [a["value"] for t in (state["scoring"] or {"types": []})["types"] for a in t["awards"]]
         beside = [v for vals in state["cubes"] for v in vals]
         if sorted(beside + state["box"] + awarded) != SORTED_CUBES:
@@ -471,7 +496,7 @@ class Piratz(Game):
         state["revealed"] += 1
         texts.append(f"{{p{seat}}} revealed a {' + '.join(NAME[t] for t in SYMS[card])} card{' (rat)' * RAT[card]}.")
         rats = [c for c in unburied(state) if RAT[c]] if RAT[card] else ()
-        if len(rats) >= 2:
+        if len(rats) >= RAT_ALERT_AT:
             state["phase"] = RAT_ALERT
             state["alert"] = rats
             texts.append(f"Rat alert! {{p{seat}}} must pass and may take one of {_alert_cards(rats)}.")

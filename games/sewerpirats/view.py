@@ -7,7 +7,27 @@ from collections.abc import Callable
 from games.core import JSON
 from games.sewerpirats.board import CAPTAIN, captain_ship, plural, second_token
 from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, TRIBE_SINGULAR, token_name
-from games.sewerpirats.scoring import breakdown, total
+from games.sewerpirats.scoring import FOOD, breakdown, total
+
+
+def _kind(category: str, *, effect: str | None = None, needs_bonus: bool = False) -> JSON:
+    return {"category": category, "bonus": effect is not None, "needs_bonus": needs_bonus, "effect": effect}
+
+
+TOKEN_KINDS: JSON = {
+    **{
+        kind: _kind(name, effect=None if kind == booty else f"+{plus} per {booty}")
+        for booty, bonus, plus, name in FOOD
+        for kind in (booty, bonus)
+    },
+    "teddy": _kind("Toys", needs_bonus=True),
+    "doll": _kind("Toys", needs_bonus=True),
+    "parrot": _kind("Toys", effect="scores the toys"),
+    "tincan": _kind("Tin cans", needs_bonus=True),
+    "opener": _kind("Tin cans", effect="opens a can"),
+}
+"""The view's ``token_kinds``, in scoring order: each token type's category of the final scoring, whether
+it is a bonus token, what a bonus does, and whether booty scores nothing without its bonus."""
 
 
 def _shared(item: JSON) -> JSON:
@@ -52,13 +72,17 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
                 "captain": captains.get(s),
                 "tokens": [copy(t) for t in p["tokens"]] if mine else None,
                 "score": total(p["tokens"]) if mine and not brief else None,
+                "breakdown": [line.as_json() for line in breakdown(p["tokens"])] if mine and not brief else None,
             }
         )
     a = state["auction"]
     auction = None
     if a is not None:
         auction = {
-            "bar": [{"tribe": stool["tribe"], "cards_under": len(stool["under"])} for stool in a["bar"]],
+            "bar": [
+                {"tribe": stool["tribe"], "cards_under": len(stool["under"]), "min_bid": i}
+                for i, stool in enumerate(a["bar"])
+            ],
             "lot": a["lot"],
             "bid": a["bid"],
             "bidder": a["bidder"],
@@ -68,6 +92,7 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
     sail = state["sail"]
     sailing = None if sail is None else {"ship": SHIPS[sail["ship"]], "space": sail["at"]}
     phase = state["phase"]
+    must_sail = captain_ship(state, state["actor"]) if phase == "action" else None
     if state["final"] is not None and phase in ("seize", "toad", "weasel"):
         phase = "final"
     return {
@@ -98,6 +123,8 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
         "turn": state["turn"],
         "pending": None if brief else pending(state),
         "sailing": sailing,
+        "must_sail": None if must_sail is None else SHIPS[must_sail],
+        "token_kinds": TOKEN_KINDS,
         "auction": auction,
         "events": [] if brief else list(state["log"]),
         "final": _final(state) if over else None,
@@ -116,7 +143,9 @@ def _final(state: JSON) -> JSON:
         }
         for s, p in enumerate(state["players"])
     ]
-    return {"scores": scores, "winners": list(result["winners"])}
+    best = max(result["scores"])
+    tied = [s for s, points in enumerate(result["scores"]) if points == best]
+    return {"scores": scores, "winners": list(result["winners"]), "tied": tied}
 
 
 def pending(state: JSON) -> str | None:
