@@ -182,7 +182,7 @@ class Host:
         channel: discord.abc.Messageable,
         origin: discord.Message | None,
     ) -> discord.Thread | None:
-        name = menus.clip(f"{spec.title} #{record.id}: {', '.join(record.names)}", 100)
+        name = menus.clip(f"{spec.title} #{record.id}: {', '.join(shown(n) for n in record.names)}", 100)
         try:
             if origin is not None:
                 return await origin.create_thread(name=name, auto_archive_duration=1440)

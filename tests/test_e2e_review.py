@@ -1,0 +1,140 @@
+"""Regressions from the review of the first two games, driven through the real bot in SimCord: games
+sharing a channel, moves that were saved although Discord failed, passing DM failures, names that try
+to ping, attention (pings and DMs), where results are posted, and the words of boards and openings."""
+
+from __future__ import annotations
+
+import itertools
+
+from cogs.private import RETRY_DELAYS
+from games.registry import GAMES
+from tests.conftest import World
+from tests.support import raw_messages, said, texts
+
+PIRATZ = GAMES["piratz"].game
+
+
+async def duel(world: World, host: str = "Anne", guest: str = "Ben", **options) -> int:
+    await world.table.challenge("piratz", host, [guest], **options)
+    return (await world.table.latest_game()).id
+
+
+async def test_commands_reach_the_callers_game_when_games_share_a_channel(world: World) -> None:
+    table = world.table
+    # No thread permission: both games are played in the channel itself.
+    world.env.inject_error("POST", "/channels/*/threads", status=403, times=None)
+    world.env.inject_error("POST", "/channels/*/messages/*/threads", status=403, times=None)
+    first = await duel(world, "Anne", "Ben")
+    second = await duel(world, "Calico", "Dara")
+    a, b = await table.record(first), await table.record(second)
+    assert a.thread_id is None and b.thread_id is None and a.place_id == b.place_id
+    # The first game's players still reach their game (not the newest one) with every command.
+    mover = table.member_of(a, PIRATZ.to_act(a.state)[0])
+    result = await mover.slash(table.channel, "piratz move", action="reveal")
+    assert said(result, "✅"), texts(result)
+    assert (await table.record(first)).version == 1 and (await table.record(second)).version == 0
+    hand = await table.members["Ben"].slash(table.channel, "piratz hand")
+    assert said(hand, f"Piratz #{first}"), texts(hand)
+    board = await table.members["Dara"].slash(table.channel, "piratz board")
+    assert said(board, "Board posted")
+    assert (await table.record(second)).message_id == raw_messages(world.env, table.channel.id)[-1].id
+    # Boards in a shared channel say which game they belong to.
+    assert f"Piratz #{second}" in raw_messages(world.env, table.channel.id)[-1].content
+    # Someone in both games is asked which one, unless the move fits only one of them.
+    third = await duel(world, "Anne", "Edda")
+    ask = await table.members["Anne"].slash(table.channel, "piratz resign")
+    assert said(ask, "You play several games here") and said(ask, f"#{first}") and said(ask, f"#{third}")
+    resigned = await table.members["Anne"].slash(table.channel, "piratz resign", game=third)
+    assert said(resigned, "You resigned")
+    assert (await table.record(third)).status == "finished" and (await table.record(first)).status == "active"
+
+
+async def test_a_saved_move_whose_confirmation_fails_says_it_was_saved(world: World) -> None:
+    table = world.table
+    game_id = await duel(world)
+    record = await table.record(game_id)
+    mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
+    # The ✅ follow-up of /piratz move fails: the move is saved and the player is told so.
+    world.env.inject_error("POST", "/webhooks/*", status=500)
+    result = await mover.slash(table.place(record), "piratz move", action="reveal")
+    assert said(result, "Your move was saved") and not said(result, "try again"), texts(result)
+    assert (await table.record(game_id)).version == record.version + 1
+
+
+async def test_a_passing_dm_failure_is_retried_and_not_called_closed_dms(world: World) -> None:
+    table = world.table
+    anne = table.members["Anne"]
+    await world.bot.store.set_notify(anne.id, True)
+    world.env.inject_error("POST", f"/channels/{anne.user.dm_channel.id}/messages", status=503, times=1)
+    game_id = await duel(world, "Ben", "Anne")
+    record = await table.record(game_id)
+    thread = "\n".join(m.content for m in raw_messages(world.env, record.place_id))
+    assert "can't send you direct messages" not in thread
+    dms = lambda: [m for m in raw_messages(world.env, anne.user.dm_channel.id) if "Your turn" in m.content]  # noqa: E731
+    while record.seat_of(anne.id) not in PIRATZ.to_act(record.state):
+        record = await table.play_moves(game_id, 1)
+    for delay in RETRY_DELAYS:
+        if dms():
+            break
+        await world.env.advance_time(delay)
+    assert len(dms()) == 1  # delivered once the passing failure is over, and only once
+
+
+async def test_a_display_name_never_pings_anyone(world: World) -> None:
+    table = world.table
+    mallory = table.guild.add_member(
+        world.env.create_user("mallory", global_name=f"@everyone <@{table.members['Ben'].id}>")
+    )
+    table.members["Mallory"] = mallory
+    game_id = await duel(world, "Anne", "Mallory")
+    record = await table.play_to_end(game_id)
+    assert record.status == "finished"
+    ben = table.members["Ben"].id
+    for channel in (record.place_id, record.channel_id):
+        for m in raw_messages(world.env, channel):
+            assert ben not in m.ping_user_ids and not m.mention_everyone, m.content
+            assert "@everyone" not in m.content.replace("@\u200beveryone", ""), m.content
+
+
+async def test_the_board_pings_only_a_new_decider(world: World) -> None:
+    table = world.table
+    game_id = await duel(world)
+    record = await table.play_to_end(game_id)
+    log = await world.bot.store.actions(game_id)
+    boards = [m for m in raw_messages(world.env, record.place_id) if "-final" not in str(m.attachments)]
+    boards = [m for m in boards if m.attachments]
+    assert len(boards) == len(log) + 1  # a board per action (no AI here)
+    # Who acted at each step: a ping goes only to a player whose turn has just come (not to one acting again).
+    # Board i is posted after action i and waits for the actor of action i + 1.
+    actors = [seat for _seq, seat, _action in log]
+    changes = 0
+    for i, (before, now) in enumerate(itertools.pairwise(actors), start=1):
+        expected = [record.seats[now].user_id] if now != before else []
+        assert boards[i].ping_user_ids == expected, boards[i].content
+        changes += bool(expected)
+    assert boards[-1].ping_user_ids == []  # the game is over
+    assert changes < len(actors) / 2  # most boards ping nobody
+
+
+async def test_the_result_is_posted_where_the_game_began(world: World) -> None:
+    table = world.table
+    game_id = await duel(world)
+    record = await table.play_to_end(game_id)
+    line = raw_messages(world.env, table.channel.id)[-1].content
+    assert line.startswith("🏁") and f"Piratz #{record.id}" in line
+    assert f"/{record.thread_id}" in line and "won by" in line
+
+
+async def test_board_messages_are_one_short_line_and_the_image_describes_the_position(world: World) -> None:
+    table = world.table
+    game_id = await duel(world, blind=False)
+    record = await table.record(game_id)
+    opening, board = raw_messages(world.env, record.place_id)[:2]
+    assert "blind: off" in opening.content and "False" not in opening.content
+    assert board.content.count("Piratz") == 0  # the thread's name says which game it is
+    assert len(board.content.splitlines()) == 1
+    (image,) = board.attachments
+    assert PIRATZ.summary(PIRATZ.view(record.state, None))[:20].split("{")[0] in image["description"]
+    record = await table.play_to_end(game_id)
+    final = next(m for m in raw_messages(world.env, record.place_id) if "is over" in m.content)
+    assert final.attachments[0].get("description")  # the final scoring has its alt text too
