@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import logging
+import random
 import statistics
 import sys
 import tempfile
@@ -84,8 +85,9 @@ async def action_latency(kind: str, actions: int) -> list[float]:
                     await table.challenge(kind, names[0], names[1:])
                     record = await table.latest_game()
                     turn = 0
+                    order = random.Random(f"bench-{record.id}")  # simultaneous deciders in a seeded order
                     while record.status == "active" and len(samples) < actions:
-                        seat = table.human_to_act(record)
+                        seat = table.human_to_act(record, order)
                         assert seat is not None
                         # Alternate board buttons (with pickers) and the move command.
                         play = table.click_through if turn % 2 == 0 else table.move

@@ -181,6 +181,17 @@ def clone(state: JSON) -> JSON:
     return marshal.loads(marshal.dumps(state))
 
 
+def redeal(piles: Sequence[list[Any]], rng: random.Random) -> None:
+    """Shuffle the contents of ``piles`` together and deal them back, each pile keeping its size (in place):
+    how :meth:`Game.scramble` gives hidden cards or tokens a new, equally possible arrangement."""
+    pool = [item for pile in piles for item in pile]
+    rng.shuffle(pool)
+    start = 0
+    for pile in piles:
+        pile[:] = pool[start : start + len(pile)]
+        start += len(pile)
+
+
 _SEAT_REF = re.compile(r"\{p(\d)\}")
 
 
@@ -306,6 +317,15 @@ class Game(ABC):
         """A short private text for the viewer of ``view`` (their hand); games with secrets override."""
         return "You hold no secret cards in this game."
 
+    def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON | None:
+        """A copy of ``state`` in which everything ``seat`` may not know (``None``: a spectator) is changed
+        at random, while everything it may know stays: other seats' hands dealt again from the cards it
+        cannot see, hidden piles reshuffled, the seed (which decides all future chance) replaced. The result
+        keeps the invariants but need not be reachable by play. ``None`` means the game hides nothing from
+        ``seat``. The conformance suite checks that ``seat``'s view, labels and events are the same in both
+        (games with secrets must override this)."""
+        return None
+
     # ------------------------------------------------------------------ mutation
 
     def rng(self, state: JSON) -> random.Random:
@@ -327,15 +347,16 @@ class Game(ABC):
             raise IllegalAction("It is not your turn.")
         if not trusted and action not in self.legal_actions(state, seat):
             raise IllegalAction(self._refusal(state, seat, action))
-        others = {s: self.legal_actions(state, s) for s in before if s != seat}
+        others = {s: self.legal_actions(state, s) for s in before if s != seat} if len(before) > 1 else {}
         new = state if inplace else clone(state)
         events = self.play(new, seat, action)
         new["step"] = step = new["step"] + 1
         after = self.to_act(new)
         since = new.setdefault("since", [0] * new["seats"])  # games stored before per-seat staleness
         since[seat] = step
-        for s in set(before).symmetric_difference(after):
-            since[s] = step
+        if after != before:
+            for s in set(before).symmetric_difference(after):
+                since[s] = step
         for s, legal in others.items():
             if s in after and self.legal_actions(new, s) != legal:
                 since[s] = step
