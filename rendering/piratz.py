@@ -43,6 +43,11 @@ MIDDLE_Y = TRACK_Y + TRACK_H + 18
 MIDDLE_HEAD = 60
 PLAYER_W, PLAYER_H, PLAYER_GAP = (W - 2 * M - 20) // 2, 148, 36
 EVENT_LINES = 3
+"""Recent events shown (each may take two lines)."""
+EVENT_LINE_H = 36
+LEGEND_ROW_H = 38
+SMALL = t.MIN_TEXT
+"""The size of the smallest labels."""
 WHITE: t.RGB = (255, 255, 255)
 SAND: t.RGB = (204, 170, 118)
 """Covers buried cards."""
@@ -59,15 +64,9 @@ def _ink(kind: str) -> t.RGB:
     return t.mix(_colour(kind), t.OUTLINE, 0.5)
 
 
-def _names(names: Sequence[str], seats: int) -> list[str]:
-    """Drawable names for every seat, "Seat N" where a name is missing or has nothing drawable."""
-    return [(t.clean_name(names[s]) if s < len(names) else "") or f"Seat {s + 1}" for s in range(seats)]
-
-
 def _acting(view: View) -> str:
     """What the seat(s) in ``to_act`` are doing now."""
-    last_spade = sum(p["spade"] == "held" for p in view["players"]) == 1
-    if view["phase"] == "decide" and last_spade:  # the last spade may keep revealing
+    if view["phase"] == "decide" and view["last_spade"] in view["to_act"]:  # the last spade keeps revealing
         return _ACTING["turn"]
     return _ACTING.get(view["phase"], "to act")
 
@@ -89,7 +88,7 @@ def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
             face,
             (CARD_W / 2, y + slot_h - 14),
             _ICON[kind].upper(),
-            t.font(20, condensed=True),
+            t.font(SMALL, condensed=True),
             _ink(kind),
             anchor="mm",
         )
@@ -118,7 +117,7 @@ def _buried_overlay(seat: int) -> Image.Image:
         overlay,
         (CARD_W / 2, CARD_H - 42),
         "BURIED",
-        t.font(20, condensed=True),
+        t.font(SMALL, condensed=True),
         colour.fill,
         colour.text,
         border=colour.edge,
@@ -134,16 +133,13 @@ def _middle_spade(seat: int) -> Image.Image:
     colour = t.PLAYER_COLOURS[seat]
     slot = t.rounded(CARD_W, CARD_H, CARD_W // 10, t.PARCHMENT_SHADE, t.INK_SOFT, 2).copy()
     t.paste(slot, t.icon("spade", 84, colour.fill, colour.edge), (CARD_W / 2, CARD_H / 2 - 14), "mm")
-    t.text(slot, (CARD_W / 2, CARD_H - 22), "NO CARD", t.font(20, condensed=True), t.INK_SOFT, anchor="mm")
+    t.text(slot, (CARD_W / 2, CARD_H - 22), "NO CARD", t.font(SMALL, condensed=True), t.INK_SOFT, anchor="mm")
     return slot
 
 
-@lru_cache(maxsize=64)
 def _faded(name: str, size: int) -> Image.Image:
     """An icon at 30% opacity, for treasure a player has none of and a spade already placed."""
-    img = t.icon(name, size).copy()
-    img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 10))
-    return img
+    return t.faded(t.icon(name, size), 30)
 
 
 # ====================================================================== board layout
@@ -172,7 +168,23 @@ def _events_y(seats: int, rows: int) -> int:
 
 
 def _events_height(lines: int) -> int:
-    return 24 + lines * 34 + 46
+    return 20 + lines * EVENT_LINE_H + 28 + _legend_rows() * LEGEND_ROW_H
+
+
+def _legend() -> list[tuple[Image.Image, str]]:
+    return [
+        (t.icon("rat", 32), "rat card"),
+        (t.icon("skull", 30), "skull card: out of a 2-player game"),
+        (t.icon("spade", 32), "buried: nobody may take it"),
+        (t.cube(3, 28), "gold 3"),
+        (t.cube(2, 28), "silver 2"),
+        (t.cube(1, 28), "copper 1"),
+    ]
+
+
+@lru_cache(maxsize=1)
+def _legend_rows() -> int:
+    return len(t.legend_rows(_legend(), t.font(SMALL), W - 2 * M - 44, 22))
 
 
 def _track_cx(i: int) -> float:
@@ -185,17 +197,14 @@ def _cube_x(cx: float, slots: int, s: int) -> int:
 
 
 @lru_cache(maxsize=8)
-def _board_layer(seats: int, rows: int, lines: int) -> Image.Image:
+def _board_layer(seats: int, slots: int, rows: int, lines: int) -> Image.Image:
     """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
     ey = _events_y(seats, rows)
     img = t.new_canvas(W, ey + _events_height(lines) + M)
     draw = ImageDraw.Draw(img)
-    # Title.
-    t.paste(img, t.icon("skull", 54), (M - 4, 12))
-    t.text(img, (M + 56, 44), "PIRATZ", t.font(44, bold=True), t.GOLD, anchor="lm", shadow=(0, 0, 0))
+    t.title(img, (M - 4, 12), t.icon("skull", 54), "PIRATZ", 44)
     # Score track: per treasure type its icon, how many symbols exist, its name and the cube slots.
     t.panel(img, (M, TRACK_Y, M + TRACK_W, TRACK_Y + TRACK_H))
-    slots = 1 if seats == 2 else 2
     ghost = t.rounded(46, 46, 8, None, t.PARCHMENT_SHADE, 3)
     for i, kind in enumerate(TYPES):
         cx = _track_cx(i)
@@ -207,10 +216,10 @@ def _board_layer(seats: int, rows: int, lines: int) -> Image.Image:
             img,
             (cx + 4, TRACK_Y + 50),
             str(SYMBOL_TOTALS[kind]),
-            t.font(20, bold=True),
+            t.font(SMALL, bold=True),
             t.INK,
             t.PARCHMENT,
-            height=28,
+            height=32,
         )
         t.text(img, (cx, TRACK_Y + 98), kind.upper(), t.font(24, condensed=True), _ink(kind), anchor="mm")
         for s in range(slots):
@@ -219,7 +228,7 @@ def _board_layer(seats: int, rows: int, lines: int) -> Image.Image:
     px = M + TRACK_W + 16
     t.panel(img, (px, TRACK_Y, W - M, TRACK_Y + TRACK_H))
     for cx, label in ((px + 70, "DRAW PILE"), (px + 200, "DISCARD")):
-        t.text(img, (cx, TRACK_Y + TRACK_H - 22), label, t.font(22, condensed=True), t.INK, anchor="mm")
+        t.text(img, (cx, TRACK_Y + TRACK_H - 22), label, t.font(SMALL, condensed=True), t.INK, anchor="mm")
     # The middle.
     t.panel(img, (M, MIDDLE_Y, W - M, MIDDLE_Y + _middle_height(rows)))
     t.text(img, (M + 22, MIDDLE_Y + 32), "THE MIDDLE", t.font(28, bold=True), t.INK, anchor="lm")
@@ -228,16 +237,11 @@ def _board_layer(seats: int, rows: int, lines: int) -> Image.Image:
         t.panel(img, _player_box(seats, rows, i))
     # Recent events and the legend.
     t.panel(img, (M, ey, W - M, ey + _events_height(lines)), fill=(14, 34, 48))
-    legend_y = ey + _events_height(lines) - 30
-    draw.line((M + 20, legend_y - 24, W - M - 20, legend_y - 24), fill=(40, 70, 86), width=2)
-    entries = [
-        (t.icon("rat", 32), "rat card"),
-        (t.icon("spade", 32), "buried: nobody may take it"),
-        (t.cube(3, 28), "gold 3"),
-        (t.cube(2, 28), "silver 2"),
-        (t.cube(1, 28), "copper 1"),
-    ]
-    t.legend(img, (M + 22, legend_y), entries, t.font(20), t.MIST, gap=22)
+    legend_y = ey + 20 + lines * EVENT_LINE_H + 14
+    draw.line((M + 20, legend_y, W - M - 20, legend_y), fill=(40, 70, 86), width=2)
+    t.legend(
+        img, (M + 22, legend_y + 14 + LEGEND_ROW_H / 2), _legend(), t.font(SMALL), t.MIST, width=W - 2 * M - 44, gap=22
+    )
     return img
 
 
@@ -248,9 +252,10 @@ def render_board(view: View, names: Sequence[str]) -> bytes:
     ``names[i]`` is seat ``i``'s display name. Returns PNG bytes.
     """
     seats, rows = view["seats"], _middle_rows(view)
-    seat_names = _names(names, seats)
+    seat_names = t.seat_names(names, seats)
     events = [" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:]]
-    img = _board_layer(seats, rows, len(events)).copy()
+    lines = [(k == 0, part) for e in events for k, part in enumerate(t.wrap(e, t.font(SMALL + 2), W - 2 * M - 70, 2))]
+    img = _board_layer(seats, view["cubes_per_type"], rows, len(lines)).copy()
     _draw_header(img, view, seat_names)
     _draw_track(img, view)
     _draw_piles(img, view)
@@ -258,11 +263,11 @@ def render_board(view: View, names: Sequence[str]) -> bytes:
     for i, player in enumerate(view["players"]):
         _draw_player(img, view, player, _player_box(seats, rows, i), seat_names[player["seat"]])
     ey = _events_y(seats, rows)
-    line_font = t.font(22)
-    for n, line in enumerate(events):
-        y = ey + 30 + n * 34
-        t.text(img, (M + 24, y), "›", t.font(24, bold=True), t.GOLD, anchor="lm")
-        t.text(img, (M + 46, y), t.ellipsize(line, line_font, W - 2 * M - 70), line_font, t.FOAM, anchor="lm")
+    for n, (first, line) in enumerate(lines):
+        y = ey + 20 + (n + 0.5) * EVENT_LINE_H
+        if first:
+            t.text(img, (M + 24, y), "›", t.font(SMALL + 2, bold=True), t.GOLD, anchor="lm")
+        t.text(img, (M + 46, y), line, t.font(SMALL + 2), t.FOAM, anchor="lm")
     return t.to_png(img)
 
 
@@ -303,7 +308,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
 
 
 def _draw_track(img: Image.Image, view: View) -> None:
-    slots = 1 if view["seats"] == 2 else 2
+    slots = view["cubes_per_type"]
     for i, kind in enumerate(TYPES):
         cx = _track_cx(i)
         for s, value in enumerate(view["cubes"][kind][:slots]):
@@ -336,12 +341,12 @@ def _draw_piles(img: Image.Image, view: View) -> None:
 
 def _draw_middle(img: Image.Image, view: View) -> None:
     middle = view["middle"]
-    rats = sum(1 for c in middle if c["rat"] and c["buried_by"] is None)
+    rats = view["rats_in_middle"]
     box = t.pill(
         img,
         (W - M - 20, MIDDLE_Y + 12),
-        f"RATS {rats}/2",
-        t.font(22, bold=True),
+        f"RATS {rats}/{view['rat_alert_at']}",
+        t.font(SMALL, bold=True),
         t.DANGER if rats else t.PARCHMENT_SHADE,
         WHITE if rats else t.INK_SOFT,
         icon_img=t.icon("rat", 30),
@@ -351,7 +356,7 @@ def _draw_middle(img: Image.Image, view: View) -> None:
     info = t.plural(len(middle), "card")
     if view["revealed_this_turn"]:
         info += f" · {view['revealed_this_turn']} revealed this turn"
-    t.text(img, (box[0] - 16, MIDDLE_Y + 32), info, t.font(22), t.INK_SOFT, anchor="rm")
+    t.text(img, (box[0] - 16, MIDDLE_Y + 32), info, t.font(SMALL), t.INK_SOFT, anchor="rm")
     layers: list[tuple[Image.Image, ...]] = []
     for c in middle:
         face = _card_face(tuple(c["symbols"]), c["rat"], c["skull"])
@@ -367,10 +372,10 @@ def _draw_middle(img: Image.Image, view: View) -> None:
             anchor="mm",
         )
     spots = [_card_spot(i) for i in range(len(layers))]
-    if view["phase"] == "rat_alert":  # glow around the rat cards to choose from, before cards cover the edges
-        for (x, y), c in zip(spots, middle, strict=False):
-            if c["rat"] and c["buried_by"] is None:
-                t.glow(img, (x - 5, y - 5, x + CARD_W + 5, y + CARD_H + 5), radius=CARD_W // 10 + 5)
+    alert = set(view["alert"])  # glow around the rat cards to choose from, before cards cover the edges
+    for (x, y), c in zip(spots, middle, strict=False):
+        if c["id"] in alert:
+            t.glow(img, (x - 5, y - 5, x + CARD_W + 5, y + CARD_H + 5), radius=CARD_W // 10 + 5)
     for (x, y), stack in zip(spots, layers, strict=True):
         for layer in stack:
             t.paste(img, layer, (x, y))
@@ -390,15 +395,15 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
             img,
             (x1 - 18, y0 - 20),
             _acting(view).upper(),
-            t.font(22, condensed=True),
+            t.font(SMALL, condensed=True),
             t.HIGHLIGHT,
             TAG_INK,
             border=TAG_INK,
             align="right",
             height=38,
         )
-    symbols, rats = _collected(player)
-    counts = None if symbols is None else (*(symbols.get(k, 0) for k in TYPES), rats)
+    symbols = player["symbols"]  # None in blind mode, with ``rats``
+    counts = None if symbols is None else (*(symbols[k] for k in TYPES), player["rats"])
     you = view["viewer"] == seat
     t.paste(
         img,
@@ -427,7 +432,7 @@ def _player_content(
                 img,
                 (right, 23),
                 "PASSED",
-                t.font(20, condensed=True),
+                t.font(SMALL, condensed=True),
                 t.PARCHMENT_SHADE,
                 t.INK_SOFT,
                 align="right",
@@ -475,52 +480,32 @@ def _draw_counts(img: Image.Image, x0: float, x1: float, y: int, counts: tuple[i
         x += width + gap
 
 
-def _collected(player: View) -> tuple[dict[str, int] | None, int]:
-    """A player's symbol counts and rats, from the totals the view gives or else from their open pile."""
-    if player["symbols"] is not None:
-        return player["symbols"], player["rats"] or 0
-    if player["pile"] is None:
-        return None, 0
-    symbols = dict.fromkeys(TYPES, 0)
-    for c in player["pile"]:
-        for kind in c["symbols"]:
-            symbols[kind] += 1
-    return symbols, sum(1 for c in player["pile"] if c["rat"])
-
-
 # ====================================================================== final scoring
-FINAL_TABLE_Y = 170
 FINAL_TYPE_W = 250
 FINAL_NAMES_H = 116
-FINAL_ROW_H = 92
+FINAL_ROW_H = 72
+NOTE_LINE_H = 30
 FINAL_EXTRA_H = 64
 
 
 def render_final(view: View, names: Sequence[str]) -> bytes:
-    """The final scoring of ``view["scoring"]``: symbols per type and seat, the cubes each won, a note per
-    type, the tie-breaks (rats, cards) when known, the totals and the crowned winner(s). Returns PNG bytes."""
+    """The final scoring of ``view["scoring"]``: symbols per type and seat, the cubes each won, the note per
+    type (how a tie was decided, wrapped, never cut), the tie-breaks (rats, cards) when known, the totals
+    and the crowned winner(s). Returns PNG bytes."""
     scoring = view["scoring"]
     seats = view["seats"]
-    players = _names(names, seats)
+    players = t.seat_names(names, seats)
     show_extra = all(p["rats"] is not None for p in view["players"])
-    table_h = FINAL_NAMES_H + len(scoring["types"]) * FINAL_ROW_H + FINAL_EXTRA_H * show_extra + 100
-    img = t.new_canvas(W, FINAL_TABLE_Y + table_h + M + 6)
-
-    t.paste(img, t.icon("skull", 54), (M - 4, 12))
-    t.text(
-        img,
-        (M + 56, 44),
-        "PIRATZ · FINAL SCORE",
-        t.font(44, bold=True),
-        t.GOLD,
-        anchor="lm",
-        shadow=(0, 0, 0),
-    )
+    notes = [_note_lines(row["note"], tuple(players)) for row in scoring["types"]]
+    heights = [FINAL_ROW_H + 8 + len(lines) * NOTE_LINE_H for lines in notes]
     winners = scoring["winners"]
     best = max(scoring["totals"], default=0)
-    t.final_headline(img, (M, 90), W - 2 * M, 32, players, winners, best)
-
-    top = FINAL_TABLE_Y
+    headline = t.final_headline_lines(players, winners, best, W - 2 * M, 32)
+    top = 106 + len(headline[0]) * 40 + 16
+    table_h = FINAL_NAMES_H + sum(heights) + FINAL_EXTRA_H * show_extra + 100
+    img = t.new_canvas(W, top + table_h + M + 6)
+    t.title(img, (M - 4, 12), t.icon("skull", 54), "PIRATZ · FINAL SCORE", 44)
+    t.final_headline(img, (M, 90), headline)
     col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
     t.final_table(
         img,
@@ -532,35 +517,48 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         names_y=64,
         pill_h=44,
         name_size=26,
-        name_margin=44,
+        name_margin=24,
         crown=50,
     )
     y = top + FINAL_NAMES_H
-    for r, row in enumerate(scoring["types"]):
-        _final_type_row(img, row, y, col_x, col_w, players, stripe=r % 2 == 0)
-        y += FINAL_ROW_H
+    for r, (row, lines) in enumerate(zip(scoring["types"], notes, strict=True)):
+        _final_type_row(img, row, lines, y, heights[r], col_x, col_w, stripe=r % 2 == 0)
+        y += heights[r]
     if show_extra:
         mid = y + FINAL_EXTRA_H / 2
-        t.text(img, (M + 26, mid), "tie-breaks", t.font(22, bold=True), t.INK_SOFT, anchor="lm")
+        t.text(img, (M + 26, mid), "tie-breaks", t.font(SMALL, bold=True), t.INK_SOFT, anchor="lm")
         for s, p in enumerate(view["players"]):
             cx = col_x[s] + col_w / 2
-            t.paste(img, t.icon("rat", 34), (cx - 70, mid), "mm")
+            t.paste(img, t.icon("rat", 34), (cx - 74, mid), "mm")
             ink = t.DANGER if p["rats"] else t.INK_SOFT
-            t.text(img, (cx - 48, mid), str(p["rats"]), t.font(24, bold=True), ink, anchor="lm")
-            t.text(img, (cx + 74, mid), t.plural(p["pile_count"], "card"), t.font(22), t.INK_SOFT, anchor="rm")
+            t.text(img, (cx - 52, mid), str(p["rats"]), t.font(SMALL, bold=True), ink, anchor="lm")
+            cards = t.plural(p["pile_count"], "card")
+            t.text(img, (cx + 80, mid), cards, t.font(SMALL), t.INK_SOFT, anchor="rm")
         y += FINAL_EXTRA_H
     t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"])
     return t.to_png(img)
 
 
+def _note_lines(note: str, players: tuple[str, ...]) -> tuple[str, ...]:
+    """A type's note (nobody has it, who won a tie and on what) as lines of the table's width."""
+    return t.wrap(" ".join(format_seats(note, list(players)).split()), t.font(SMALL), W - 2 * M - 110)
+
+
 def _final_type_row(
-    img: Image.Image, row: View, y: int, col_x: list[float], col_w: float, players: list[str], *, stripe: bool
+    img: Image.Image,
+    row: View,
+    note: tuple[str, ...],
+    y: int,
+    h: int,
+    col_x: list[float],
+    col_w: float,
+    *,
+    stripe: bool,
 ) -> None:
     """One treasure type of the final table: its name, each seat's count with the cubes won, its note."""
     kind = row["type"]
     if stripe:
-        band = t.rounded(W - 2 * M - 24, FINAL_ROW_H, 10, (*t.PARCHMENT_SHADE, 110))
-        t.paste(img, band, (M + 12, y))
+        t.paste(img, t.rounded(W - 2 * M - 24, h, 10, (*t.PARCHMENT_SHADE, 110)), (M + 12, y))
     t.paste(img, t.icon(_ICON[kind], 48), (M + 22, y + 8))
     t.text(img, (M + 80, y + 32), kind.capitalize(), t.font(28, bold=True), _ink(kind), anchor="lm")
     won: dict[int, list[int]] = {}
@@ -572,13 +570,5 @@ def _final_type_row(
         t.text(img, (x + 12, y + 32), str(n), t.font(34, bold=True), t.INK if n else t.INK_SOFT, anchor="mm")
         for i, value in enumerate(cubes):
             t.paste(img, t.cube(value, 42), (x + 34 + 48 * i, y + 10))
-    note = " ".join(format_seats(row["note"], players).split())
-    if note:
-        t.text(
-            img,
-            (M + 80, y + 72),
-            t.ellipsize(note, t.font(20), W - 2 * M - 110),
-            t.font(20),
-            t.INK_SOFT,
-            anchor="lm",
-        )
+    for k, line in enumerate(note):
+        t.text(img, (M + 80, y + FINAL_ROW_H + k * NOTE_LINE_H), line, t.font(SMALL), t.INK_SOFT, anchor="lm")

@@ -18,11 +18,11 @@ from typing import NamedTuple
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from rendering import typeset
+
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
 Box = tuple[int, int, int, int]
-
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "assets" / "fonts"
 
 # ------------------------------------------------------------------ palette
 SEA: RGB = (17, 46, 62)
@@ -94,11 +94,29 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 
 
 # ------------------------------------------------------------------ fonts and text
+MIN_TEXT = 24
+"""The smallest text on a board, in px. Boards are about 1,100 px wide and a phone in portrait shows them
+about 400 px wide: 24 px text is then 8.5 px high, the least that stays readable."""
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled DejaVu face at ``size`` px. ``condensed`` selects the condensed bold face."""
+    """The bundled DejaVu face at ``size`` px. ``condensed`` selects the condensed bold face.
+
+    Pass it to the functions below, never to Pillow directly: they draw what DejaVu lacks (other
+    scripts, emoji) with the fallback fonts of :mod:`rendering.typeset`."""
     name = "DejaVuSansCondensed-Bold.ttf" if condensed else "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+    return typeset.face(name, size)
+
+
+def _runs(s: str, fnt: ImageFont.FreeTypeFont) -> tuple[typeset.Run, ...] | None:
+    """``s`` as runs of fonts and directions, or ``None`` when DejaVu alone draws it left to right
+    (every ASCII string: the common case skips the analysis)."""
+    if s.isascii():
+        return None
+    primary = Path(fnt.path).name
+    runs = typeset.line(s, primary)
+    return None if typeset.is_simple(runs, primary) else runs
 
 
 def text(
@@ -112,7 +130,8 @@ def text(
     outline: RGB | None = None,
     shadow: RGB | None = None,
 ) -> None:
-    """Draw ``s`` at ``xy`` (a Pillow text ``anchor``), with an optional 2 px outline and/or a drop shadow.
+    """Draw ``s`` at ``xy`` (a Pillow text ``anchor``: l/m/r then a/m/s/d), with an optional 2 px outline
+    and/or a drop shadow. Any script and emoji (see :mod:`rendering.typeset`).
 
     Short strings (names, numbers, labels) repeat on every render, so they are rasterised once and cached.
     """
@@ -130,19 +149,24 @@ def _stamp(
     anchor: str,
     outline: RGB | None,
 ) -> None:
-    if len(s) > 40:  # long one-off texts (event lines) would only churn the cache
+    if len(s) > 40 and _runs(s, fnt) is None:  # long one-off texts (event lines) would only churn the cache
         ImageDraw.Draw(canvas).text(
             xy, s, font=fnt, fill=fill, anchor=anchor, stroke_width=2 * bool(outline), stroke_fill=outline
         )
         return
-    img, (dx, dy) = _text_image(s, fnt, fill, anchor, outline)
+    img, (dx, dy) = (_text_image if len(s) <= 40 else _draw_text)(s, fnt, fill, anchor, outline)
     _over(canvas, img, round(xy[0]) + dx, round(xy[1]) + dy)
 
 
-@lru_cache(maxsize=1024)
-def _text_image(
+def _draw_text(
     s: str, fnt: ImageFont.FreeTypeFont, fill: RGB, anchor: str, outline: RGB | None
 ) -> tuple[Image.Image, tuple[int, int]]:
+    """``s`` on a transparent image, and where the image's corner lies relative to the anchor point."""
+    runs = _runs(s, fnt)
+    if runs is not None:
+        img, pen_x, baseline, advance = typeset.draw_line(runs, fnt.size, fill, outline)
+        ax = {"l": 0.0, "m": advance / 2, "r": advance}[anchor[0]]
+        return img, (round(-ax - pen_x), round(-_rise(fnt, anchor[1]) - baseline))
     stroke = 2 * bool(outline)
     left, top, right, bottom = (round(v) for v in fnt.getbbox(s, anchor=anchor, stroke_width=stroke))
     img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*fill, 0))
@@ -152,61 +176,126 @@ def _text_image(
     return img, (left, top)
 
 
+_text_image = lru_cache(maxsize=1024)(_draw_text)
+
+
+@lru_cache(maxsize=256)
+def _rise(fnt: ImageFont.FreeTypeFont, vertical: str) -> int:
+    """Where a vertical anchor (a, m, s, d) lies relative to the baseline in ``fnt`` (negative: above),
+    so that text in fallback fonts sits on the line exactly as DejaVu text would."""
+    return fnt.getbbox("x", anchor="ls")[1] - fnt.getbbox("x", anchor="l" + vertical)[1]
+
+
 @lru_cache(maxsize=4096)
 def text_width(s: str, fnt: ImageFont.FreeTypeFont) -> float:
     """Width of ``s`` in ``fnt`` in px (cached: the same names and numbers are measured on every render)."""
-    return fnt.getlength(s)
+    return _measure(s, fnt)
+
+
+def _measure(s: str, fnt: ImageFont.FreeTypeFont) -> float:
+    runs = _runs(s, fnt)
+    return fnt.getlength(s) if runs is None else sum(typeset.run_width(r, fnt.size) for r in runs)
 
 
 @lru_cache(maxsize=512)
 def ellipsize(s: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
-    """``s`` cut with "…" so that it fits ``width`` px in ``fnt``."""
+    """``s`` cut with "…" so that it fits ``width`` px in ``fnt`` (never inside a character's cluster)."""
     if text_width(s, fnt) <= width:
         return s
-    lo, hi = 0, len(s)
+    parts = typeset.clusters(s)
+    lo, hi = 0, len(parts)
     while lo < hi:  # longest prefix that still fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if fnt.getlength(s[:mid].rstrip() + "…") <= width:
+        if _measure("".join(parts[:mid]).rstrip() + "…", fnt) <= width:
             lo = mid
         else:
             hi = mid - 1
-    return s[:lo].rstrip() + "…"
+    return "".join(parts[:lo]).rstrip() + "…"
 
 
 @lru_cache(maxsize=512)
 def fit_text(
-    s: str, width: float, size: int, *, bold: bool = True, condensed: bool = False, min_size: int = 20
+    s: str, width: float, size: int, *, bold: bool = True, condensed: bool = False, min_size: int = MIN_TEXT
 ) -> tuple[str, ImageFont.FreeTypeFont]:
-    """Shrink ``s`` from ``size`` down to ``min_size`` until it fits ``width``; past that, ellipsize it."""
-    for px in range(size, min_size - 1, -2):
-        fnt = font(px, bold, condensed)
-        if text_width(s, fnt) <= width:
-            return s, fnt
-    fnt = font(min_size, bold, condensed)
+    """Shrink ``s`` from ``size`` down to ``min_size`` until it fits ``width`` (bold text tries the
+    condensed bold face next); past that, ellipsize it."""
+    faces = [(bold, condensed), (True, True)] if bold and not condensed else [(bold, condensed)]
+    for b, c in faces:
+        for px in range(size, min_size - 1, -2):
+            fnt = font(px, b, c)
+            if text_width(s, fnt) <= width:
+                return s, fnt
+    fnt = font(min_size, *faces[-1])
     return ellipsize(s, fnt, width), fnt
+
+
+@lru_cache(maxsize=512)
+def fit_lines(s: str, width: float, size: int, lines: int = 2) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+    """Bold ``s`` on one line as :func:`fit_text` fits it without cutting it; else wrapped over up to
+    ``lines`` lines in the condensed bold face at :data:`MIN_TEXT` px (only then cut with "…")."""
+    fitted, fnt = fit_text(s, width, size)
+    if fitted == s:
+        return (s,), fnt
+    fnt = font(MIN_TEXT, True, True)
+    return wrap(s, fnt, width, lines), fnt
+
+
+@lru_cache(maxsize=256)
+def wrap(s: str, fnt: ImageFont.FreeTypeFont, width: float, lines: int = 0) -> tuple[str, ...]:
+    """``s`` broken at spaces into lines of at most ``width`` px (a word too long for a line is broken
+    between characters). With ``lines``, at most that many: the last one then ends with "…"."""
+    out: list[str] = []
+    for word in s.split():
+        trial = f"{out[-1]} {word}" if out else word
+        if out and _measure(trial, fnt) <= width:
+            out[-1] = trial
+            continue
+        while _measure(word, fnt) > width:  # break a long word (a name in a script without spaces)
+            parts = typeset.clusters(word)
+            k = len(parts) - 1
+            while k > 1 and _measure("".join(parts[:k]), fnt) > width:
+                k -= 1
+            out.append("".join(parts[:k]))
+            word = "".join(parts[k:])
+        if word:
+            out.append(word)
+    if lines and len(out) > lines:
+        out = [*out[: lines - 1], ellipsize(" ".join(out[lines - 1 :]), fnt, width)]
+    return tuple(out)
+
+
+_KEPT_FORMAT = frozenset("\u200c\u200d") | {chr(c) for c in range(0xE0020, 0xE0080)}
+"""Invisible format characters that a name needs: joiners (emoji sequences, Indic) and flag tags."""
+MAX_MARKS = 3
+"""Combining marks kept on one character (more only stack into a tower: "Zalgo" text)."""
 
 
 @lru_cache(maxsize=256)
 def clean_name(name: str) -> str:
-    """A display name ready to draw on one line: NFKC-normalised (fullwidth letters become plain ones),
-    without the characters the bundled fonts cannot draw (emoji, CJK), whitespace collapsed. May be empty."""
-    kept = "".join(ch for ch in unicodedata.normalize("NFKC", name) if _has_glyph(ch))
-    return " ".join(kept.split())
+    """A display name ready to draw on one line, in whatever script it is: NFC-normalised, without
+    control characters, bidirectional overrides or piles of combining marks, whitespace collapsed.
+    May be empty."""
+    kept: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFC", name):
+        category = unicodedata.category(ch)
+        if category[0] == "M":
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        if category in ("Cc", "Cs", "Co", "Cn") and not ch.isspace():
+            continue
+        if category == "Cf" and ch not in _KEPT_FORMAT:
+            continue
+        kept.append(ch)
+    return " ".join("".join(kept).split())
 
 
-@lru_cache(maxsize=4096)
-def _has_glyph(ch: str) -> bool:
-    if " " <= ch <= "~" or ch.isspace():
-        return True
-    # A missing glyph renders as the font's "notdef" box, like a private-use code point does.
-    return _glyph_pixels(ch) != _glyph_pixels("\U000f0000")
-
-
-@lru_cache(maxsize=4096)
-def _glyph_pixels(ch: str) -> bytes:
-    img = Image.new("L", (40, 40))
-    ImageDraw.Draw(img).text((4, 4), ch, font=font(24, bold=True), fill=255)
-    return img.tobytes()
+def seat_names(names: Sequence[str], seats: int) -> list[str]:
+    """A drawable name for every seat: its cleaned display name, or "Seat N" where none is given."""
+    return [(clean_name(names[s]) if s < len(names) else "") or f"Seat {s + 1}" for s in range(seats)]
 
 
 # ------------------------------------------------------------------ shapes
@@ -350,22 +439,54 @@ def _glow_image(w: int, h: int, radius: int, colour: RGB) -> Image.Image:
     return halo
 
 
+def legend_rows(
+    entries: Sequence[tuple[Image.Image, str]], fnt: ImageFont.FreeTypeFont, width: float, gap: int = 28
+) -> list[list[tuple[Image.Image, str]]]:
+    """``icon label`` entries laid out in rows of at most ``width`` px (a new row where one would overflow)."""
+    rows: list[list[tuple[Image.Image, str]]] = [[]]
+    x = 0.0
+    for img, label in entries:
+        w = img.width + 6 + text_width(label, fnt)
+        if rows[-1] and x + w > width:
+            rows.append([])
+            x = 0.0
+        rows[-1].append((img, label))
+        x += w + gap
+    return rows
+
+
 def legend(
     canvas: Image.Image,
     xy: tuple[float, float],
     entries: Sequence[tuple[Image.Image, str]],
     fnt: ImageFont.FreeTypeFont,
     fill: RGB,
+    *,
+    width: float,
     gap: int = 28,
-) -> float:
-    """A row of ``icon label`` entries, vertically centred on ``xy[1]``. Returns the x where it ends."""
+    row_h: int = 38,
+) -> int:
+    """Rows of ``icon label`` entries within ``width`` px, the first row vertically centred on ``xy[1]``
+    (see :func:`legend_rows`). Returns the number of rows."""
+    rows = legend_rows(entries, fnt, width, gap)
+    for r, row in enumerate(rows):
+        x, y = xy[0], xy[1] + r * row_h
+        for img, label in row:
+            paste(canvas, img, (x + img.width / 2, y), "mm")
+            x += img.width + 6
+            text(canvas, (x, y), label, fnt, fill, anchor="lm")
+            x += text_width(label, fnt) + gap
+    return len(rows)
+
+
+def title(canvas: Image.Image, xy: tuple[int, int], icon_img: Image.Image, s: str, size: int) -> float:
+    """An image's title: ``icon_img`` with its top-left at ``xy``, then ``s`` in gold, vertically centred
+    on the icon. Returns the x where the title ends."""
     x, y = xy
-    for img, label in entries:
-        paste(canvas, img, (x + img.width / 2, y), "mm")
-        x += img.width + 6
-        text(canvas, (x, y), label, fnt, fill, anchor="lm")
-        x += text_width(label, fnt) + gap
-    return x - gap
+    paste(canvas, icon_img, (x, y))
+    fnt = font(size, bold=True)
+    text(canvas, (x + icon_img.width + 6, y + icon_img.height / 2), s, fnt, GOLD, anchor="lm", shadow=(0, 0, 0))
+    return x + icon_img.width + 6 + text_width(s, fnt)
 
 
 @lru_cache(maxsize=32)
@@ -391,11 +512,12 @@ def cube(value: int, size: int) -> Image.Image:
     draw.polygon(side, fill=mix(base, OUTLINE, 0.3), outline=edge, width=width)
     draw.rectangle(front, fill=base, outline=edge, width=width)
     face = big_size - depth
-    draw.text(
+    text(
+        img,
         (face / 2, depth + face / 2),
         str(value),
-        font=font(round(face * 0.72), bold=True),
-        fill=mix(base, OUTLINE, 0.85),
+        font(round(face * 0.72), bold=True),
+        mix(base, OUTLINE, 0.85),
         anchor="mm",
     )
     return img.resize((size, size), Image.Resampling.LANCZOS)
@@ -441,50 +563,70 @@ Painter = Callable[[ImageDraw.ImageDraw, Callable[..., list[float]], float, RGB]
 _CLEAR: RGBA = (0, 0, 0, 0)
 
 
-def _dark(c: RGB, t: float = 0.35) -> RGB:
+def dark(c: RGB, t: float = 0.35) -> RGB:
+    """``c`` shaded ``t`` of the way towards the outline colour."""
     return mix(c, OUTLINE, t)
 
 
-def _light(c: RGB, t: float = 0.5) -> RGB:
+def light(c: RGB, t: float = 0.5) -> RGB:
+    """``c`` lightened ``t`` of the way towards white."""
     return mix(c, (255, 255, 255), t)
+
+
+_FADED: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def faded(img: Image.Image, percent: int) -> Image.Image:
+    """A cached, read-only RGBA image (an icon, a card, a tile) at ``percent`` opacity, itself cached.
+
+    The cache entry keeps the original alive, so its ``id`` cannot be reused while the entry exists."""
+    hit = _FADED.get((id(img), percent))
+    if hit is not None and hit[0] is img:
+        return hit[1]
+    out = img.copy()
+    out.putalpha(out.getchannel("A").point(lambda a: a * percent // 100))
+    if len(_FADED) > 256:
+        _FADED.clear()
+    _FADED[(id(img), percent)] = (img, out)
+    return out
 
 
 def _paint_ring(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
     band = ICON_COLOURS["coin"]
-    d.ellipse(p(14, 34, 86, 98), fill=_dark(band))
+    d.ellipse(p(14, 34, 86, 98), fill=dark(band))
     d.ellipse(p(17, 37, 83, 95), fill=band)
-    d.ellipse(p(28, 48, 72, 84), fill=_dark(band))
+    d.ellipse(p(28, 48, 72, 84), fill=dark(band))
     d.ellipse(p(31, 51, 69, 81), fill=_CLEAR)
-    d.polygon(p(50, 2, 74, 22, 50, 46, 26, 22), fill=_dark(c, 0.5))
+    d.polygon(p(50, 2, 74, 22, 50, 46, 26, 22), fill=dark(c, 0.5))
     d.polygon(p(50, 6, 70, 22, 50, 42, 30, 22), fill=c)
-    d.polygon(p(50, 6, 60, 22, 50, 42), fill=_light(c, 0.35))
+    d.polygon(p(50, 6, 60, 22, 50, 42), fill=light(c, 0.35))
     d.polygon(p(40, 14, 46, 10, 44, 20), fill=(255, 255, 255))
 
 
 def _paint_coin(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
-    d.ellipse(p(4, 4, 96, 96), fill=_dark(c, 0.3))
+    d.ellipse(p(4, 4, 96, 96), fill=dark(c, 0.3))
     d.ellipse(p(8, 6, 92, 90), fill=c)
-    d.ellipse(p(20, 18, 80, 78), outline=_dark(c, 0.3), width=round(4 * k))
+    d.ellipse(p(20, 18, 80, 78), outline=dark(c, 0.3), width=round(4 * k))
     star = []
     for i in range(10):
         r = 18 if i % 2 == 0 else 7.5
         a = -math.pi / 2 + i * math.pi / 5
         star += [50 + r * math.cos(a), 48 + r * math.sin(a)]
-    d.polygon(p(*star), fill=_dark(c, 0.3))
-    d.arc(p(14, 12, 86, 84), 195, 255, fill=_light(c, 0.7), width=round(5 * k))
+    d.polygon(p(*star), fill=dark(c, 0.3))
+    d.arc(p(14, 12, 86, 84), 195, 255, fill=light(c, 0.7), width=round(5 * k))
 
 
 def _paint_pearl(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
-    d.ellipse(p(8, 8, 92, 92), fill=_dark(c, 0.28))
+    d.ellipse(p(8, 8, 92, 92), fill=dark(c, 0.28))
     d.ellipse(p(10, 9, 84, 83), fill=c)
-    d.ellipse(p(14, 12, 70, 68), fill=_light(c, 0.6))
+    d.ellipse(p(14, 12, 70, 68), fill=light(c, 0.6))
     d.ellipse(p(26, 22, 46, 40), fill=(255, 255, 255))
 
 
 def _paint_crown(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
     d.polygon(p(8, 86, 8, 30, 30, 58, 50, 18, 70, 58, 92, 30, 92, 86), fill=c)
-    d.polygon(p(50, 18, 70, 58, 92, 30, 92, 70, 8, 70), fill=_dark(c, 0.12))
-    d.rectangle(p(8, 68, 92, 86), fill=_dark(c, 0.3))
+    d.polygon(p(50, 18, 70, 58, 92, 30, 92, 70, 8, 70), fill=dark(c, 0.12))
+    d.rectangle(p(8, 68, 92, 86), fill=dark(c, 0.3))
     for cx, cy in ((8, 26), (50, 13), (92, 26)):
         d.ellipse(p(cx - 8, cy - 8, cx + 8, cy + 8), fill=c)
     for cx, gem in ((27, (60, 150, 240)), (50, (220, 40, 60)), (73, (60, 150, 240))):
@@ -493,12 +635,12 @@ def _paint_crown(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float
 
 def _paint_goblet(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
     d.chord(p(10, -18, 90, 68), 0, 180, fill=c)
-    d.ellipse(p(10, 16, 90, 34), fill=_light(c, 0.35))
-    d.ellipse(p(16, 19, 84, 31), fill=_dark(c, 0.45))
-    d.rectangle(p(44, 64, 56, 86), fill=_dark(c, 0.15))
+    d.ellipse(p(10, 16, 90, 34), fill=light(c, 0.35))
+    d.ellipse(p(16, 19, 84, 31), fill=dark(c, 0.45))
+    d.rectangle(p(44, 64, 56, 86), fill=dark(c, 0.15))
     d.ellipse(p(37, 68, 63, 78), fill=c)
     d.polygon(p(40, 84, 60, 84, 82, 98, 18, 98), fill=c)
-    d.arc(p(18, -8, 82, 60), 115, 150, fill=_light(c, 0.7), width=round(4 * k))
+    d.arc(p(18, -8, 82, 60), 115, 150, fill=light(c, 0.7), width=round(4 * k))
 
 
 def _paint_shell(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
@@ -510,8 +652,8 @@ def _paint_shell(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float
         d.ellipse(p(x - 9, y - 9, x + 9, y + 9), fill=c)
     for a in angles[1:-1]:
         x, y = cx + (r - 4) * math.cos(math.radians(a)), cy + (r - 4) * math.sin(math.radians(a))
-        d.line(p(cx, cy - 4, x, y), fill=_dark(c, 0.4), width=round(3.5 * k))
-    d.polygon(p(36, 78, 64, 78, 72, 96, 28, 96), fill=_dark(c, 0.15))
+        d.line(p(cx, cy - 4, x, y), fill=dark(c, 0.4), width=round(3.5 * k))
+    d.polygon(p(36, 78, 64, 78, 72, 96, 28, 96), fill=dark(c, 0.15))
 
 
 def _paint_rat(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
@@ -525,7 +667,7 @@ def _paint_rat(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, 
     for ex in (36, 64):
         d.ellipse(p(ex - 7, 42, ex + 7, 56), fill=(150, 0, 0))
         d.ellipse(p(ex - 4, 44, ex, 48), fill=(255, 255, 255))
-    whisker = _dark(c, 0.7)
+    whisker = dark(c, 0.7)
     for y1, y2 in ((80, 72), (84, 84), (88, 96)):
         d.line(p(40, y1, 0, y2), fill=whisker, width=round(2.5 * k))
         d.line(p(60, y1, 100, y2), fill=whisker, width=round(2.5 * k))
@@ -537,7 +679,7 @@ def _paint_spade(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float
     d.rectangle(p(40, 5, 60, 11), fill=_CLEAR)
     d.rectangle(p(44, 14, 56, 54), fill=wood)
     d.polygon(p(22, 50, 78, 50, 78, 74, 50, 100, 22, 74), fill=c)
-    d.polygon(p(28, 56, 40, 56, 40, 80, 28, 72), fill=_light(c, 0.3))
+    d.polygon(p(28, 56, 40, 56, 40, 80, 28, 72), fill=light(c, 0.3))
 
 
 def _paint_skull(d: ImageDraw.ImageDraw, p: Callable[..., list[float]], k: float, c: RGB) -> None:
@@ -643,7 +785,7 @@ def name_pill(
     size: int,
     height: int,
     *,
-    min_size: int = 20,
+    min_size: int = MIN_TEXT,
     align: str = "center",
 ) -> Box:
     """``name`` on a pill in ``seat``'s colour (see :func:`pill` for ``xy`` and ``align``), the bold face
@@ -653,19 +795,17 @@ def name_pill(
     return pill(canvas, xy, fitted, fnt, colour.fill, colour.text, border=colour.edge, align=align, height=height)
 
 
-def final_headline(
-    canvas: Image.Image,
-    xy: tuple[int, int],
-    width: int,
-    size: int,
+def final_headline_lines(
     names: Sequence[str],
     winners: Sequence[int],
     best: int,
+    width: int,
+    size: int,
     *,
     lone_note: str = "",
-) -> None:
-    """The line under a final score's title: a crown at ``xy`` (top-left) and who won with ``best``
-    points, in ``size`` px shrunk to fit ``width`` px from ``xy``. ``lone_note`` follows a single
+) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+    """The line under a final score's title, saying who won with ``best`` points, wrapped to fit beside a
+    crown in ``width`` px: its lines and font, for :func:`final_headline`. ``lone_note`` follows a single
     winner's line (how a tie was broken)."""
     if len(winners) == 1:
         headline = f"{names[winners[0]]} wins with {plural(best, 'point')}!{lone_note}"
@@ -673,10 +813,19 @@ def final_headline(
         headline = f"{' & '.join(names[s] for s in winners)} share the victory with {plural(best, 'point')}!"
     else:
         headline = "Nobody wins."
+    fnt = font(size, bold=True)
+    return wrap(headline, fnt, width - 68), fnt
+
+
+def final_headline(
+    canvas: Image.Image, xy: tuple[int, int], lines: tuple[tuple[str, ...], ImageFont.FreeTypeFont]
+) -> None:
+    """Draw :func:`final_headline_lines` with a crown at ``xy`` (top-left), 40 px a line."""
     x, y = xy
     paste(canvas, icon("crown", 52), (x, y))
-    fitted, fnt = fit_text(headline, width - 68, size)
-    text(canvas, (x + 64, y + 28), fitted, fnt, FOAM, anchor="lm", shadow=(0, 0, 0))
+    parts, fnt = lines
+    for n, part in enumerate(parts):
+        text(canvas, (x + 64, y + 28 + n * 40), part, fnt, FOAM, anchor="lm", shadow=(0, 0, 0))
 
 
 def final_columns(x0: int, x1: int, label_w: int, seats: int) -> tuple[list[float], float]:
@@ -699,7 +848,7 @@ def final_table(
     name_size: int,
     name_margin: int,
     crown: int,
-    min_name_size: int = 20,
+    min_name_size: int = MIN_TEXT,
 ) -> None:
     """The frame of a final-scoring table in ``box``, with the seat columns of :func:`final_columns`:
     a parchment panel, a gold wash down each winner's column, and at the head of each column its

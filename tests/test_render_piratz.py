@@ -58,6 +58,8 @@ def make_view(
                 "rats": None if blind else sum(c["rat"] for c in pile),
             }
         )
+    rats = [c["id"] for c in middle if c["rat"] and c["buried_by"] is None]
+    held = [p["seat"] for p in players if p["spade"] == "held"]
     return {
         "game": "piratz",
         "viewer": None,
@@ -74,6 +76,11 @@ def make_view(
         "phase": phase,
         "to_act": list(to_act),
         "revealed_this_turn": 2,
+        "cubes_per_type": cubes_each,
+        "rats_in_middle": len(rats),
+        "rat_alert_at": 2,
+        "alert": rats if phase == "rat_alert" else [],
+        "last_spade": held[0] if len(held) == 1 else None,
         "events": [
             "{p0} passed and took 3 Coins cards.",
             "{p0} buried a Shells card.",
@@ -195,12 +202,6 @@ def test_rat_alert_lights_up_the_rat_cards() -> None:
     turn = open_png(piratz.render_board(make_view(3, phase="turn"), NAMES))
     assert count_colour(alert, middle_box, theme.HIGHLIGHT) > 200
     assert count_colour(turn, middle_box, theme.HIGHLIGHT) == 0
-
-
-def test_names_are_cleaned_for_the_bundled_fonts() -> None:
-    assert theme.clean_name("Ｃａｐｔａｉｎ  🦜\nJörg") == "Captain Jörg"
-    assert theme.clean_name("中文") == ""  # nothing drawable: the renderer falls back to "Seat N"
-    assert piratz._names(["中文", "Anne"], 3) == ["Seat 1", "Anne", "Seat 3"]
 
 
 def test_concurrent_renders_match_a_serial_one() -> None:

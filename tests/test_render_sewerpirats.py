@@ -14,8 +14,10 @@ from PIL import Image
 
 from games.core import JSON, act
 from games.sewerpirats import SewerPirats, SewerPiratsAI
+from games.sewerpirats.scoring import breakdown, total
 from rendering import sewerpirats as sp
 from rendering import theme
+from rendering.sewerpirats import board, icons, pieces
 
 GAME = SewerPirats()
 NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Grace O'Malley"]
@@ -23,7 +25,7 @@ LONG_NAMES = [
     "Ｃａｐｔａｉｎ 🦜 Bartholomew Roberts the Third of the Seven Seas",
     "x" * 80,
     "Ω" * 40,
-    "中文",  # nothing drawable: "Seat 4"
+    "中文",
     "🦜🦜",
 ]
 GAMES = [
@@ -59,7 +61,7 @@ def aboard(state: JSON) -> int:
     return sum(fig is not None for ship in state["ships"] for fig in ship["spaces"])
 
 
-def open_png(data: bytes, width: int = sp.W) -> Image.Image:
+def open_png(data: bytes, width: int = board.W) -> Image.Image:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(data))
     img.load()
@@ -98,7 +100,7 @@ def test_final_scoring_and_hands(variant: str, seats: int, seed: str) -> None:
     assert end["final"] is not None
     final = open_png(sp.render_final(end, NAMES[:seats]))
     # Winners are crowned (the crown's orange) under the gold title.
-    assert theme.ICON_COLOURS["crown"] in [c for _, c in final.crop((0, 0, sp.W, 240)).getcolors(1 << 20)]
+    assert theme.ICON_COLOURS["crown"] in [c for _, c in final.crop((0, 0, board.W, 240)).getcolors(1 << 20)]
     busy = max(states[: len(states) * 2 // 3], key=aboard)
     for seat in range(seats):
         open_png(sp.render_hand(GAME.view(busy, seat), NAMES[:seats]))
@@ -113,9 +115,9 @@ def test_final_scoring_shows_the_tie_break_only_when_the_best_total_is_tied() ->
     for s in scores:
         s["total"] = best if s["seat"] in (0, 2) else min(s["total"], best - 1)
     scores[0]["space_sum"], scores[2]["space_sum"] = 7, 3
-    view["final"]["winners"] = [0]
+    view["final"]["winners"], view["final"]["tied"] = [0], [0, 2]
     tied = open_png(sp.render_final(view, NAMES))
-    assert tied.height == plain.height + 70
+    assert tied.height - plain.height in (96, 96 + 40)  # the tie-break row (and the headline's note)
     view["final"]["winners"] = [0, 2]  # still tied after the space sums: both crowned
     open_png(sp.render_final(view, LONG_NAMES[:4]))
 
@@ -130,9 +132,9 @@ def test_highlight_glows_around_the_player_to_act_only() -> None:
         acting = view["to_act"][0]
         checked.add(acting)
         img = open_png(sp.render_board(view, NAMES))
-        top = sp._top_height(view)[1]
+        top = board._top_height(view)[1]
         for seat in range(4):
-            x0, y0, _, y1 = sp.player_box(4, top, seat)
+            x0, y0, _, y1 = board.player_box(4, top, seat)
             left_edge = count_colour(img, (x0 - 8, y0 + 20, x0 + 6, y1 - 20), theme.HIGHLIGHT)
             assert (left_edge > 150) == (seat == acting), (acting, seat, left_edge)
     assert len(checked) == 4
@@ -144,7 +146,7 @@ def test_the_bow_group_being_seized_from_is_highlighted() -> None:
     sailing = state["sail"]["ship"]
     img = open_png(sp.render_board(view, NAMES))
     for ship in range(3):
-        x0, y0, x1, _ = sp.group_box(0, ship, 0)
+        x0, y0, x1, _ = board.group_box(0, ship, 0)
         ring = count_colour(img, (x0 - 8, y0 - 8, x1 + 8, y0 + 4), theme.HIGHLIGHT)
         assert (ring > 200) == (ship == sailing), (ship, ring)
 
@@ -154,7 +156,7 @@ def test_a_captain_is_drawn_on_c_in_its_owners_colour() -> None:
     view = GAME.view(state, None)
     img = open_png(sp.render_board(view, NAMES))
     for i, ship in enumerate(view["ships"]):
-        box = sp.slot_box(0, i, 3)
+        box = board.slot_box(0, i, 3)
         captain = ship["spaces"][3]
         for seat in range(4):
             pixels = count_colour(img, box, theme.PLAYER_COLOURS[seat].fill, tol=6)
@@ -172,7 +174,7 @@ def test_a_full_crew_and_captain_show_every_figure() -> None:
     img = open_png(sp.render_board(view, NAMES))
     for i, ship in enumerate(view["ships"]):
         for space, fig in enumerate(ship["spaces"]):
-            x0, y0, x1, y1 = sp.slot_box(0, i, space)
+            x0, y0, x1, y1 = board.slot_box(0, i, space)
             pixels = count_colour(img, (x0, y0 + 34, x1, y1), theme.PARCHMENT, tol=4)  # below the label
             assert (pixels > 300) == (fig is not None), (i, space)  # a figure's parchment centre
 
@@ -202,7 +204,8 @@ def test_render_hand_shows_the_hand_and_the_tokens() -> None:
     richer = copy.deepcopy(late)
     tokens = [{"type": "fries", "value": 3}, {"type": "ketchup", "value": 0}, {"type": "opener", "value": 0}]
     richer["players"][1]["tokens"] = (late["players"][1]["tokens"] or []) + tokens
-    richer["players"][1]["score"] = None  # the renderer computes it with the engine's scoring
+    richer["players"][1]["score"] = total(richer["players"][1]["tokens"])
+    richer["players"][1]["breakdown"] = [line.as_json() for line in breakdown(richer["players"][1]["tokens"])]
     taller = open_png(sp.render_hand(richer, NAMES))
     assert sp.render_hand(richer, NAMES) != base
     assert taller.height >= open_png(base).height
@@ -210,6 +213,7 @@ def test_render_hand_shows_the_hand_and_the_tokens() -> None:
     empty = copy.deepcopy(late)
     empty["players"][1]["tokens"] = []
     empty["players"][1]["score"] = 0
+    empty["players"][1]["breakdown"] = []
     open_png(sp.render_hand(empty, NAMES))
     # A spectator has no hand.
     open_png(sp.render_hand(GAME.view(states[10], None), NAMES))
@@ -225,7 +229,8 @@ def test_a_hand_with_many_tokens_and_a_captain() -> None:
         + [{"type": kind, "value": 0} for kind in ("ketchup", "chili", "milkshake", "parrot", "opener")] * 2
         + [{"type": "doll", "value": 7}, {"type": "teddy", "value": 5}, {"type": "tincan", "value": 12}]
     )
-    view["players"][seat]["score"] = None
+    view["players"][seat]["score"] = total(view["players"][seat]["tokens"])
+    view["players"][seat]["breakdown"] = [line.as_json() for line in breakdown(view["players"][seat]["tokens"])]
     img = open_png(sp.render_hand(view, LONG_NAMES))
     assert img.height > 900
 
@@ -234,8 +239,8 @@ def test_auction_bar_highlights_the_lot() -> None:
     state = GAME.new_game(5, {"variant": "auction"}, "bar")
     view = GAME.view(state, None)
     assert view["auction"]["lot"] is None
-    top = sp._top_height(view)[1]
-    bar = (sp.M, sp.TOP_Y, sp.W - sp.M, sp.TOP_Y + top)
+    top = board._top_height(view)[1]
+    bar = (board.M, board.TOP_Y, board.W - board.M, board.TOP_Y + top)
     assert count_colour(open_png(sp.render_board(view, NAMES)), bar, theme.HIGHLIGHT) == 0
     seat = GAME.to_act(state)[0]
     GAME.apply(state, seat, act("hire", 3), inplace=True)  # not the front figure: a card goes under it
@@ -250,7 +255,7 @@ def test_landlubber_picks_show_who_chose_which_tribe() -> None:
     state = next(s for s in states if s["phase"] == "crew" and len(s["tribes"]) == 2)
     view = GAME.view(state, None)
     img = open_png(sp.render_board(view, NAMES))
-    picks = (sp.M, sp.TOP_Y, sp.W - sp.M, sp.TOP_Y + sp.PICKS_H)
+    picks = (board.M, board.TOP_Y, board.W - board.M, board.TOP_Y + board.PICKS_H)
     for seat in range(2):
         assert count_colour(img, picks, theme.PLAYER_COLOURS[seat].fill, tol=4) > 300
     assert count_colour(img, picks, theme.PLAYER_COLOURS[2].fill, tol=4) == 0
@@ -264,16 +269,16 @@ def test_long_and_missing_names(variant: str, seats: int, seed: str) -> None:
     open_png(sp.render_board(GAME.view(states[1], None), []))
     open_png(sp.render_hand(GAME.view(busy, seats - 1), LONG_NAMES))
     open_png(sp.render_final(GAME.view(states[-1], None), LONG_NAMES[:seats]))
-    assert sp._names(LONG_NAMES, 5)[3:] == ["Seat 4", "Seat 5"]
+    assert theme.seat_names(LONG_NAMES, 7)[3:] == ["中文", "🦜🦜", "Seat 6", "Seat 7"]
 
 
 def test_icons_are_registered_with_the_theme() -> None:
-    for name in (*sp.TRIBE_LETTERS, *sp.SHIP_COLOURS, *sp.TOKEN_GROUP, "hat"):
-        img = sp.icon(name, 40)
+    for name in (*pieces.TRIBE_LETTERS, *icons.SHIP_COLOURS, *pieces.SHORT_NAMES, "hat"):
+        img = icons.icon(name, 40)
         assert img.size == (40, 40) and img.getbbox() is not None
-    painter, colour = sp._ICONS["hat"]
+    painter, colour = icons._ICONS["hat"]
     theme.register_icon("sp-hat", painter, colour)  # the same icon again is harmless
-    for other in ((sp._ICONS["cat"][0], colour), (painter, (1, 2, 3))):
+    for other in ((icons._ICONS["cat"][0], colour), (painter, (1, 2, 3))):
         with pytest.raises(ValueError):
             theme.register_icon("sp-hat", *other)
     with pytest.raises(ValueError):

@@ -22,7 +22,7 @@ TOKEN_KINDS: JSON = {
     },
     "teddy": _kind("Toys", needs_bonus=True),
     "doll": _kind("Toys", needs_bonus=True),
-    "parrot": _kind("Toys", effect="scores the toys"),
+    "parrot": _kind("Toys", effect="scores toys"),
     "tincan": _kind("Tin cans", needs_bonus=True),
     "opener": _kind("Tin cans", effect="opens a can"),
 }

@@ -1,0 +1,739 @@
+"""The Sewer Pirats table: ships with their crews and flotsam, the Talisman row and piles, the pools, the
+auction bar or the tribe picks while they last, every player's public panel and the recent events.
+
+The board draws only public fields of the view (never ``hand``, ``tokens``, ``score`` or ``breakdown``),
+so a seat's view and the spectator view of the same state give the same image. Everything that depends
+only on the layout (background, panels, hulls with their emblems and space labels, titles, the legend)
+is drawn once per layout into a cached layer; figures, flotsam groups, cards and player panels are cached
+images too, so a render is mostly pasting. No text is smaller than :data:`rendering.theme.MIN_TEXT`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.core import format_seats
+from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR, TRIBES
+from rendering import theme as t
+from rendering.sewerpirats.icons import SHIP_COLOURS, WHITE, icon
+from rendering.sewerpirats.pieces import (
+    CARD_H,
+    CARD_W,
+    SHORT_NAMES,
+    TRIBE_LETTERS,
+    Catalog,
+    View,
+    badge,
+    badge_size,
+    catalog,
+    figure,
+    talisman,
+    tile_of,
+    token_of,
+)
+
+TAG_INK: t.RGB = (6, 30, 42)
+"""Text on the highlight colour."""
+WOOD_DARK: t.RGB = (78, 48, 28)
+WOOD: t.RGB = (122, 80, 46)
+DECK: t.RGB = (184, 138, 88)
+DECK_LINE: t.RGB = (164, 116, 70)
+HATCH: t.RGB = (206, 166, 112)
+CAPTAIN_GOLD: t.RGB = (236, 196, 92)
+CAPTAIN_RED: t.RGB = (176, 36, 36)
+NIGHT: t.RGB = (14, 34, 48)
+"""Fill of the dark panels (events, empty slots)."""
+
+VARIANT_LABELS = {"standard": "STANDARD", "landlubber": "LANDLUBBER", "auction": "CREW AUCTION"}
+_TAGS = {
+    "crew": "CHOOSES A TRIBE",
+    "auction": "AUCTION",
+    "action": "TAKES AN ACTION",
+    "draw": "SECOND CARD",
+    "discard": "DISCARDS",
+    "snail": "SNAIL REVEAL?",
+    "weasel": "WEASEL AGAIN?",
+    "seize": "SEIZES A TOKEN",
+    "final": "SEIZES A TOKEN",
+    "toad": "TOAD: SEIZE OR STAY",
+}
+"""The tag on the panel of the player to act, by phase."""
+
+# ====================================================================== layout
+W = 1140
+M = 20
+INNER = W - 2 * M
+HEADER_Y = 36
+BANNER_Y, BANNER_H = 66, 44
+TOP_Y = BANNER_Y + BANNER_H + 18
+ROW_H, ROW_GAP = 170, 12
+HULL_W = 500
+SLOT_X0, SLOT_STEP, SLOT_W = 106, 88, 80
+FIG = 76
+GROUP_X0 = M + HULL_W + 14
+GROUP_W = (W - M - GROUP_X0 - 12) // 2
+GROUP_H = ROW_H - 14
+INSET = 8
+"""Cached contents are opaque and pasted this far inside their rounded panel, to skip alpha blending."""
+GROUP_TOKEN = 46
+STRIP_H = 168
+ROW_PANEL_W = 650
+PLAYER_GAP = 14
+COUNT_ROW_H = 36
+NAME_LINE_H = 26
+"""A second line for a long name, at the smallest text size."""
+EVENT_LINES = 3
+"""Recent events shown (each may take two lines)."""
+EVENT_LINE_H = 36
+LEGEND_ROW_H = 38
+BAR_CELL_H = 124
+PICKS_H = 172
+SMALL = t.MIN_TEXT
+"""The size of the smallest labels."""
+
+
+def _top_height(view: View) -> tuple[str, int]:
+    """The optional panel between the banner and the ships: the auction bar or the landlubber picks."""
+    if view.get("auction") is not None:
+        return "bar", 62 + _bar_rows(len(view["auction"]["bar"])) * BAR_CELL_H + 52
+    if view["phase"] == "crew":
+        return "picks", PICKS_H
+    return "", 0
+
+
+def _bar_rows(stools: int) -> int:
+    return 1 if stools <= 12 else 2
+
+
+def _row_y(top: int, i: int) -> int:
+    """Top of ship ``i``'s row (``top``: the height of the bar / picks panel, or 0)."""
+    return TOP_Y + (top + 24 if top else 0) + i * (ROW_H + ROW_GAP)
+
+
+def _strip_y(top: int) -> int:
+    return _row_y(top, 3) + 6
+
+
+def _players_y(top: int) -> int:
+    return _strip_y(top) + STRIP_H + 40  # room for the tag above the panel of the player to act
+
+
+def _panel_w(seats: int) -> int:
+    return (INNER - (seats - 1) * PLAYER_GAP) // seats
+
+
+def _count_rows(seats: int) -> int:
+    """Hand size and tokens with their words share one row where the panel is wide enough."""
+    words = t.text_width("cards", t.font(SMALL)) + t.text_width("tokens", t.font(SMALL))
+    counts = 2 * t.text_width("88", t.font(SMALL, bold=True)) + _mini_back().width + _pool_icon(0, 34).width
+    return 1 if _panel_w(seats) - 2 * INSET - 12 >= words + counts + 4 * 8 + 24 else 2
+
+
+def _name_room(seats: int) -> int:
+    return _panel_w(seats) - 2 * INSET - 8 - 28  # less the pill's rounded ends
+
+
+def _name_lines(seats: int, names: Sequence[str]) -> int:
+    """Lines the longest name needs on a panel: two where one would cut it."""
+    return max(len(t.fit_lines(name, _name_room(seats), 26)[0]) for name in names)
+
+
+def _player_h(seats: int, name_lines: int) -> int:
+    return 124 + _count_rows(seats) * COUNT_ROW_H + (name_lines - 1) * NAME_LINE_H
+
+
+def player_box(seats: int, top: int, i: int, name_lines: int = 1) -> t.Box:
+    """The panel of seat ``i`` on the board: all players side by side in one row (names of
+    ``name_lines`` lines make every panel taller)."""
+    w = _panel_w(seats)
+    x = M + i * (w + PLAYER_GAP)
+    y = _players_y(top)
+    return x, y, x + w, y + _player_h(seats, name_lines)
+
+
+def _events_y(seats: int, top: int, name_lines: int) -> int:
+    return _players_y(top) + _player_h(seats, name_lines) + 22
+
+
+def _events_height(lines: int, legend_rows: int) -> int:
+    return 20 + lines * EVENT_LINE_H + 28 + legend_rows * LEGEND_ROW_H
+
+
+def slot_box(top: int, ship: int, space: int) -> t.Box:
+    """The deck space ``space`` (0–2 crew spaces 1–3, 3 the captain's C) of ship ``ship``."""
+    y = _row_y(top, ship)
+    x = M + SLOT_X0 + space * SLOT_STEP
+    return x, y + 16, x + SLOT_W, y + ROW_H - 10
+
+
+def _slot_centre(box: t.Box) -> tuple[float, float]:
+    """Where a figure stands in a deck space: below the space's number tab."""
+    x0, y0, x1, y1 = box
+    return (x0 + x1) / 2, y0 + 30 + (y1 - y0 - 30) / 2
+
+
+def group_box(top: int, ship: int, which: int) -> t.Box:
+    """Flotsam group ``which`` (0 right at the bow, 1 beyond it) of ship ``ship``."""
+    y = _row_y(top, ship)
+    x = GROUP_X0 + which * (GROUP_W + 12)
+    return x, y + 14, x + GROUP_W, y + 14 + GROUP_H
+
+
+def _pile_cx(k: int) -> int:
+    return M + 22 + 4 * (CARD_W + 12) + 10 + CARD_W // 2 + k * (CARD_W + 40)
+
+
+def _pool_cx(k: int) -> int:
+    return M + ROW_PANEL_W + 16 + 80 + k * 138
+
+
+@lru_cache(maxsize=2)
+def _hull() -> Image.Image:
+    """A ship seen from above, stern left and bow right, with a planked deck (no emblem, no hatches)."""
+    s = 3
+    w, h = HULL_W, ROW_H - 4
+    big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+
+    def outline(inset: float) -> list[tuple[float, float]]:
+        top, bottom, mid = inset, h - inset, h / 2
+        bow_start = w - 110
+        pts = []
+        for i in range(21):  # the bow's two curves meet in a point
+            u = i / 20
+            pts.append((bow_start + (w - inset - bow_start) * u, top + (mid - top) * u**2.2))
+        for i in range(20, -1, -1):
+            u = i / 20
+            pts.append((bow_start + (w - inset - bow_start) * u, bottom - (bottom - mid) * u**2.2))
+        for i in range(17):  # the rounded stern
+            a = math.pi / 2 + i / 16 * math.pi
+            pts.append((inset + 30 + (30 - inset * 0.3) * math.cos(a), mid + (bottom - mid) * math.sin(a)))
+        return [(x * s, y * s) for x, y in pts]
+
+    draw.polygon(outline(0), fill=WOOD_DARK)
+    draw.polygon(outline(6), fill=WOOD)
+    draw.polygon(outline(13), fill=DECK)
+    for y in range(26, h - 20, 16):  # planks
+        draw.line((26 * s, y * s, (w - 120) * s, y * s), fill=DECK_LINE, width=s)
+    return big.resize((w, h), Image.Resampling.BOX)
+
+
+@lru_cache(maxsize=4)
+def _medallion(ship: str) -> Image.Image:
+    """The ship's emblem: its symbol on a disc of its colour with a gold rim."""
+    d, s = 76, 3
+    big = Image.new("RGBA", (d * s, d * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.ellipse((0, 0, d * s - 1, d * s - 1), fill=t.GOLD_DEEP)
+    draw.ellipse((4 * s, 4 * s, (d - 4) * s, (d - 4) * s), fill=t.GOLD)
+    draw.ellipse((7 * s, 7 * s, (d - 7) * s, (d - 7) * s), fill=t.mix(SHIP_COLOURS[ship], t.PARCHMENT, 0.7))
+    img = big.resize((d, d), Image.Resampling.BOX)
+    t.paste(img, icon(ship, 54), (d / 2, d / 2 + 2), "mm")
+    return img
+
+
+@lru_cache(maxsize=2)
+def _hatch(captain: bool) -> Image.Image:
+    """An empty deck space: a hatch, or the gold captain's space C with a faint captain's hat."""
+    h = ROW_H - 26
+    fill = t.mix(CAPTAIN_GOLD, DECK, 0.35) if captain else HATCH
+    border = t.GOLD_DEEP if captain else DECK_LINE
+    img = t.rounded(SLOT_W, h, 12, fill, t.mix(border, t.OUTLINE, 0.3), 3).copy()
+    if captain:
+        t.paste(img, t.faded(icon("hat", 52), 35), (SLOT_W / 2, 30 + (h - 30) / 2), "mm")
+    return img
+
+
+@lru_cache(maxsize=4)
+def _space_tab(space: int) -> Image.Image:
+    """The label of a deck space: 1, 2, 3 on parchment, C white on red."""
+    label = "C" if space == 3 else str(space + 1)
+    fill, ink = (CAPTAIN_RED, WHITE) if space == 3 else (t.PARCHMENT, t.INK)
+    img = Image.new("RGBA", (46, 32), (0, 0, 0, 0))
+    t.pill(img, (23, 1), label, t.font(SMALL, bold=True), fill, ink, border=t.OUTLINE, align="center", height=30)
+    return img
+
+
+def _legend(cat: Catalog) -> list[list[tuple[Image.Image, str]]]:
+    """The legend's entries: the tribes by letter, then how tokens read."""
+    booty, bonus = cat.kinds[cat.categories[0]]
+    return [
+        [(icon(tr, 32), f"{TRIBE_LETTERS[tr]} {TRIBE_SINGULAR[tr].lower()}") for tr in TRIBES],
+        [
+            (token_of(cat, booty, 30), "booty (square)"),
+            (token_of(cat, bonus, 30), "bonus (circle)"),
+            (badge(3, False, 36), "value"),
+            (badge(9, True, 40), "needs its bonus"),
+            (icon("hat", 34), "captain"),
+        ],
+    ]
+
+
+@lru_cache(maxsize=4)
+def _legend_rows(cat: Catalog) -> int:
+    fnt = t.font(SMALL)
+    return sum(len(t.legend_rows(entries, fnt, INNER - 44, 20)) for entries in _legend(cat))
+
+
+@lru_cache(maxsize=16)
+def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog) -> Image.Image:
+    """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
+    ey = _events_y(seats, top, name_lines)
+    legend_rows = _legend_rows(cat)
+    img = t.new_canvas(W, ey + _events_height(lines, legend_rows) + M)
+    t.title(img, (M - 2, HEADER_Y - 26), t.icon("rat", 50), "SEWER PIRATS", 40)
+    # Ships: hull, emblem and name, deck spaces with their labels; the flotsam groups' frames.
+    for i, ship in enumerate(SHIPS):
+        y = _row_y(top, i)
+        t.paste(img, _hull(), (M, y + 2))
+        t.paste(img, _medallion(ship), (M + 54, y + ROW_H / 2 - 14), "mm")
+        name_font = t.font(SMALL, bold=True)
+        t.text(img, (M + 54, y + ROW_H - 30), ship.upper(), name_font, t.PARCHMENT, anchor="mm", outline=WOOD_DARK)
+        for space in range(4):
+            x0, y0, x1, _ = slot_box(top, i, space)
+            t.paste(img, _hatch(space == 3), (x0, y0))
+            t.paste(img, _space_tab(space), ((x0 + x1) / 2, y0 + 16), "mm")
+        for which in range(2):
+            t.panel(img, group_box(top, i, which), radius=14)
+    # Talisman row, piles and pools.
+    sy = _strip_y(top)
+    head = t.font(SMALL, bold=True)
+    t.panel(img, (M, sy, M + ROW_PANEL_W, sy + STRIP_H))
+    t.text(img, (M + 20, sy + 22), "TALISMAN ROW", head, t.INK, anchor="lm")
+    for k, label in enumerate(("DECK", "DISCARD")):
+        t.text(img, (_pile_cx(k), sy + 22), label, head, t.INK, anchor="mm")
+    t.panel(img, (M + ROW_PANEL_W + 16, sy, W - M, sy + STRIP_H))
+    t.text(img, (M + ROW_PANEL_W + 36, sy + 22), "LEFT IN THE POOLS", head, t.INK, anchor="lm")
+    for k, label in enumerate(("booty", "bonus", "groups")):
+        t.paste(img, _pool_icon(k), (_pool_cx(k) - 30, sy + 84), "mm")
+        t.text(img, (_pool_cx(k), sy + STRIP_H - 24), label, t.font(SMALL), t.INK_SOFT, anchor="mm")
+    # Player panels.
+    for i in range(seats):
+        t.panel(img, player_box(seats, top, i, name_lines))
+    # Recent events and the legend.
+    t.panel(img, (M, ey, W - M, ey + _events_height(lines, legend_rows)), fill=NIGHT)
+    ly = ey + 20 + lines * EVENT_LINE_H + 14
+    ImageDraw.Draw(img).line((M + 20, ly, W - M - 20, ly), fill=(40, 70, 86), width=2)
+    y = ly + 14 + LEGEND_ROW_H / 2
+    for entries in _legend(cat):
+        rows = t.legend(img, (M + 22, y), entries, t.font(SMALL), t.MIST, width=INNER - 44, gap=20)
+        y += rows * LEGEND_ROW_H
+    return img
+
+
+# ====================================================================== drawing
+def render_board(view: View, names: Sequence[str]) -> bytes:
+    """The Sewer Pirats table for ``view``. Reads only public fields, so every seat's view gives the same
+    image. ``names[i]`` is seat ``i``'s display name. Returns PNG bytes."""
+    seats = view["seats"]
+    seat_names = t.seat_names(names, seats)
+    cat = catalog(view)
+    top_kind, top = _top_height(view)
+    events = tuple(" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:])
+    lines = _event_lines(events)
+    name_lines = _name_lines(seats, seat_names)
+    img = _board_layer(seats, top, name_lines, len(lines), cat).copy()
+    _draw_header(img, view, seat_names)
+    if top_kind == "bar":
+        _draw_bar(img, view, seat_names)
+    elif top_kind == "picks":
+        _draw_picks(img, view, seat_names)
+    sailing = view["sailing"]["ship"] if view["sailing"] else None
+    for i, ship in enumerate(view["ships"]):
+        for space, fig in enumerate(ship["spaces"]):
+            if fig is not None:
+                cx, cy = _slot_centre(slot_box(top, i, space))
+                t.paste(img, figure(fig["tribe"], fig["owner"], FIG), (cx, cy), "mm")
+                if space == 3:  # the captain wears the hat
+                    t.paste(img, icon("hat", 46), (cx, cy - FIG / 2 + 2), "mm")
+        for which, group in enumerate(ship["flotsam"]):
+            x0, y0, _, _ = box = group_box(top, i, which)
+            if group is None:
+                t.paste(img, _no_group(), (x0, y0))
+                continue
+            img.paste(_group_image(_group_key(group), which, cat), (x0 + INSET, y0 + INSET))
+            if which == 0 and ship["ship"] == sailing:
+                t.glow(img, box, radius=14)
+    _draw_strip(img, view, top)
+    for i, player in enumerate(view["players"]):
+        box = player_box(seats, top, i, name_lines)
+        _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines)
+    ey = _events_y(seats, top, name_lines)
+    for n, (first, line) in enumerate(lines):
+        t.paste(img, _event_line(line, first), (M + 20, ey + 12 + n * EVENT_LINE_H))
+    return t.to_png(img)
+
+
+def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
+    x = M + 54 + t.text_width("SEWER PIRATS", t.font(40, bold=True)) + 20
+    variant = VARIANT_LABELS.get(view["variant"], str(view["variant"]).upper())
+    box = t.pill(
+        img, (x, HEADER_Y - 20), variant, t.font(SMALL, bold=True), (24, 64, 84), t.FOAM, border=t.GOLD, height=40
+    )
+    if not view["abilities"]:
+        box = t.pill(
+            img,
+            (box[2] + 10, HEADER_Y - 20),
+            "NO ABILITIES",
+            t.font(SMALL, condensed=True),
+            t.PARCHMENT_SHADE,
+            t.INK_SOFT,
+            height=40,
+        )
+    if view["phase"] == "final":  # the game has ended: the ships with a captain sail one last time
+        t.pill(
+            img,
+            (box[2] + 10, HEADER_Y - 20),
+            "FINAL SAILINGS",
+            t.font(SMALL, bold=True),
+            t.DANGER,
+            WHITE,
+            icon_img=t.icon("skull", 28),
+            height=40,
+        )
+    final = view.get("final")
+    if view["phase"] == "over" and final:
+        best = max((s["total"] for s in final["scores"]), default=0)
+        who = " & ".join(names[w] for w in final["winners"])
+        verb = "share the victory" if len(final["winners"]) > 1 else "wins"
+        t.paste(img, _banner(f"Game over: {who} {verb} with {t.plural(best, 'point')}", t.GOLD), (M, BANNER_Y))
+    elif view["pending"]:
+        t.paste(img, _banner(" ".join(format_seats(view["pending"], names).split()), t.HIGHLIGHT), (M, BANNER_Y))
+
+
+@lru_cache(maxsize=64)
+def _banner(status: str, colour: t.RGB) -> Image.Image:
+    """The line under the title: what the player to act must decide (or the result), on a dark pill."""
+    img = t.rounded(INNER, BANNER_H, BANNER_H // 2, (8, 24, 34), (40, 84, 100), 2).copy()
+    fitted, fnt = t.fit_text(status, INNER - 70, 26)
+    t.text(img, (22, BANNER_H / 2), "▶", t.font(SMALL, bold=True), colour, anchor="lm")
+    t.text(img, (52, BANNER_H / 2), fitted, fnt, colour, anchor="lm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def _event_lines(events: tuple[str, ...]) -> tuple[tuple[bool, str], ...]:
+    """The recent events as display lines, each event on up to two lines: ``(starts an event, text)``."""
+    fnt = t.font(SMALL + 2)
+    return tuple((k == 0, part) for event in events for k, part in enumerate(t.wrap(event, fnt, INNER - 80, 2)))
+
+
+@lru_cache(maxsize=64)
+def _event_line(line: str, first: bool) -> Image.Image:
+    """One line of the recent events, with a marker where an event starts."""
+    img = Image.new("RGBA", (INNER - 40, EVENT_LINE_H), (*t.FOAM, 0))
+    if first:
+        t.text(img, (4, EVENT_LINE_H / 2), "›", t.font(SMALL + 2, bold=True), t.GOLD, anchor="lm")
+    t.text(img, (26, EVENT_LINE_H / 2), line, t.font(SMALL + 2), t.FOAM, anchor="lm")
+    return img
+
+
+GroupKey = tuple[tuple[tuple[str, int], ...], str | None]
+
+
+def _group_key(group: View) -> GroupKey:
+    booty = tuple((b["type"], b["value"]) for b in group["booty"])
+    return booty, (group["bonus"]["type"] if group["bonus"] else None)
+
+
+@lru_cache(maxsize=256)
+def _group_image(key: GroupKey, which: int, cat: Catalog) -> Image.Image:
+    """A flotsam group's contents on parchment (opaque, for the inside of its frame): its three booty
+    tokens with their values and its bonus token in a row, and under them what the bonus does. A token
+    already seized leaves a faint outline."""
+    w, h = GROUP_W - 2 * INSET, GROUP_H - 2 * INSET
+    img = Image.new("RGB", (w, h), t.PARCHMENT)
+    label = "AT THE BOW" if which == 0 else "NEXT"
+    t.pill(img, (2, 1), label, t.font(SMALL, condensed=True), t.GOLD_DEEP, WHITE, height=32)
+    booty, bonus = key
+    x, y = 2, 42
+    step = GROUP_TOKEN + badge_size(True, GROUP_TOKEN) // 2 + 4
+    for i in range(3):
+        if i < len(booty):
+            t.paste(img, tile_of(cat, *booty[i], GROUP_TOKEN), (x, y))
+        else:
+            t.paste(img, _empty_cell(True), (x, y))
+        x += step
+    t.paste(img, token_of(cat, bonus, GROUP_TOKEN) if bonus else _empty_cell(False), (w - GROUP_TOKEN - 4, y))
+    if bonus:
+        effect, fnt = t.fit_text(f"{SHORT_NAMES[bonus]}: {cat.effect[bonus]}", w - 8, SMALL, bold=False)
+        t.text(img, (4, h - 18), effect, fnt, t.INK, anchor="lm")
+    return img
+
+
+@lru_cache(maxsize=2)
+def _no_group() -> Image.Image:
+    """Laid over a flotsam frame with no group left: the pools are empty."""
+    img = t.rounded(GROUP_W, GROUP_H, 14, NIGHT, (64, 100, 116), 2).copy()
+    t.text(img, (GROUP_W / 2, GROUP_H / 2 - 16), "no group", t.font(SMALL + 2, bold=True), t.MIST, anchor="mm")
+    t.text(img, (GROUP_W / 2, GROUP_H / 2 + 18), "the pools are empty", t.font(SMALL), t.MIST, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=2)
+def _empty_cell(square: bool) -> Image.Image:
+    """Where a token lay before it was seized: a faint outline."""
+    d = GROUP_TOKEN
+    img = Image.new("RGBA", (d, d), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    if square:
+        draw.rounded_rectangle((2, 2, d - 3, d - 3), 7, outline=t.PARCHMENT_SHADE, width=3)
+    else:
+        draw.ellipse((2, 2, d - 3, d - 3), outline=t.PARCHMENT_SHADE, width=3)
+    return img
+
+
+def _draw_strip(img: Image.Image, view: View, top: int) -> None:
+    sy = _strip_y(top)
+    for k in range(4):
+        x = M + 22 + k * (CARD_W + 12)
+        t.paste(img, talisman(view["row"][k]) if k < len(view["row"]) else _ghost_card(), (x, sy + 38))
+    back = t.card_back(CARD_W, CARD_H)
+    for k, count in enumerate((view["deck_count"], view["discard_count"])):
+        cx = _pile_cx(k)
+        x, y = cx - CARD_W // 2, sy + 38
+        if count == 0:
+            t.paste(img, _ghost_card(), (x, y))
+        for layer in range(min(count, 3) - 1, -1, -1):  # a thicker stack for more cards
+            t.paste(img, back, (x + 3 * layer, y - 2 * layer + 4))
+        t.pill(
+            img,
+            (cx, y + CARD_H / 2 - 20),
+            str(count),
+            t.font(28, bold=True),
+            t.INK,
+            WHITE,
+            border=t.GOLD,
+            align="center",
+            height=42,
+        )
+    for k, count in enumerate((view["booty_pool"], view["bonus_pool"], view["groups_left"])):
+        ink = t.INK if count else t.DANGER
+        t.text(img, (_pool_cx(k) + 6, sy + 84), str(count), t.font(40, bold=True), ink, anchor="lm")
+
+
+@lru_cache(maxsize=2)
+def _ghost_card() -> Image.Image:
+    return t.rounded(CARD_W, CARD_H, 9, None, t.PARCHMENT_SHADE, 3)
+
+
+def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: str, name_lines: int) -> None:
+    seat = player["seat"]
+    x0, y0, x1, _ = box
+    area = tuple(f["tribe"] for f in player["play_area"])
+    note = {"crew": "no tribe yet", "auction": "no crew yet"}.get(view["phase"], "all aboard")
+    rows = _count_rows(view["seats"])
+    content = _player_content(
+        seat,
+        name,
+        x1 - x0,
+        name_lines,
+        rows,
+        area,
+        player["hand_count"],
+        player["token_count"],
+        player["captain"],
+        note,
+    )
+    img.paste(content, (x0 + INSET, y0 + INSET))
+    if seat in view["to_act"] and view["phase"] != "over":
+        t.glow(img, box)
+        tag = "MUST SET SAIL" if view["must_sail"] else _TAGS.get(view["phase"], "TO ACT")
+        fitted, fnt = t.fit_text(tag, x1 - x0 + PLAYER_GAP - 8, SMALL, condensed=True)
+        t.pill(
+            img, ((x0 + x1) / 2, y0 - 21), fitted, fnt, t.HIGHLIGHT, TAG_INK, border=TAG_INK, align="center", height=36
+        )
+
+
+@lru_cache(maxsize=64)
+def _player_content(
+    seat: int,
+    name: str,
+    w: int,
+    name_lines: int,
+    rows: int,
+    area: tuple[str, ...],
+    hand_count: int,
+    token_count: int,
+    captain: str | None,
+    note: str,
+) -> Image.Image:
+    """A player panel's contents on parchment (opaque, for inside the frame): the name in the seat's
+    colour; the figures in the play area (or ``note``) and the captain's marker; hand size and tokens
+    held, in words, on one row or two. Cached: most renders repeat them."""
+    colour = t.PLAYER_COLOURS[seat]
+    cw, extra = w - 2 * INSET, (name_lines - 1) * NAME_LINE_H
+    img = Image.new("RGB", (cw, 108 + rows * COUNT_ROW_H + extra), t.PARCHMENT)
+    parts, fnt = t.fit_lines(name, cw - 8 - 28, 26)
+    if len(parts) == 1:
+        t.pill(img, (2, 2 + extra / 2), parts[0], fnt, colour.fill, colour.text, border=colour.edge, height=42)
+    else:
+        t.paste(img, t.rounded(cw - 4, 42 + extra, 18, colour.fill, colour.edge, 2), (2, 2))
+        for n, part in enumerate(parts):
+            y = 2 + (42 + extra) / 2 + (n - (len(parts) - 1) / 2) * NAME_LINE_H
+            t.text(img, (16, y), part, fnt, colour.text, anchor="lm")
+    # Figures in the play area, and the captain's marker (hat and ship) at the right.
+    y = 50 + extra
+    marker = 0
+    if captain:
+        marker = 196 if cw >= 3 * 46 + 196 else 80
+        mx = cw - 2 - marker
+        t.paste(img, t.rounded(marker, 44, 22, CAPTAIN_RED, t.OUTLINE, 2), (mx, y + 4))
+        t.paste(img, icon("hat", 38), (mx + 24, y + 25), "mm")
+        t.paste(img, icon(captain, 32), (mx + 58, y + 27), "mm")
+        if marker > 80:
+            t.text(img, (mx + 82, y + 26), "CAPTAIN", t.font(SMALL, condensed=True), WHITE, anchor="lm")
+    slots = max(1, len(area)) if captain else 4  # a whole crew of 4 fits; a captain's crew is aboard
+    size = min(54, (cw - 8 - marker - 8 - 3 * (slots - 1)) // slots)
+    x = 4
+    for tribe in area:
+        t.paste(img, figure(tribe, seat, size), (x, y + (54 - size) // 2))
+        x += size + 3
+    if not area:  # ``note`` says why
+        t.text(img, (x, y + 27), note, t.font(SMALL, bold=True), t.INK_SOFT, anchor="lm")
+    # Hand size and tokens held, side by side or one under the other.
+    x, cy = 4, y + 56 + COUNT_ROW_H / 2
+    for pic, n, word in ((_mini_back(), hand_count, "card"), (_pool_icon(0, 34), token_count, "token")):
+        x = _count(img, x, cy, pic, n, word) + 18
+        if rows == 2:
+            x, cy = 4, cy + COUNT_ROW_H
+    return img
+
+
+def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int, word: str) -> float:
+    """``pic`` then "3 cards" (the number in bold) centred on ``cy`` from ``x``; returns where it ends."""
+    t.paste(img, pic, (x, cy - pic.height / 2))
+    x += pic.width + 6
+    bold = t.font(SMALL, bold=True)
+    t.text(img, (x, cy), str(n), bold, t.INK, anchor="lm")
+    x += t.text_width(str(n), bold) + 6
+    plural = t.plural(n, word).split(" ", 1)[1]
+    t.text(img, (x, cy + 1), plural, t.font(SMALL), t.INK_SOFT, anchor="lm")
+    return x + t.text_width(plural, t.font(SMALL))
+
+
+@lru_cache(maxsize=2)
+def _mini_back() -> Image.Image:
+    return t.card_back(26, 36)
+
+
+# ---------------------------------------------------------------------- auction bar and tribe picks
+def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
+    """The Crew Member Auction's bar: stools front to rear, each figure with its minimum bid and the
+    cards under it, the lot highlighted, the bid and bidder, and who is still in with their crews."""
+    a = view["auction"]
+    _, top = _top_height(view)
+    y0 = TOP_Y
+    t.panel(img, (M, y0, W - M, y0 + top))
+    x = t.text_width("THE BAR", t.font(26, bold=True)) + M + 20
+    t.text(img, (M + 20, y0 + 28), "THE BAR", t.font(26, bold=True), t.INK, anchor="lm")
+    hint = "front → rear · ✓ still bidding"
+    t.text(img, (x + 16, y0 + 29), hint, t.font(SMALL), t.INK_SOFT, anchor="lm")
+    lot, bid, bidder = a["lot"], a["bid"], a["bidder"]
+    if lot is None:
+        info = "choosing a figure to auction"
+    elif bid is None or bidder is None:
+        info = f"lot: {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} · no bid yet"
+    else:
+        info = f"bid {t.plural(bid, 'card')} by {names[bidder]}"
+    room = W - M - 20 - (x + 16 + t.text_width(hint, t.font(SMALL)) + 24)
+    fitted, fnt = t.fit_text(info, room, 26)
+    t.text(img, (W - M - 20, y0 + 28), fitted, fnt, t.INK, anchor="rm")
+    stools = a["bar"]
+    per_row = max(1, -(-len(stools) // _bar_rows(len(stools))))
+    cell = min(110, (INNER - 24) // per_row)
+    x0 = M + 12 + (INNER - 24 - per_row * cell) // 2
+    for i, stool in enumerate(stools):
+        r, c = divmod(i, per_row)
+        box = (
+            x0 + c * cell + 4,
+            y0 + 54 + r * BAR_CELL_H,
+            x0 + (c + 1) * cell - 4,
+            y0 + 48 + (r + 1) * BAR_CELL_H,
+        )
+        if i == lot:
+            t.glow(img, box, radius=12)
+        t.paste(img, _stool(stool["tribe"], stool["min_bid"], stool["cards_under"], cell - 8, i == lot), box[:2])
+    # Everybody's crew so far, and who is still in this auction.
+    y = y0 + top - 30
+    x = M + 20
+    chip_w = (W - M - 20 - x) / view["seats"] - 8
+    fnt = t.font(SMALL, bold=True)
+    for seat in range(view["seats"]):
+        colour = t.PLAYER_COLOURS[seat]
+        active = seat in a["active"]
+        suffix = f" {a['crew_counts'][seat]}/4" + (" ✓" if active else "")
+        label = t.ellipsize(names[seat], fnt, chip_w - 30 - t.text_width(suffix, fnt)) + suffix
+        fill = colour.fill if active or lot is None else t.mix(colour.fill, t.PARCHMENT, 0.6)
+        box = t.pill(img, (x, y - 18), label, fnt, fill, colour.text, border=colour.edge, height=36)
+        x = box[2] + 8
+
+
+@lru_cache(maxsize=256)
+def _stool(tribe: str, min_bid: int, under: int, w: int, lot: bool) -> Image.Image:
+    """One stool at the bar: the figure (nobody's yet), its minimum bid and the cards under it."""
+    h = BAR_CELL_H - 10
+    fill = t.mix(CAPTAIN_GOLD, t.PARCHMENT, 0.4) if lot else t.PARCHMENT_SHADE
+    img = t.rounded(w, h, 12, fill, t.GOLD_DEEP if lot else t.mix(t.PARCHMENT_SHADE, t.INK, 0.3), 2).copy()
+    size = min(64, w - 14)
+    t.paste(img, figure(tribe, None, size), (w / 2, 8 + size / 2), "mm")
+    t.text(img, (w / 2, h - 20), f"min {min_bid}", t.font(SMALL, bold=True), t.INK, anchor="mm")
+    if under:
+        t.paste(img, t.card_back(24, 34), (w - 30, 4))
+        t.pill(img, (w - 22, 22), f"+{under}", t.font(SMALL, bold=True), t.DANGER, WHITE, align="center", height=30)
+    return img
+
+
+def _draw_picks(img: Image.Image, view: View, names: list[str]) -> None:
+    """Landlubber: the six tribes, each with the player who chose it or "free"."""
+    y0 = TOP_Y
+    t.panel(img, (M, y0, W - M, y0 + PICKS_H))
+    title = t.font(SMALL, bold=True)
+    t.text(img, (M + 20, y0 + 26), "TRIBE PICKS", title, t.INK, anchor="lm")
+    t.text(
+        img,
+        (M + 36 + t.text_width("TRIBE PICKS", title), y0 + 27),
+        "each player takes 4 figures of a tribe nobody else chose",
+        t.font(SMALL),
+        t.INK_SOFT,
+        anchor="lm",
+    )
+    chooser = {tribe: seat for seat, tribe in enumerate(view["tribes"])}
+    cell = (INNER - 24) // len(TRIBES)
+    for k, tribe in enumerate(TRIBES):
+        cx = M + 12 + k * cell + cell / 2
+        seat = chooser.get(tribe)
+        t.paste(img, figure(tribe, seat, 58), (cx, y0 + 80), "mm")
+        t.text(img, (cx, y0 + 124), TRIBE_SINGULAR[tribe], t.font(SMALL, bold=True), t.INK, anchor="mm")
+        if seat is None:
+            t.text(img, (cx, y0 + 152), "free", t.font(SMALL), t.INK_SOFT, anchor="mm")
+        else:
+            t.name_pill(img, (cx, y0 + 136), names[seat], seat, cell - 16, SMALL, 32)
+
+
+@lru_cache(maxsize=8)
+def _pool_icon(k: int, size: int = 64) -> Image.Image:
+    """A small face-down stack: booty squares (0), bonus discs (1) or a whole group (2)."""
+    s = 3
+    big = Image.new("RGBA", (64 * s, 64 * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    back, disc, edge = (118, 86, 56), (150, 60, 70), t.OUTLINE
+
+    def piece(x: float, y: float, d: float, round_: bool) -> None:
+        box = (x * s, y * s, (x + d) * s, (y + d) * s)
+        if round_:
+            draw.ellipse(box, fill=disc, outline=edge, width=2 * s)
+        else:
+            draw.rounded_rectangle(box, 6 * s, fill=back, outline=edge, width=2 * s)
+
+    if k < 2:
+        for n in range(3):
+            piece(4 + 7 * n, 18 - 7 * n, 40, k == 1)
+    else:
+        for n, (x, y) in enumerate(((4, 6), (33, 6), (4, 35), (33, 35))):
+            piece(x, y, 26, n == 3)
+    return big.resize((size, size), Image.Resampling.BOX)
