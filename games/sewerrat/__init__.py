@@ -1,0 +1,5 @@
+"""Sewer Rat: the rules engine and its heuristic AI."""
+
+from games.sewerrat.engine import SewerRat
+
+__all__ = ["SewerRat"]

@@ -1,0 +1,113 @@
+"""The board and the house tile set of Sewer Rat: squares, directions, tiles as opening masks, toilets.
+
+A square is an index 0–63 (row-major); its text form is ``r3c4`` (row 3, column 4, both 1–8, the
+numbers of the yellow and green toilets at the ends of that row and column). A tile is the set of its
+pipe openings, a 4-bit mask (N=1, E=2, S=4, W=8): every one of the 16 masks is exactly one shape in
+one rotation, so a mask names a tile and its orientation at once.
+"""
+
+from __future__ import annotations
+
+SIZE = 8
+SQUARES = SIZE * SIZE
+
+N, E, S, W = 1, 2, 4, 8
+DIRECTIONS = (N, E, S, W)
+DIR_NAME = {N: "n", E: "e", S: "s", W: "w"}
+DIR_BY_NAME = {v: k for k, v in DIR_NAME.items()}
+DIR_WORD = {N: "North", E: "East", S: "South", W: "West"}
+OPPOSITE = {N: S, E: W, S: N, W: E}
+STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
+
+TILE_SET: dict[str, int] = {"straight": 32, "elbow": 32, "tee": 20, "cross": 17, "cap": 16, "blank": 3}
+"""The house tile set (120 tiles): shape -> number of tiles."""
+
+SHAPES = tuple(TILE_SET)
+SHAPE_WORD = {
+    "straight": "Straight",
+    "elbow": "Elbow",
+    "tee": "Tee",
+    "cross": "Cross",
+    "cap": "Dead end (white dot)",
+    "blank": "Blank",
+}
+TRAPS = ("", "black", "red")
+"""A square's trap code in the state: 0 none, 1 black, 2 red."""
+BLACK, RED = 1, 2
+
+
+def shape_of(mask: int) -> str:
+    """The shape of the tile with openings ``mask``."""
+    count = bin(mask).count("1")
+    if count == 2:
+        return "straight" if mask in (N | S, E | W) else "elbow"
+    return ("blank", "cap", "", "tee", "cross")[count]
+
+
+SHAPE_OF = tuple(shape_of(m) for m in range(16))
+MASKS_OF = {shape: tuple(m for m in range(16) if SHAPE_OF[m] == shape) for shape in SHAPES}
+
+
+def mask_text(mask: int) -> str:
+    """The text form of a tile: its openings in N, E, S, W order (``ne``, ``nesw``), ``blank`` for none."""
+    return "".join(DIR_NAME[d] for d in DIRECTIONS if mask & d) or "blank"
+
+
+MASK_BY_TEXT = {mask_text(m): m for m in range(16)}
+
+
+def mask_label(mask: int) -> str:
+    """``"Elbow N–E"``, ``"Dead end (white dot) S"``, ``"Blank"``."""
+    openings = "–".join(DIR_NAME[d].upper() for d in DIRECTIONS if mask & d)
+    word = SHAPE_WORD[SHAPE_OF[mask]]
+    return f"{word} {openings}" if openings and SHAPE_OF[mask] != "cross" else word
+
+
+def openings_label(mask: int) -> str:
+    """``"Openings N–E"`` or ``"No openings"``: a tile's rotation, once its shape is known."""
+    openings = "–".join(DIR_NAME[d].upper() for d in DIRECTIONS if mask & d)
+    return f"Openings {openings}" if openings else "No openings"
+
+
+def square(row: int, col: int) -> int:
+    """The square at ``row``, ``col`` (0-based)."""
+    return row * SIZE + col
+
+
+def square_text(sq: int) -> str:
+    """``r3c4`` (1-based row and column)."""
+    return f"r{sq // SIZE + 1}c{sq % SIZE + 1}"
+
+
+SQUARE_BY_TEXT = {square_text(q): q for q in range(SQUARES)}
+
+
+def square_label(sq: int) -> str:
+    return f"Row {sq // SIZE + 1}, column {sq % SIZE + 1}"
+
+
+def _neighbour(sq: int, d: int) -> int:
+    dr, dc = STEP[d]
+    r, c = sq // SIZE + dr, sq % SIZE + dc
+    return square(r, c) if 0 <= r < SIZE and 0 <= c < SIZE else -1
+
+
+NEIGHBOUR: tuple[dict[int, int], ...] = tuple({d: _neighbour(q, d) for d in DIRECTIONS} for q in range(SQUARES))
+"""``NEIGHBOUR[sq][d]``: the square beside ``sq`` in direction ``d``, or -1 past the edge (a toilet)."""
+
+OUTWARD: tuple[int, ...] = tuple(sum(d for d in DIRECTIONS if NEIGHBOUR[q][d] < 0) for q in range(SQUARES))
+"""The sides of each square that face a toilet (0 for the 36 inner squares, two sides at the corners)."""
+
+
+def toilet_name(sq: int, d: int) -> str:
+    """The toilet beside edge square ``sq`` on side ``d``: ``Y3`` (a row's end) or ``G5`` (a column's)."""
+    return f"Y{sq // SIZE + 1}" if d in (E, W) else f"G{sq % SIZE + 1}"
+
+
+def toilet_exit(sq: int, d: int) -> int:
+    """Where a rat entering the toilet beside ``sq`` on side ``d`` pops out: the first square at the
+    opposite end of the same row (yellow) or column (green)."""
+    row, col = divmod(sq, SIZE)
+    if d in (E, W):
+        return square(row, 0 if d == E else SIZE - 1)
+    return square(0 if d == S else SIZE - 1, col)

@@ -1,0 +1,129 @@
+"""Sewer Rat: the rules engine (specification: ``shared/rules/sewer-rat.md``).
+
+Rulings where the specification is silent (each has a test):
+
+- Teams of 2 or 3: the players form as many teams as full teams need (at least two); seat ``s`` is on
+  team ``s mod teams``, so seats alternate and a team may be one player short.
+- The roll's traps are placed in order, (y, g) then (g, y). A displaced rat's owner is asked only when
+  it has a choice of direction; with one way out the rat takes it. A displaced rat does not use toilets.
+- The roll is resolved as a whole: rats it eliminates fall at once, and the end is checked once it is
+  placed. A roller whose rat falls during its own roll places no further trap.
+- A tile change takes each square once; a confirmation that would leave the plumbing invalid is refused
+  (the change stays pending to be completed or cancelled, and cannot be confirmed again unchanged).
+  Cancelling ends the turn without a change.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import ClassVar
+
+from games.core import JSON, Action, Event, Game, Option, Outcome, Termination
+from games.sewerrat.actions import legal, play
+from games.sewerrat.components import SHAPE_OF, TILE_SET
+from games.sewerrat.flow import team_count
+from games.sewerrat.labels import describe_action
+from games.sewerrat.plumbing import lay, problem, supply_after
+from games.sewerrat.text import RULES
+from games.sewerrat.view import build_view, seat_text, summary_line
+
+
+class SewerRat(Game):
+    """Sewer Rat for 2–6 rats, free-for-all or in teams."""
+
+    kind: ClassVar[str] = "sewerrat"
+    title: ClassVar[str] = "Sewer Rat"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "teams",
+            "ffa (free-for-all) or teams of 2 or 3 players; seats alternate between teams",
+            "ffa",
+            ("ffa", "2", "3"),
+        ),
+    )
+
+    def setup(self, state: JSON, rng: random.Random) -> None:
+        board = lay(rng)
+        state.update(
+            board=board,
+            supply=supply_after(board),
+            traps=[0] * len(board),
+            rats=[None] * state["seats"],
+            phase="place",
+            actor=0,
+            mover=0,
+            turn=0,
+            roll=None,
+            queue=[],
+            pending=[],
+            refused=False,
+            fallen=[],
+            result=None,
+        )
+
+    def teams(self, state: JSON) -> tuple[tuple[int, ...], ...]:
+        count = team_count(state["players"], state["options"]["teams"])
+        return tuple(tuple(range(t, state["seats"], count)) for t in range(count))
+
+    def out(self, state: JSON) -> frozenset[int]:
+        return frozenset(f[0] for f in state["fallen"])
+
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        actor = state["actor"]
+        return () if actor is None else (actor,)
+
+    def legal_actions(self, state: JSON, seat: int) -> list[Action]:
+        return legal(state, seat)
+
+    def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
+        return describe_action(state, seat, action)
+
+    def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
+        return play(state, seat, action, self.rng(state))
+
+    def view(self, state: JSON, seat: int | None) -> JSON:
+        return build_view(state, seat)
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        result = state["result"]
+        if result is None:
+            return None
+        winners = tuple(result["winners"])
+        scores = tuple(int(s in winners) for s in range(state["seats"]))
+        return Outcome(winners, scores, result["summary"], Termination[result["termination"]])
+
+    def summary(self, view: JSON) -> str:
+        return summary_line(view)
+
+    def seat_summary(self, view: JSON) -> str:
+        return seat_text(view)
+
+    def rules_text(self) -> str:
+        return RULES
+
+    def check_invariants(self, state: JSON) -> list[str]:
+        problems: list[str] = []
+        board = state["board"]
+        reason = problem(board)
+        if reason:
+            problems.append(f"invalid plumbing: {reason}")
+        counts = Counter(SHAPE_OF[m] for m in board)
+        if any(counts[s] + state["supply"][s] != n or state["supply"][s] < 0 for s, n in TILE_SET.items()):
+            problems.append(f"tiles not conserved: board {dict(counts)}, supply {state['supply']}")
+        rats = [q for q in state["rats"] if q is not None]
+        if len(set(rats)) != len(rats):
+            problems.append(f"two rats share a square: {state['rats']}")
+        if any(state["traps"][q] for q in rats):
+            problems.append("a rat stands on a trap")
+        fallen = [f[0] for f in state["fallen"]]
+        if len(set(fallen)) != len(fallen) or any(state["rats"][s] is not None for s in fallen):
+            problems.append(f"fallen rats {fallen} but rats {state['rats']}")
+        if len(state["pending"]) > 4:
+            problems.append("more than 4 tiles in a change")
+        actor = state["actor"]
+        if actor is not None and actor in fallen:
+            problems.append(f"seat {actor} is out but must act")
+        return problems
