@@ -40,6 +40,7 @@ class GameRun:
 
     actions: int
     winners: tuple[int, ...]
+    """The winning players (a player may command several seats: a fleet)."""
     scores: tuple[int, ...]
     violations: list[str] = field(default_factory=list)
 
@@ -71,13 +72,14 @@ def play_game(
         if check and not game.legal_actions(state, seat):
             violations.append(f"seed {seed} step {state['step']}: seat {seat} must act but has no move")
             return GameRun(actions, (), (), violations)
-        action = players[seat].choose(game, state, seat, rng)
+        action = players[game.controller(state, seat)].choose(game, state, seat, rng)
         # Checked games also prove the AI picks only legal actions: the engine verifies each one.
         state = game.apply(state, seat, action, inplace=not check, trusted=not check).state
         actions += 1
         if check:
             violations.extend(f"seed {seed} step {state['step']}: {v}" for v in game.check_invariants(state))
-    return GameRun(actions, outcome.winners, outcome.scores, violations)
+    winners = tuple(sorted({game.controller(state, s) for s in outcome.winners}))
+    return GameRun(actions, winners, outcome.scores, violations)
 
 
 def simulate(

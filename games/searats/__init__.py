@@ -1,0 +1,5 @@
+"""Sea Rats!: the rules engine and its heuristic AI."""
+
+from games.searats.engine import SeaRats
+
+__all__ = ["SeaRats"]

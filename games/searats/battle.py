@@ -1,0 +1,332 @@
+"""Battles: taking aim, bribes and blackmail, firing and counter-fire, sinking or capturing, the Treasure
+stolen in battle, and the defender's flight after a deal."""
+
+from __future__ import annotations
+
+from games.core import JSON, Action, Event, IllegalAction, act
+from games.searats.board import aim_targets, payments, sail_actions, sail_targets
+from games.searats.components import HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, plural, who
+from games.searats.flow import end_turn, enter_act, game_over
+from games.searats.turn import move_ship, parse_sail
+
+# ---------------------------------------------------------------------------------------------- actions
+
+
+def shots(state: JSON, seat: int, most: int = MAX_SHOTS) -> list[Action]:
+    return [act("fire", n) for n in range(1, min(most, state["ships"][seat]["balls"]) + 1)]
+
+
+def bribe_actions(state: JSON) -> list[Action]:
+    """The defender's chance to offer a bribe before the attacker fires."""
+    battle = state["battle"]
+    ships = state["ships"]
+    actions = [act("offer", b, s) for b, s in payments(ships[battle["def"]], ships[battle["att"]])]
+    if state["treasure"] == battle["def"]:
+        actions.append(act("offer", "chest"))
+    return [*actions, act("brace")] if actions else []
+
+
+def fire_actions(state: JSON) -> list[Action]:
+    battle = state["battle"]
+    actions = shots(state, battle["att"])
+    if not battle["demanded"]:
+        ships = state["ships"]
+        actions += [act("demand", b, s) for b, s in payments(ships[battle["def"]], ships[battle["att"]])]
+    return actions
+
+
+def counter_actions(state: JSON) -> list[Action]:
+    battle = state["battle"]
+    return [*shots(state, battle["def"], battle["fired"]), act("hold")]
+
+
+def divisions(state: JSON) -> list[tuple[int, int]]:
+    """How a captor may divide the cargo of both ships: (captor's cannonballs, captor's supplies), each ship
+    within its hold."""
+    prize = state["prize"]
+    captor, ship = state["ships"][prize["captor"]], state["ships"][prize["ship"]]
+    balls = captor["balls"] + ship["balls"]
+    supplies = captor["supplies"] - prize["missing"]
+    cap = max(HOLD, cargo(captor) - prize["missing"])
+    return [
+        (b, s)
+        for b in range(balls + 1)
+        for s in range(supplies + 1)
+        if b + s <= cap and balls - b + supplies - s <= HOLD
+    ]
+
+
+def prize_actions(state: JSON) -> list[Action]:
+    return [act("sink"), *(act("capture", b, s) for b, s in divisions(state))]
+
+
+def flee_actions(state: JSON) -> list[Action]:
+    flee = state["flee"]
+    return sail_actions(state, flee["ship"], flee["roll"], [])
+
+
+def battle_actions(state: JSON, seat: int) -> list[Action]:
+    phase = state["phase"]
+    if phase == "bribe":
+        return bribe_actions(state)
+    if phase == "fire":
+        return fire_actions(state)
+    if phase == "counter":
+        return counter_actions(state)
+    if phase == "prize":
+        return prize_actions(state)
+    if phase == "flee":
+        return flee_actions(state)
+    return []
+
+
+# ---------------------------------------------------------------------------------------------- moves
+
+
+def take_aim(state: JSON, seat: int, target: int, events: list[Event]) -> None:
+    distance = dict(aim_targets(state))[target]
+    state["battle"] = {"att": seat, "def": target, "dist": distance, "fired": 0, "hits": [0, 0], "demanded": False}
+    state["fought"].append(target)
+    events.append(Event(f"⚔️ {who(seat)} takes aim at {who(target)}, {plural(distance, 'dot')} away."))
+    state["phase"] = "bribe" if bribe_actions(state) else "fire"
+
+
+def pair(action: Action, options: list[tuple[int, int]], refusal: str) -> tuple[int, int]:
+    """The two numbers of ``action`` if they are one of ``options``, else :class:`IllegalAction` (``refusal``)."""
+    args = action.args
+    if len(args) == 2 and all(a.isdigit() and a == str(int(a)) for a in args):
+        found = (int(args[0]), int(args[1]))
+        if found in options:
+            return found
+    raise IllegalAction(refusal)
+
+
+PAY = "{} is cannonballs then supplies, at least one item, within what the ships hold."
+
+
+def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list[Event]) -> None:
+    phase, verb = state["phase"], action.verb
+    battle = state["battle"]
+    if phase == "bribe":
+        if verb == "brace" and not action.args:
+            events.append(Event(f"{who(seat)} offers no bribe."))
+            state["phase"] = "fire"
+        elif verb == "offer" and action.args == ("chest",) and state["treasure"] == seat:
+            state["treasure"] = None
+            events.append(
+                Event(f"💰 {who(seat)} turns in the Treasure as the Most Powerful Bribe: it must be accepted.")
+            )
+            events.append(Event("The Treasure returns to the X."))
+            deal_done(state, dice, events)
+        elif verb == "offer":
+            ships = state["ships"]
+            b, s = pair(action, payments(ships[seat], ships[battle["att"]]), PAY.format("A bribe"))
+            make_offer(state, "bribe", seat, battle["att"], (b, s, False), (0, 0, False), events)
+        else:
+            raise IllegalAction("Offer a bribe (`offer <cannonballs> <supplies>`), or `brace` for the attack.")
+        return
+    if phase == "fire":
+        if verb == "demand" and not battle["demanded"]:
+            ships = state["ships"]
+            b, s = pair(action, payments(ships[battle["def"]], ships[seat]), PAY.format("A demand"))
+            battle["demanded"] = True
+            make_offer(state, "demand", seat, battle["def"], (0, 0, False), (b, s, False), events)
+            return
+        fire(state, seat, battle["def"], _shots(action, state, seat, MAX_SHOTS), dice, events)
+        return
+    if phase == "counter":
+        if verb == "hold" and not action.args:
+            events.append(Event(f"{who(seat)} holds fire."))
+            finish_battle(state, dice, events)
+            return
+        fire(state, seat, battle["att"], _shots(action, state, seat, battle["fired"]), dice, events)
+        return
+    if phase == "prize":
+        play_prize(state, seat, action, dice, events)
+        return
+    if phase == "flee":
+        if action.verb not in ("sail", "anchor"):
+            raise IllegalAction("Flee: `sail <direction> <dots>` or `anchor`.")
+        to, _ = parse_sail(state, seat, action, state["flee"]["roll"], [])
+        move_ship(state, seat, to, events, verb="flees")
+        state["flee"] = None
+        enter_act(state, dice, events)
+        return
+    raise IllegalAction("That is not a move at this point of the battle.")
+
+
+def _shots(action: Action, state: JSON, seat: int, most: int) -> int:
+    if action.verb == "fire" and len(action.args) == 1 and action.args[0].isdigit():
+        n = int(action.args[0])
+        if 1 <= n <= min(most, state["ships"][seat]["balls"]) and action.args[0] == str(n):
+            return n
+    top = min(most, state["ships"][seat]["balls"])
+    raise IllegalAction(f"Fire 1 to {top} cannonballs: `fire <number>`.")
+
+
+def make_offer(
+    state: JSON,
+    kind: str,
+    giver: int,
+    taker: int,
+    give: tuple[int, int, bool],
+    get: tuple[int, int, bool],
+    events: list[Event],
+) -> None:
+    """Post an offer that ``taker``'s commander must answer: ``giver`` hands over ``give`` and receives ``get``."""
+    state["offer"] = {"kind": kind, "from": giver, "to": taker, "give": list(give), "get": list(get)}
+    state["phase"] = "answer"
+    if kind == "bribe":
+        events.append(Event(f"💰 {who(giver)} offers {who(taker)} a bribe of {goods(*give[:2])}."))
+    elif kind == "demand":
+        events.append(Event(f"🏴‍☠️ {who(giver)} demands {goods(*get[:2])} from {who(taker)}, or it fires."))
+
+
+def answer_deal(state: JSON, accepted: bool, dice: Dice, events: list[Event]) -> None:
+    """The answer to a bribe or a demand: an accepted deal moves the cargo and ends the battle."""
+    offer = state["offer"]
+    state["offer"] = None
+    if not accepted:
+        state["phase"] = "fire"
+        return
+    pay = offer["give"] if offer["kind"] == "bribe" else offer["get"]
+    source = state["ships"][state["battle"]["def"]]
+    sink_to = state["ships"][state["battle"]["att"]]
+    source["balls"] -= pay[0]
+    source["supplies"] -= pay[1]
+    sink_to["balls"] += pay[0]
+    sink_to["supplies"] += pay[1]
+    deal_done(state, dice, events)
+
+
+def deal_done(state: JSON, dice: Dice, events: list[Event]) -> None:
+    """No battle: the defender may flee at once (a roll and a sail, no battle, no port, not its turn)."""
+    defender = state["battle"]["def"]
+    state["battle"] = None
+    events.append(Event(f"🤝 The deal is done: no battle. {who(defender)} may flee."))
+    roll = dice.roll(1, f"{who(defender)} rolls to flee")[0]
+    state["dice"] = {"seat": defender, "what": "flee", "values": [roll]}
+    if not sail_targets(state, defender, roll):
+        events.append(Event(f"{who(defender)} has nowhere to sail."))
+        enter_act(state, dice, events)
+        return
+    state["flee"] = {"ship": defender, "roll": roll}
+    state["phase"] = "flee"
+
+
+def fire(state: JSON, seat: int, target: int, n: int, dice: Dice, events: list[Event]) -> None:
+    """``seat`` fires ``n`` cannonballs at ``target``: a hit for each die greater than the distance."""
+    battle = state["battle"]
+    attacking = seat == battle["att"]
+    shooter = state["ships"][seat]
+    shooter["balls"] -= n
+    verb = "fires" if attacking else "fires back"
+    values = dice.roll(n, f"{who(seat)} {verb} {plural(n, 'cannonball')} at {battle['dist']} dots")
+    state["dice"] = {"seat": seat, "what": "fire" if attacking else "counter", "values": values}
+    hits = sum(v > battle["dist"] for v in values)
+    battle["hits"][0 if attacking else 1] = hits
+    if attacking:
+        battle["fired"] = n
+    events.append(Event(f"💥 {plural(hits, 'hit')} on {who(target)}."))
+    ship = state["ships"][target]
+    if hits <= ship["supplies"]:
+        ship["supplies"] -= hits
+        if attacking and ship["balls"] >= 1:
+            state["phase"] = "counter"
+        else:
+            finish_battle(state, dice, events)
+        return
+    missing = hits - ship["supplies"]
+    events.append(Event(f"🔥 {who(target)} is hit beyond repair ({goods(0, missing)} short)."))
+    if shooter["supplies"] >= missing:
+        state["prize"] = {"captor": seat, "ship": target, "missing": missing}
+        state["phase"] = "prize"
+        return
+    sink(state, target, seat, events)
+    finish_battle(state, dice, events)
+
+
+def play_prize(state: JSON, seat: int, action: Action, dice: Dice, events: list[Event]) -> None:
+    prize = state["prize"]
+    target = prize["ship"]
+    if action.verb == "sink" and not action.args:
+        sink(state, target, seat, events)
+    elif action.verb == "capture":
+        refusal = "Capture like `capture 5 6`: the cannonballs and supplies your ship keeps (each ship ≤ 12)."
+        balls, supplies = pair(action, divisions(state), refusal)
+        capture(state, seat, target, balls, supplies, events)
+    else:
+        raise IllegalAction("`sink` the ship, or `capture <cannonballs> <supplies>` to keep aboard your ship.")
+    state["prize"] = None
+    finish_battle(state, dice, events)
+
+
+def sink(state: JSON, ship: int, by: int, events: list[Event]) -> None:
+    """The ship goes down with all its cargo; the Treasure, if aboard, returns to the X."""
+    wreck = state["ships"][ship]
+    wreck.update(sunk=True, balls=0, supplies=0)
+    state["fates"].append({"ship": ship, "by": by, "how": "sunk", "round": state["round"]})
+    events.append(Event(f"☠️ {who(ship)} sinks to Davy Jones' Locker!"))
+    if state["treasure"] == ship:
+        state["treasure"] = None
+        events.append(Event("The Treasure returns to the X."))
+
+
+def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, events: list[Event]) -> None:
+    """The captor pays the missing supplies, takes the ship into its commander's fleet and divides the cargo of
+    both ships: ``balls`` and ``supplies`` stay aboard the captor, the rest aboard the prize."""
+    mine, prize = state["ships"][captor], state["ships"][ship]
+    missing = state["prize"]["missing"]
+    total_balls = mine["balls"] + prize["balls"]
+    total_supplies = mine["supplies"] - missing
+    mine.update(balls=balls, supplies=supplies)
+    prize.update(balls=total_balls - balls, supplies=total_supplies - supplies)
+    old = state["ctrl"][ship]
+    state["ctrl"][ship] = state["ctrl"][captor]
+    state["fates"].append({"ship": ship, "by": captor, "how": "captured", "from": old, "round": state["round"]})
+    events.append(
+        Event(
+            f"🏴‍☠️ {SHIPS[captor].title()} pays {goods(0, missing)} and captures {SHIPS[ship].title()}: "
+            f"it joins the fleet of {p(captor)} ({mine['balls']}/{mine['supplies']} and "
+            f"{prize['balls']}/{prize['supplies']})."
+        )
+    )
+    state["battle"]["captured"] = ship
+
+
+def finish_battle(state: JSON, dice: Dice, events: list[Event]) -> None:
+    """Settle the Treasure if it was in the battle, then back to the ship on turn (whose turn ends if it
+    sank or was captured)."""
+    battle = state["battle"]
+    att, defender = battle["att"], battle["def"]
+    carrier = state["treasure"]
+    if carrier in (att, defender):
+        other = defender if carrier == att else att
+        scored, answered = battle["hits"]
+        winner = att if scored > answered else defender if answered > scored else other
+        if winner != carrier:
+            if state["ships"][winner]["sunk"]:
+                state["treasure"] = None
+                events.append(Event("The Treasure returns to the X."))
+            else:
+                state["treasure"] = winner
+                events.append(Event(f"💰 {who(winner)} steals the Treasure from {who(carrier)}!"))
+    state["battle"] = None
+    turn = state["turn"]
+    if game_over(state, events):
+        return
+    if state["ships"][turn]["sunk"] or battle.get("captured") == turn:
+        end_turn(state, dice, events)
+    else:
+        enter_act(state, dice, events)
+
+
+def check_cargo(state: JSON) -> list[str]:
+    """Invariant messages: no negative cargo, no ship above its possible hold."""
+    problems = []
+    for s, ship in enumerate(state["ships"]):
+        if ship["balls"] < 0 or ship["supplies"] < 0 or ship["balls"] > 24 or ship["supplies"] > 24:
+            problems.append(f"{SHIPS[s]} carries {ship['balls']}/{ship['supplies']}")
+        if ship["sunk"] and cargo(ship):
+            problems.append(f"sunk {SHIPS[s]} still has cargo")
+    return problems

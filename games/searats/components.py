@@ -1,0 +1,77 @@
+"""Ships, cargo and the dice: the pieces every part of the Sea Rats! engine shares."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.core import JSON, Event, dice
+
+SHIPS = ("black", "red", "blue", "green", "purple", "yellow")
+"""The six ships in their fixed turn order; a ship's seat is its index."""
+
+START_CARGO = 6
+HOLD = 12
+"""Items (cannonballs and supplies together, the Treasure not counted) a ship may carry."""
+BOOTY_HOLD = 12
+"""With More Booty: up to this many cannonballs and this many supplies."""
+MAX_SHOTS = 3
+RANGE = 5
+ROUNDS = 200
+
+
+def ship_name(seat: int) -> str:
+    """``"Black"``."""
+    return SHIPS[seat].title()
+
+
+def p(seat: int) -> str:
+    """A ship's commander as a ``{pN}`` placeholder, replaced by the player's name."""
+    return "{p" + str(seat) + "}"
+
+
+def who(seat: int) -> str:
+    """``"Black ({p0})"``: a ship and its commander, for event text."""
+    return f"{ship_name(seat)} ({p(seat)})"
+
+
+def cargo(ship: JSON) -> int:
+    return ship["balls"] + ship["supplies"]
+
+
+def room(ship: JSON) -> int:
+    """Items ``ship`` may still take aboard within the 12-item hold."""
+    return max(0, HOLD - cargo(ship))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def goods(balls: int, supplies: int) -> str:
+    """``"2 cannonballs and 1 supply"``, ``"nothing"``."""
+    parts = []
+    if balls:
+        parts.append(plural(balls, "cannonball"))
+    if supplies:
+        parts.append(f"{supplies} supply" if supplies == 1 else f"{supplies} supplies")
+    return " and ".join(parts) or "nothing"
+
+
+class Dice:
+    """The step's dice: d6 rolls from the engine's seeded random source, made only when first needed (a
+    step without a roll never builds one), each reported as an event everyone sees."""
+
+    def __init__(self, source: Callable[[], random.Random], events: list[Event]) -> None:
+        self._source = source
+        self._rng: random.Random | None = None
+        self.events = events
+
+    def roll(self, count: int, text: str) -> list[int]:
+        """Roll ``count`` d6; ``text`` gets the values appended ("Black rolls: 4, 2")."""
+        if self._rng is None:
+            self._rng = self._source()
+        values = [self._rng.randint(1, 6) for _ in range(count)]
+        shown = ", ".join(str(v) for v in values)
+        self.events.append(Event(f"🎲 {text}: {shown}.", None, dice(*(("d6", 6, v) for v in values))))
+        return values

@@ -1,0 +1,218 @@
+"""Sea Rats!: the rules engine (specification: ``shared/rules/sea-rats.md``).
+
+Seats are the ships (Black, Red, Blue, Green, Purple, Yellow, in turn order); ``state["ctrl"]`` holds
+each ship's commander, which changes when a ship is captured. Rulings where the specification is silent
+(each has a test):
+
+- Black moves first. A ship starts on the port of its number (Black on port 1 …); with 4 or 5 players
+  only the first 4 or 5 ships sail.
+- The first turn begins with a ``roll``; every later turn's die is rolled as the turn begins, unless the
+  ship carries the Treasure and may first call for the Stronger Wind (``wind``) instead of ``roll``.
+- Charting and sailing are one move: ``sail ne 3 chart 4`` (or ``anchor chart 4``); charting the course
+  already held is no choice. Sailing 0 dots is ``anchor``; it does not dig up the Treasure.
+- A ship never stocks up at the port where it last stocked up (the source: "not at the same port twice in
+  a row"), even with Safe Haven, which is offered (``haven``/``skip``) on any other port when uncharted.
+- Making port with nothing to choose (a full hold, no Treasure) stocks up without a question.
+- Battles are aimed at ships within range (5 dots in a straight line; other ships do not block a shot).
+  After ``aim``, the defender may offer one bribe (or ``brace``); then the attacker fires or, once,
+  demands cargo. A declined demand leaves only firing. Deals move cannonballs and supplies, within the
+  receiver's 12-item hold; the Treasure as a bribe is turned in (to the X) and accepted by itself.
+- A ship hit beyond repair is captured or sunk at its firer's choice (also in counter-fire), and only when
+  the firer has the missing supplies. On capture the captor divides both ships' cannonballs and supplies
+  (each ship within 12, or within the captor's More Booty cargo); the Treasure follows the theft rule.
+- The Treasure stolen in battle: the ship with more hits (attack against counter-fire) gets it, on a tie
+  the one that did not carry it; a sunk winner sends it to the X.
+- A ship that sinks or is captured during its own turn ends that turn.
+- Trades come after battles (no attack once a trade is proposed), one proposal per partner and turn,
+  built in two steps (``give``, then ``ask``); an exchange keeps both holds within 12 (or within a More
+  Booty cargo above 12).
+- An offer lapses through ``lapse``, which the platform's timer applies for the answering seat
+  (``Game.apply(..., trusted=True)``) after the ``lapse`` option's minutes; it is never a legal move, and
+  it declines the offer.
+- The round limit: after 200 rounds, the commander with the most ships afloat, then the most cargo
+  (cannonballs and supplies), wins; equal commanders share the win.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination, act
+from games.searats.battle import battle_actions, check_cargo, play_battle, take_aim
+from games.searats.board import aim_targets, commanders_afloat, trade_partners
+from games.searats.components import SHIPS, Dice, cargo
+from games.searats.flow import end_turn
+from games.searats.labels import describe_action
+from games.searats.setup import seat_count, setup_state
+from games.searats.text import RULES
+from games.searats.trade import answer, play_trade, start_trade, trade_actions
+from games.searats.turn import play_turn, turn_actions
+from games.searats.view import build_view, seat_text, summary_line
+
+TURN_PHASES = frozenset({"start", "sail", "haven", "port"})
+BATTLE_PHASES = frozenset({"bribe", "fire", "counter", "prize", "flee"})
+TRADE_PHASES = frozenset({"give", "ask", "answer"})
+
+
+class SeaRats(Game):
+    """Sea Rats! for 2–6 players commanding six ships."""
+
+    kind: ClassVar[str] = "searats"
+    title: ClassVar[str] = "Sea Rats!"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("lapse", "Minutes an unanswered bribe, demand or trade offer waits before it lapses", 10),
+    )
+
+    def seat_count(self, players: int, options: Mapping[str, Any]) -> int:
+        return seat_count(players)
+
+    def setup(self, state: JSON, rng: random.Random) -> None:
+        setup_state(state)
+
+    def controller(self, state: JSON, seat: int) -> int:
+        return state["ctrl"][seat]
+
+    def teams(self, state: JSON) -> tuple[tuple[int, ...], ...]:
+        fleets: dict[int, list[int]] = {}
+        for seat, player in enumerate(state["ctrl"]):
+            fleets.setdefault(player, []).append(seat)
+        return tuple(tuple(seats) for _, seats in sorted(fleets.items()))
+
+    def out(self, state: JSON) -> frozenset[int]:
+        return frozenset(s for s, ship in enumerate(state["ships"]) if ship["sunk"])
+
+    # ------------------------------------------------------------------ queries
+
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        phase = state["phase"]
+        if phase == "over":
+            return ()
+        if phase in ("bribe", "counter"):
+            return (state["battle"]["def"],)
+        if phase == "answer":
+            return (state["offer"]["to"],)
+        if phase == "prize":
+            return (state["prize"]["captor"],)
+        if phase == "flee":
+            return (state["flee"]["ship"],)
+        return (state["turn"],)
+
+    def legal_actions(self, state: JSON, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase in TURN_PHASES:
+            return turn_actions(state, seat)
+        if phase == "act":
+            return [
+                *(act("aim", SHIPS[s]) for s, _ in aim_targets(state)),
+                *(act("trade", SHIPS[s]) for s, _ in trade_partners(state)),
+                act("end"),
+            ]
+        if phase in BATTLE_PHASES:
+            return battle_actions(state, seat)
+        return trade_actions(state)
+
+    def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
+        return describe_action(state, seat, action)
+
+    def lapse_action(self, state: JSON) -> tuple[int, Action] | None:
+        """The seat whose pending offer may lapse and the action that lapses it (for the platform's timer,
+        applied with ``trusted=True`` once ``state["options"]["lapse"]`` minutes have passed since
+        ``state["since"][seat]``); ``None`` when no offer waits."""
+        if state["phase"] != "answer":
+            return None
+        return state["offer"]["to"], act("lapse")
+
+    # ------------------------------------------------------------------ moves
+
+    def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
+        if seat not in self.to_act(state):
+            raise IllegalAction("It is not your turn.")
+        events: list[Event] = []
+        dice = Dice(lambda: self.rng(state), events)
+        phase = state["phase"]
+        if phase in TURN_PHASES:
+            play_turn(state, seat, action, dice, events)
+        elif phase == "act":
+            self._play_act(state, seat, action, dice, events)
+        elif phase in BATTLE_PHASES:
+            play_battle(state, seat, action, dice, events)
+        elif phase == "answer":
+            answer(state, seat, action, dice, events)
+        elif phase in TRADE_PHASES:
+            play_trade(state, seat, action, dice, events)
+        else:
+            raise IllegalAction("This game is over.")
+        return events
+
+    @staticmethod
+    def _play_act(state: JSON, seat: int, action: Action, dice: Dice, events: list[Event]) -> None:
+        verb, args = action.verb, action.args
+        if verb == "end" and not args:
+            end_turn(state, dice, events)
+            return
+        target = SHIPS.index(args[0]) if len(args) == 1 and args[0] in SHIPS else None
+        if verb == "aim" and target is not None:
+            if target not in dict(aim_targets(state)):
+                raise IllegalAction(
+                    "You can attack a ship afloat within 5 dots in a straight line, once per turn, "
+                    "with a cannonball aboard, before trading."
+                )
+            take_aim(state, seat, target, events)
+            return
+        if verb == "trade" and target is not None:
+            if target not in dict(trade_partners(state)):
+                raise IllegalAction("You can trade with a ship within 5 dots in a straight line, once per turn.")
+            start_trade(state, seat, target)
+            return
+        raise IllegalAction("`aim <ship>`, `trade <ship>` or `end` your turn.")
+
+    # ------------------------------------------------------------------ results
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        ctrl = state["ctrl"]
+        strength: dict[int, tuple[int, int]] = {}
+        for s, ship in enumerate(state["ships"]):
+            if not ship["sunk"]:
+                ships, load = strength.get(ctrl[s], (0, 0))
+                strength[ctrl[s]] = (ships + 1, load + cargo(ship))
+        scores = tuple(strength.get(ctrl[s], (0, 0))[0] for s in range(state["seats"]))
+        if len(commanders_afloat(state)) <= 1:
+            winners = tuple(s for s in range(state["seats"]) if ctrl[s] in strength)
+            return Outcome(winners, scores, "The last pirate afloat wins.", Termination.LAST_STANDING)
+        best = max(strength.values())
+        players = {player for player, value in strength.items() if value == best}
+        winners = tuple(s for s in range(state["seats"]) if ctrl[s] in players)
+        summary = f"After {state['round'] - 1} rounds: the most ships ({best[0]}), then the most cargo ({best[1]})."
+        return Outcome(winners, scores, summary, Termination.SAFETY_LIMIT)
+
+    def view(self, state: JSON, seat: int | None) -> JSON:
+        return build_view(self, state, seat)
+
+    def summary(self, view: JSON) -> str:
+        return summary_line(view)
+
+    def seat_summary(self, view: JSON) -> str:
+        return seat_text(view)
+
+    def rules_text(self) -> str:
+        return RULES
+
+    def check_invariants(self, state: JSON) -> list[str]:
+        problems = check_cargo(state)
+        spots = [ship["at"] for ship in state["ships"] if not ship["sunk"]]
+        if len(set(spots)) != len(spots):
+            problems.append("two ships share a dot")
+        holder = state["treasure"]
+        if holder is not None and state["ships"][holder]["sunk"]:
+            problems.append("a sunk ship holds the Treasure")
+        if not all(0 <= c < state["players"] for c in state["ctrl"]):
+            problems.append(f"bad commanders {state['ctrl']}")
+        return problems

@@ -1,0 +1,65 @@
+"""A new game of Sea Rats!: fleets, ships on their ports, the Treasure on the X."""
+
+from __future__ import annotations
+
+from games.core import JSON, IllegalAction
+from games.searats.components import SHIPS, START_CARGO
+from games.searats.geometry import PORTS
+
+
+def seat_count(players: int) -> int:
+    """Ships that sail: all six with 2, 3 or 6 players (fleets of 3, 2 or 1), otherwise one per player."""
+    return len(SHIPS) if len(SHIPS) % players == 0 else players
+
+
+def fleets(players: int) -> list[int]:
+    """The first commander of each ship: fleets spread so that turns alternate between players
+    (2 players: Black, Blue, Purple against Red, Green, Yellow)."""
+    return [s % players for s in range(seat_count(players))]
+
+
+def lapse_minutes(value: object) -> int:
+    """The ``lapse`` option read as whole minutes (the command line passes text)."""
+    try:
+        minutes = int(str(value))
+    except ValueError:
+        raise IllegalAction("`lapse` must be a whole number of minutes.") from None
+    if not 1 <= minutes <= 24 * 60:
+        raise IllegalAction("`lapse` must be between 1 and 1440 minutes.")
+    return minutes
+
+
+def setup_state(state: JSON) -> None:
+    """Fill in a new state: each ship on its own port (Black on port 1 …) with 6 cannonballs and 6 supplies."""
+    seats = state["seats"]
+    state["options"]["lapse"] = lapse_minutes(state["options"]["lapse"])
+    state.update(
+        ships=[
+            {
+                "at": PORTS[s + 1],
+                "balls": START_CARGO,
+                "supplies": START_CARGO,
+                "chart": None,
+                "last": None,
+                "sunk": False,
+            }
+            for s in range(seats)
+        ],
+        ctrl=fleets(state["players"]),
+        treasure=None,
+        round=1,
+        turn=0,
+        phase="start",
+        roll=[],
+        wind=False,
+        port=None,
+        battle=None,
+        offer=None,
+        prize=None,
+        flee=None,
+        fought=[],
+        traded=[],
+        trading=False,
+        dice=None,
+        fates=[],
+    )

@@ -1,0 +1,156 @@
+"""What everyone sees (Sea Rats! has no secrets): the renderer's input and the text summaries."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.core import JSON
+from games.searats.board import aim_targets, in_range, sail_targets
+from games.searats.components import ROUNDS, SHIPS, goods, p, ship_name
+from games.searats.geometry import PORTS, X, coords, distance, name
+
+if TYPE_CHECKING:
+    from games.searats.engine import SeaRats
+
+WAITING = {
+    "start": "to roll",
+    "sail": "to chart and sail",
+    "haven": "to choose Safe Haven or not",
+    "port": "to stock up",
+    "act": "to attack, trade or end the turn",
+    "bribe": "to offer a bribe or brace",
+    "fire": "to fire or demand cargo",
+    "answer": "to answer the offer",
+    "counter": "to fire back or hold fire",
+    "prize": "to sink or capture",
+    "flee": "to flee",
+    "give": "to say what it gives",
+    "ask": "to say what it asks in return",
+}
+
+
+def _ship(state: JSON, seat: int) -> JSON:
+    ship = state["ships"][seat]
+    return {
+        "name": ship_name(seat),
+        "colour": SHIPS[seat],
+        "at": list(coords(ship["at"])),
+        "dot": name(ship["at"]),
+        "balls": ship["balls"],
+        "supplies": ship["supplies"],
+        "chart": ship["chart"],
+        "last": ship["last"],
+        "sunk": ship["sunk"],
+        "commander": state["ctrl"][seat],
+        "treasure": state["treasure"] == seat,
+    }
+
+
+def _reach(state: JSON) -> tuple[int | None, list[list[int]]]:
+    phase = state["phase"]
+    if phase == "sail":
+        seat, steps = state["turn"], sum(state["roll"])
+    elif phase == "flee":
+        seat, steps = state["flee"]["ship"], state["flee"]["roll"]
+    else:
+        return None, []
+    dots = [at for line in sail_targets(state, seat, steps).values() for at in line]
+    return seat, [list(coords(at)) for at in dots]
+
+
+def build_view(game: SeaRats, state: JSON, seat: int | None) -> JSON:
+    """The whole public position, plus ``viewer`` (Sea Rats! hides nothing)."""
+    phase = state["phase"]
+    mover, reach = _reach(state)
+    battle = state["battle"]
+    outcome = game.outcome(state)
+    targets: list[JSON] = []
+    if phase == "act":
+        targets = [{"ship": s, "dist": d} for s, d in aim_targets(state)]
+    elif battle is not None:
+        targets = [{"ship": battle["def"], "dist": battle["dist"]}]
+    return {
+        "viewer": seat,
+        "players": state["players"],
+        "round": min(state["round"], ROUNDS),
+        "rounds": ROUNDS,
+        "phase": phase,
+        "turn": state["turn"],
+        "to_act": list(game.to_act(state)),
+        "waiting": WAITING.get(phase, ""),
+        "ships": [_ship(state, s) for s in range(state["seats"])],
+        "ports": [{"number": n, "at": list(coords(at))} for n, at in PORTS.items()],
+        "x": list(coords(X)),
+        "treasure": state["treasure"],
+        "roll": list(state["roll"]),
+        "wind": state["wind"],
+        "dice": state["dice"],
+        "mover": mover,
+        "reach": reach,
+        "targets": targets,
+        "range": [list(coords(a)) for a in _range_dots(state)] if targets else [],
+        "battle": None if battle is None else {k: battle[k] for k in ("att", "def", "dist", "fired", "hits")},
+        "offer": state["offer"],
+        "prize": state["prize"],
+        "fates": [dict(f) for f in state["fates"]],
+        "over": outcome is not None,
+        "winners": list(outcome.winners) if outcome else [],
+        "result": outcome.summary if outcome else None,
+    }
+
+
+def _range_dots(state: JSON) -> list[int]:
+    """Dots in a straight line within 5 of the firing ship: its range."""
+    battle = state["battle"]
+    seat = battle["att"] if battle else state["turn"]
+    at = state["ships"][seat]["at"]
+    return [d for d in range(121) if d != at and (distance(at, d) or 99) <= 5]
+
+
+def ship_line(ship: JSON) -> str:
+    """``"Black at C1: 6 cannonballs and 6 supplies; course port 3; last port 1"``."""
+    if ship["sunk"]:
+        return f"{ship['name']}: sunk"
+    course = f"course port {ship['chart']}" if ship["chart"] else "no course charted"
+    last = f"last port {ship['last']}" if ship["last"] else "not stocked up yet"
+    chest = "; 💰 the Treasure aboard" if ship["treasure"] else ""
+    return (
+        f"{ship['name']} at {ship['dot']}: {ship['balls']} cannonballs, {ship['supplies']} supplies; "
+        f"{course}; {last}{chest}"
+    )
+
+
+def seat_text(view: JSON) -> str:
+    """The viewer's ship and its log (``hand``)."""
+    seat = view["viewer"]
+    if seat is None:
+        return "Spectators see everything on the board."
+    return ship_line(view["ships"][seat])
+
+
+def summary_line(view: JSON) -> str:
+    ships = view["ships"]
+    afloat = ", ".join(f"{s['name']} {s['balls']}/{s['supplies']}" for s in ships if not s["sunk"])
+    if view["over"]:
+        return f"Sea Rats! over after round {view['round']}: {view['result']} Afloat: {afloat}."
+    deciding = ", ".join(f"{ships[s]['name']} ({p(s)})" for s in view["to_act"])
+    chest = "the X" if view["treasure"] is None else ships[view["treasure"]]["name"]
+    return f"Round {view['round']}: {deciding} {view['waiting']}. Afloat (balls/supplies): {afloat}. Treasure: {chest}."
+
+
+def offer_text(view: JSON) -> str:
+    """A pending offer in words, naming who must answer."""
+    offer = view["offer"]
+    if not offer or offer.get("get") is None:
+        return ""
+    give, get = offer["give"], offer["get"]
+    what = goods(give[0], give[1]) if offer["kind"] == "bribe" else goods(get[0], get[1])
+    if offer["kind"] == "trade":
+        what = f"{goods(give[0], give[1])}{' + the Treasure' if give[2] else ''} for " + (
+            f"{goods(get[0], get[1])}{' + the Treasure' if get[2] else ''}"
+        )
+    return f"{offer['kind'].title()}: {what}; {ship_name(offer['to'])} ({p(offer['to'])}) must answer."
+
+
+def targets_in_range(state: JSON, seat: int) -> list[tuple[int, int]]:
+    return in_range(state, seat, [])
