@@ -1,0 +1,191 @@
+"""Combat against the deck: a ship, a town (Attack the Town) or the treasure fleet with its escort.
+
+The attacker fires hand cards one at a time (each is discarded and adds its cannons, +1 when it is of
+the attacker's allegiance; a Joker also brings another ship: a card drawn from the deck adds its size).
+The Ship of the Line adds 1 once per combat. The combat is won the moment the total reaches what is
+needed: a ship's size + 1, twice a town's size + 1, and for the treasure fleet both ships' (size + 1).
+Before that the attacker may dump cargo, flee when lighter than the enemy, or — when fleeing is not
+possible — strike their colours and be boarded (one random hand card and the heaviest cargo card lost).
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.core import JSON, Action, Event, act
+from games.pirates import missions
+from games.pirates.cards import face, is_joker, name, size, suit
+from games.pirates.table import (
+    allegiance,
+    discard,
+    draw,
+    draw_to_holds,
+    end_action,
+    enemy_weight,
+    limit,
+    names,
+    p,
+    ship_type,
+    take,
+    weight,
+)
+
+
+def need(target: str, cards: list[int]) -> int:
+    """Cannons needed to win against ``cards``."""
+    if target == "town":
+        return 2 * size(cards[0]) + 1
+    return sum(size(c) + 1 for c in cards)
+
+
+def card_value(player: JSON, card: int) -> int:
+    """A fired or revealed card's cannon value with its allegiance bonus (a Joker's drawn ship not included)."""
+    bonus = 1 if allegiance(player) is not None and suit(card) == allegiance(player) else 0
+    return face(card).cannons + bonus
+
+
+def start(state: JSON, seat: int, target: str, cards: list[int], events: list[Event]) -> None:
+    player = state["players"][seat]
+    line = 1 if ship_type(player) == "Ship of the Line" else 0
+    needed = need(target, cards)
+    state["encounter"] = {"kind": target, "cards": cards, "allies": []}
+    state["pending"] = {"kind": "combat", "seat": seat, "target": target, "need": needed, "total": line}
+    more = " (+1 for the Ship of the Line)" if line else ""
+    events.append(Event(f"{p(seat)} needs {needed} cannons to win{more}."))
+
+
+def can_flee(state: JSON, seat: int) -> bool:
+    return weight(state["players"][seat]) < enemy_weight(state["encounter"]["cards"])
+
+
+def pending_actions(state: JSON, seat: int) -> list[Action]:
+    pending = state["pending"]
+    player = state["players"][seat]
+    if pending["kind"] == "plunder":
+        acts = [act("plunder", "crew")] if len(player["hand"]) < limit(player) else []
+        if len(player["holds"]) < limit(player):
+            acts.append(act("plunder", "cargo"))
+        return [*acts, act("plunder", "mission"), act("plunder", "none")]
+    codes = list(dict.fromkeys(face(c).code for c in player["hand"]))
+    acts = [act("fire", c) for c in codes]
+    acts += [act("dump", c) for c in dict.fromkeys(face(c).code for c in player["holds"])]
+    acts.append(act("flee") if can_flee(state, seat) else act("yield"))
+    return acts
+
+
+def play(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    pending = state["pending"]
+    player = state["players"][seat]
+    if pending["kind"] == "plunder":
+        _plunder(state, seat, action.args[0], events)
+        return
+    if action.verb == "dump":
+        card = take(player["holds"], action.args[0])
+        discard(state, [card])
+        events.append(Event(f"{p(seat)} dumps {name(card)} overboard."))
+    elif action.verb == "fire":
+        _fire(state, seat, action.args[0], rng, events)
+    elif action.verb == "flee":
+        events.append(Event(f"{p(seat)} flees from {names(state['encounter']['cards'])}."))
+        _close(state)
+        end_action(state, events)
+    else:
+        board(state, seat, rng, events)
+        _close(state)
+        end_action(state, events)
+
+
+def _fire(state: JSON, seat: int, code: str, rng: random.Random, events: list[Event]) -> None:
+    pending = state["pending"]
+    player = state["players"][seat]
+    card = take(player["hand"], code)
+    discard(state, [card])
+    gained = card_value(player, card)
+    text = f"{p(seat)} fires {name(card)}: +{gained}"
+    shown = [name(card)]
+    if is_joker(card):
+        ally = draw(state, rng, events)
+        if ally is not None:
+            state["encounter"]["allies"].append(ally)
+            gained += size(ally)
+            shown.append(name(ally))
+            text += f", and the {face(ally).ship} ({name(ally)}) joins the fight: +{size(ally)}"
+    pending["total"] += gained
+    events.append(Event(f"{text} ({pending['total']} of {pending['need']}).", data={"reveal": shown}))
+    if pending["total"] >= pending["need"]:
+        _win(state, seat, rng, events)
+
+
+def _win(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> None:
+    target = state["pending"]["target"]
+    cards = state["encounter"]["cards"]
+    player = state["players"][seat]
+    if target == "town":
+        town = cards[0]
+        player["taken"] = True
+        events.append(Event(f"{p(seat)} takes {face(town).town}!"))
+        discard(state, state["encounter"]["allies"])
+        state["encounter"]["allies"] = []
+        missions.on_town(state, seat, town, events)
+        draw_to_holds(state, seat, None, rng, events)
+        end_action(state, events)
+        return
+    if target == "fleet":
+        events.append(Event(f"{p(seat)} sinks the treasure fleet!"))
+        galleon = cards[0]
+        kept = missions.on_fleet(state, seat, galleon, events)
+        discard(state, [c for c in cards if not (kept and c == galleon)] + state["encounter"]["allies"])
+        state["encounter"] = None
+        end_action(state, events)
+        return
+    ship = cards[0]
+    events.append(Event(f"{p(seat)} sinks the {face(ship).ship} ({name(ship)})!"))
+    discard(state, state["encounter"]["allies"])
+    state["encounter"]["allies"] = []
+    missions.on_sink(state, seat, ship, events)
+    if state["winner"] is not None:
+        _close(state)
+        end_action(state, events)
+        return
+    state["pending"] = {"kind": "plunder", "seat": seat}
+
+
+def _plunder(state: JSON, seat: int, where: str, events: list[Event]) -> None:
+    player = state["players"][seat]
+    ship = state["encounter"]["cards"][0]
+    if where == "none":
+        discard(state, [ship])
+        events.append(Event(f"{p(seat)} lets the wreck of {name(ship)} sink."))
+    else:
+        pile = {"crew": "hand", "cargo": "holds", "mission": "missions"}[where]
+        player[pile].append(ship)
+        events.append(Event(f"{p(seat)} keeps {name(ship)} as {where}."))
+    state["encounter"] = None
+    end_action(state, events)
+
+
+def _close(state: JSON) -> None:
+    """The encounter's cards and allies go to the discard pile (a town being attacked stays docked at)."""
+    encounter = state["encounter"]
+    if encounter is None:
+        return
+    if encounter["kind"] != "town":
+        discard(state, encounter["cards"])
+    discard(state, encounter.get("allies", []))
+    state["encounter"] = None
+
+
+def board(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> None:
+    """Boarded: one random hand card and the heaviest cargo card are lost."""
+    player = state["players"][seat]
+    lost: list[int] = []
+    if player["hand"]:
+        card = rng.choice(player["hand"])
+        player["hand"].remove(card)
+        lost.append(card)
+    if player["holds"]:
+        heaviest = max(player["holds"], key=size)
+        player["holds"].remove(heaviest)
+        lost.append(heaviest)
+    discard(state, lost)
+    events.append(Event(f"{p(seat)} is boarded and loses {names(lost)}.", data={"reveal": [name(c) for c in lost]}))

@@ -1,0 +1,176 @@
+"""Combat between two players: both choose a hand card in secret, and the cards are revealed together.
+
+The chosen card leaves the hand into ``duel["chosen"]``, seen only by its owner, until both have chosen.
+A card's value is its cannons, +1 of the player's allegiance, +1 for a Ship of the Line, and for a Joker
+the size of a ship drawn from the deck. A tie discards both cards and the combat starts again (a player
+who has no hand card left then loses; if neither has, the combat ends without a winner). The higher
+card wins: the winner discards it, takes the loser's card into hand, completes a Bounty, and chooses the
+plunder: a random crew card, a random unfinished mission, or one cargo card. Instead of choosing, a
+player lighter than the other may dump cargo and flee, which ends the combat.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.core import JSON, Action, Event, act
+from games.pirates import missions
+from games.pirates.cards import face, is_joker, name, size
+from games.pirates.combat import card_value
+from games.pirates.table import discard, draw, end_action, limit, names, p, ship_type, take, weight
+
+
+def start(state: JSON, attacker: int, defender: int, events: list[Event]) -> None:
+    state["duel"] = {"seats": [attacker, defender], "chosen": [None, None], "round": 1}
+    state["shown"] = None
+    state["pending"] = None
+    events.append(Event(f"{p(attacker)} attacks {p(defender)}! Both captains choose a combat card in secret."))
+
+
+def deciders(state: JSON) -> tuple[int, ...]:
+    duel = state["duel"]
+    return tuple(s for s, c in zip(duel["seats"], duel["chosen"], strict=True) if c is None)
+
+
+def _other(duel: JSON, seat: int) -> int:
+    a, b = duel["seats"]
+    return b if seat == a else a
+
+
+def actions(state: JSON, seat: int) -> list[Action]:
+    duel = state["duel"]
+    player = state["players"][seat]
+    acts = [act("play", c) for c in dict.fromkeys(face(c).code for c in player["hand"])]
+    acts += [act("dump", c) for c in dict.fromkeys(face(c).code for c in player["holds"])]
+    if weight(player) < weight(state["players"][_other(duel, seat)]):
+        acts.append(act("flee"))
+    return acts
+
+
+def play(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    duel = state["duel"]
+    player = state["players"][seat]
+    if action.verb == "dump":
+        card = take(player["holds"], action.args[0])
+        discard(state, [card])
+        events.append(Event(f"{p(seat)} dumps {name(card)} overboard."))
+        return
+    if action.verb == "flee":
+        other = _other(duel, seat)
+        index = duel["seats"].index(other)
+        if duel["chosen"][index] is not None:
+            state["players"][other]["hand"].append(duel["chosen"][index])
+        events.append(Event(f"{p(seat)} flees from {p(other)}."))
+        _finish(state, events)
+        return
+    card = take(player["hand"], action.args[0])
+    duel["chosen"][duel["seats"].index(seat)] = card
+    events.append(Event(f"You choose {name(card)} for the combat.", seat))
+    events.append(Event(f"{p(seat)} has chosen a combat card."))
+    if None not in duel["chosen"]:
+        _reveal(state, rng, events)
+
+
+def value(state: JSON, seat: int, card: int, rng: random.Random, events: list[Event], allies: list[int]) -> int:
+    player = state["players"][seat]
+    total = card_value(player, card) + (1 if ship_type(player) == "Ship of the Line" else 0)
+    if is_joker(card):
+        ally = draw(state, rng, events)
+        if ally is not None:
+            allies.append(ally)
+            total += size(ally)
+    return total
+
+
+def _reveal(state: JSON, rng: random.Random, events: list[Event]) -> None:
+    duel = state["duel"]
+    seats, cards = duel["seats"], duel["chosen"]
+    allies: list[int] = []
+    values = [value(state, s, c, rng, events, allies) for s, c in zip(seats, cards, strict=True)]
+    state["shown"] = {"seats": list(seats), "cards": list(cards), "values": values, "allies": list(allies)}
+    events.append(
+        Event(
+            f"Revealed: {p(seats[0])} {name(cards[0])} ({values[0]}) against {p(seats[1])} {name(cards[1])}"
+            f" ({values[1]})" + (f"; allies drawn: {names(allies)}" if allies else "") + ".",
+            data={"reveal": [name(c) for c in cards + allies]},
+        )
+    )
+    discard(state, allies)
+    duel["chosen"] = [None, None]
+    if values[0] == values[1]:
+        discard(state, cards)
+        empty = [s for s in seats if not state["players"][s]["hand"]]
+        if len(empty) == 2:
+            events.append(Event("A tie, and neither crew has a card left: the combat ends."))
+            _finish(state, events)
+        elif empty:
+            events.append(Event(f"A tie, and {p(empty[0])} has no card left to fight on."))
+            _won(state, _other(duel, empty[0]), None, None, events)
+        else:
+            duel["round"] += 1
+            events.append(Event("A tie! Both cards are discarded and the combat starts again."))
+        return
+    win = 0 if values[0] > values[1] else 1
+    _won(state, seats[win], cards[win], cards[1 - win], events)
+
+
+def _won(state: JSON, winner: int, own: int | None, taken: int | None, events: list[Event]) -> None:
+    duel = state["duel"]
+    loser = _other(duel, winner)
+    if own is not None and taken is not None:
+        discard(state, [own])
+        state["players"][winner]["hand"].append(taken)
+        events.append(Event(f"{p(winner)} wins the combat and takes {name(taken)} from {p(loser)}."))
+    else:
+        events.append(Event(f"{p(winner)} wins the combat against {p(loser)}."))
+    missions.on_duel(state, winner, events)
+    if state["winner"] is not None:
+        _finish(state, events)
+        return
+    state["pending"] = {"kind": "spoils", "seat": winner, "loser": loser}
+
+
+def spoils_actions(state: JSON, seat: int) -> list[Action]:
+    player = state["players"][seat]
+    loser = state["players"][state["pending"]["loser"]]
+    acts = []
+    if loser["hand"] and len(player["hand"]) < limit(player):
+        acts.append(act("spoils", "crew"))
+    if loser["missions"]:
+        acts.append(act("spoils", "mission"))
+    if len(player["holds"]) < limit(player):
+        acts += [act("spoils", c) for c in dict.fromkeys(face(c).code for c in loser["holds"])]
+    return [*acts, act("spoils", "none")]
+
+
+def play_spoils(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    loser_seat = state["pending"]["loser"]
+    player, loser = state["players"][seat], state["players"][loser_seat]
+    what = action.args[0]
+    if what == "crew":
+        card = rng.choice(loser["hand"])
+        loser["hand"].remove(card)
+        player["hand"].append(card)
+        events.append(Event(f"{p(seat)} takes a random crew card from {p(loser_seat)}."))
+        events.append(Event(f"You take {name(card)}.", seat))
+        events.append(Event(f"{p(seat)} takes your {name(card)}.", loser_seat))
+    elif what == "mission":
+        card = rng.choice(loser["missions"])
+        loser["missions"].remove(card)
+        player["missions"].append(card)
+        events.append(Event(f"{p(seat)} takes a random unfinished mission from {p(loser_seat)}."))
+        events.append(Event(f"You take the mission {name(card)} — {face(card).mission_text}.", seat))
+        events.append(Event(f"{p(seat)} takes your mission {name(card)}.", loser_seat))
+    elif what == "none":
+        events.append(Event(f"{p(seat)} takes no plunder."))
+    else:
+        card = take(loser["holds"], what)
+        player["holds"].append(card)
+        events.append(Event(f"{p(seat)} takes {name(card)} from {p(loser_seat)}'s holds."))
+    _finish(state, events)
+
+
+def _finish(state: JSON, events: list[Event]) -> None:
+    state["duel"] = None
+    state["pending"] = None
+    end_action(state, events)

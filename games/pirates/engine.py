@@ -1,0 +1,240 @@
+"""The Pirates Card Game: the rules engine (specification: ``shared/rules/pirates-card-game.md``).
+
+Rulings where the specification is silent (each has a test):
+
+- 1–4 players use one deck, 5–8 two; cards are named by face code, identical faces of two decks being
+  interchangeable.
+- A Joker played "instead of drawing" counts as the card the action would reveal: the magistrate's
+  mission (a Treasure Fleet mission; the Flag Galleon then draws no second card), the Disembark card (a
+  full crew sets sail this turn: the player takes a sailing action at once), the ship found (the
+  treasure fleet) or the town found (Pirate Cove). Gather Crew has no Joker form (it would change nothing).
+- Pirate Cove is friendly to everyone (no crew deserts there); a Joker ship finds every town friendly and
+  never meets a friendly ship.
+- Deliveries complete on docking (Head for the Nearest Town, Pirate Cove included), not while docked.
+- The treasure fleet is one combat against both ships (each needs size + 1 cannons); sinking it completes
+  one mission (see :mod:`games.pirates.missions`). A town or fleet may be fled from like a ship.
+- Fleeing needs a strictly lighter ship. Striking one's colours (being boarded) is offered whenever
+  fleeing is not; firing every card without winning leaves exactly that choice.
+- In a duel, a player lighter than the other may dump cargo or flee instead of choosing a card; the
+  other's chosen card then goes back to its hand unseen.
+- A hurricane discards half of each hand at random. A draw that finds no card anywhere does nothing.
+- A player who is out discards cargo and missions; the last player standing wins. After
+  ``TURN_LIMIT`` turns per seat the game stops: the most completed missions win (solo: nobody).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+from games.core import JSON, Action, Event, Game, IllegalAction, Outcome, Termination
+from games.pirates import duel, hidden, turn
+from games.pirates.cards import BY_CODE, DECK_SIZE
+from games.pirates.labels import PUBLIC_DECISIONS, describe
+from games.pirates.table import MISSIONS_TO_WIN, live_seats, p
+from games.pirates.text import RULES
+from games.pirates.view import build_view
+
+TURN_LIMIT = 150
+"""Turns per seat before the game stops at the safety limit."""
+
+
+class Pirates(Game):
+    """The Pirates Card Game for 1–8 players (one deck up to 4, two from 5)."""
+
+    kind: ClassVar[str] = "pirates"
+    title: ClassVar[str] = "Pirates Card Game"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+
+    def setup(self, state: JSON, rng: random.Random) -> None:
+        seats = state["seats"]
+        decks = 1 if seats <= 4 else 2
+        deck = list(range(DECK_SIZE * decks))
+        rng.shuffle(deck)
+        players = []
+        for _ in range(seats):
+            players.append(
+                {
+                    "ship": deck.pop(),
+                    "missions": [deck.pop()],
+                    "hand": [deck.pop(), deck.pop()],
+                    "holds": [],
+                    "done": [],
+                    "place": "port",
+                    "town": None,
+                    "taken": False,
+                    "out": False,
+                }
+            )
+        first = rng.randrange(seats)
+        state.update(
+            decks=decks,
+            deck=deck,
+            discard=[],
+            players=players,
+            turn=first,
+            first=first,
+            turns=0,
+            pending=None,
+            encounter=None,
+            duel=None,
+            shown=None,
+            again=False,
+            winner=None,
+        )
+
+    # ------------------------------------------------------------------ queries
+
+    def _over(self, state: JSON) -> bool:
+        live = live_seats(state)
+        return (
+            state["winner"] is not None
+            or not live
+            or (state["seats"] > 1 and len(live) == 1)
+            or state["turns"] >= TURN_LIMIT * state["seats"]
+        )
+
+    def to_act(self, state: JSON) -> tuple[int, ...]:
+        if self._over(state):
+            return ()
+        if state["pending"] is not None:
+            return (state["pending"]["seat"],)
+        if state["duel"] is not None:
+            return duel.deciders(state)
+        return (state["turn"],)
+
+    def legal_actions(self, state: JSON, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        pending = state["pending"]
+        if pending is None:
+            return duel.actions(state, seat) if state["duel"] is not None else turn.main_actions(state, seat)
+        if pending["kind"] == "spoils":
+            return duel.spoils_actions(state, seat)
+        return turn.pending_actions(state, seat)
+
+    def secret(self, state: JSON, seat: int) -> bool:
+        pending = state["pending"]
+        return pending is None or pending["kind"] not in PUBLIC_DECISIONS
+
+    def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
+        return describe(state, seat, action)
+
+    def out(self, state: JSON) -> frozenset[int]:
+        return frozenset(s for s, player in enumerate(state["players"]) if player["out"])
+
+    def view(self, state: JSON, seat: int | None) -> JSON:
+        view = build_view(state, seat)
+        outcome = self.outcome(state)
+        view["over"] = None if outcome is None else {"winners": list(outcome.winners), "summary": outcome.summary}
+        return view
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        if not self._over(state):
+            return None
+        done = tuple(len(player["done"]) for player in state["players"])
+        if state["winner"] is not None:
+            seat = state["winner"]
+            return Outcome((seat,), done, f"{p(seat)} completed three missions and freed the captain.")
+        live = live_seats(state)
+        if not live:
+            return Outcome((), done, "Every crew is lost at sea.", Termination.LAST_STANDING)
+        if state["seats"] > 1 and len(live) == 1:
+            return Outcome((live[0],), done, f"{p(live[0])} is the last captain at sea.", Termination.LAST_STANDING)
+        best = max(done[s] for s in live)
+        winners = tuple(s for s in live if done[s] == best) if best and state["seats"] > 1 else ()
+        return Outcome(winners, done, "The seas ran out of time.", Termination.SAFETY_LIMIT)
+
+    def summary(self, view: JSON) -> str:
+        parts = []
+        for seat, player in enumerate(view["players"]):
+            where = "out" if player["out"] else _place(player)
+            parts.append(f"{p(seat)} {face_name(player['ship'])} {where}, {len(player['done'])}/3 missions")
+        return f"Turn of {p(view['turn'])}; " + "; ".join(parts)
+
+    def seat_summary(self, view: JSON) -> str:
+        if view.get("viewer") is None:
+            return "Spectators hold no cards."
+        hand = ", ".join(card_text(c) for c in view["hand"]) or "no cards"
+        missions = "; ".join(mission_text(c) for c in view["missions"]) or "none"
+        text = f"Your hand: {hand}. Your unfinished missions: {missions}."
+        if view["offered"]:
+            text += " The magistrate offers: " + "; ".join(mission_text(c) for c in view["offered"]) + "."
+        if view["chosen"]:
+            text += f" Your combat card: {card_text(view['chosen'])}."
+        return text
+
+    def rules_text(self) -> str:
+        return RULES
+
+    def check_invariants(self, state: JSON) -> list[str]:
+        cards = list(state["deck"]) + list(state["discard"])
+        problems = []
+        for seat, player in enumerate(state["players"]):
+            cards += [player["ship"], *player["hand"], *player["holds"], *player["missions"], *player["done"]]
+            if player["town"] is not None:
+                cards.append(player["town"])
+            if len(player["done"]) > MISSIONS_TO_WIN:
+                problems.append(f"seat {seat} completed {len(player['done'])} missions")
+            if player["out"] and (player["hand"] or player["holds"] or player["missions"]):
+                problems.append(f"seat {seat} is out but still holds cards")
+        encounter = state["encounter"]
+        if encounter is not None:
+            town = encounter["kind"] == "town" and state["pending"] and state["pending"]["kind"] == "combat"
+            if not town:
+                cards += encounter["cards"]
+            cards += encounter.get("allies", [])
+        pending = state["pending"]
+        if pending is not None and pending["kind"] in ("keep", "swap"):
+            cards += pending["cards"]
+        if state["duel"] is not None:
+            cards += [c for c in state["duel"]["chosen"] if c is not None]
+        if sorted(cards) != list(range(DECK_SIZE * state["decks"])):
+            problems.append("the cards are not conserved")
+        return problems
+
+    def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON:
+        return hidden.scramble(state, seat, rng)
+
+    # ------------------------------------------------------------------ mutation
+
+    def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(
+                f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
+            )
+        rng = self.rng(state)
+        events: list[Event] = []
+        pending = state["pending"]
+        if pending is None and state["duel"] is not None:
+            duel.play(state, seat, action, rng, events)
+        elif pending is None:
+            turn.play_main(state, seat, action, rng, events)
+        elif pending["kind"] == "spoils":
+            duel.play_spoils(state, seat, action, rng, events)
+        else:
+            turn.play_pending(state, seat, action, rng, events)
+        return events
+
+
+def face_name(code_: str) -> str:
+    return BY_CODE[code_].name
+
+
+def card_text(code_: str) -> str:
+    f = BY_CODE[code_]
+    return f"{f.name} ({f.cannons} cannons, crew {f.crew})"
+
+
+def mission_text(code_: str) -> str:
+    f = BY_CODE[code_]
+    return f"{f.name} {f.mission.value} — {f.mission_text}"
+
+
+def _place(player: JSON) -> str:
+    if player["place"] == "sea":
+        return "at sea"
+    if player["town"] is None:
+        return "in the neutral port"
+    return f"docked at {BY_CODE[player['town']].town}"

@@ -1,0 +1,404 @@
+"""A turn's one action, docked or sailing, and the small decisions that follow it (keeping a mission,
+selling and buying goods, docking, Pirate Cove, discarding down to the limits).
+
+A Joker in hand may be played instead of drawing the card that an action reveals — the magistrate's
+mission, the Disembark card, the ship found, the town found — and then counts as that card (``jk`` after
+the verb). Gather Crew has no such form: a Joker played into one's own hand would change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.core import JSON, Action, Event, act
+from games.pirates import combat, duel, missions
+from games.pirates.cards import face, is_joker, name, size, suit
+from games.pirates.table import (
+    allegiance,
+    discard,
+    draw,
+    draw_to_hand,
+    draw_to_holds,
+    end_action,
+    friendly_town,
+    leave_town,
+    limit,
+    names,
+    p,
+    rivals_at_sea,
+    take,
+)
+
+
+def has_joker(cards: list[int]) -> bool:
+    return any(is_joker(c) for c in cards)
+
+
+def codes(cards: list[int]) -> list[str]:
+    """Distinct face codes in their first order (two decks repeat faces)."""
+    return list(dict.fromkeys(face(c).code for c in cards))
+
+
+# ---------------------------------------------------------------------------------------------- main actions
+
+
+def main_actions(state: JSON, seat: int) -> list[Action]:
+    player = state["players"][seat]
+    joker = has_joker(player["hand"])
+    acts: list[Action] = []
+    if player["place"] == "sea":
+        for verb in ("ship", "town"):
+            acts.append(act(verb))
+            if joker:
+                acts.append(act(verb, "jk"))
+        return acts
+    if len(player["hand"]) < limit(player):
+        acts.append(act("crew"))
+    if not player["missions"]:
+        acts.append(act("magistrate"))
+        if joker:
+            acts.append(act("magistrate", "jk"))
+    if player["hand"] or player["holds"]:
+        acts.append(act("trade"))
+    if joker and len(player["holds"]) < limit(player) and any(not is_joker(c) for c in state["discard"]):
+        acts.append(act("trade", "jk"))
+    if player["place"] == "town" and not player["taken"]:
+        acts.append(act("attack"))
+    acts.append(act("disembark"))
+    if joker:
+        acts.append(act("disembark", "jk"))
+    return acts
+
+
+def _reveal(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> int | None:
+    """The card an action turns over: drawn from the deck, or the seat's Joker played instead."""
+    if action.args == ("jk",):
+        card = take(state["players"][seat]["hand"], "jk")
+        events.append(Event(f"{p(seat)} plays a Joker instead of drawing.", data={"reveal": ["Joker"]}))
+        return card
+    return draw(state, rng, events)
+
+
+def play_main(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    player = state["players"][seat]
+    verb = action.verb
+    if verb == "crew":
+        draw_to_hand(state, seat, 1, rng, events, "gathers crew")
+        end_action(state, events)
+    elif verb == "magistrate":
+        _magistrate(state, seat, action, rng, events)
+    elif verb == "trade" and action.args == ("jk",):
+        discard(state, [take(player["hand"], "jk")])
+        events.append(Event(f"{p(seat)} plays a Joker to fill the holds from the discard pile."))
+        state["pending"] = {"kind": "salvage", "seat": seat}
+    elif verb == "trade":
+        state["pending"] = {"kind": "trade", "seat": seat, "tons": 0, "sold": 0}
+    elif verb == "attack":
+        town = player["town"]
+        events.append(Event(f"{p(seat)} attacks {face(town).town} ({name(town)})."))
+        combat.start(state, seat, "town", [town], events)
+    elif verb == "disembark":
+        _disembark(state, seat, action, rng, events)
+    elif verb == "ship":
+        card = _reveal(state, seat, action, rng, events)
+        if card is None:
+            events.append(Event("No card is left to draw: the sea is empty."))
+            end_action(state, events)
+        else:
+            _found_ship(state, seat, card, rng, events)
+    else:
+        card = _reveal(state, seat, action, rng, events)
+        if card is None:
+            events.append(Event("No card is left to draw: no town in sight."))
+            end_action(state, events)
+        else:
+            _found_town(state, seat, card, events)
+
+
+def _magistrate(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    player = state["players"][seat]
+    card = _reveal(state, seat, action, rng, events)
+    if card is None:
+        events.append(Event("No card is left for the magistrate to give."))
+        end_action(state, events)
+        return
+    if action.args != ("jk",) and face(player["ship"]).ship == "Flag Galleon":
+        second = draw(state, rng, events)
+        if second is not None:
+            events.append(Event(f"{p(seat)}'s Flag Galleon draws two missions to keep one."))
+            events.append(Event(f"The magistrate offers you {name(card)} and {name(second)}.", seat))
+            state["pending"] = {"kind": "keep", "seat": seat, "cards": [card, second]}
+            return
+    player["missions"].append(card)
+    events.append(Event(f"{p(seat)} visits the magistrate and takes a new mission."))
+    events.append(Event(f"Your new mission: {name(card)} — {face(card).mission_text}.", seat))
+    end_action(state, events)
+
+
+def _disembark(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    player = state["players"][seat]
+    card = _reveal(state, seat, action, rng, events)
+    leave_town(state, seat)
+    if card is None:
+        events.append(Event(f"{p(seat)} sets sail; no card is left to test the crew's loyalty."))
+        end_action(state, events)
+        return
+    if is_joker(card):
+        discard(state, [card])
+        events.append(Event(f"{p(seat)} disembarks with a Joker: a full crew sets sail at once!"))
+        draw_to_hand(state, seat, limit(player), rng, events, "fills the crew")
+        state["again"] = True
+        end_action(state, events)
+        return
+    discard(state, [card])
+    if allegiance(player) is not None and suit(card) == allegiance(player):
+        events.append(Event(f"{p(seat)} disembarks: {name(card)}, the crew is loyal.", data={"reveal": [name(card)]}))
+        end_action(state, events)
+        return
+    cap = face(card).crew
+    events.append(
+        Event(
+            f"{p(seat)} disembarks: {name(card)}, only {cap} crew cards may sail.",
+            data={"reveal": [name(card)]},
+        )
+    )
+    end_action(state, events, hand_limit=cap)
+
+
+def _found_ship(state: JSON, seat: int, card: int, rng: random.Random, events: list[Event]) -> None:
+    player = state["players"][seat]
+    f = face(card)
+    if f.joker:
+        escort = draw(state, rng, events)
+        cards = [card] if escort is None else [card, escort]
+        events.append(
+            Event(
+                f"{p(seat)} finds the treasure fleet, escorted by {names(cards[1:])}!",
+                data={"reveal": [name(c) for c in cards]},
+            )
+        )
+        combat.start(state, seat, "fleet", cards, events)
+        return
+    shown = {"reveal": [f.name]}
+    if f.rank == 1:
+        rivals = rivals_at_sea(state, seat, any_nation=True)
+        events.append(Event(f"{p(seat)} finds an Ace: the {f.nation} {f.ship}.", data=shown))
+        if rivals:
+            state["encounter"] = {"kind": "ace", "cards": [card]}
+            state["pending"] = {"kind": "encounter", "seat": seat, "rivals": rivals, "ship": False}
+        else:
+            combat.start(state, seat, "ship", [card], events)
+        return
+    if f.suit == allegiance(player):
+        events.append(Event(f"{p(seat)} meets a friendly ship: the {f.nation} {f.ship} ({f.name}).", data=shown))
+        state["encounter"] = {"kind": "friend", "cards": [card]}
+        state["pending"] = {"kind": "friend", "seat": seat}
+        return
+    events.append(Event(f"{p(seat)} meets an enemy: the {f.nation} {f.ship} ({f.name}).", data=shown))
+    rivals = rivals_at_sea(state, seat, f.suit)
+    if rivals:
+        state["encounter"] = {"kind": "enemy", "cards": [card]}
+        state["pending"] = {"kind": "encounter", "seat": seat, "rivals": rivals, "ship": True}
+    else:
+        combat.start(state, seat, "ship", [card], events)
+
+
+def _found_town(state: JSON, seat: int, card: int, events: list[Event]) -> None:
+    f = face(card)
+    state["encounter"] = {"kind": "town", "cards": [card]}
+    if f.joker:
+        events.append(Event(f"{p(seat)} finds Pirate Cove!", data={"reveal": ["Joker"]}))
+        state["pending"] = {"kind": "cove", "seat": seat}
+        return
+    friendly = friendly_town(state["players"][seat], card)
+    events.append(
+        Event(
+            f"{p(seat)} sights {f.town}, a {'friendly' if friendly else 'foreign'} {f.nation} town ({f.name}).",
+            data={"reveal": [f.name]},
+        )
+    )
+    state["pending"] = {"kind": "dock", "seat": seat, "friendly": friendly}
+
+
+# ---------------------------------------------------------------------------------------------- follow-ups
+
+
+def pending_actions(state: JSON, seat: int) -> list[Action]:
+    """The actions of a follow-up decision (``state["pending"]``)."""
+    pending = state["pending"]
+    player = state["players"][seat]
+    kind = pending["kind"]
+    if kind == "keep":
+        return [act("keep", c) for c in codes(pending["cards"])]
+    if kind == "trade":
+        acts = [act("sell", c) for c in codes(player["hand"])]
+        acts += [act("sell", c, "hold") for c in codes(player["holds"])]
+        if pending["sold"]:
+            acts.append(act("buy"))
+        return acts
+    if kind == "salvage":
+        acts = []
+        if len(player["holds"]) < limit(player):
+            acts = [act("take", c) for c in codes([c for c in state["discard"] if not is_joker(c)])]
+        return [*acts, act("done")]
+    if kind == "dock":
+        if pending["friendly"]:
+            return [act("dock"), act("stay")]
+        return [*(act("dock", c) for c in codes(player["hand"])), act("stay")]
+    if kind == "cove":
+        return [act("cove", "crew"), act("cove", "ship"), act("cove", "mission")]
+    if kind == "swap":
+        return [act("swap", c) for c in codes(pending["cards"])]
+    if kind == "trim":
+        if len(player["hand"]) > pending["hand"]:
+            return [act("drop", c) for c in codes(player["hand"])]
+        return [act("dump", c) for c in codes(player["holds"])]
+    if kind == "friend":
+        acts = [act("hail")] if len(player["hand"]) < limit(player) else []
+        return [*acts, act("sail")]
+    if kind == "encounter":
+        acts = [act("fight")] if pending["ship"] else []
+        return [*acts, *(act("fight", s) for s in pending["rivals"])]
+    return combat.pending_actions(state, seat)
+
+
+def play_pending(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    pending = state["pending"]
+    player = state["players"][seat]
+    kind = pending["kind"]
+    if kind == "keep":
+        kept = take(pending["cards"], action.args[0])
+        player["missions"].append(kept)
+        discard(state, pending["cards"])
+        events.append(
+            Event(
+                f"{p(seat)} keeps one mission and discards {names(pending['cards'])}.",
+                data={"reveal": [name(c) for c in pending["cards"]]},
+            )
+        )
+        events.append(Event(f"Your new mission: {name(kept)} — {face(kept).mission_text}.", seat))
+        end_action(state, events)
+    elif kind == "trade":
+        _trade(state, seat, action, rng, events)
+    elif kind == "salvage":
+        if action.verb == "done":
+            events.append(Event(f"{p(seat)} is done taking cargo from the discard pile."))
+            end_action(state, events)
+            return
+        card = take(state["discard"], action.args[0])
+        player["holds"].append(card)
+        events.append(Event(f"{p(seat)} takes {name(card)} from the discard pile into the holds."))
+        if len(player["holds"]) >= limit(player):
+            end_action(state, events)
+    elif kind == "dock":
+        _dock(state, seat, action, events)
+    elif kind == "cove":
+        _cove(state, seat, action.args[0], rng, events)
+    elif kind == "swap":
+        _swap(state, seat, action.args[0], events)
+    elif kind == "trim":
+        pile = player["hand"] if action.verb == "drop" else player["holds"]
+        card = take(pile, action.args[0])
+        discard(state, [card])
+        what = "crew card" if action.verb == "drop" else "cargo"
+        events.append(Event(f"{p(seat)} discards {name(card)} ({what}) down to the limit."))
+        end_action(state, events, hand_limit=pending["hand"])
+    elif kind == "friend":
+        if action.verb == "hail":
+            draw_to_hand(state, seat, 1, rng, events, "hails the friendly ship")
+        else:
+            events.append(Event(f"{p(seat)} sails on."))
+        discard(state, state["encounter"]["cards"])
+        end_action(state, events)
+    elif kind == "encounter":
+        cards = state["encounter"]["cards"]
+        if action.args:
+            discard(state, cards)
+            state["encounter"] = None
+            duel.start(state, seat, int(action.args[0]), events)
+        else:
+            combat.start(state, seat, "ship", cards, events)
+    else:
+        combat.play(state, seat, action, rng, events)
+
+
+def _trade(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    pending = state["pending"]
+    player = state["players"][seat]
+    if action.verb == "sell":
+        pile = player["holds"] if action.args[1:] == ("hold",) else player["hand"]
+        card = take(pile, action.args[0])
+        discard(state, [card])
+        pending["tons"] += size(card)
+        pending["sold"] += 1
+        events.append(
+            Event(f"{p(seat)} trades away {name(card)}: {pending['tons']} t to buy.", data={"reveal": [name(card)]})
+        )
+        if not player["hand"] and not player["holds"]:
+            _buy(state, seat, rng, events)
+        return
+    _buy(state, seat, rng, events)
+
+
+def _buy(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> None:
+    tons = state["pending"]["tons"]
+    events.append(Event(f"{p(seat)} buys {tons} t of goods."))
+    draw_to_holds(state, seat, tons, rng, events)
+    end_action(state, events)
+
+
+def _dock_at(state: JSON, seat: int, town: int, events: list[Event]) -> None:
+    player = state["players"][seat]
+    player.update(place="town", town=town, taken=False)
+    events.append(Event(f"{p(seat)} docks at {face(town).town}."))
+    missions.on_dock(state, seat, events)
+    state["encounter"] = None
+    end_action(state, events)
+
+
+def _dock(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
+    town = state["encounter"]["cards"][0]
+    if action.verb == "stay":
+        discard(state, [town])
+        events.append(Event(f"{p(seat)} stays at sea."))
+        end_action(state, events)
+        return
+    if action.args:
+        card = take(state["players"][seat]["hand"], action.args[0])
+        discard(state, [card])
+        events.append(Event(f"{name(card)} deserts {p(seat)}'s crew.", data={"reveal": [name(card)]}))
+    _dock_at(state, seat, town, events)
+
+
+def _cove(state: JSON, seat: int, choice: str, rng: random.Random, events: list[Event]) -> None:
+    player = state["players"][seat]
+    town = state["encounter"]["cards"][0]
+    if choice == "crew":
+        draw_to_hand(state, seat, limit(player), rng, events, "fills the crew at Pirate Cove")
+    elif choice == "mission":
+        card = draw(state, rng, events)
+        if card is not None:
+            player["missions"].append(card)
+            events.append(Event(f"{p(seat)} takes a mission at Pirate Cove."))
+            events.append(Event(f"Your new mission: {name(card)} — {face(card).mission_text}.", seat))
+        draw_to_holds(state, seat, 1, rng, events)
+    else:
+        ships = [c for c in (draw(state, rng, events), draw(state, rng, events)) if c is not None]
+        if ships:
+            events.append(
+                Event(f"{p(seat)} is offered {names(ships)} at Pirate Cove.", data={"reveal": [name(c) for c in ships]})
+            )
+            state["pending"] = {"kind": "swap", "seat": seat, "cards": ships}
+            return
+    _dock_at(state, seat, town, events)
+
+
+def _swap(state: JSON, seat: int, code_: str, events: list[Event]) -> None:
+    player = state["players"][seat]
+    cards = state["pending"]["cards"]
+    new = take(cards, code_)
+    old = [player["ship"], *player["holds"]]
+    discard(state, old + cards)
+    player["ship"], player["holds"] = new, []
+    events.append(Event(f"{p(seat)} trades {names(old)} for the {face(new).ship} ({name(new)})."))
+    _dock_at(state, seat, state["encounter"]["cards"][0], events)

@@ -1,0 +1,95 @@
+"""What each seat sees: everything public by the rules, plus the viewer's own hand, unfinished missions
+and private picks (the Flag Galleon's two missions, the card chosen for a duel)."""
+
+from __future__ import annotations
+
+from games.core import JSON
+from games.pirates.cards import code, face
+from games.pirates.table import limit, weight
+
+
+def _codes(cards: list[int]) -> list[str]:
+    return [code(c) for c in cards]
+
+
+def _player(state: JSON, seat: int) -> JSON:
+    player = state["players"][seat]
+    return {
+        "ship": code(player["ship"]),
+        "place": player["place"],
+        "town": code(player["town"]) if player["town"] is not None else None,
+        "taken": player["taken"],
+        "hand": len(player["hand"]),
+        "limit": limit(player),
+        "holds": _codes(player["holds"]),
+        "tons": sum(face(c).size for c in player["holds"]),
+        "weight": weight(player),
+        "missions": len(player["missions"]),
+        "done": _codes(player["done"]),
+        "out": player["out"],
+    }
+
+
+def _pending(state: JSON) -> JSON | None:
+    pending = state["pending"]
+    if pending is None:
+        return None
+    public = {"kind": pending["kind"], "seat": pending["seat"]}
+    for key in ("need", "total", "target", "tons", "friendly", "loser", "rivals", "hand"):
+        if key in pending:
+            public[key] = pending[key]
+    if pending["kind"] == "swap":
+        public["cards"] = _codes(pending["cards"])
+    return public
+
+
+def build_view(state: JSON, seat: int | None) -> JSON:
+    encounter = state["encounter"]
+    duel = state["duel"]
+    shown = state["shown"]
+    view: JSON = {
+        "viewer": seat,
+        "seats": state["seats"],
+        "decks": state["decks"],
+        "turn": state["turn"],
+        "first": state["first"],
+        "turns": state["turns"],
+        "players": [_player(state, s) for s in range(state["seats"])],
+        "deck": len(state["deck"]),
+        "discard": _codes(state["discard"]),
+        "pending": _pending(state),
+        "encounter": None
+        if encounter is None
+        else {
+            "kind": encounter["kind"],
+            "cards": _codes(encounter["cards"]),
+            "allies": _codes(encounter.get("allies", [])),
+        },
+        "duel": None
+        if duel is None
+        else {"seats": list(duel["seats"]), "chosen": [c is not None for c in duel["chosen"]], "round": duel["round"]},
+        "shown": None
+        if shown is None
+        else {
+            "seats": list(shown["seats"]),
+            "cards": _codes(shown["cards"]),
+            "values": list(shown["values"]),
+            "allies": _codes(shown["allies"]),
+        },
+        "winner": state["winner"],
+        "over": state.get("over"),
+    }
+    if seat is not None:
+        player = state["players"][seat]
+        view["hand"] = _codes(player["hand"])
+        view["missions"] = _codes(player["missions"])
+        pending = state["pending"]
+        view["offered"] = (
+            _codes(pending["cards"]) if pending and pending["kind"] == "keep" and pending["seat"] == seat else []
+        )
+        mine = None
+        if duel is not None and seat in duel["seats"]:
+            chosen = duel["chosen"][duel["seats"].index(seat)]
+            mine = code(chosen) if chosen is not None else None
+        view["chosen"] = mine
+    return view

@@ -1,0 +1,611 @@
+"""The Pirates Card Game's rules (``shared/rules/pirates-card-game.md``), one test per rule, on
+constructed positions. Cards are moved into place by face code; ``stack`` puts the next draws on the deck."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.core import IllegalAction, Termination
+from games.pirates import Pirates, PiratesAI
+from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, face
+from games.pirates.engine import TURN_LIMIT
+from games.pirates.table import weight
+
+G = Pirates()
+PILES = ("ship", "hand", "holds", "missions", "done")
+
+
+def grab(state: dict, code: str) -> int:
+    """Remove the first card with face ``code`` from wherever it lies and return it."""
+    for pile in (state["deck"], state["discard"]):
+        for card in pile:
+            if face(card).code == code:
+                pile.remove(card)
+                return card
+    for player in state["players"]:
+        for key in ("hand", "holds", "missions", "done"):
+            for card in player[key]:
+                if face(card).code == code:
+                    player[key].remove(card)
+                    return card
+    raise LookupError(code)
+
+
+def table(players: int = 2, **seats: dict) -> dict:
+    """A fresh game whose seats hold exactly the given cards (``s0={"ship": "5h", "hand": [...]}``);
+    every other dealt card goes back to the deck."""
+    state = G.new_game(players, seed="t")
+    for player in state["players"]:
+        for key in ("hand", "holds", "missions", "done"):
+            state["deck"].extend(player[key])
+            player[key] = []
+        state["deck"].append(player["ship"])
+        player["ship"] = None
+    for seat in range(players):
+        spec = seats.get(f"s{seat}", {})
+        player = state["players"][seat]
+        player["ship"] = grab(state, spec.get("ship", ["as", "ac", "jc", "js", "jd"][seat]))
+        for key in ("hand", "holds", "missions", "done"):
+            player[key] = [grab(state, c) for c in spec.get(key, [])]
+        if "place" in spec:
+            player["place"] = spec["place"]
+        if "town" in spec:
+            player["town"] = grab(state, spec["town"])
+    state["turn"] = 0
+    return state
+
+
+def stack(state: dict, *codes: str) -> None:
+    """The next cards drawn, in order."""
+    for code in reversed(codes):
+        state["deck"].append(grab(state, code))
+
+
+def do(state: dict, seat: int, text: str) -> list:
+    step = G.apply(state, seat, text)
+    assert not G.check_invariants(step.state), G.check_invariants(step.state)
+    state.clear()
+    state.update(step.state)
+    return step.events
+
+
+def texts(events: list) -> str:
+    return " | ".join(e.text for e in events)
+
+
+def legal(state: dict, seat: int) -> set[str]:
+    return {a.encode() for a in G.legal_actions(state, seat)}
+
+
+# ---------------------------------------------------------------------------------------------- cards
+
+
+def test_the_card_faces_follow_every_field_rule() -> None:
+    assert len(FACES) == 54
+    suited = [f for f in FACES if not f.joker]
+    assert len(suited) == 52 and sum(f.joker for f in FACES) == 2
+    towns = [f.town for f in suited]
+    assert len(set(towns)) == 52 and all(f.town == "Pirate Cove" for f in FACES if f.joker)
+    assert sum(len(t) for t in TOWNS.values()) == 52
+    nations = {"h": "English", "d": "Spanish", "c": "French", "s": "Dutch"}
+    goods = {"h": "sugar", "d": "silver", "c": "tobacco", "s": "spices"}
+    for f in suited:
+        assert f.size == min(f.rank, 10)
+        assert f.cannons == -(-f.size // 2)
+        assert f.crew == (3 if f.rank <= 4 else 4 if f.rank <= 8 else 5 if f.rank <= 10 else 6)
+        assert f.nation == nations[f.suit] and f.good == goods[f.suit]
+        kind = [Mission.DELIVERY] * 4 + [Mission.HUNT] * 4 + [Mission.RAID] * 2 + [Mission.BOUNTY] * 3
+        assert f.mission is kind[f.rank - 1]
+    joker = BY_CODE["jk"]
+    assert (joker.size, joker.cannons, joker.crew, joker.suit, joker.ship) == (10, 5, 6, None, "Treasure Galleon")
+    assert joker.mission is Mission.TREASURE
+    ships = [BY_CODE[r + "h"].ship for r in ("a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k")]
+    assert len(set(ships)) == 13 and ships[10:] == ["Ship of the Line", "Fast Galleon", "Flag Galleon"]
+    assert len({f.ship for f in FACES}) == 14
+    assert NEXT_NATION == {"h": "d", "d": "c", "c": "s", "s": "h"}
+    assert BY_CODE["3d"].mission_text == "Deliver 5 t of silver to a Spanish town"
+    assert BY_CODE["6s"].mission_text == "Sink an English ship"
+    assert BY_CODE["6h"].mission_text == "Sink a Spanish ship"
+
+
+# ---------------------------------------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize(("players", "decks"), [(1, 1), (4, 1), (5, 2), (8, 2)])
+def test_setup_deals_ship_mission_and_two_crew(players: int, decks: int) -> None:
+    state = G.new_game(players, seed="s")
+    assert state["decks"] == decks
+    assert not G.check_invariants(state)
+    for player in state["players"]:
+        assert len(player["missions"]) == 1 and len(player["hand"]) == 2 and player["place"] == "port"
+    assert len(state["deck"]) == 54 * decks - 4 * players
+
+
+def test_the_first_player_is_chosen_at_random() -> None:
+    firsts = {G.new_game(4, seed=str(i))["first"] for i in range(40)}
+    assert firsts == {0, 1, 2, 3}
+    with pytest.raises(IllegalAction):
+        G.new_game(9)
+
+
+def test_views_hide_hands_and_unfinished_missions() -> None:
+    state = table(2, s0={"hand": ["5h", "6h"], "missions": ["7d"]}, s1={"hand": ["9s"], "done": ["kc"]})
+    other = G.view(state, 1)
+    assert other["players"][0]["hand"] == 2 and other["players"][0]["missions"] == 1
+    assert "5h" not in str(other) and "7d" not in str(other)
+    assert other["players"][1]["done"] == ["kc"] and other["hand"] == ["9s"]
+    assert G.view(state, 0)["hand"] == ["5h", "6h"] and G.view(state, 0)["missions"] == ["7d"]
+    assert "hand" not in G.view(state, None)
+
+
+# ---------------------------------------------------------------------------------------------- docked
+
+
+def test_gather_crew_up_to_the_ship_crew_number() -> None:
+    state = table(2, s0={"ship": "2h", "hand": ["5d", "6d"]})
+    stack(state, "9c")
+    do(state, 0, "crew")
+    assert [face(c).code for c in state["players"][0]["hand"]] == ["5d", "6d", "9c"]
+    state["turn"] = 0
+    assert "crew" not in legal(state, 0)  # a Pinnace carries 3 crew
+
+
+def test_magistrate_only_without_unfinished_missions() -> None:
+    state = table(2, s0={"missions": ["5h"]})
+    assert "magistrate" not in legal(state, 0)
+    state = table(2, s0={"done": ["5h"]})
+    stack(state, "8s")
+    do(state, 0, "magistrate")
+    assert [face(c).code for c in state["players"][0]["missions"]] == ["8s"]
+
+
+def test_flag_galleon_draws_two_missions_and_keeps_one() -> None:
+    state = table(2, s0={"ship": "kh"})
+    stack(state, "8s", "3d")
+    events = do(state, 0, "magistrate")
+    assert legal(state, 0) == {"keep 8s", "keep 3d"}
+    assert all("8♠" not in e.text for e in events if e.seat is None)
+    do(state, 0, "keep 3d")
+    assert [face(c).code for c in state["players"][0]["missions"]] == ["3d"]
+    assert face(state["discard"][-1]).code == "8s"
+
+
+def test_trade_buys_at_least_the_tons_discarded_never_past_the_holds() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["7h", "2c"], "holds": ["3s"]})
+    do(state, 0, "trade")
+    do(state, 0, "sell 2c")
+    do(state, 0, "sell 3s hold")
+    assert "buy" in legal(state, 0)
+    stack(state, "ah", "2d", "4c", "9s")
+    do(state, 0, "buy")  # 5 tons: A + 2 + 4 = 7 ≥ 5
+    assert [face(c).code for c in state["players"][0]["holds"]] == ["ah", "2d", "4c"]
+    state = table(2, s0={"ship": "2h", "hand": ["kh", "qh"]})  # three holds at most
+    do(state, 0, "trade")
+    do(state, 0, "sell kh")
+    do(state, 0, "sell qh")
+    assert len(state["players"][0]["holds"]) == 3
+
+
+def test_trade_with_a_joker_fills_the_holds_from_the_discard_pile() -> None:
+    state = table(2, s0={"ship": "2h", "hand": ["jk", "5d"]})
+    state["discard"] = [grab(state, c) for c in ("4h", "9c", "7s", "2d")]
+    do(state, 0, "trade jk")
+    assert legal(state, 0) == {"take 4h", "take 9c", "take 7s", "take 2d", "done"}
+    do(state, 0, "take 9c")
+    do(state, 0, "take 2d")
+    do(state, 0, "take 4h")  # the third hold fills them
+    assert [face(c).code for c in state["players"][0]["holds"]] == ["9c", "2d", "4h"]
+    assert state["turn"] == 1
+
+
+def test_attack_the_town_needs_twice_its_size_plus_one_and_fills_the_holds() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c", "8c"], "place": "town", "town": "2d"})
+    do(state, 0, "attack")
+    assert state["pending"]["need"] == 5
+    stack(state, "3h", "4h", "6h", "7h", "8h")
+    do(state, 0, "fire 10c")  # 5 cannons
+    player = state["players"][0]
+    assert player["taken"] and len(player["holds"]) == 4
+    state["turn"] = 0
+    assert "attack" not in legal(state, 0)
+    with pytest.raises(IllegalAction):
+        G.apply(table(2), 0, "attack")  # the neutral port cannot be attacked
+
+
+def test_raid_completes_on_taking_a_town_of_its_nation() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "missions": ["9d"], "place": "town", "town": "ad"})
+    do(state, 0, "attack")
+    events = do(state, 0, "fire 9c")  # 5 ≥ 3
+    assert [face(c).code for c in state["players"][0]["done"]] == ["9d"]
+    assert "raid" in texts(events)
+
+
+def test_disembark_loyal_crew_sails_with_the_whole_hand() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c", "3c", "4c", "5c"]})
+    stack(state, "9h")
+    do(state, 0, "disembark")
+    assert state["players"][0]["place"] == "sea" and len(state["players"][0]["hand"]) == 4
+    assert state["turn"] == 1
+
+
+def test_disembark_foreign_card_limits_the_crew_that_sails() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c", "3c", "4c", "5c"]})
+    stack(state, "2s")  # crew 3
+    do(state, 0, "disembark")
+    assert state["pending"]["kind"] == "trim" and legal(state, 0) == {"drop 2c", "drop 3c", "drop 4c", "drop 5c"}
+    do(state, 0, "drop 2c")
+    assert len(state["players"][0]["hand"]) == 3 and state["turn"] == 1
+
+
+def test_disembark_joker_fills_the_hand_and_sails_this_turn() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c"]})
+    stack(state, "jk", "3c", "4c", "5c")
+    do(state, 0, "disembark")
+    player = state["players"][0]
+    assert len(player["hand"]) == 4 and player["place"] == "sea"
+    assert state["turn"] == 0 and "ship" in legal(state, 0)
+
+
+def test_a_joker_in_hand_is_played_instead_of_drawing() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["jk", "2c"]})
+    assert {"disembark jk", "magistrate jk"} <= legal(state, 0)
+    stack(state, "3c", "4c", "6c")
+    do(state, 0, "disembark jk")
+    assert state["turn"] == 0 and len(state["players"][0]["hand"]) == 4
+    state = table(2, s0={"ship": "5h", "hand": ["jk", "2c"], "done": ["9h"]})
+    do(state, 0, "magistrate jk")
+    assert [face(c).code for c in state["players"][0]["missions"]] == ["jk"]
+    state = table(2, s0={"ship": "5h", "hand": ["jk", "2c"], "place": "sea"})
+    stack(state, "9s")
+    do(state, 0, "ship jk")
+    assert state["encounter"]["kind"] == "fleet" and [face(c).code for c in state["encounter"]["cards"]] == ["jk", "9s"]
+    state = table(2, s0={"ship": "5h", "hand": ["jk", "2c"], "place": "sea"})
+    do(state, 0, "town jk")
+    assert state["pending"]["kind"] == "cove"
+    assert "crew jk" not in legal(table(2, s0={"hand": ["jk"]}), 0)
+
+
+# ---------------------------------------------------------------------------------------------- sailing
+
+
+def test_friendly_ship_lets_you_draw_a_card() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c"], "place": "sea"})
+    stack(state, "9h", "3s")
+    do(state, 0, "ship")
+    assert legal(state, 0) == {"hail", "sail"}
+    do(state, 0, "hail")
+    assert len(state["players"][0]["hand"]) == 2
+
+
+def test_enemy_ship_must_be_fought_or_a_player_of_its_nation_instead() -> None:
+    state = table(
+        3,
+        s0={"ship": "5h", "hand": ["2c"], "place": "sea"},
+        s1={"ship": "6d", "hand": ["3c"], "place": "sea"},
+        s2={"ship": "7d", "hand": ["4c"]},
+    )
+    stack(state, "9d")
+    do(state, 0, "ship")
+    assert legal(state, 0) == {"fight", "fight 1"}  # seat 2 is docked
+    state = table(
+        2, s0={"ship": "5h", "hand": ["2c"], "place": "sea"}, s1={"ship": "6s", "hand": ["3c"], "place": "sea"}
+    )
+    stack(state, "9d")
+    do(state, 0, "ship")
+    assert state["pending"]["kind"] == "combat" and state["pending"]["need"] == 10
+
+
+def test_an_ace_must_fight_another_player_at_sea_else_the_ace() -> None:
+    state = table(
+        2, s0={"ship": "5h", "hand": ["2c"], "place": "sea"}, s1={"ship": "6s", "hand": ["3c"], "place": "sea"}
+    )
+    stack(state, "ah")  # even of the seat's own nation
+    do(state, 0, "ship")
+    assert legal(state, 0) == {"fight 1"}
+    state = table(2, s0={"ship": "5h", "hand": ["2c", "3c"], "place": "sea"})
+    stack(state, "ad")
+    do(state, 0, "ship")
+    assert state["pending"]["kind"] == "combat" and state["pending"]["need"] == 2
+
+
+def test_sinking_a_ship_gives_plunder_into_hand_holds_or_missions() -> None:
+    for where, pile in (("crew", "hand"), ("cargo", "holds"), ("mission", "missions")):
+        state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "place": "sea"})
+        stack(state, "3d")
+        do(state, 0, "ship")
+        do(state, 0, "fire 10c")  # 5 ≥ 4
+        assert legal(state, 0) == {"plunder crew", "plunder cargo", "plunder mission", "plunder none"}
+        do(state, 0, f"plunder {where}")
+        assert "3d" in [face(c).code for c in state["players"][0][pile]]
+
+
+def test_combat_modifiers_allegiance_ship_of_the_line_and_joker() -> None:
+    state = table(2, s0={"ship": "jh", "hand": ["2h", "jk", "3c"], "place": "sea"})
+    stack(state, "10d")
+    do(state, 0, "ship")
+    assert state["pending"]["total"] == 1  # the Ship of the Line
+    do(state, 0, "fire 2h")  # 1 cannon + 1 English
+    assert state["pending"]["total"] == 3
+    stack(state, "4s")
+    events = do(state, 0, "fire jk")  # 5 + a ship of size 4 = 12 ≥ 11
+    assert "joins the fight" in texts(events)
+    assert state["pending"]["kind"] == "plunder"
+
+
+def test_hunt_completes_on_sinking_a_ship_of_the_next_nation() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "missions": ["6h"], "place": "sea"})
+    stack(state, "3d")  # Spanish follows English
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    assert [face(c).code for c in state["players"][0]["done"]] == ["6h"]
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "missions": ["6h"], "place": "sea"})
+    stack(state, "3s")
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    assert state["players"][0]["done"] == []
+
+
+def test_treasure_fleet_needs_both_ships_sunk_and_completes_a_mission() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c", "kh", "qs"], "missions": ["jk"], "place": "sea"})
+    stack(state, "jk", "4d")
+    do(state, 0, "ship")
+    assert state["pending"]["need"] == 11 + 5
+    for card in ("10c", "9c", "kh"):  # 5 + 5 + 6 (an English card on an English ship)
+        do(state, 0, f"fire {card}")
+    player = state["players"][0]
+    assert [face(c).code for c in player["done"]] == ["jk"] and state["turn"] == 1  # no plunder there
+
+
+def test_treasure_fleet_without_a_mission_counts_the_galleon_itself() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c", "kh", "qs"], "place": "sea"})
+    stack(state, "jk", "ad")
+    do(state, 0, "ship")
+    assert state["pending"]["need"] == 13
+    do(state, 0, "fire 10c")
+    do(state, 0, "fire 9c")
+    do(state, 0, "fire kh")
+    assert [face(c).code for c in state["players"][0]["done"]] == ["jk"]
+
+
+def test_fleeing_by_weight_with_dumped_cargo_and_the_fast_galleon() -> None:
+    state = table(2, s0={"ship": "qh", "hand": ["2c"], "holds": ["9s"], "place": "sea"})
+    stack(state, "10d")
+    do(state, 0, "ship")
+    assert weight(state["players"][0]) == 10 + 9 - 1  # enemy 20: lighter
+    assert "flee" in legal(state, 0)
+    state = table(2, s0={"ship": "kh", "hand": ["2c"], "holds": ["9s", "5s"], "place": "sea"})
+    stack(state, "8d")
+    do(state, 0, "ship")
+    assert "flee" not in legal(state, 0) and "yield" in legal(state, 0)
+    do(state, 0, "dump 9s")
+    do(state, 0, "dump 5s")
+    assert "flee" in legal(state, 0)  # 10 < 16
+    do(state, 0, "flee")
+    assert state["turn"] == 1 and len(state["players"][0]["hand"]) == 1
+
+
+def test_boarded_loses_a_random_crew_card_and_the_heaviest_cargo() -> None:
+    state = table(2, s0={"ship": "kh", "hand": ["2c", "3c"], "holds": ["9s", "5s"], "place": "sea"})
+    stack(state, "8d")
+    do(state, 0, "ship")
+    do(state, 0, "yield")
+    player = state["players"][0]
+    assert len(player["hand"]) == 1 and [face(c).code for c in player["holds"]] == ["5s"]
+
+
+def test_a_hand_empty_at_sea_is_out_and_the_last_captain_wins() -> None:
+    state = table(2, s0={"ship": "kh", "hand": ["2c"], "holds": ["9s"], "place": "sea"})
+    stack(state, "8d")
+    do(state, 0, "ship")
+    do(state, 0, "yield")
+    assert state["players"][0]["out"]
+    outcome = G.outcome(state)
+    assert outcome.winners == (1,) and outcome.termination is Termination.LAST_STANDING
+
+
+def test_friendly_town_docks_and_a_foreign_one_costs_a_deserter() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c", "3c"], "place": "sea"})
+    stack(state, "9h")
+    do(state, 0, "town")
+    assert legal(state, 0) == {"dock", "stay"}
+    do(state, 0, "dock")
+    assert state["players"][0]["place"] == "town" and len(state["players"][0]["hand"]) == 2
+    state = table(2, s0={"ship": "5h", "hand": ["2c", "3c"], "place": "sea"})
+    stack(state, "9s")
+    do(state, 0, "town")
+    assert legal(state, 0) == {"dock 2c", "dock 3c", "stay"}
+    do(state, 0, "dock 3c")
+    assert [face(c).code for c in state["players"][0]["hand"]] == ["2c"]
+
+
+def test_delivery_completes_on_docking_at_a_town_of_its_nation() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c"], "holds": ["4d", "ad", "5c"], "missions": ["3d"], "place": "sea"})
+    stack(state, "9d")
+    do(state, 0, "town")
+    do(state, 0, "dock 2c")  # 5 t of silver needed: 4 + 1
+    player = state["players"][0]
+    assert [face(c).code for c in player["done"]] == ["3d"] and [face(c).code for c in player["holds"]] == ["5c"]
+
+
+def test_pirate_cove_three_choices() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c"], "place": "sea"})
+    stack(state, "jk", "3c", "4c", "6c")
+    do(state, 0, "town")
+    do(state, 0, "cove crew")
+    assert len(state["players"][0]["hand"]) == 4 and state["players"][0]["place"] == "town"
+    state = table(2, s0={"ship": "5h", "hand": ["2c"], "holds": ["9s"], "place": "sea"})
+    stack(state, "jk", "kd", "2s")
+    do(state, 0, "town")
+    do(state, 0, "cove ship")
+    assert legal(state, 0) == {"swap kd", "swap 2s"}
+    do(state, 0, "swap kd")
+    player = state["players"][0]
+    assert face(player["ship"]).code == "kd" and player["holds"] == [] and face(player["town"]).town == "Pirate Cove"
+    state = table(2, s0={"ship": "5h", "hand": ["2c"], "place": "sea"})
+    stack(state, "jk", "8s", "7d")
+    do(state, 0, "town")
+    do(state, 0, "cove mission")
+    player = state["players"][0]
+    assert [face(c).code for c in player["missions"]] == ["8s"] and [face(c).code for c in player["holds"]] == ["7d"]
+
+
+def test_bounty_solo_completes_on_sinking_a_size_ten_ship() -> None:
+    state = table(1, s0={"ship": "5h", "hand": ["10c", "9c", "kh", "qs"], "missions": ["qd"], "place": "sea"})
+    stack(state, "10s")
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    do(state, 0, "fire kh")  # 5 + 6 = 11
+    assert [face(c).code for c in state["players"][0]["done"]] == ["qd"]
+
+
+def test_three_missions_win() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "missions": ["6h"], "done": ["9s", "kd"], "place": "sea"})
+    stack(state, "3d")
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    outcome = G.outcome(state)
+    assert outcome.winners == (0,) and outcome.termination is Termination.RULES and G.to_act(state) == ()
+
+
+# ---------------------------------------------------------------------------------------------- deck
+
+
+def test_the_discard_pile_is_reshuffled_into_an_empty_deck() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["2c"]})
+    state["discard"], state["deck"] = state["deck"], []
+    events = do(state, 0, "crew")
+    assert "shuffled" in texts(events) and len(state["players"][0]["hand"]) == 2
+
+
+def test_hurricane_when_deck_and_discard_are_both_empty() -> None:
+    state = table(
+        2, s0={"ship": "5h", "hand": ["2c", "3c", "4c"], "holds": ["9s"]}, s1={"hand": ["5d", "6d"], "holds": ["kd"]}
+    )
+    state["discard"] = []
+    rest = state["deck"]
+    state["deck"] = []
+    state["players"][1]["missions"] = rest  # park the other cards out of reach
+    events = do(state, 0, "crew")
+    assert "hurricane" in texts(events).lower()
+    p0, p1 = state["players"]
+    assert p0["holds"] == [] and p1["holds"] == []
+    assert len(p0["hand"]) == 3 - 1 + 1 and len(p1["hand"]) == 1
+
+
+# ---------------------------------------------------------------------------------------------- duels
+
+
+def duel_table() -> dict:
+    state = table(
+        2,
+        s0={"ship": "5h", "hand": ["9c", "8c", "2d"], "holds": ["4s"], "place": "sea", "missions": ["kh"]},
+        s1={"ship": "6d", "hand": ["9s", "3c", "4h"], "holds": ["7c"], "missions": ["5s"], "place": "sea"},
+    )
+    stack(state, "10d")
+    do(state, 0, "ship")
+    do(state, 0, "fight 1")
+    return state
+
+
+def test_duel_choices_are_secret_and_simultaneous() -> None:
+    state = duel_table()
+    assert G.to_act(state) == (0, 1) and G.secret(state, 0) and G.secret(state, 1)
+    first = G.choices(state, 0)[0]
+    assert first.path[0] == "Choose your combat card" and first.secret
+    events = do(state, 0, "play 9c")
+    public = [e.text for e in events if e.seat is None]
+    assert all("9" not in t for t in public)
+    assert G.to_act(state) == (1,)
+    for viewer in (1, None):
+        assert "9c" not in str(G.view(state, viewer)) and "9♣" not in G.summary(G.view(state, viewer))
+    assert G.view(state, 0)["chosen"] == "9c"
+    events = do(state, 1, "play 3c")
+    assert any("Revealed" in e.text and "9♣" in e.text and "3♣" in e.text for e in events if e.seat is None)
+
+
+def test_duel_winner_takes_the_card_completes_a_bounty_and_plunders() -> None:
+    state = duel_table()
+    do(state, 0, "play 9c")
+    do(state, 1, "play 3c")  # 5 against 2
+    p0 = state["players"][0]
+    assert "3c" in [face(c).code for c in p0["hand"]] and "9c" not in [face(c).code for c in p0["hand"]]
+    assert [face(c).code for c in p0["done"]] == ["kh"]
+    assert legal(state, 0) == {"spoils crew", "spoils mission", "spoils 7c", "spoils none"}
+    do(state, 0, "spoils mission")
+    p0 = state["players"][0]
+    assert [face(c).code for c in p0["missions"]] == ["5s"] and state["players"][1]["missions"] == []
+
+
+def test_duel_tie_discards_both_and_restarts() -> None:
+    state = duel_table()
+    do(state, 0, "play 8c")  # 4
+    do(state, 1, "play 9s")  # 5: seat 1 wins
+    assert state["pending"]["seat"] == 1
+    state = duel_table()
+    do(state, 0, "play 9c")  # 5
+    events = do(state, 1, "play 9s")  # 5: a tie
+    assert "tie" in texts(events).lower() and G.to_act(state) == (0, 1) and state["duel"]["round"] == 2
+    assert len(state["players"][0]["hand"]) == 2 and len(state["players"][1]["hand"]) == 2
+
+
+def test_duel_player_with_no_card_left_after_a_tie_loses() -> None:
+    state = table(
+        2,
+        s0={"ship": "5h", "hand": ["9c", "8c"], "place": "sea"},
+        s1={"ship": "6d", "hand": ["9s"], "place": "sea"},
+    )
+    stack(state, "10d")
+    do(state, 0, "ship")
+    do(state, 0, "fight 1")
+    do(state, 0, "play 9c")
+    events = do(state, 1, "play 9s")
+    assert "no card left" in texts(events)
+    assert state["pending"] == {"kind": "spoils", "seat": 0, "loser": 1}
+
+
+def test_duel_flee_returns_the_other_choice_unseen() -> None:
+    state = duel_table()
+    assert "flee" in legal(state, 1) or "flee" in legal(state, 0)
+    fleer = 0 if "flee" in legal(state, 0) else 1
+    other = 1 - fleer
+    card = sorted(legal(state, other))[-1]
+    do(state, other, card)
+    before = len(state["players"][other]["hand"])
+    events = do(state, fleer, "flee")
+    assert len(state["players"][other]["hand"]) == before + 1 and "flees" in texts(events)
+
+
+# ---------------------------------------------------------------------------------------------- limits
+
+
+def test_the_safety_limit_ends_a_long_game() -> None:
+    state = table(1)
+    state["turns"] = TURN_LIMIT
+    outcome = G.outcome(state)
+    assert outcome.termination is Termination.SAFETY_LIMIT and outcome.winners == ()
+
+
+def test_illegal_actions_are_refused_with_a_sentence() -> None:
+    state = table(2, s0={"hand": ["2c"]})
+    with pytest.raises(IllegalAction):
+        G.apply(state, 0, "fire 2c")
+    with pytest.raises(IllegalAction):
+        G.apply(state, 1, "crew")
+
+
+def test_ai_beats_random_in_most_two_player_games() -> None:
+    from games.core import RandomPlayer
+
+    ai, rnd = PiratesAI(), RandomPlayer()
+    wins = 0
+    for i in range(60):
+        seats = (ai, rnd) if i % 2 == 0 else (rnd, ai)
+        state = G.new_game(2, seed=f"ai{i}")
+        rng = random.Random(i)
+        while not G.is_over(state):
+            seat = rng.choice(G.to_act(state))
+            G.apply(state, seat, seats[seat].choose(G, state, seat, rng), inplace=True, trusted=True)
+        wins += (i % 2) in G.outcome(state).winners
+    assert wins >= 54
