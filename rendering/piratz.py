@@ -502,11 +502,12 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     best = max(scoring["totals"], default=0)
     headline = t.final_headline_lines(players, winners, best, W - 2 * M, 32)
     top = 106 + len(headline[0]) * 40 + 16
-    table_h = FINAL_NAMES_H + sum(heights) + FINAL_EXTRA_H * show_extra + 100
+    col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
+    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 24, 26) - 1) * t.NAME_LINE_H
+    table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + 100
     img = t.new_canvas(W, top + table_h + M + 6)
     t.title(img, (M - 4, 12), t.icon("skull", 54), "PIRATZ · FINAL SCORE", 44)
     t.final_headline(img, (M, 90), headline)
-    col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
     t.final_table(
         img,
         (M, top, W - M, top + table_h),
@@ -520,7 +521,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         name_margin=24,
         crown=50,
     )
-    y = top + FINAL_NAMES_H
+    y = top + names_h
     for r, (row, lines) in enumerate(zip(scoring["types"], notes, strict=True)):
         _final_type_row(img, row, lines, y, heights[r], col_x, col_w, stripe=r % 2 == 0)
         y += heights[r]

@@ -244,14 +244,17 @@ def fit_lines(s: str, width: float, size: int, lines: int = 2) -> tuple[tuple[st
 def wrap(s: str, fnt: ImageFont.FreeTypeFont, width: float, lines: int = 0) -> tuple[str, ...]:
     """``s`` broken at spaces into lines of at most ``width`` px (a word too long for a line is broken
     between characters). With ``lines``, at most that many: the last one then ends with "…"."""
+    joined = " ".join(s.split())
+    if _measure(joined, fnt) <= width:  # most texts fit on one line
+        return (joined,) if joined else ()
     out: list[str] = []
     for word in s.split():
         trial = f"{out[-1]} {word}" if out else word
         if out and _measure(trial, fnt) <= width:
             out[-1] = trial
             continue
-        while _measure(word, fnt) > width:  # break a long word (a name in a script without spaces)
-            parts = typeset.clusters(word)
+        # Break a word too long for a line (a name in a script without spaces) between its clusters.
+        while len(parts := typeset.clusters(word)) > 1 and _measure(word, fnt) > width:
             k = len(parts) - 1
             while k > 1 and _measure("".join(parts[:k]), fnt) > width:
                 k -= 1
@@ -785,14 +788,39 @@ def name_pill(
     size: int,
     height: int,
     *,
-    min_size: int = MIN_TEXT,
+    lines: int = 1,
     align: str = "center",
 ) -> Box:
     """``name`` on a pill in ``seat``'s colour (see :func:`pill` for ``xy`` and ``align``), the bold face
-    shrunk from ``size`` towards ``min_size`` px, then ellipsized, so that the text fits ``width``."""
+    shrunk from ``size`` px so that the text fits ``width``; with ``lines`` 2, a name that would still not
+    fit takes two lines on a pill :data:`NAME_LINE_H` px taller (centred on ``xy``); only then is it cut."""
     colour = PLAYER_COLOURS[seat]
-    fitted, fnt = fit_text(name, width, size, min_size=min_size)
-    return pill(canvas, xy, fitted, fnt, colour.fill, colour.text, border=colour.edge, align=align, height=height)
+    parts, fnt = fit_lines(name, width, size, lines)
+    if len(parts) == 1:
+        return pill(canvas, xy, parts[0], fnt, colour.fill, colour.text, border=colour.edge, align=align, height=height)
+    h = height + (len(parts) - 1) * NAME_LINE_H
+    w = round(max(text_width(part, fnt) for part in parts)) + 32
+    x, y = round(xy[0] - w / 2), round(xy[1])
+    _over(canvas, rounded(w, h, 18, colour.fill, colour.edge, 2), x, y)
+    for n, part in enumerate(parts):
+        text(
+            canvas,
+            (x + w / 2, y + h / 2 + (n - (len(parts) - 1) / 2) * NAME_LINE_H),
+            part,
+            fnt,
+            colour.text,
+            anchor="mm",
+        )
+    return x, y, x + w, y + h
+
+
+NAME_LINE_H = 26
+"""The height a name's second line adds to its pill."""
+
+
+def final_name_lines(names: Sequence[str], width: float, size: int) -> int:
+    """Lines the longest of ``names`` needs on a final table's name pills of ``width`` px (1 or 2)."""
+    return max((len(fit_lines(name, width, size)[0]) for name in names), default=1)
 
 
 def final_headline_lines(
@@ -848,7 +876,6 @@ def final_table(
     name_size: int,
     name_margin: int,
     crown: int,
-    min_name_size: int = MIN_TEXT,
 ) -> None:
     """The frame of a final-scoring table in ``box``, with the seat columns of :func:`final_columns`:
     a parchment panel, a gold wash down each winner's column, and at the head of each column its
@@ -863,7 +890,7 @@ def final_table(
         cx = col_x[s] + col_w / 2
         if s in winners:
             paste(canvas, icon("crown", crown), (cx, top + names_y - 26), "mm")
-        name_pill(canvas, (cx, top + names_y), name, s, col_w - name_margin, name_size, pill_h, min_size=min_name_size)
+        name_pill(canvas, (cx, top + names_y), name, s, col_w - name_margin, name_size, pill_h, lines=2)
 
 
 def final_totals(

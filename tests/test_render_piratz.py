@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from games.piratz.cards import TYPES
+from games.piratz.cards import CARDS, TYPES
+from games.piratz.engine import score
 from rendering import piratz, theme
+from tests.test_render_phone import text_sizes
 
 NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard"]
 LONG_NAMES = ["Ｃａｐｔａｉｎ 🦜 Bartholomew Roberts the Third of the Seven Seas", "x" * 80, "Ω" * 40, "Z"]
@@ -210,3 +212,63 @@ def test_concurrent_renders_match_a_serial_one() -> None:
     expected = [piratz.render_board(v, NAMES) for v in views]
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert list(pool.map(piratz.render_board, views, [NAMES] * len(views))) == expected
+
+
+def test_tie_break_caption_says_what_decided_each_placing() -> None:
+    """Counts 2/2/2, rats 1/0/1, cards 3/2/4: seat 0 beats seat 2 on fewer cards but seat 1 on more rats,
+    then seat 2 beats seat 1 on more rats; the caption says so (it used to say "fewer cards" for both)."""
+    coins = [c.id for c in CARDS if c.symbols.count("coins") == 1 and not c.rat]
+    rats = [c.id for c in CARDS if "coins" not in c.symbols and c.rat]
+    plain = [c.id for c in CARDS if "coins" not in c.symbols and not c.rat]
+    piles = [[coins[0], coins[1], rats[0]], [coins[2], coins[3]], [coins[4], coins[5], rats[1], plain[0]]]
+    scoring = score(piles, [[3, 1]] * len(TYPES))
+    row = next(r for r in scoring["types"] if r["type"] == "coins")
+    assert row["counts"] == [2, 2, 2]
+    assert row["awards"] == [
+        {"seat": 0, "value": 3, "beat": [{"seat": 2, "on": "cards"}, {"seat": 1, "on": "rats"}]},
+        {"seat": 2, "value": 1, "beat": [{"seat": 1, "on": "rats"}]},
+    ]
+    assert row["note"] == (
+        "{p0} wins the tie with {p1} on more rats and with {p2} on fewer cards."
+        " {p2} wins the tie with {p1} on more rats."
+    )
+    view = make_final(3)
+    view["scoring"] = scoring
+    with text_sizes() as drawn:
+        open_png(piratz.render_final(view, ["Ann", "Bob", "Cat"]))
+    shown = " ".join(s for _, s in drawn)
+    assert "Ann wins the tie with Bob on more rats and with Cat on fewer cards." in shown
+    assert "Cat wins the tie with Bob on more rats." in shown
+
+
+def test_long_notes_wrap_instead_of_being_cut() -> None:
+    view = make_final(3)
+    note = "{p0}, {p1} and {p2} are still tied: 2 cubes not given."
+    view["scoring"]["types"][0]["note"] = note
+    names = ["Ben", "Barnacle Bill the Boldest", "Captain Christopher"]  # names on two lines, not cut
+    with text_sizes() as drawn:
+        open_png(piratz.render_final(view, names))
+    texts = [s for _, s in drawn]
+    assert not any("…" in s for s in texts)
+    expected = "Ben, Barnacle Bill the Boldest and Captain Christopher are still tied: 2 cubes not given."
+    lines = piratz._note_lines(note, tuple(names))
+    assert len(lines) > 1 and " ".join(lines) == expected and all(line in texts for line in lines)
+
+
+def test_panels_say_what_the_view_says() -> None:
+    """The last spade's holder may keep revealing; counts are singular for one; the skull card is in the legend."""
+    view = make_view(3, phase="decide", to_act=(1,))
+    for p in view["players"]:
+        p["spade"] = "held" if p["seat"] == 1 else "placed"
+    view["last_spade"] = 1
+    view["players"][2]["pile_count"] = 1
+    with text_sizes() as drawn:
+        open_png(piratz.render_board(view, NAMES[:3]))
+    texts = [s for _, s in drawn]
+    assert "TO REVEAL OR PASS" in texts and "TO PASS OR END THE TURN" not in texts
+    assert "1 card" in texts and "1 cards" not in texts
+    assert any(s.startswith("skull card") for s in texts)
+    view["last_spade"] = None
+    with text_sizes() as drawn:
+        open_png(piratz.render_board(view, NAMES[:3]))
+    assert "TO PASS OR END THE TURN" in [s for _, s in drawn]

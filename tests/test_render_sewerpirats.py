@@ -18,6 +18,7 @@ from games.sewerpirats.scoring import breakdown, total
 from rendering import sewerpirats as sp
 from rendering import theme
 from rendering.sewerpirats import board, icons, pieces
+from tests.test_render_phone import text_sizes
 
 GAME = SewerPirats()
 NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Grace O'Malley"]
@@ -294,3 +295,43 @@ def test_concurrent_renders_match_a_serial_one() -> None:
     expected = [sp.render_board(v, NAMES) for v in views]
     with ThreadPoolExecutor(max_workers=4) as pool:
         assert list(pool.map(sp.render_board, views, [NAMES] * len(views))) == expected
+
+
+def drawn_texts(render, *args) -> list[str]:  # type: ignore[no-untyped-def]
+    with text_sizes() as drawn:
+        open_png(render(*args))
+    return [s for _, s in drawn]
+
+
+def test_five_players_names_and_counts_are_not_cut() -> None:
+    """With five players a long name takes two lines instead of "Captain Ch…"; a captain's badge leaves the
+    "cards" and "tokens" words in place, and one card or token is singular."""
+    states = play("auction", 5, "seed1")
+    state = next(s for s in states if any(ship["spaces"][3] for ship in s["ships"]))
+    view = copy.deepcopy(GAME.view(state, None))
+    captain = next(p["seat"] for p in view["players"] if p["captain"])
+    view["players"][captain]["hand_count"], view["players"][captain]["token_count"] = 1, 1
+    names = ["Anne Bonny", "Captain Christopher", "Mary Read", "Blackbeard", "Grace O'Malley"]
+    texts = drawn_texts(sp.render_board, view, names)
+    assert not any("…" in s for s in texts)
+    assert {"Captain", "Christopher"} <= set(texts) or "Captain Christopher" in texts
+    assert texts.count("card") == 1 and texts.count("token") == 1
+    assert texts.count("cards") == texts.count("tokens") == 4
+
+
+def test_a_captain_to_act_must_set_sail() -> None:
+    state = next(s for s in play("standard", 4, "seed1") if s["phase"] == "action" and GAME.view(s, None)["must_sail"])
+    view = GAME.view(state, None)
+    assert "MUST SET SAIL" in drawn_texts(sp.render_board, view, NAMES)
+    view["must_sail"] = None
+    assert "TAKES AN ACTION" in drawn_texts(sp.render_board, view, NAMES)
+
+
+def test_final_scoring_details_are_wrapped_not_cut() -> None:
+    view = copy.deepcopy(GAME.view(play("standard", 4, "seed1")[-1], None))
+    detail = "teddies 12, dolls 7; 1 parrot: the better of teddies and dolls, +1"
+    view["final"]["scores"][0]["breakdown"].append({"category": "Toys", "points": 13, "detail": detail})
+    texts = drawn_texts(sp.render_final, view, NAMES)
+    assert not any("…" in s for s in texts)
+    spans = [texts[i:j] for i in range(len(texts)) for j in range(i + 2, min(i + 8, len(texts)) + 1)]
+    assert any(" ".join(span) == detail for span in spans)  # on two lines or more, whole

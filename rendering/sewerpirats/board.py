@@ -543,7 +543,8 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
     if seat in view["to_act"] and view["phase"] != "over":
         t.glow(img, box)
         tag = "MUST SET SAIL" if view["must_sail"] else _TAGS.get(view["phase"], "TO ACT")
-        fitted, fnt = t.fit_text(tag, x1 - x0 + PLAYER_GAP - 8, SMALL, condensed=True)
+        # The tag may stand out over the gaps beside the panel: nothing else is drawn above the panels.
+        fitted, fnt = t.fit_text(tag, x1 - x0 + PLAYER_GAP + 40, SMALL, condensed=True)
         t.pill(
             img, ((x0 + x1) / 2, y0 - 21), fitted, fnt, t.HIGHLIGHT, TAG_INK, border=TAG_INK, align="center", height=36
         )
@@ -712,7 +713,7 @@ def _draw_picks(img: Image.Image, view: View, names: list[str]) -> None:
         if seat is None:
             t.text(img, (cx, y0 + 152), "free", t.font(SMALL), t.INK_SOFT, anchor="mm")
         else:
-            t.name_pill(img, (cx, y0 + 136), names[seat], seat, cell - 16, SMALL, 32)
+            t.name_pill(img, (cx, y0 + 136), names[seat], seat, cell - 16, SMALL, 32)  # one line: cut if it must
 
 
 @lru_cache(maxsize=8)

@@ -48,7 +48,8 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     tie_note = " Tie broken by the spaces of their figures." if tied else ""
     headline = t.final_headline_lines(players, winners, best, INNER, 30, lone_note=tie_note)
     top = 100 + len(headline[0]) * 40 + 16
-    table_h = FINAL_NAMES_H + sum(heights) + 96 * bool(tied) + 100
+    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 20, 26) - 1) * t.NAME_LINE_H
+    table_h = names_h + sum(heights) + 96 * bool(tied) + 100
     img = t.new_canvas(W, top + table_h + M + 6)
     t.title(img, (M - 2, HEADER_Y - 26), t.icon("rat", 50), "SEWER PIRATS · FINAL SCORE", 40)
     t.final_headline(img, (M, 84), headline)
@@ -65,7 +66,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         name_margin=20,
         crown=46,
     )
-    y = top + FINAL_NAMES_H
+    y = top + names_h
     for r, category in enumerate(cat.categories):
         if r % 2 == 0:
             t.paste(img, t.rounded(INNER - 24, heights[r], 10, (*t.PARCHMENT_SHADE, 110)), (M + 12, y))
