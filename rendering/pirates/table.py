@@ -1,0 +1,319 @@
+"""The table: the deck and the discard's top card, the encounter or duel under way, and one row per
+player (ship, nation, where they are, crew count, cargo, missions). The hand image shows the viewer's
+cards in full and what each unfinished mission still needs; the final image who freed their captain."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from games.pirates.cards import BY_CODE, GOODS, NATIONS, Face, Mission
+from rendering import theme as t
+from rendering.pirates.cards import CARD_H, CARD_W, back, card_face, flag, suit_colour
+
+View = Mapping[str, Any]
+W = 1100
+M = 24
+HEADER_H = 350
+ROW_H = 236
+MINI_W, MINI_H = 74, 104
+SHIP_W, SHIP_H = 148, 212
+
+
+def colour(seat: int) -> t.PlayerColour:
+    return t.PLAYER_COLOURS[seat % len(t.PLAYER_COLOURS)]
+
+
+@lru_cache(maxsize=256)
+def mini(code: str, role: str) -> Image.Image:
+    """A small card: corner index, flag and one role's value (``cargo``: tons and good; ``mission``: kind)."""
+    f = BY_CODE[code]
+    img = t.card(MINI_W, MINI_H, border_width=2).copy()
+    t.text(img, (8, 6), f.name if not f.joker else "★", t.font(24, bold=True), suit_colour(f))
+    img.alpha_composite(flag(26, 17, f.suit), (MINI_W - 33, 36))
+    cargo = (f"{f.size} t", f.good or "treasure")
+    lines = cargo if role == "cargo" else (f.mission.value.split()[0].title(), "done")
+    t.text(img, (MINI_W / 2, 70), lines[0], t.font(19, bold=True), t.INK, anchor="mm")
+    t.text(img, (MINI_W / 2, 90), lines[1], t.font(14, condensed=True), t.INK_SOFT, anchor="mm")
+    return img
+
+
+def _name_pill(canvas: Image.Image, xy: tuple[float, float], name: str, seat: int, width: float) -> t.Box:
+    c = colour(seat)
+    label, fnt = t.fit_text(name, width, 26)
+    return t.pill(canvas, xy, label, fnt, c.fill, c.text, border=c.edge, height=40)
+
+
+def _place(player: View) -> str:
+    if player["out"]:
+        return "Out of the game"
+    if player["place"] == "sea":
+        return "At sea"
+    if player["town"] is None:
+        return "Docked in the neutral port"
+    f = BY_CODE[player["town"]]
+    taken = " (taken)" if player["taken"] else ""
+    return f"Docked at {f.town}{taken}"
+
+
+def _nation(code: str) -> str:
+    f = BY_CODE[code]
+    return f"{f.nation} {f.ship}" if f.suit else "Pirate Treasure Galleon"
+
+
+def _header(canvas: Image.Image, view: View, names: Sequence[str], final: bool) -> None:
+    t.panel(canvas, (M, M, W - M, HEADER_H - 10), fill=(28, 64, 84), border=t.GOLD_DEEP)
+    t.text(canvas, (M + 22, M + 16), "Pirates Card Game", t.font(36, bold=True), t.GOLD)
+    if final:
+        over = view.get("over") or {}
+        winners = over.get("winners", [])
+        line = "Captain freed by " + ", ".join(names[s] for s in winners) if winners else "No captain was freed"
+    else:
+        line = f"Turn {view['turns'] + 1}: {names[view['turn']]}"
+    text, fnt = t.fit_text(line, 560, 28)
+    t.text(canvas, (M + 22, M + 64), text, fnt, t.FOAM)
+    # the deck and the discard pile
+    y = M + 104
+    x = M + 22
+    canvas_back = back(120, 172)
+    t.paste(canvas, canvas_back, (x, y))
+    t.pill(
+        canvas,
+        (x + 60, y + 176),
+        f"Deck {view['deck']}",
+        t.font(22, bold=True),
+        t.SEA_DEEP,
+        t.FOAM,
+        align="center",
+        height=34,
+    )
+    x += 140
+    if view["discard"]:
+        t.paste(canvas, card_face(view["discard"][-1], 120, 172, False), (x, y))
+    else:
+        t.panel(canvas, (x, y, x + 120, y + 172), fill=(20, 44, 58), border=t.MIST, radius=12, shadow=False)
+    t.pill(
+        canvas,
+        (x + 60, y + 176),
+        f"Discard {len(view['discard'])}",
+        t.font(22, bold=True),
+        t.SEA_DEEP,
+        t.FOAM,
+        align="center",
+        height=34,
+    )
+    _stage(canvas, view, names, (M + 320, M + 100, W - M - 20, HEADER_H - 24))
+
+
+def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box) -> None:
+    """The encounter under way (ship, escort, town, cannons needed), or a duel: who has chosen, and the
+    two cards once revealed."""
+    x0, y0, x1, _ = box
+    label = t.font(24, bold=True)
+    shown, duel, encounter, pending = view["shown"], view["duel"], view["encounter"], view["pending"]
+    if duel is not None or shown is not None:
+        seats = (duel or shown)["seats"]
+        t.text(canvas, (x0, y0), f"Duel: {names[seats[0]]} against {names[seats[1]]}", label, t.GOLD)
+        revealed = shown is not None and (duel is None or not any(duel["chosen"]))
+        for i in range(2):
+            x = x0 + i * 220
+            if revealed:
+                t.paste(canvas, card_face(shown["cards"][i], 110, 158, False), (x, y0 + 36))
+                t.text(canvas, (x + 120, y0 + 100), str(shown["values"][i]), t.font(40, bold=True), t.GOLD)
+            else:
+                chosen = duel is not None and duel["chosen"][i]
+                if chosen:
+                    t.paste(canvas, back(110, 158), (x, y0 + 36))
+                else:
+                    t.panel(
+                        canvas,
+                        (x, y0 + 36, x + 110, y0 + 194),
+                        fill=(20, 44, 58),
+                        border=t.MIST,
+                        radius=12,
+                        shadow=False,
+                    )
+                state = "chosen" if chosen else "choosing…"
+                t.text(
+                    canvas, (x + 55, y0 + 214), state, t.font(20, bold=True), t.FOAM if chosen else t.MIST, anchor="mm"
+                )
+        return
+    if encounter is None:
+        t.text(canvas, (x0, y0), "Open sea", label, t.MIST)
+        return
+    kind = encounter["kind"]
+    titles = {
+        "ship": "Enemy ship",
+        "fleet": "The treasure fleet",
+        "town": "Town",
+        "friend": "Friendly ship",
+        "enemy": "Enemy ship",
+        "ace": "An Ace: fight a captain at sea",
+    }
+    t.text(canvas, (x0, y0), titles.get(kind, kind), label, t.GOLD)
+    for i, code in enumerate(encounter["cards"] + encounter.get("allies", [])):
+        x = x0 + i * 125
+        t.paste(canvas, card_face(code, 110, 158, False), (x, y0 + 36))
+        if i >= len(encounter["cards"]):
+            t.text(canvas, (x + 55, y0 + 210), "ally", t.font(20, bold=True), t.FOAM, anchor="mm")
+    if pending is not None and pending["kind"] == "combat":
+        t.pill(
+            canvas,
+            (x1, y0 + 40),
+            f"Needs {pending['need']} cannons",
+            t.font(24, bold=True),
+            t.DANGER,
+            (255, 255, 255),
+            align="right",
+            height=40,
+        )
+        t.pill(
+            canvas,
+            (x1, y0 + 92),
+            f"Fired {pending['total']}",
+            t.font(24, bold=True),
+            t.SEA_DEEP,
+            t.FOAM,
+            align="right",
+            height=40,
+        )
+
+
+def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: bool) -> None:
+    player = view["players"][seat]
+    active = not final and seat in _actors(view)
+    t.panel(
+        canvas,
+        (M, y, W - M, y + ROW_H - 14),
+        fill=t.PARCHMENT if not player["out"] else t.PARCHMENT_SHADE,
+        border=t.HIGHLIGHT if active else t.GOLD_DEEP,
+    )
+    t.paste(canvas, card_face(player["ship"], SHIP_W, SHIP_H, False), (M + 12, y + 5))
+    x = M + SHIP_W + 28
+    _name_pill(canvas, (x, y + 12), name, seat, 330)
+    small = t.font(22, bold=True)
+    t.text(canvas, (x, y + 64), _nation(player["ship"]), small, t.INK)
+    t.text(canvas, (x, y + 94), _place(player), t.font(22), t.INK_SOFT)
+    t.text(canvas, (x, y + 128), f"Crew {player['hand']}/{player['limit']}", small, t.INK)
+    t.text(canvas, (x, y + 160), f"Cargo {player['tons']} t · weight {player['weight']}", t.font(22), t.INK)
+    done = len(player["done"])
+    t.text(
+        canvas,
+        (x, y + 192),
+        f"Missions {done}/3 done, {player['missions']} open",
+        small,
+        (30, 110, 50) if done else t.INK,
+    )
+    # completed missions face up, then the unfinished ones as backs; cargo below them
+    mx, hx = 560, 820
+    t.text(canvas, (mx, y + 10), "Missions", t.font(20, bold=True), t.INK_SOFT)
+    for i, code in enumerate(player["done"][:3]):
+        t.paste(canvas, mini(code, "mission"), (mx + i * 80, y + 38))
+    for i in range(min(player["missions"], 3)):
+        t.paste(canvas, back(MINI_W, MINI_H), (mx + len(player["done"][:3]) * 80 + i * 30, y + 38))
+    t.text(canvas, (hx, y + 10), "Holds", t.font(20, bold=True), t.INK_SOFT)
+    holds = player["holds"]
+    step = min(80, (W - M - 14 - hx - MINI_W) // (len(holds) - 1)) if len(holds) > 1 else 80
+    for i, code in enumerate(holds):
+        t.paste(canvas, mini(code, "cargo"), (hx + i * step, y + 38))
+    if not holds:
+        t.text(canvas, (hx, y + 44), "empty", t.font(20), t.INK_SOFT)
+
+
+def _actors(view: View) -> set[int]:
+    pending, duel = view["pending"], view["duel"]
+    if pending is not None:
+        return {pending["seat"]}
+    if duel is not None:
+        return {s for s, chosen in zip(duel["seats"], duel["chosen"], strict=True) if not chosen}
+    return {view["turn"]}
+
+
+def _table(view: View, names: Sequence[str], final: bool) -> Image.Image:
+    seats = view["seats"]
+    drawn = t.seat_names(names, seats)
+    canvas = t.new_canvas(W, HEADER_H + ROW_H * seats + M)
+    _header(canvas, view, drawn, final)
+    for seat in range(seats):
+        _row(canvas, view, seat, drawn[seat], HEADER_H + seat * ROW_H, final)
+    return canvas
+
+
+def render_board(view: View, names: Sequence[str]) -> bytes:
+    """The public table (a seat's own view draws the same: hands are in :func:`render_hand`)."""
+    return t.to_png(_table(view, names, False))
+
+
+def render_final(view: View, names: Sequence[str]) -> bytes:
+    """The table at the end: who freed their captain, with the missions that did it face up."""
+    return t.to_png(_table(view, names, True))
+
+
+def _needs(view: View, f: Face) -> str:
+    """What an unfinished mission still needs, from the viewer's cargo."""
+    me = view["players"][view["viewer"]]
+    if f.mission is Mission.DELIVERY:
+        have = sum(BY_CODE[c].size for c in me["holds"] if BY_CODE[c].suit == f.suit)
+        need = f.size + 2
+        return f"{min(have, need)}/{need} t {GOODS[f.suit or 'h']} aboard; then dock at a {NATIONS[f.suit or 'h']} town"
+    if f.mission is Mission.RAID:
+        return f"Attack a {f.nation} town: win with 2 × its size + 1 cannons"
+    if f.mission is Mission.BOUNTY:
+        return "Win a combat against another captain" if view["seats"] > 1 else "Sink a size-10 ship"
+    return f.mission_text
+
+
+def render_hand(view: View, names: Sequence[str]) -> bytes:
+    """The viewer's hand, every card in full, and their unfinished missions with what each still needs."""
+    hand, missions = view.get("hand", []), view.get("missions", [])
+    extra = view.get("offered", []) or ([view["chosen"]] if view.get("chosen") else [])
+    per_row = 5
+    rows = max(1, -(-len(hand) // per_row))
+    mission_h = 80 + 60 * max(1, len(missions) + len(extra))
+    h = 100 + rows * (CARD_H + 16) + mission_h + M
+    canvas = t.new_canvas(W, h)
+    seat = view.get("viewer")
+    drawn = t.seat_names(names, view["seats"])
+    if seat is not None:
+        _name_pill(canvas, (M, M), drawn[seat], seat, 400)
+        me = view["players"][seat]
+        t.text(
+            canvas,
+            (M + 440, M + 20),
+            f"Crew {len(hand)}/{me['limit']} · {_nation(me['ship'])}",
+            t.font(26, bold=True),
+            t.FOAM,
+            anchor="lm",
+        )
+    gap = (W - 2 * M - per_row * CARD_W) / (per_row - 1)
+    for i, code in enumerate(hand):
+        r, c = divmod(i, per_row)
+        t.paste(canvas, card_face(code), (M + c * (CARD_W + gap), 90 + r * (CARD_H + 16)))
+    if not hand:
+        t.text(canvas, (M, 120), "No crew cards in hand.", t.font(26), t.MIST)
+    y = 100 + rows * (CARD_H + 16)
+    t.panel(canvas, (M, y, W - M, h - M), fill=t.PARCHMENT)
+    t.text(canvas, (M + 20, y + 14), "Your unfinished missions", t.font(26, bold=True), t.INK)
+    yy = y + 56
+    lines = [(c, "") for c in missions] + [(c, "offered") for c in view.get("offered", [])]
+    if view.get("chosen"):
+        lines.append((view["chosen"], "combat card"))
+    if not lines:
+        t.text(canvas, (M + 20, yy), "None: visit the magistrate while docked.", t.font(22), t.INK_SOFT)
+    for code, tag in lines:
+        f = BY_CODE[code]
+        t.text(canvas, (M + 20, yy), f.name if not f.joker else "Joker", t.font(24, bold=True), suit_colour(f))
+        head = f"{tag}: " if tag else ""
+        body = (
+            f"{head}{f.mission.value.title()} — {f.mission_text}" if tag != "combat card" else "your secret combat card"
+        )
+        text, fnt = t.fit_text(body, W - 2 * M - 140, 22, bold=False, min_size=16)
+        t.text(canvas, (M + 100, yy + 2), text, fnt, t.INK)
+        if not tag:
+            need, fnt = t.fit_text(_needs(view, f), W - 2 * M - 140, 20, bold=False, min_size=14)
+            t.text(canvas, (M + 100, yy + 28), need, fnt, t.INK_SOFT)
+        yy += 60
+    return t.to_png(canvas)
