@@ -75,8 +75,7 @@ PORT_AT: dict[int, int] = {at: number for number, at in PORTS.items()}
 """Dot -> the port number there."""
 
 
-def distance(a: int, b: int) -> int | None:
-    """Steps from ``a`` to ``b`` along a row, column or diagonal; ``None`` if they are not in a straight line."""
+def _distance(a: int, b: int) -> int | None:
     ac, ar = coords(a)
     bc, br = coords(b)
     dc, dr = abs(ac - bc), abs(ar - br)
@@ -85,25 +84,39 @@ def distance(a: int, b: int) -> int | None:
     return None
 
 
-def ray(start: int, direction: str, steps: int) -> list[int]:
-    """The dots ``1..steps`` away from ``start`` in ``direction`` that lie on the grid, nearest first."""
+def _ray(start: int, direction: str) -> tuple[int, ...]:
     dc, dr = DIRECTIONS[direction]
     col, row = coords(start)
     dots = []
-    for _ in range(steps):
+    while 0 <= col + dc < SIZE and 0 <= row + dr < SIZE:
         col += dc
         row += dr
-        if not (0 <= col < SIZE and 0 <= row < SIZE):
-            break
         dots.append(dot(col, row))
-    return dots
+    return tuple(dots)
+
+
+DOTS = range(SIZE * SIZE)
+_DISTANCES = tuple(tuple(_distance(a, b) for b in DOTS) for a in DOTS)
+_RAYS = tuple({direction: _ray(at, direction) for direction in DIRECTIONS} for at in DOTS)
+"""Every distance and every line from every dot, worked out once: the AI and the legal-move lists ask
+for them hundreds of times per turn."""
+
+
+def distance(a: int, b: int) -> int | None:
+    """Steps from ``a`` to ``b`` along a row, column or diagonal; ``None`` if they are not in a straight line."""
+    return _DISTANCES[a][b]
+
+
+def ray(start: int, direction: str, steps: int) -> tuple[int, ...]:
+    """The dots ``1..steps`` away from ``start`` in ``direction`` that lie on the grid, nearest first."""
+    return _RAYS[start][direction][:steps]
 
 
 def reach(start: int, direction: str, steps: int, occupied: set[int] | frozenset[int]) -> list[int]:
     """The dots a ship at ``start`` may end on sailing ``direction`` at most ``steps`` dots: never off the
     grid, never onto or over an occupied dot."""
     dots = []
-    for at in ray(start, direction, steps):
+    for at in _RAYS[start][direction][:steps]:
         if at in occupied:
             break
         dots.append(at)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from games.core import JSON, Action, Event, IllegalAction, act
-from games.searats.board import charts, port_range, port_take, sail_actions, sail_targets
+from games.searats.board import charts, occupied, port_range, port_take, sail_actions
 from games.searats.components import Dice, goods, ship_name, who
 from games.searats.flow import enter_act, roll_to_sail
-from games.searats.geometry import DIRECTIONS, PORT_AT, X, name
+from games.searats.geometry import DIRECTIONS, PORT_AT, X, name, reach
 
 
 def turn_actions(state: JSON, seat: int) -> list[Action]:
@@ -48,7 +48,7 @@ def parse_sail(state: JSON, seat: int, action: Action, steps: int, chart_ports: 
     n = int(args[1])
     if not 1 <= n <= steps or args[1] != str(n):
         raise IllegalAction(f"You may sail 1 to {steps} dots (or `anchor`).")
-    dots = sail_targets(state, seat, n).get(args[0], [])
+    dots = reach(at, args[0], n, occupied(state, seat))
     if len(dots) < n:
         raise IllegalAction("That sail leaves the ocean or runs onto or over another ship.")
     return dots[n - 1], port

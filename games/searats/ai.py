@@ -1,0 +1,203 @@
+"""A heuristic Sea Rats! commander. Everything in Sea Rats! is public, so it reads the position directly.
+
+It keeps its ships stocked (charting the nearest useful port, sailing for it when cargo runs low), sails
+to where it can fire at close range at an enemy (a die beats the distance more often the closer it is),
+always fires its full broadside and fires back, captures rather than sinks, takes the Treasure when it
+lies within reach, turns it in as the Most Powerful Bribe to escape a sinking and for More Booty when the
+hold is empty enough, flees out of line after a deal, buys its way out of a sinking under blackmail, and
+takes bribes and trades that give it more than they cost.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.core import JSON, Action, Game, Player, act
+from games.searats.battle import divisions
+from games.searats.board import aim_targets, charts, port_range, port_take, sail_targets
+from games.searats.components import HOLD, SHIPS, cargo
+from games.searats.geometry import PORT_AT, PORTS, SIZE, X, distance
+
+HIT = (1.0, 5 / 6, 4 / 6, 3 / 6, 2 / 6, 1 / 6, 0.0)
+"""Chance that one die is greater than the distance."""
+
+
+def steps(a: int, b: int) -> int:
+    """Dots between two dots sailing freely (a king's distance)."""
+    ac, ar = a % SIZE, a // SIZE
+    bc, br = b % SIZE, b // SIZE
+    return max(abs(ac - bc), abs(ar - br))
+
+
+TO_PORT = {port: tuple(steps(at, PORTS[port]) for at in range(SIZE * SIZE)) for port in PORTS}
+"""Per port, the free sailing distance to it from every dot."""
+FAR = (SIZE,) * (SIZE * SIZE)
+
+
+def enemies(state: JSON, seat: int) -> list[int]:
+    me = state["ctrl"][seat]
+    return [s for s, ship in enumerate(state["ships"]) if not ship["sunk"] and state["ctrl"][s] != me]
+
+
+def hungry(ship: JSON) -> bool:
+    """Whether the ship should head for a port."""
+    return ship["supplies"] <= 4 or ship["balls"] <= 2 or cargo(ship) <= 7
+
+
+class SeaRatsAI(Player):
+    """The bot's commander for every ship of a fleet."""
+
+    name = "Sea Rats! AI"
+
+    def choose(self, game: Game, state: JSON, seat: int, rng: random.Random) -> Action:
+        phase = state["phase"]
+        if phase in ("sail", "flee"):
+            return self._best_sail(state, seat, fleeing=phase == "flee")
+        handler = getattr(self, f"_{phase}", None)
+        if handler is not None:
+            # Each decision is built from the position rather than picked from the full list of legal actions
+            # (a bribe alone may have 150): self-play speed depends on it. The conformance suite checks that
+            # every choice is legal.
+            return handler(state, seat)
+        return game.legal_actions(state, seat)[0]
+
+    # ------------------------------------------------------------------ the turn
+
+    def _start(self, state: JSON, seat: int) -> Action:
+        ship = state["ships"][seat]
+        far = ship["chart"] is None or steps(ship["at"], PORTS[ship["chart"]]) > 6
+        wind = state["treasure"] == seat and hungry(ship) and far and ship["supplies"] > 3
+        return act("wind") if wind else act("roll")
+
+    def _best_sail(self, state: JSON, seat: int, *, fleeing: bool) -> Action:
+        ship = state["ships"][seat]
+        foes = [state["ships"][s] for s in enemies(state, seat)]
+        total = state["flee"]["roll"] if fleeing else sum(state["roll"])
+        moves: list[tuple[int, tuple[str, ...]]] = [(ship["at"], ())]
+        for direction, dots in sail_targets(state, seat, total).items():
+            moves.extend((to, (direction, str(n))) for n, to in enumerate(dots, start=1))
+        courses = [None] if fleeing else [None, *charts(state)]
+        need = hungry(ship)
+        room = HOLD - cargo(ship)
+        has_chest = state["treasure"] == seat
+        pull = 1.5 if need else 0.3
+        stock = 2.0 * room + (8 if need else 0)
+        last = ship["last"]
+        plans = []
+        for course in courses:
+            chart = ship["chart"] if course is None else course
+            useful = chart is not None and chart != last
+            plans.append((course, chart, TO_PORT[chart] if useful else FAR))
+        best: tuple[float, tuple[str, ...], int | None] = (-1e9, (), None)
+        for to, how in moves:
+            base = self._danger(state, ship, to, foes, fleeing)
+            port = PORT_AT.get(to)
+            docks = not fleeing and port is not None and port != last
+            for course, chart, far in plans:
+                score = base - pull * far[to]
+                if docks and (port == chart or has_chest):
+                    score += stock
+                if score > best[0]:
+                    best = (score, how, course)
+        _, how, course = best
+        extra = () if course is None else ("chart", str(course))
+        return Action("sail", how + extra) if how else Action("anchor", extra)
+
+    @staticmethod
+    def _danger(state: JSON, ship: JSON, to: int, foes: list[JSON], fleeing: bool) -> float:
+        """What ending a sail on ``to`` promises: the Treasure, shots at enemies, shots from them."""
+        score = 9.0 if state["treasure"] is None and to == X and to != ship["at"] else 0.0
+        strong = ship["balls"] >= 1 and ship["supplies"] >= 3
+        shots = min(3, ship["balls"])
+        for foe in foes:
+            d = distance(to, foe["at"])
+            if d is None or d > 5:
+                continue
+            if fleeing:
+                score -= 6 - d
+            elif strong:
+                mine = shots * HIT[d]
+                score += 3 * mine - 1.5 * min(3, foe["balls"]) * HIT[d] + (6 if mine >= foe["supplies"] else 0)
+            else:
+                score -= 2 * min(3, foe["balls"]) * HIT[d]
+        return score
+
+    def _haven(self, state: JSON, seat: int) -> Action:
+        return act("haven") if cargo(state["ships"][seat]) < HOLD else act("skip")
+
+    def _port(self, state: JSON, seat: int) -> Action:
+        ship = state["ships"][seat]
+        if state["treasure"] == seat and not state["port"]["booty"] and cargo(ship) <= 8:
+            return act("booty")
+        low, high = port_range(state)
+        balls, supplies = ship["balls"], ship["supplies"]
+        taken = 0
+        for _ in range(port_take(state)):
+            # Supplies first up to 4, then cannonballs up to 6, then alternately.
+            if supplies < 4 or (balls >= 6 and supplies <= balls):
+                supplies += 1
+            else:
+                balls += 1
+                taken += 1
+        return act("stock", min(high, max(low, taken)))
+
+    # ------------------------------------------------------------------ battles
+
+    def _act(self, state: JSON, seat: int) -> Action:
+        ship = state["ships"][seat]
+        foes = set(enemies(state, seat))
+        best, best_score = act("end"), 0.4
+        for target, d in aim_targets(state):
+            if target not in foes:
+                continue
+            foe = state["ships"][target]
+            mine = min(3, ship["balls"]) * HIT[d]
+            theirs = min(3, foe["balls"], ship["balls"]) * HIT[d]
+            sinks = mine >= foe["supplies"] + 0.5
+            chest = state["treasure"] in (seat, target)
+            score = mine - (0 if sinks else 0.8 * theirs) + (2 if sinks else 0) + (1 if chest else 0)
+            if ship["supplies"] <= theirs and not sinks:
+                score -= 2
+            if score > best_score:
+                best, best_score = act("aim", SHIPS[target]), score
+        return best
+
+    def _bribe(self, state: JSON, seat: int) -> Action:
+        battle = state["battle"]
+        attacker = state["ships"][battle["att"]]
+        expected = min(3, attacker["balls"]) * HIT[battle["dist"]]
+        if state["treasure"] == seat and expected >= state["ships"][seat]["supplies"]:
+            return act("offer", "chest")
+        return act("brace")
+
+    def _fire(self, state: JSON, seat: int) -> Action:
+        return act("fire", min(3, state["ships"][seat]["balls"]))
+
+    def _counter(self, state: JSON, seat: int) -> Action:
+        return act("fire", min(state["battle"]["fired"], state["ships"][seat]["balls"]))
+
+    def _prize(self, state: JSON, seat: int) -> Action:
+        prize = state["prize"]
+        mine, theirs = state["ships"][prize["captor"]], state["ships"][prize["ship"]]
+        balls = mine["balls"] + theirs["balls"]
+        supplies = mine["supplies"] - prize["missing"]
+
+        def balance(split: tuple[int, int]) -> float:
+            b, s = split
+            return abs(2 * b - balls) + abs(2 * s - supplies) - 0.1 * s
+
+        splits = divisions(state)
+        return act("capture", *min(splits, key=balance)) if splits else act("sink")
+
+    def _answer(self, state: JSON, seat: int) -> Action:
+        offer = state["offer"]
+        mine = state["ctrl"][offer["from"]] == state["ctrl"][seat]
+        if offer["kind"] == "bribe":
+            return act("accept") if sum(offer["give"][:2]) >= 3 or mine else act("decline")
+        if offer["kind"] == "demand":
+            battle = state["battle"]
+            attacker = state["ships"][battle["att"]]
+            expected = min(3, attacker["balls"]) * HIT[battle["dist"]]
+            return act("accept") if expected + 0.5 >= state["ships"][seat]["supplies"] else act("decline")
+        gain = sum(offer["give"][:2]) - sum(offer["get"][:2]) + 6 * (offer["give"][2] - offer["get"][2])
+        return act("accept") if mine or gain > 0 else act("decline")
