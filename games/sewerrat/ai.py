@@ -1,0 +1,230 @@
+"""A heuristic Sewer Rat player: keep its own rat (and its team's) free to move, hem the others in.
+
+The measure of a rat's safety is its *freedom*: the directions it can run in, the squares it can stop
+on (a few per direction count) and its toilets. A rat with one way out dies to one trap; with none it
+is out. Every decision (placing the rat, fleeing a trap, putting the roller's traps, moving, pushing a
+black trap, changing two tiles at once to open or close an edge) is the candidate with the best
+balance of friendly and hostile freedom. It decides from the public view only (nothing is secret).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.core import JSON, Action, Game, Player, act
+from games.sewerrat.actions import dots
+from games.sewerrat.board import escapes, free_squares, moves, pushes, run, toilets
+from games.sewerrat.components import (
+    BLACK,
+    DIR_NAME,
+    DIRECTIONS,
+    NEIGHBOUR,
+    OPPOSITE,
+    RED,
+    SHAPE_OF,
+    mask_text,
+    square_text,
+    toilet_exit,
+)
+from games.sewerrat.flow import team_of
+from games.sewerrat.plumbing import INNER_EDGES
+from games.sewerrat.tiles import change_problem, supply_with_pending
+
+MARGIN = 0.5
+"""How much better than doing nothing a push or tile change must look to be worth it."""
+
+
+def freedom(board: list[int], traps: list[int], rats: set[int], q: int) -> float:
+    """How safe a rat on ``q`` is: -30 when it cannot move; more for more ways out (directions and
+    toilets) and for more squares to stop on (up to 3 a direction)."""
+    others = rats - {q}
+    ways = 0
+    stops = 0
+    for d in DIRECTIONS:
+        found = run(board, traps, others, q, d)
+        if found:
+            ways += 1
+            stops += min(len(found), 3)
+    ways += len(toilets(board, traps, others, q))
+    return 3.0 * ways + stops if ways else -30.0
+
+
+def balance(state: JSON, seat: int, board: list[int], traps: list[int], rats: Sequence[int | None]) -> float:
+    """Friendly freedom minus the mean hostile freedom (the own rat counts double)."""
+    placed = {q for q in rats if q is not None}
+    mine = team_of(state, seat)
+    friends = 0.0
+    foes = 0.0
+    count = 0
+    for s, q in enumerate(rats):
+        if q is None:
+            continue
+        value = freedom(board, traps, placed, q)
+        if s == seat:
+            friends += 2.0 * value
+        elif team_of(state, s) == mine:
+            friends += value
+        else:
+            foes += value
+            count += 1
+    return friends - (foes / count if count else 0.0)
+
+
+def _moved(rats: Sequence[int | None], seat: int, q: int) -> list[int | None]:
+    new = list(rats)
+    new[seat] = q
+    return new
+
+
+def _near(state: JSON, seat: int, *, foes_only: bool) -> set[int]:
+    """Squares where a trap or a tile matters to a rat (of another team, with ``foes_only``): its stops
+    and the squares beside it."""
+    mine = team_of(state, seat)
+    out: set[int] = set()
+    for s, q in enumerate(state["rats"]):
+        if q is None or (foes_only and team_of(state, s) == mine):
+            continue
+        runs, _ = moves(state, s)
+        for stops in runs.values():
+            out.update(stops)
+        out.update(n for n in NEIGHBOUR[q].values() if n >= 0)
+    return out
+
+
+def _first_pick(supply: dict[str, int], *picks: tuple[int, int, int]) -> int | None:
+    """Which square of a two-tile change to pick first so that each pick finds its tile in the supply
+    (a replaced tile goes back before the second pick), or ``None`` if neither order works."""
+    for a, b in (picks, picks[::-1]):
+        left = dict(supply)
+        ok = True
+        for _, old, new in (a, b):
+            if SHAPE_OF[old] != SHAPE_OF[new]:
+                if left[SHAPE_OF[new]] <= 0:
+                    ok = False
+                    break
+                left[SHAPE_OF[new]] -= 1
+                left[SHAPE_OF[old]] += 1
+        if ok:
+            return a[0]
+    return None
+
+
+class SewerRatAI(Player):
+    """Greedy on freedom, one decision at a time."""
+
+    name = "Sewer Rat AI"
+
+    def choose(self, game: Game, state: JSON, seat: int, rng: random.Random) -> Action:
+        phase = state["phase"]
+        handler = getattr(self, f"_{phase}")
+        return handler(state, seat, rng)
+
+    def _best(self, scored: list[tuple[float, Action]], rng: random.Random) -> Action:
+        top = max(score for score, _ in scored)
+        return rng.choice([a for score, a in scored if score >= top - 1e-9])
+
+    def _place(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        board, traps, rats = state["board"], state["traps"], state["rats"]
+        scored = [
+            (balance(state, seat, board, traps, _moved(rats, seat, q)), act("place", square_text(q)))
+            for q in dots(state)
+        ]
+        return self._best(scored, rng)
+
+    def _displace(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        board, rats = state["board"], state["rats"]
+        traps = list(state["traps"])
+        for _, fall in state["queue"]:  # the trap that displaced the rat and any still to fall
+            if fall >= 0:
+                traps[fall] = RED
+        scored = [
+            (balance(state, seat, board, traps, _moved(rats, seat, there)), act("flee", DIR_NAME[d]))
+            for d, there in escapes(state, seat).items()
+        ]
+        return self._best(scored, rng)
+
+    def _put(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        kind = state["queue"][0][0]
+        free = free_squares(state)
+        near = _near(state, seat, foes_only=True)
+        candidates = [q for q in free if q in near] or free
+        board, rats = state["board"], state["rats"]
+        scored = []
+        for q in candidates:
+            traps = list(state["traps"])
+            traps[q] = RED if kind == "red" or traps[q] == BLACK else BLACK
+            scored.append((balance(state, seat, board, traps, rats), act(kind, square_text(q))))
+        return self._best(scored, rng)
+
+    def _extra(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        return act("extra", "black")  # two traps hem in more than one
+
+    def _move(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        """The move that leaves the best balance."""
+        rats = state["rats"]
+        runs, sides = moves(state, seat)
+        targets = [(q, act("move", DIR_NAME[d], k + 1)) for d, stops in runs.items() for k, q in enumerate(stops)]
+        targets += [(toilet_exit(rats[seat], d), act("toilet", DIR_NAME[d])) for d in sides]
+        scored = [(balance(state, seat, state["board"], state["traps"], _moved(rats, seat, q)), a) for q, a in targets]
+        return self._best(scored, rng)
+
+    def _after(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        return self._best(self._follow_ups(state, seat), rng)
+
+    def _follow_ups(self, state: JSON, seat: int) -> list[tuple[float, Action]]:
+        """Passing, and the pushes and two-tile changes near a rat, each with the balance it leaves."""
+        board, traps, rats = state["board"], state["traps"], state["rats"]
+        base = balance(state, seat, board, traps, rats)
+        scored: list[tuple[float, Action]] = [(base + MARGIN, act("pass"))]
+        near = _near(state, seat, foes_only=False)
+        for q, d in pushes(state):
+            there = NEIGHBOUR[q][d]
+            if q not in near and there not in near:
+                continue
+            moved = list(traps)
+            moved[q] = 0
+            moved[there] = RED if moved[there] == BLACK else BLACK
+            scored.append((balance(state, seat, board, moved, rats), act("push", square_text(q), DIR_NAME[d])))
+        scored += self._toggles(state, seat, near)
+        return scored
+
+    def _toggles(self, state: JSON, seat: int, near: set[int]) -> list[tuple[float, Action]]:
+        """Two-tile changes that open or close one inner edge next to a rat's runs."""
+        board, traps, rats = state["board"], state["traps"], state["rats"]
+        placed = {q for q in rats if q is not None}
+        supply = state["supply"]
+        out = []
+        for q, d, there in INNER_EDGES:
+            if (q not in near and there not in near) or q in placed or there in placed or traps[q] or traps[there]:
+                continue
+            new_q, new_there = board[q] ^ d, board[there] ^ OPPOSITE[d]
+            first = _first_pick(supply, (q, board[q], new_q), (there, board[there], new_there))
+            if first is None:
+                continue
+            changed = list(board)
+            changed[q], changed[there] = new_q, new_there
+            value = balance(state, seat, changed, traps, rats)
+            out.append((value, act("tile", square_text(first), mask_text(changed[first]))))
+        return out
+
+    def _tiles(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        """Finish the planned two-tile change: add the partner square, confirm it, or give up."""
+        pending = state["pending"]
+        if state["refused"] or len(pending) > 2:
+            return act("cancel")
+        if len(pending) == 2:
+            return act("confirm") if change_problem(state) is None else act("cancel")
+        q, mask = pending[0]
+        board = state["board"]
+        flipped = board[q] ^ mask
+        if flipped not in DIRECTIONS or NEIGHBOUR[q][flipped] < 0:
+            return act("cancel")
+        there = NEIGHBOUR[q][flipped]
+        new = board[there] ^ OPPOSITE[flipped]
+        supply = supply_with_pending(state)
+        if state["traps"][there] or there in state["rats"]:
+            return act("cancel")
+        if SHAPE_OF[new] != SHAPE_OF[board[there]] and supply[SHAPE_OF[new]] <= 0:
+            return act("cancel")
+        return act("tile", square_text(there), mask_text(new))
