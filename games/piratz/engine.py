@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, redeal
 
 from .cards import CARDS, CUBES, SKULL_IDS, TYPE_INDEX, TYPES
 
@@ -641,6 +641,19 @@ class Piratz(Game):
         "take": _take,
         "bury": _bury,
     }
+
+    def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON:
+        """Nobody knows the order of the draw pile (its contents follow from the cards seen) nor, with
+        ``blind``, what the collected piles hold until the final scoring: those cards are dealt again, and
+        the seed, which decides the reshuffle of the last round, is replaced. The discard pile stays: its
+        cards were buried face up."""
+        other = clone(state)
+        other["seed"] = f"scrambled-{rng.getrandbits(64):x}"
+        hidden = [other["draw"]]
+        if other["options"]["blind"] and other["phase"] != OVER:
+            hidden += other["piles"]
+        redeal(hidden, rng)
+        return other
 
 
 RULES_TEXT = """\

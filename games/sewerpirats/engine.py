@@ -40,6 +40,7 @@ import random
 from typing import ClassVar
 
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome
+from games.sewerpirats import hidden
 from games.sewerpirats.auction import auction_actions, play_auction
 from games.sewerpirats.board import CAPTAIN, StepRng
 from games.sewerpirats.components import (
@@ -182,3 +183,6 @@ class SewerPirats(Game):
         if state["phase"] == "action" and state["sail"] is not None:
             problems.append("a sailing is unfinished at the start of an action")
         return problems
+
+    def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON:
+        return hidden.scramble(state, seat, rng)
