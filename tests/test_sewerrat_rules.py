@@ -1,0 +1,532 @@
+"""Sewer Rat: every rule of ``shared/rules/sewer-rat.md`` on constructed positions."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from games.core import IllegalAction, Termination
+from games.sewerrat import SewerRat, SewerRatAI, flow
+from games.sewerrat.components import (
+    BLACK,
+    MASKS_OF,
+    OUTWARD,
+    RED,
+    SHAPE_OF,
+    SQUARE_BY_TEXT,
+    TILE_SET,
+    E,
+    N,
+    S,
+    W,
+    toilet_exit,
+    toilet_name,
+)
+from games.sewerrat.plumbing import MIN_DOTS, lay, problem, supply_after
+
+GAME = SewerRat()
+CROSS = 15
+
+
+def sq(text: str) -> int:
+    return SQUARE_BY_TEXT[text]
+
+
+class Dice(random.Random):
+    """A random source whose d8 rolls are given in advance (yellow first, then green)."""
+
+    def __init__(self, *values: int) -> None:
+        super().__init__(0)
+        self.values = list(values)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.values.pop(0)
+
+
+def table(
+    players: int = 2, teams: str = "ffa", rats: dict[int, str] | None = None, traps: dict[str, int] | None = None
+):
+    """A game in its move step, every square a cross (all pipes meet), rats and traps where given."""
+    state = GAME.new_game(players, {"teams": teams}, "rules")
+    state.update(board=[CROSS] * 64, phase="move", actor=0, mover=0, turn=1)
+    state["rats"] = [None] * players
+    for seat, where in (rats or {}).items():
+        state["rats"][seat] = sq(where)
+    for where, kind in (traps or {}).items():
+        state["traps"][sq(where)] = kind
+    return state
+
+
+def roll(state, seat: int, *values: int):
+    """Begin ``seat``'s turn with the given dice; returns the events."""
+    events = []
+    flow.begin_turn(state, seat, Dice(*values), events)
+    return events
+
+
+def texts(state, seat: int) -> list[str]:
+    return [a.encode() for a in GAME.legal_actions(state, seat)]
+
+
+# ---------------------------------------------------------------------------------------------- the board
+
+
+def test_the_house_tile_set_has_120_tiles_of_six_shapes():
+    assert TILE_SET == {"straight": 32, "elbow": 32, "tee": 20, "cross": 17, "cap": 16, "blank": 3}
+    assert sum(TILE_SET.values()) == 120
+    # every one of the 16 opening masks is one shape in one rotation
+    assert Counter(SHAPE_OF) == {"straight": 2, "elbow": 4, "tee": 4, "cross": 1, "cap": 4, "blank": 1}
+    assert MASKS_OF["straight"] == (N | S, E | W)
+
+
+def test_32_numbered_toilets_yellow_at_row_ends_green_at_column_ends():
+    toilets = [toilet_name(q, d) for q in range(64) for d in (N, E, S, W) if OUTWARD[q] & d]
+    assert len(toilets) == 32
+    assert Counter(toilets) == {f"{c}{i}": 2 for c in "YG" for i in range(1, 9)}
+    assert toilet_name(sq("r3c1"), W) == toilet_name(sq("r3c8"), E) == "Y3"
+    assert toilet_name(sq("r1c5"), N) == toilet_name(sq("r8c5"), S) == "G5"
+    assert OUTWARD[sq("r1c1")] == N | W and OUTWARD[sq("r4c4")] == 0
+    # a toilet's exit: the first square at the opposite end of the same row or column
+    assert toilet_exit(sq("r3c1"), W) == sq("r3c8") and toilet_exit(sq("r3c8"), E) == sq("r3c1")
+    assert toilet_exit(sq("r1c5"), N) == sq("r8c5") and toilet_exit(sq("r8c5"), S) == sq("r1c5")
+
+
+def test_a_plumbing_is_valid_only_if_every_opening_meets_an_opening_or_its_toilet():
+    board = [CROSS] * 64
+    assert problem(board) is None
+    board[sq("r4c4")] = N | E | S  # its west neighbour still opens toward it
+    assert "do not meet" in problem(board)
+    board = [CROSS] * 64
+    board[sq("r1c4")] = E | S | W  # an edge square closed toward its toilet
+    assert "toilet" in problem(board)
+
+
+def test_the_laid_plumbing_is_valid_from_the_house_set_with_enough_dots_and_fast():
+    worst = 0.0
+    for i in range(300):
+        started = time.perf_counter()
+        board = lay(random.Random(f"seed{i}/setup"))
+        worst = max(worst, time.perf_counter() - started)
+        assert problem(board) is None
+        counts = Counter(SHAPE_OF[m] for m in board)
+        assert all(counts[s] <= n for s, n in TILE_SET.items()), counts
+        assert counts["cap"] >= MIN_DOTS
+    assert worst < 0.05
+    state = GAME.new_game(3, {"teams": "ffa"}, "x")
+    assert state["supply"] == supply_after(state["board"])
+    assert sum(state["supply"].values()) == 120 - 64
+    assert GAME.new_game(3, {"teams": "ffa"}, "x") == state  # the same seed lays the same plumbing
+
+
+# ---------------------------------------------------------------------------------------------- setup
+
+
+def test_players_place_their_rats_on_empty_white_dots_in_seat_order():
+    state = GAME.new_game(3, {"teams": "ffa"}, "setup")
+    dots = [q for q in range(64) if SHAPE_OF[state["board"][q]] == "cap"]
+    assert GAME.to_act(state) == (0,)
+    assert sorted(sq(a.args[0]) for a in GAME.legal_actions(state, 0)) == dots
+    first = GAME.legal_actions(state, 0)[0]
+    state = GAME.apply(state, 0, first).state
+    assert GAME.to_act(state) == (1,)
+    assert first not in GAME.legal_actions(state, 1)  # the square is taken
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 2, GAME.legal_actions(state, 1)[0])
+    state = GAME.apply(state, 1, GAME.legal_actions(state, 1)[0]).state
+    step = GAME.apply(state, 2, GAME.legal_actions(state, 2)[0])
+    # the last rat placed, seat 0's first turn begins with its roll
+    assert step.state["turn"] == 1 and step.state["mover"] == 0 and step.events[-1].text
+    assert any(e.data and "dice" in e.data for e in step.events)
+
+
+# ---------------------------------------------------------------------------------------------- the roll
+
+
+def test_every_roll_is_an_event_with_both_dice():
+    state = table(rats={0: "r1c1", 1: "r8c8"})
+    events = roll(state, 0, 5, 2)
+    dice = [e for e in events if e.data]
+    assert len(dice) == 1 and dice[0].seat is None
+    assert dice[0].data == {
+        "dice": [{"die": "yellow d8", "sides": 8, "value": 5}, {"die": "green d8", "sides": 8, "value": 2}]
+    }
+
+
+def test_two_black_traps_fall_at_row_y_column_g_and_row_g_column_y():
+    state = table(rats={0: "r1c1", 1: "r8c8"})
+    roll(state, 0, 5, 2)
+    assert state["traps"][sq("r5c2")] == BLACK and state["traps"][sq("r2c5")] == BLACK
+    assert sum(1 for t in state["traps"] if t) == 2
+    assert state["roll"] == {"y": 5, "g": 2, "at": [sq("r5c2"), sq("r2c5")]}
+    assert state["phase"] == "move" and GAME.to_act(state) == (0,)
+
+
+def test_doubles_put_a_single_red_trap():
+    state = table(rats={0: "r1c1", 1: "r8c8"})
+    roll(state, 0, 3, 3)
+    assert state["traps"][sq("r3c3")] == RED and sum(1 for t in state["traps"] if t) == 1
+
+
+def test_a_black_trap_on_a_black_trap_makes_a_red_trap():
+    state = table(rats={0: "r1c1", 1: "r8c8"}, traps={"r5c2": BLACK})
+    roll(state, 0, 5, 2)
+    assert state["traps"][sq("r5c2")] == RED and state["traps"][sq("r2c5")] == BLACK
+
+
+def test_a_black_trap_on_a_red_trap_is_placed_by_the_roller_anywhere_without_red_or_rat():
+    state = table(rats={0: "r1c1", 1: "r8c8"}, traps={"r5c2": RED, "r7c7": RED})
+    roll(state, 0, 5, 2)
+    assert state["phase"] == "put" and GAME.to_act(state) == (0,)
+    legal = texts(state, 0)
+    assert "black r1c1" not in legal and "black r8c8" not in legal  # rats
+    assert "black r7c7" not in legal and "black r5c2" not in legal  # red traps
+    assert "black r2c5" in legal and len(legal) == 64 - 4
+    GAME.apply(state, 0, "black r4c4", inplace=True)
+    assert state["traps"][sq("r4c4")] == BLACK and state["traps"][sq("r2c5")] == BLACK
+    assert state["phase"] == "move"
+
+
+def test_the_roller_may_put_its_black_trap_on_a_black_trap_which_makes_it_red():
+    state = table(rats={0: "r1c1", 1: "r8c8"}, traps={"r5c2": RED, "r4c4": BLACK})
+    roll(state, 0, 5, 2)
+    GAME.apply(state, 0, "black r4c4", inplace=True)
+    assert state["traps"][sq("r4c4")] == RED
+
+
+def test_doubles_on_a_black_trap_make_it_red_and_the_roller_places_an_extra_black_trap():
+    state = table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": BLACK})
+    roll(state, 0, 4, 4)
+    assert state["traps"][sq("r4c4")] == RED
+    assert state["phase"] == "put" and texts(state, 0)[0].startswith("black ")
+    GAME.apply(state, 0, "black r6c6", inplace=True)
+    assert state["traps"][sq("r6c6")] == BLACK and state["phase"] == "move"
+
+
+def test_doubles_on_a_red_trap_let_the_roller_place_one_red_trap():
+    state = table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": RED})
+    roll(state, 0, 4, 4)
+    assert state["phase"] == "extra" and texts(state, 0) == ["extra red", "extra black"]
+    GAME.apply(state, 0, "extra red", inplace=True)
+    assert "red r1c1" not in texts(state, 0) and "red r4c4" not in texts(state, 0)
+    GAME.apply(state, 0, "red r2c6", inplace=True)
+    assert state["traps"][sq("r2c6")] == RED and state["phase"] == "move"
+
+
+def test_doubles_on_a_red_trap_let_the_roller_place_two_black_traps():
+    state = table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": RED})
+    roll(state, 0, 4, 4)
+    GAME.apply(state, 0, "extra black", inplace=True)
+    GAME.apply(state, 0, "black r2c6", inplace=True)
+    assert state["phase"] == "put"
+    GAME.apply(state, 0, "black r2c6", inplace=True)  # the second on the first: red
+    assert state["traps"][sq("r2c6")] == RED and state["phase"] == "move"
+
+
+# ---------------------------------------------------------------------------------------------- a trap on a rat
+
+
+def test_a_trap_on_a_rat_lets_its_owner_choose_where_it_flees_then_the_trap_falls():
+    # seat 1's rat on r5c2 (the roll's first trap); it can flee north, south, east or west
+    state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r3c2": BLACK})
+    roll(state, 0, 5, 2)
+    assert state["phase"] == "displace" and GAME.to_act(state) == (1,)  # the owner decides, not the mover
+    assert texts(state, 1) == ["flee n", "flee e", "flee s", "flee w"]
+    assert GAME.legal_actions(state, 0) == []
+    GAME.apply(state, 1, "flee n", inplace=True)
+    # the nearest square it can stop on: r4c2 (r3c2 holds a trap)
+    assert state["rats"][1] == sq("r4c2")
+    assert state["traps"][sq("r5c2")] == BLACK and state["traps"][sq("r2c5")] == BLACK
+    assert state["phase"] == "move" and GAME.to_act(state) == (0,)
+
+
+def test_a_displaced_rat_stops_on_the_nearest_square_without_a_rat():
+    state = table(3, rats={0: "r8c8", 1: "r5c2", 2: "r5c3"}, traps={"r4c2": BLACK, "r6c2": BLACK})
+    state["board"][sq("r5c1")] = N | E | S  # west: r5c1 open to the east
+    roll(state, 0, 5, 2)
+    assert texts(state, 1) == ["flee e", "flee w"]
+    GAME.apply(state, 1, "flee e", inplace=True)
+    assert state["rats"][1] == sq("r5c4")  # passes the rat on r5c3
+
+
+def test_a_displaced_rat_with_one_way_out_takes_it():
+    state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED})
+    events = roll(state, 0, 5, 2)
+    assert state["rats"][1] == sq("r5c1") and state["phase"] == "move"
+    assert any("flees the trap west to r5c1" in e.text for e in events)
+
+
+def test_a_displaced_rat_that_cannot_move_is_eliminated():
+    state = table(3, rats={0: "r8c8", 1: "r5c2", 2: "r1c8"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED})
+    state["traps"][sq("r5c1")] = RED
+    events = roll(state, 0, 5, 2)
+    assert state["rats"][1] is None and GAME.out(state) == {1}
+    assert state["traps"][sq("r5c2")] == BLACK  # then the trap is placed
+    assert any("is out" in e.text for e in events) and state["phase"] == "move"
+
+
+def test_a_roller_whose_rat_falls_during_its_own_roll_places_no_further_trap():
+    # the first trap eliminates the roller; the second falls on a red trap, which the roller would place
+    state = table(3, rats={0: "r5c2", 1: "r8c8", 2: "r1c8"}, traps={"r4c2": RED, "r6c2": RED, "r5c3": RED})
+    state["traps"][sq("r5c1")] = RED
+    state["traps"][sq("r2c5")] = RED
+    roll(state, 0, 5, 2, 7, 7)  # then seat 1's turn and roll
+    assert state["rats"][0] is None and state["fallen"] == [[0, 2, "roll"]]
+    assert state["queue"] == [] and state["traps"][sq("r7c7")] == RED
+    assert state["phase"] == "move" and state["mover"] == 1
+
+
+# ---------------------------------------------------------------------------------------------- the move
+
+
+def test_a_move_is_a_straight_line_along_pipes_passing_rats_never_stopping_on_one_nor_crossing_a_trap():
+    state = table(3, rats={0: "r4c4", 1: "r4c6", 2: "r8c8"}, traps={"r2c4": BLACK})
+    state["board"][sq("r4c3")] = E | W | N | S
+    state["board"][sq("r5c4")] = N | E | W  # the pipe does not run straight through south of r5c4
+    legal = texts(state, 0)
+    assert "move n 1" in legal and "move n 2" not in legal  # the trap on r2c4 blocks
+    # east: r4c5, then past the rat on r4c6 to r4c7 and r4c8
+    assert [a for a in legal if a.startswith("move e")] == ["move e 1", "move e 2", "move e 3"]
+    GAME.apply(state, 0, "move e 2", inplace=True)
+    assert state["rats"][0] == sq("r4c7")
+    state = table(3, rats={0: "r4c4", 1: "r4c6", 2: "r8c8"}, traps={"r2c4": BLACK})
+    state["board"][sq("r5c4")] = N | E | W
+    assert [a for a in texts(state, 0) if a.startswith("move s")] == ["move s 1"]
+    state["board"][sq("r4c4")] = N | E | W  # no opening to the south: no move south at all
+    assert not [a for a in texts(state, 0) if a.startswith("move s")]
+
+
+def test_a_move_is_mandatory():
+    state = table(rats={0: "r4c4", 1: "r8c8"})
+    assert all(a.split()[0] in ("move", "toilet") for a in texts(state, 0))
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, "pass")
+
+
+def test_a_rat_on_an_edge_square_may_travel_through_its_toilet_to_the_opposite_end():
+    state = table(rats={0: "r3c1", 1: "r8c8"})
+    assert "toilet w" in texts(state, 0)
+    GAME.apply(state, 0, "toilet w", inplace=True)
+    assert state["rats"][0] == sq("r3c8") and state["phase"] == "after"
+    state = table(rats={0: "r1c1", 1: "r8c8"})  # a corner: a yellow and a green toilet
+    assert {"toilet n", "toilet w"} <= set(texts(state, 0))
+    GAME.apply(state, 0, "toilet n", inplace=True)
+    assert state["rats"][0] == sq("r8c1")
+
+
+def test_a_toilet_is_closed_by_a_trap_or_a_rat_on_the_exit():
+    state = table(rats={0: "r3c1", 1: "r8c8"}, traps={"r3c8": BLACK})
+    assert "toilet w" not in texts(state, 0)
+    state = table(rats={0: "r3c1", 1: "r3c8"})
+    assert "toilet w" not in texts(state, 0)
+
+
+def test_a_rat_with_no_legal_move_when_its_move_step_begins_is_eliminated():
+    state = table(3, rats={0: "r8c8", 1: "r4c4", 2: "r1c8"}, traps={"r3c4": RED, "r5c4": RED, "r4c3": RED})
+    state["board"][sq("r4c5")] = N | S | E  # not open toward r4c4: r4c4 cannot go east either
+    state["board"][sq("r4c4")] = N | S | W
+    roll(state, 1, 7, 1, 6, 6)
+    assert state["rats"][1] is None and state["fallen"] == [[1, 2, "move"]]
+    assert state["mover"] == 2 and state["turn"] == 3  # the next rat's turn began
+
+
+# ---------------------------------------------------------------------------------------------- after the move
+
+
+def after(state, seat: int = 0):
+    state.update(phase="after", actor=seat, mover=seat)
+    return state
+
+
+def test_after_moving_a_player_may_push_one_black_trap_one_square():
+    state = after(table(rats={0: "r1c1", 1: "r4c6"}, traps={"r4c4": BLACK, "r4c3": BLACK, "r5c4": RED}))
+    legal = texts(state, 0)
+    assert "push r4c4 n" in legal and "push r4c4 w" in legal  # onto a black trap: red
+    assert "push r4c4 s" not in legal  # onto a red trap
+    state2 = after(table(rats={0: "r1c1", 1: "r4c5"}, traps={"r4c4": BLACK}))
+    assert "push r4c4 e" not in texts(state2, 0)  # onto a rat
+    state3 = after(table(rats={0: "r4c4", 1: "r8c8"}, traps={"r1c4": BLACK}))
+    assert "push r1c4 n" not in texts(state3, 0)  # never through a toilet
+    GAME.apply(state, 0, "push r4c4 w", inplace=True)
+    assert state["traps"][sq("r4c4")] == 0 and state["traps"][sq("r4c3")] == RED
+    assert state["mover"] == 1  # the turn is over
+
+
+def test_red_traps_never_move():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": RED}))
+    assert not [a for a in texts(state, 0) if a.startswith("push")]
+
+
+def test_a_tile_change_that_breaks_the_plumbing_is_refused_and_can_be_fixed_or_cancelled():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
+    GAME.apply(state, 0, "tile r4c4 esw", inplace=True)  # closes r4c4's north side alone: invalid
+    assert state["phase"] == "tiles" and state["pending"] == [[sq("r4c4"), E | S | W]]
+    assert state["board"][sq("r4c4")] == CROSS  # nothing is laid before the confirmation
+    assert "confirm" in texts(state, 0) and "cancel" in texts(state, 0)
+    GAME.apply(state, 0, "confirm", inplace=True)
+    assert state["refused"] and state["board"][sq("r4c4")] == CROSS and state["phase"] == "tiles"
+    assert "confirm" not in texts(state, 0)  # not again unchanged
+    # completing the change (r3c4 closes its south side too) makes it valid as a whole
+    GAME.apply(state, 0, "tile r3c4 new", inplace=True)
+    GAME.apply(state, 0, "confirm", inplace=True)
+    assert state["board"][sq("r4c4")] == E | S | W and state["board"][sq("r3c4")] == N | E | W
+    assert state["supply"]["tee"] == 3 and state["mover"] == 1
+    assert problem(state["board"]) is None
+
+
+def test_cancelling_a_tile_change_changes_nothing_and_ends_the_turn():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
+    GAME.apply(state, 0, "tile r4c4 esw", inplace=True)
+    GAME.apply(state, 0, "cancel", inplace=True)
+    assert state["board"] == [CROSS] * 64 and state["pending"] == [] and state["mover"] == 1
+
+
+def test_tiles_with_a_rat_or_trap_cannot_change_and_at_most_four_change():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}, traps={"r5c5": BLACK}))
+    state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
+    legal = texts(state, 0)
+    assert not [a for a in legal if a.startswith(("tile r1c1 ", "tile r8c8 ", "tile r5c5 "))]
+    assert "tile r4c4 nesw" not in legal  # the same tile
+    for where in ("r4c4", "r4c5", "r4c6", "r4c7"):
+        GAME.apply(state, 0, f"tile {where} esw", inplace=True)
+    assert not [a for a in texts(state, 0) if a.startswith("tile")]
+
+
+def test_a_new_shape_must_be_in_the_supply_and_the_old_tile_returns_to_it():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    state["supply"] = {"straight": 0, "elbow": 0, "tee": 1, "cross": 0, "cap": 0, "blank": 0}
+    GAME.apply(state, 0, "tile r4c4 esw", inplace=True)
+    legal = texts(state, 0)
+    assert "tile r3c4 new" not in legal  # the only tee is taken
+    assert "tile r3c4 nesw" not in legal and "tile r3c5 nesw" not in legal
+    GAME.apply(state, 0, "cancel", inplace=True)
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    state["board"][sq("r4c4")] = N | E | W  # a tee: rotations need no supply
+    state["supply"] = {"straight": 0, "elbow": 0, "tee": 0, "cross": 1, "cap": 0, "blank": 0}
+    assert "tile r4c4 esw" in texts(state, 0)
+
+
+def test_a_player_may_simply_end_their_turn():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    assert texts(state, 0)[0] == "pass"
+    GAME.apply(state, 0, "pass", inplace=True)
+    assert state["mover"] == 1 and state["turn"] == 2
+
+
+def test_a_rat_that_cannot_move_at_the_end_of_its_own_turn_is_eliminated():
+    state = after(table(3, rats={0: "r4c4", 1: "r8c8", 2: "r1c8"}, traps={"r3c4": RED, "r5c4": RED, "r4c3": BLACK}))
+    state["board"][sq("r4c4")] = N | S | W | E
+    state["traps"][sq("r4c6")] = BLACK
+    GAME.apply(state, 0, "push r4c6 w", inplace=True)  # closes its own last way out
+    assert state["rats"][0] is None and state["fallen"] == [[0, 1, "end"]]
+    assert state["mover"] == 1
+
+
+# ---------------------------------------------------------------------------------------------- the end
+
+
+def test_the_last_rat_standing_wins():
+    state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED, "r5c1": RED})
+    roll(state, 0, 5, 2)
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (0,) and outcome.termination is Termination.LAST_STANDING
+    assert GAME.to_act(state) == ()
+
+
+def test_rats_eliminated_at_once_share_the_victory():
+    # the roll's two traps fall on both rats, and neither can flee: they fall at once
+    walls = {"r4c2": RED, "r6c2": RED, "r5c3": RED, "r5c1": RED, "r1c5": RED, "r3c5": RED, "r2c4": RED, "r2c6": RED}
+    state = table(rats={0: "r2c5", 1: "r5c2"}, traps=walls)
+    roll(state, 0, 5, 2)
+    outcome = GAME.outcome(state)
+    assert state["rats"] == [None, None] and outcome.winners == (0, 1)
+    assert "share" in outcome.summary
+
+
+def test_teams_alternate_seats_and_win_together():
+    state = GAME.new_game(4, {"teams": "2"}, "teams")
+    assert GAME.teams(state) == ((0, 2), (1, 3))
+    assert GAME.teams(GAME.new_game(6, {"teams": "3"}, "t")) == ((0, 2, 4), (1, 3, 5))
+    assert GAME.teams(GAME.new_game(6, {"teams": "2"}, "t")) == ((0, 3), (1, 4), (2, 5))
+    assert GAME.teams(GAME.new_game(5, {"teams": "2"}, "t")) == ((0, 3), (1, 4), (2,))
+    assert GAME.teams(GAME.new_game(3, {"teams": "ffa"}, "t")) == ((0,), (1,), (2,))
+    state = table(4, teams="2", rats={0: "r8c8", 1: "r5c2", 2: "r1c8", 3: "r1c1"})
+    state["rats"][3] = None
+    state["fallen"] = [[3, 1, "move"]]
+    state["traps"] = [0] * 64
+    for where in ("r4c2", "r6c2", "r5c3", "r5c1"):
+        state["traps"][sq(where)] = RED
+    roll(state, 0, 5, 2)  # seat 1, the last rat of team (1, 3), falls
+    assert GAME.outcome(state).winners == (0, 2)  # seat 0 and its team-mate, whose rat is still in
+
+
+def test_a_team_plays_on_while_one_of_its_rats_is_in():
+    state = table(4, teams="2", rats={0: "r8c8", 1: "r5c2", 2: "r1c8", 3: "r1c1"})
+    for where in ("r4c2", "r6c2", "r5c3", "r5c1"):
+        state["traps"][sq(where)] = RED
+    roll(state, 0, 5, 2)
+    assert GAME.out(state) == {1} and GAME.outcome(state) is None
+
+
+def test_the_safety_limit_of_300_turns_shares_the_victory():
+    state = after(table(3, rats={0: "r8c8", 1: "r5c5", 2: "r1c1"}))
+    state["turn"] = flow.TURN_LIMIT
+    GAME.apply(state, 0, "pass", inplace=True)
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (0, 1, 2) and outcome.termination is Termination.SAFETY_LIMIT
+
+
+# ---------------------------------------------------------------------------------------------- texts, AI
+
+
+def test_labels_split_squares_moves_and_tiles_into_small_levels():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": BLACK}))
+    state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
+    paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    assert paths["pass"] == ("End turn",)
+    assert paths["push r4c4 e"] == ("Push a black trap", "Row 4", "Column 4", "East → r4c5")
+    assert paths["tile r2c3 ne"] == ("Change tiles", "Row 2", "Column 3", "Elbow", "Openings N–E")
+    state = table(rats={0: "r3c1", 1: "r8c8"})
+    paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    assert paths["move e 2"] == ("Move", "East", "2 squares → r3c3")
+    assert paths["toilet w"] == ("Move", "Toilet Y3 → r3c8")
+
+
+def test_the_view_marks_the_legal_destinations_and_the_roll():
+    state = table(rats={0: "r3c1", 1: "r8c8"}, traps={"r3c4": BLACK})
+    view = GAME.view(state, None)
+    assert sorted(view["options"]["stops"]) == sorted(
+        [sq("r3c2"), sq("r3c3"), sq("r2c1"), sq("r1c1")] + [sq(f"r{r}c1") for r in range(4, 9)]
+    )
+    assert view["options"]["toilets"] == [{"side": "w", "name": "Y3", "exit": sq("r3c8")}]
+    assert "seed" not in str(view)
+
+
+def test_the_ai_plays_every_decision():
+    ai = SewerRatAI()
+    rng = random.Random(1)
+    state = table(rats={0: "r8c8", 1: "r5c2"})
+    roll(state, 0, 5, 2)
+    assert GAME.to_act(state) == (1,) and ai.choose(GAME, state, 1, rng).verb == "flee"
+    state = table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": RED})
+    roll(state, 0, 4, 4)
+    assert ai.choose(GAME, state, 0, rng).verb == "extra"
+    GAME.apply(state, 0, "extra black", inplace=True)
+    assert ai.choose(GAME, state, 0, rng).verb == "black"
+    state = table(rats={0: "r1c1", 1: "r8c8"})
+    assert ai.choose(GAME, state, 0, rng).verb in ("move", "toilet")
+    # the foe has one way out (east, three stops): the AI shortens it with a two-tile change, picking
+    # the first tile, then the second, then confirming
+    walls = {"r3c4": RED, "r5c4": RED, "r4c3": RED, "r4c8": RED}
+    state = after(table(rats={0: "r1c1", 1: "r4c4"}, traps=walls))
+    state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
+    actions = []
+    for _ in range(3):
+        actions.append(ai.choose(GAME, state, 0, rng))
+        GAME.apply(state, 0, actions[-1], inplace=True)
+    assert [a.verb for a in actions] == ["tile", "tile", "confirm"]
+    assert state["mover"] == 1 and problem(state["board"]) is None
