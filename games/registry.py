@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from games.core import Game, Player
+from games.pirates import Pirates, PiratesAI
 from games.piratz import Piratz, PiratzAI
 from games.sewerpirats import SewerPirats, SewerPiratsAI
 
@@ -117,5 +118,17 @@ register(
         emoji="🐀",
         dm_hands=True,
         bench_players=3,
+    )
+)
+register(
+    GameSpec(
+        game=Pirates(),
+        ai=PiratesAI,
+        renderer="rendering.pirates",
+        cog="cogs.pirates",
+        colour=0x8B1E2D,
+        emoji="🏴‍☠️",
+        dm_hands=True,
+        bench_players=2,
     )
 )

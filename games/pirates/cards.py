@@ -176,15 +176,19 @@ class Face:
     def mission_text(self) -> str:
         """The mission line: what completing this card as a mission takes."""
         if self.mission is Mission.DELIVERY:
-            return f"Deliver {self.size + 2} t of {self.good} to a {self.nation} town"
+            return f"Deliver {self.size + 2} t of {self.good} to {_a(self.nation or '')} town"
         if self.mission is Mission.HUNT:
-            prey = NATIONS[NEXT_NATION[self.suit or "h"]]
-            return f"Sink {'an' if prey[0] in 'AEIOU' else 'a'} {prey} ship"
+            return f"Sink {_a(NATIONS[NEXT_NATION[self.suit or 'h']])} ship"
         if self.mission is Mission.RAID:
-            return f"Take a {self.nation} town"
+            return f"Take {_a(self.nation or '')} town"
         if self.mission is Mission.BOUNTY:
-            return "Defeat another captain (solo: sink a size-10 ship)"
+            return "Beat a rival captain (solo: sink a 10)"
         return "Sink the treasure fleet"
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: "an English", "a Dutch"."""
+    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
 
 def _rank_crew(rank: int) -> int:

@@ -65,7 +65,6 @@ def _nation(code: str) -> str:
 
 
 def _header(canvas: Image.Image, view: View, names: Sequence[str], final: bool) -> None:
-    t.panel(canvas, (M, M, W - M, HEADER_H - 10), fill=(28, 64, 84), border=t.GOLD_DEEP)
     t.text(canvas, (M + 22, M + 16), "Pirates Card Game", t.font(36, bold=True), t.GOLD)
     if final:
         over = view.get("over") or {}
@@ -184,13 +183,6 @@ def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box) ->
 
 def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: bool) -> None:
     player = view["players"][seat]
-    active = not final and seat in _actors(view)
-    t.panel(
-        canvas,
-        (M, y, W - M, y + ROW_H - 14),
-        fill=t.PARCHMENT if not player["out"] else t.PARCHMENT_SHADE,
-        border=t.HIGHLIGHT if active else t.GOLD_DEEP,
-    )
     t.paste(canvas, card_face(player["ship"], SHIP_W, SHIP_H, False), (M + 12, y + 5))
     x = M + SHIP_W + 28
     _name_pill(canvas, (x, y + 12), name, seat, 330)
@@ -210,10 +202,10 @@ def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: b
     # completed missions face up, then the unfinished ones as backs; cargo below them
     mx, hx = 560, 820
     t.text(canvas, (mx, y + 10), "Missions", t.font(20, bold=True), t.INK_SOFT)
-    for i, code in enumerate(player["done"][:3]):
-        t.paste(canvas, mini(code, "mission"), (mx + i * 80, y + 38))
-    for i in range(min(player["missions"], 3)):
-        t.paste(canvas, back(MINI_W, MINI_H), (mx + len(player["done"][:3]) * 80 + i * 30, y + 38))
+    cards = [mini(c, "mission") for c in player["done"]] + [back(MINI_W, MINI_H)] * player["missions"]
+    step = min(80, (hx - mx - 16 - MINI_W) // (len(cards) - 1)) if len(cards) > 1 else 80
+    for i, img in enumerate(cards):
+        t.paste(canvas, img, (mx + i * step, y + 38))
     t.text(canvas, (hx, y + 10), "Holds", t.font(20, bold=True), t.INK_SOFT)
     holds = player["holds"]
     step = min(80, (W - M - 14 - hx - MINI_W) // (len(holds) - 1)) if len(holds) > 1 else 80
@@ -232,10 +224,24 @@ def _actors(view: View) -> set[int]:
     return {view["turn"]}
 
 
+@lru_cache(maxsize=64)
+def _base(rows: tuple[tuple[bool, bool], ...]) -> Image.Image:
+    """The table's panels (the slow part: soft shadows), one per (highlighted, out) pattern of the rows."""
+    canvas = t.new_canvas(W, HEADER_H + ROW_H * len(rows) + M)
+    t.panel(canvas, (M, M, W - M, HEADER_H - 10), fill=(28, 64, 84), border=t.GOLD_DEEP)
+    for seat, (active, out) in enumerate(rows):
+        y = HEADER_H + seat * ROW_H
+        fill = t.PARCHMENT_SHADE if out else t.PARCHMENT
+        t.panel(canvas, (M, y, W - M, y + ROW_H - 14), fill=fill, border=t.HIGHLIGHT if active else t.GOLD_DEEP)
+    return canvas
+
+
 def _table(view: View, names: Sequence[str], final: bool) -> Image.Image:
     seats = view["seats"]
     drawn = t.seat_names(names, seats)
-    canvas = t.new_canvas(W, HEADER_H + ROW_H * seats + M)
+    actors = set() if final else _actors(view)
+    rows = tuple((s in actors, view["players"][s]["out"]) for s in range(seats))
+    canvas = _base(rows).copy()
     _header(canvas, view, drawn, final)
     for seat in range(seats):
         _row(canvas, view, seat, drawn[seat], HEADER_H + seat * ROW_H, final)
@@ -263,7 +269,17 @@ def _needs(view: View, f: Face) -> str:
         return f"Attack a {f.nation} town: win with 2 × its size + 1 cannons"
     if f.mission is Mission.BOUNTY:
         return "Win a combat against another captain" if view["seats"] > 1 else "Sink a size-10 ship"
-    return f.mission_text
+    if f.mission is Mission.HUNT:
+        return "Look for ships at sea; sinking one takes its size + 1 cannons"
+    return "Look for ships at sea until a Joker shows the fleet; sink it and its escort"
+
+
+@lru_cache(maxsize=32)
+def _hand_base(h: int, y: int) -> Image.Image:
+    """The hand image's background with the missions panel from ``y`` down."""
+    canvas = t.new_canvas(W, h)
+    t.panel(canvas, (M, y, W - M, h - M), fill=t.PARCHMENT)
+    return canvas
 
 
 def render_hand(view: View, names: Sequence[str]) -> bytes:
@@ -274,7 +290,8 @@ def render_hand(view: View, names: Sequence[str]) -> bytes:
     rows = max(1, -(-len(hand) // per_row))
     mission_h = 80 + 60 * max(1, len(missions) + len(extra))
     h = 100 + rows * (CARD_H + 16) + mission_h + M
-    canvas = t.new_canvas(W, h)
+    y = 100 + rows * (CARD_H + 16)
+    canvas = _hand_base(h, y).copy()
     seat = view.get("viewer")
     drawn = t.seat_names(names, view["seats"])
     if seat is not None:
@@ -294,8 +311,6 @@ def render_hand(view: View, names: Sequence[str]) -> bytes:
         t.paste(canvas, card_face(code), (M + c * (CARD_W + gap), 90 + r * (CARD_H + 16)))
     if not hand:
         t.text(canvas, (M, 120), "No crew cards in hand.", t.font(26), t.MIST)
-    y = 100 + rows * (CARD_H + 16)
-    t.panel(canvas, (M, y, W - M, h - M), fill=t.PARCHMENT)
     t.text(canvas, (M + 20, y + 14), "Your unfinished missions", t.font(26, bold=True), t.INK)
     yy = y + 56
     lines = [(c, "") for c in missions] + [(c, "offered") for c in view.get("offered", [])]
