@@ -15,11 +15,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.app import TableBot
+from cogs.clocks import CLOCKS, DEFAULT_CLOCK, clock_seconds
 from games.registry import GAMES, GameSpec
 
 log = logging.getLogger("tables.cogs")
 
 GAME_OPTION = "The game's number, when you play several games in this channel"
+CLOCK_OPTION = "Time per decision before the AI decides for an absent player (default: 1 hour)"
+CLOCK_CHOICES = [app_commands.Choice(name=name, value=value) for value, (name, _seconds) in CLOCKS.items()]
+"""Every game's ``new`` and ``open`` offer ``clock`` with these choices and ``DEFAULT_CLOCK``."""
 
 
 @app_commands.guild_only()
@@ -42,13 +46,19 @@ class GameCog(commands.GroupCog):
         players: Sequence[discord.Member | None],
         ai: int,
         options: dict[str, Any],
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
+        """``new``: the subclass's command passes its members, AI seats, table options and clock."""
         invitees = [p for p in players if p is not None]
-        lobbies = self.bot.lobbies
-        await self.bot.host.guard(interaction, None, lobbies.challenge(interaction, self.kind, invitees, ai, options))
+        work = self.bot.lobbies.challenge(interaction, self.kind, invitees, ai, options, clock_seconds(clock))
+        await self.bot.host.guard(interaction, None, work)
 
-    async def open_table(self, interaction: discord.Interaction, ai: int, options: dict[str, Any]) -> None:
-        await self.bot.host.guard(interaction, None, self.bot.lobbies.open_table(interaction, self.kind, ai, options))
+    async def open_table(
+        self, interaction: discord.Interaction, ai: int, options: dict[str, Any], clock: str = DEFAULT_CLOCK
+    ) -> None:
+        """``open``: the subclass's command passes its AI seats, table options and clock."""
+        work = self.bot.lobbies.open_table(interaction, self.kind, ai, options, clock_seconds(clock))
+        await self.bot.host.guard(interaction, None, work)
 
     @app_commands.command(name="move", description="Make your move by text, in the game's thread")
     @app_commands.describe(

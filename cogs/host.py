@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.clocks import Clocks, clock_name
 from cogs.components import BoardSelect, HandButton, PlayButton, PlaySelect
 from cogs.messages import (
     NO_PINGS,
@@ -120,6 +121,7 @@ class Host:
         self.bot = bot
         self.tables = bot.tables
         self.mail = PrivateMail(bot)
+        self.clocks = Clocks(self)
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._posted: dict[int, int] = {}
         """The newest board version posted per game (a slower publish never covers a newer board)."""
@@ -150,8 +152,10 @@ class Host:
         ai: int,
         options: dict[str, object],
         origin: discord.Message | None = None,
+        clock: int = 0,
     ) -> GameRecord:
-        """Create the game, open its thread, post the opening message and the first board."""
+        """Create the game, open its thread, post the opening message and the first board. ``clock``:
+        seconds per decision before the AI decides for an absent member (0: no clock)."""
         spec = GAMES[kind]
         seats = [SeatRecord(i, name, user_id) for i, (user_id, name) in enumerate(players)]
         seats += [SeatRecord(len(seats) + i, ai_name(len(seats) + i)) for i in range(ai)]
@@ -164,6 +168,7 @@ class Host:
             channel_id=channel_id,
             host_id=host_id,
             now=now_ts(),
+            clock=clock,
         )
         thread = await self._open_thread(record, spec, channel, origin)
         if thread is not None:
@@ -171,7 +176,7 @@ class Host:
             record = await self.tables.get(record.id)
         place = self.place(record)
         humans = [s.user_id for s in record.seats if s.user_id is not None]
-        await place.send(opening(spec, record), allowed_mentions=pings(humans))
+        await place.send(opening(spec, record, clock_name(record.clock)), allowed_mentions=pings(humans))
         self.follow_up(spec, await self.publish(record, [], before=None))
         return record
 
@@ -201,14 +206,17 @@ class Host:
     # ------------------------------------------------------------------ boards
 
     def board_choices(self, spec: GameSpec, record: GameRecord) -> list[Choice]:
-        """The choices of every seat that a member must decide for now (the board's buttons)."""
+        """The choices of every seat that a member decides for now, the AI's included while the member is
+        away (the board's buttons)."""
         if record.status != "active":
             return []
         game, state = spec.game, record.state
         return [
             c
             for s in game.to_act(state)
-            if not record.seats[game.controller(state, s)].is_ai
+            if record.seats[
+                game.controller(state, s)
+            ].member  # away members keep their buttons: a click brings them back
             for c in game.choices(state, s)
         ]
 
@@ -259,7 +267,8 @@ class Host:
                     await place.send(text, allowed_mentions=NO_PINGS)
                 return self._followup(spec, record, events)
             view = spec.game.view(latest.state, None)
-            status = [waiting_line(spec, latest, view), out_line(spec, latest)]
+            deadlines = await self.clocks.deadlines(latest)
+            status = [waiting_line(spec, latest, view, deadlines), out_line(spec, latest)]
             if latest.thread_id is None:
                 status.insert(0, title(spec, latest))  # in a shared channel, say which game this is
             *earlier, last = chunks([*happened, *(line for line in status if line)]) or [""]
@@ -302,6 +311,7 @@ class Host:
         game_id = followup.record.id
         previous = self._followups.get(game_id)
         self._followups[game_id] = asyncio.create_task(self._send_followup(previous, spec, followup))
+        self.clocks.arm(followup.record)
         if followup.record.status == "active":
             self.kick_ai(game_id)
 
@@ -377,7 +387,7 @@ class Host:
     ) -> None:
         """A board button, picker button or picker select was used: walk the clicker's own choices, act at
         a leaf, or show the next picker level (ephemeral: only the clicker sees it)."""
-        record = await self.tables.get(game_id)
+        record = await self.tables.back(await self.tables.get(game_id), interaction.user.id)
         spec = self.tables.spec(record)
         seats = self.tables.seats_to_act(record, user_id=interaction.user.id, version=version)
         node = None
@@ -425,6 +435,7 @@ class Host:
             number, _, text = text[1:].partition(" ")
             game = int(number) if number.isdigit() else None
         record = await self.my_game(interaction, kind, game, action=text)
+        record = await self.tables.back(record, interaction.user.id)
         spec = self.tables.spec(record)
         label, action = text, text
         player = record.seat_of(interaction.user.id)
@@ -533,7 +544,7 @@ class Host:
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """The caller's private view (every seat they control), ephemeral."""
-        record = await self.tables.get(game_id)
+        record = await self.tables.back(await self.tables.get(game_id), interaction.user.id)
         spec = self.tables.spec(record)
         player = record.seat_of(interaction.user.id)
         if player is None:
@@ -625,3 +636,4 @@ class Host:
         await self.bot.wait_until_ready()
         for game_id in await self.bot.store.game_ids():
             self.kick_ai(game_id)
+        await self.clocks.resume()

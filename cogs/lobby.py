@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.clocks import clock_name
 from cogs.components import LobbyButton
 from cogs.host import now_ts
 from cogs.messages import NO_PINGS, option_value, pings, shown
@@ -142,8 +143,10 @@ class Lobbies:
         invitees: Sequence[discord.Member | discord.User],
         ai: int,
         options: dict[str, Any],
+        clock: int = 0,
     ) -> None:
-        """``/<game> new``: invite members (they must accept) and add AI seats. In a running game's thread
+        """``/<game> new``: invite members (they must accept) and add AI seats, with a turn clock of
+        ``clock`` seconds per decision. In a running game's thread
         the invitation goes to the parent channel (see the module's docstring)."""
         spec = GAMES[kind]
         seen: set[int] = set()
@@ -165,7 +168,7 @@ class Lobbies:
         names = {str(interaction.user.id): interaction.user.display_name}
         names |= {str(m.id): m.display_name for m in invitees}
         if invitees:
-            await self._post(interaction, kind, "challenge", [m.id for m in invitees], [], ai, options, names)
+            await self._post(interaction, kind, "challenge", [m.id for m in invitees], [], ai, options, names, clock)
             return
         # Only AI opponents: nobody needs to accept.
         text = f"{spec.emoji} Starting **{spec.title}** against the AI…"
@@ -186,9 +189,12 @@ class Lobbies:
             ai=ai,
             options=options,
             origin=origin,
+            clock=clock,
         )
 
-    async def open_table(self, interaction: discord.Interaction, kind: str, ai: int, options: dict[str, Any]) -> None:
+    async def open_table(
+        self, interaction: discord.Interaction, kind: str, ai: int, options: dict[str, Any], clock: int = 0
+    ) -> None:
         """``/<game> open``: a table anyone may join; the host starts it. In a running game's thread the
         table is posted in the parent channel (see the module's docstring)."""
         spec = GAMES[kind]
@@ -199,7 +205,7 @@ class Lobbies:
         self._check_options(kind, options)
         await self._check_host(interaction)
         names = {str(interaction.user.id): interaction.user.display_name}
-        await self._post(interaction, kind, "open", [], [interaction.user.id], ai, options, names)
+        await self._post(interaction, kind, "open", [], [interaction.user.id], ai, options, names, clock)
 
     @staticmethod
     def _moved_note(channel_id: int, what: str) -> str:
@@ -218,6 +224,7 @@ class Lobbies:
         ai: int,
         options: dict[str, Any],
         names: dict[str, str],
+        clock: int = 0,
     ) -> None:
         """Store a new lobby, arm its expiry timer and post its message with buttons (pinging only the
         invitees)."""
@@ -233,6 +240,7 @@ class Lobbies:
             accepted=accepted,
             ai=ai,
             options=options,
+            clock=clock,
             names=names,
             expires_at=now_ts() + self.bot.config.invite_ttl,
         )
@@ -262,7 +270,8 @@ class Lobbies:
             extras.append(f"{lobby.ai} AI seat{'s' if lobby.ai != 1 else ''}")
         if opts:
             extras.append(opts)
-        detail = f" ({'; '.join(extras)})" if extras else ""
+        extras.append(f"turn clock: {clock_name(lobby.clock)}")
+        detail = f" ({'; '.join(extras)})"
         expires = f"<t:{int(lobby.expires_at)}:R>"
         is_open = lobby.status == "open"
         if lobby.mode == "challenge":
@@ -439,6 +448,7 @@ class Lobbies:
             ai=lobby.ai,
             options=lobby.options,
             origin=origin,  # type: ignore[arg-type]
+            clock=lobby.clock,
         )
         lobby.game_id = record.id
         # Nothing else writes a started lobby, so this cannot conflict.

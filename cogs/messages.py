@@ -95,14 +95,26 @@ def deciders(spec: GameSpec, record: GameRecord) -> list[int]:
     return list(dict.fromkeys(game.controller(state, s) for s in game.to_act(state)))
 
 
-def waiting_line(spec: GameSpec, record: GameRecord, view: dict) -> str:
-    """Whose decision the game waits for (members as mentions, the AI as thinking), and what is pending."""
+def waiting_line(spec: GameSpec, record: GameRecord, view: dict, deadlines: dict[int, float] | None = None) -> str:
+    """Whose decision the game waits for (members as mentions with their deadline, the AI as thinking),
+    and what is pending. ``deadlines``: when each engine seat's decision is due (turn clocks)."""
     if record.status != "active":
         return ""
+    game, state = spec.game, record.state
+    due: dict[int, float] = {}
+    for seat, when in (deadlines or {}).items():
+        player = game.controller(state, seat)
+        due[player] = min(when, due.get(player, when))
     parts = []
     for player in deciders(spec, record):
         seat = record.seats[player]
-        parts.append(f"{shown(seat.name)} is thinking…" if seat.is_ai else mention(seat.user_id or 0))
+        if seat.away:
+            parts.append(f"{shown(seat.name)} (away: the AI plays for them)")
+        elif seat.is_ai:
+            parts.append(f"{shown(seat.name)} is thinking…")
+        else:
+            clock = f" (⏰ <t:{int(due[player])}:R>)" if player in due else ""
+            parts.append(mention(seat.user_id or 0) + clock)
     pending = view.get("pending")
     tail = f" — {format_seats(str(pending), names_shown(spec, record))}" if pending else ""
     return "➡️ " + ", ".join(parts) + tail
@@ -113,13 +125,13 @@ def out_line(spec: GameSpec, record: GameRecord) -> str:
     return "☠️ Out: " + ", ".join(shown(record.seats[p].name) for p in out) if out else ""
 
 
-def opening(spec: GameSpec, record: GameRecord) -> str:
-    """The first message of a game: who plays, the options, the shuffle commitment, how to play."""
+def opening(spec: GameSpec, record: GameRecord, clock: str) -> str:
+    """The first message of a game: who plays, the options and clock, the shuffle commitment, how to play."""
     humans = " ".join(mention(s.user_id) for s in record.seats if s.user_id is not None)
     options = ", ".join(f"{k}: {option_value(v)}" for k, v in record.options.items()) or "none"
     return (
         f"{title(spec, record)} begins! {humans}\n"
-        f"Players: {', '.join(shown(n) for n in record.names)} · options: {options}\n"
+        f"Players: {', '.join(shown(n) for n in record.names)} · options: {options} · turn clock: {clock}\n"
         f"Shuffle commitment: SHA-256 `{seed_digest(record.seed)}` (the seed is revealed at the end).\n"
         f"Play with the buttons under the latest board or `/{spec.kind} move` here; "
         f"`/{spec.kind} hand` or **My hand** shows your private view."

@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 
 from cogs.app import TableBot
-from cogs.base import GameCog
+from cogs.base import CLOCK_CHOICES, CLOCK_OPTION, GameCog
+from cogs.clocks import DEFAULT_CLOCK
 from games.piratz.engine import Piratz
 
 BLIND = Piratz.option("blind")
@@ -22,7 +23,9 @@ class PiratzCog(GameCog, group_name="piratz", group_description="Piratz: dig up 
         player4="Another member to challenge",
         ai="How many seats the bot's AI plays",
         blind=BLIND.description,
+        clock=CLOCK_OPTION,
     )
+    @app_commands.choices(clock=CLOCK_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -31,15 +34,21 @@ class PiratzCog(GameCog, group_name="piratz", group_description="Piratz: dig up 
         player4: discord.Member | None = None,
         ai: app_commands.Range[int, 0, 3] = 0,
         blind: bool = BLIND.default,
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
-        await self.challenge(interaction, [player2, player3, player4], ai, {"blind": blind})
+        await self.challenge(interaction, [player2, player3, player4], ai, {"blind": blind}, clock)
 
     @app_commands.command(name="open", description="Open a Piratz table that anyone here can join")
-    @app_commands.describe(ai="How many seats the bot's AI plays", blind=BLIND.description)
+    @app_commands.describe(ai="How many seats the bot's AI plays", blind=BLIND.description, clock=CLOCK_OPTION)
+    @app_commands.choices(clock=CLOCK_CHOICES)
     async def open(
-        self, interaction: discord.Interaction, ai: app_commands.Range[int, 0, 3] = 0, blind: bool = BLIND.default
+        self,
+        interaction: discord.Interaction,
+        ai: app_commands.Range[int, 0, 3] = 0,
+        blind: bool = BLIND.default,
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
-        await self.open_table(interaction, ai, {"blind": blind})
+        await self.open_table(interaction, ai, {"blind": blind}, clock)
 
 
 async def setup(bot: TableBot) -> None:

@@ -127,10 +127,10 @@ class PrivateMail:
                     await self._hand(spec, record, seat, notes, fresh=remind)
                 else:
                     if notes:
-                        await self._dm(record, seat, content="\n".join(notes)[:2000])
+                        await self.dm(record, seat, content="\n".join(notes)[:2000])
                     if remind:
                         text = f"⏰ Your turn in {title(spec, record)}: {place_link(record)}"
-                        await self._dm(record, seat, content=text)
+                        await self.dm(record, seat, content=text)
             except discord.HTTPException as exc:
                 delivered = False
                 log.info("Game %s: private message to %s failed (%s); will retry", record.id, seat.user_id, exc)
@@ -160,7 +160,7 @@ class PrivateMail:
         if kept and not fresh:
             message_id = await self._edit(seat, int(kept), payload)
         if message_id is None:
-            message_id = await self._dm(record, seat, **payload)
+            message_id = await self.dm(record, seat, **payload)
         if message_id is not None:
             await store.set_delivery(record.id, seat.seat, "hand_message", str(message_id))
         await store.set_delivery(record.id, seat.seat, "hand", digest)
@@ -177,7 +177,7 @@ class PrivateMail:
             return None
         return message_id
 
-    async def _dm(self, record: GameRecord, seat: SeatRecord, **kwargs: object) -> int | None:
+    async def dm(self, record: GameRecord, seat: SeatRecord, **kwargs: object) -> int | None:
         """DM a player; returns the message id, or ``None`` when their DMs are closed (said once in the
         game's thread). Other failures raise, to be retried."""
         assert seat.user_id is not None

@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 
 from cogs.app import TableBot
-from cogs.base import GameCog
+from cogs.base import CLOCK_CHOICES, CLOCK_OPTION, GameCog
+from cogs.clocks import DEFAULT_CLOCK
 from games.sewerpirats.engine import SewerPirats
 
 VARIANT = SewerPirats.option("variant")
@@ -26,8 +27,9 @@ class SewerPiratsCog(
         player5="Another member to challenge",
         ai="How many seats the bot's AI plays",
         variant=VARIANT.description,
+        clock=CLOCK_OPTION,
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, clock=CLOCK_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -37,19 +39,21 @@ class SewerPiratsCog(
         player5: discord.Member | None = None,
         ai: app_commands.Range[int, 0, 4] = 0,
         variant: str = VARIANT.default,
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
-        await self.challenge(interaction, [player2, player3, player4, player5], ai, {"variant": variant})
+        await self.challenge(interaction, [player2, player3, player4, player5], ai, {"variant": variant}, clock)
 
     @app_commands.command(name="open", description="Open a Sewer Pirats table that anyone here can join")
-    @app_commands.describe(ai="How many seats the bot's AI plays", variant=VARIANT.description)
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.describe(ai="How many seats the bot's AI plays", variant=VARIANT.description, clock=CLOCK_OPTION)
+    @app_commands.choices(variant=VARIANTS, clock=CLOCK_CHOICES)
     async def open(
         self,
         interaction: discord.Interaction,
         ai: app_commands.Range[int, 0, 4] = 0,
         variant: str = VARIANT.default,
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
-        await self.open_table(interaction, ai, {"variant": variant})
+        await self.open_table(interaction, ai, {"variant": variant}, clock)
 
 
 async def setup(bot: TableBot) -> None:

@@ -85,4 +85,21 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE lobbies ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE lobbies ADD COLUMN closed_by INTEGER;
     """,
+    # 4: at the table — a turn clock per game (seconds per decision, 0 = off) and when a game ended, seats
+    # that time out (consecutive time-outs, and "away" once the AI plays for an absent player), the clock
+    # chosen in a lobby and the game a rematch lobby repeats, and the members following a game.
+    """
+    ALTER TABLE games ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN ended_at REAL;
+    ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE lobbies ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE lobbies ADD COLUMN rematch_of INTEGER REFERENCES games (id);
+    CREATE INDEX lobbies_rematch ON lobbies (rematch_of);
+    CREATE TABLE followers (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    """,
 )

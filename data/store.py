@@ -34,10 +34,20 @@ class SeatRecord:
     user_id: int | None = None
     """``None`` for an AI seat."""
     resigned: bool = False
+    timeouts: int = 0
+    """Decisions in a row that the turn clock made for this player."""
+    away: bool = False
+    """Timed out twice in a row: the AI plays for the member until they act again."""
 
     @property
     def is_ai(self) -> bool:
-        return self.user_id is None or self.resigned
+        """Whether the AI decides for this place now (an AI seat, a resigned or an away member)."""
+        return self.user_id is None or self.resigned or self.away
+
+    @property
+    def member(self) -> bool:
+        """A member still holds this place (perhaps away): their buttons are shown and they can act."""
+        return self.user_id is not None and not self.resigned
 
 
 @dataclass(slots=True)
@@ -58,6 +68,9 @@ class GameRecord:
     host_id: int
     created_at: float
     result: dict[str, Any] | None = None
+    clock: int = 0
+    """Seconds each decision may take before the AI makes it (0: no clock)."""
+    ended_at: float | None = None
 
     @property
     def names(self) -> list[str]:
@@ -98,6 +111,10 @@ class LobbyRecord:
     """Counts the writes; :meth:`Store.update_lobby` writes only over the version it read."""
     closed_by: int | None = None
     """Who closed the lobby (the member who declined, or the host who cancelled), if anyone did."""
+    clock: int = 0
+    """The turn clock of the game it starts (seconds per decision, 0 = off)."""
+    rematch_of: int | None = None
+    """The finished game this lobby plays again."""
 
 
 class Store:
@@ -150,12 +167,13 @@ class Store:
         options: dict[str, Any],
         state: dict[str, Any],
         now: float,
+        clock: int = 0,
     ) -> int:
         async with self._write:
             cur = await self._db.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?)",
-                (kind, guild_id, channel_id, host_id, seed, _dumps(options), _dumps(state), now, now),
+                " created_at, updated_at, clock) VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, host_id, seed, _dumps(options), _dumps(state), now, now, clock),
             )
             game_id = cur.lastrowid
             assert game_id is not None
@@ -172,9 +190,13 @@ class Store:
         if row is None:
             return None
         async with self._db.execute(
-            "SELECT seat, user_id, name, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            "SELECT seat, user_id, name, resigned, timeouts, away FROM seats WHERE game_id = ? ORDER BY seat",
+            (game_id,),
         ) as cur:
-            seats = [SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"])) for r in await cur.fetchall()]
+            seats = [
+                SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"]), r["timeouts"], bool(r["away"]))
+                for r in await cur.fetchall()
+            ]
         return GameRecord(
             id=row["id"],
             kind=row["kind"],
@@ -191,6 +213,8 @@ class Store:
             host_id=row["host_id"],
             created_at=row["created_at"],
             result=json.loads(row["result"]) if row["result"] else None,
+            clock=row["clock"],
+            ended_at=row["ended_at"],
         )
 
     async def commit_action(
@@ -204,18 +228,33 @@ class Store:
         now: float,
         status: str = "active",
         result: dict[str, Any] | None = None,
+        presence: tuple[int, int, bool] | None = None,
     ) -> bool:
         """Store one accepted action and the new snapshot atomically. False if the game moved on since
         ``expected_version`` was read (nothing is written then)."""
         async with self._write:
             cur = await self._db.execute(
-                "UPDATE games SET state = ?, version = version + 1, status = ?, result = ?, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'active'",
-                (_dumps(state), status, _dumps(result) if result else None, now, game_id, expected_version),
+                "UPDATE games SET state = ?, version = version + 1, status = ?, result = ?, updated_at = ?,"
+                " ended_at = ? WHERE id = ? AND version = ? AND status = 'active'",
+                (
+                    _dumps(state),
+                    status,
+                    _dumps(result) if result else None,
+                    now,
+                    None if status == "active" else now,
+                    game_id,
+                    expected_version,
+                ),
             )
             if cur.rowcount != 1:
                 await self._db.rollback()
                 return False
+            if presence is not None:
+                seat_no, timeouts, away = presence
+                await self._db.execute(
+                    "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
+                    (timeouts, int(away), game_id, seat_no),
+                )
             await self._db.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, expected_version + 1, seat, action, now),
@@ -227,9 +266,9 @@ class Store:
         """End an active game without an action (abandoned, or won by resignation)."""
         async with self._write:
             cur = await self._db.execute(
-                "UPDATE games SET status = ?, result = ?, version = version + 1, updated_at = ?"
+                "UPDATE games SET status = ?, result = ?, version = version + 1, updated_at = ?, ended_at = ?"
                 " WHERE id = ? AND status = 'active'",
-                (status, _dumps(result) if result else None, now, game_id),
+                (status, _dumps(result) if result else None, now, now, game_id),
             )
             await self._db.commit()
             return cur.rowcount == 1
@@ -238,6 +277,33 @@ class Store:
         async with self._write:
             await self._db.execute("UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
             await self._db.commit()
+
+    async def set_presence(self, game_id: int, seat: int, *, timeouts: int, away: bool) -> None:
+        """Record a player's time-outs in a row and whether they are away."""
+        async with self._write:
+            await self._db.execute(
+                "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
+                (timeouts, int(away), game_id, seat),
+            )
+            await self._db.commit()
+
+    async def substitute(self, game_id: int, seat: int, *, user_id: int, name: str) -> bool:
+        """Hand a place to another member (who plays it from now on, not resigned, not away). False if
+        that member already holds a place in the game."""
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE seats SET user_id = ?, name = ?, resigned = 0, timeouts = 0, away = 0"
+                " WHERE game_id = ? AND seat = ? AND (user_id IS NULL OR user_id != ?)",
+                (user_id, name, game_id, seat, user_id),
+            )
+            await self._db.commit()
+            return cur.rowcount == 1
+
+    async def action_time(self, game_id: int, seq: int) -> float | None:
+        """When the action number ``seq`` was committed (``None`` for 0 or an unknown number)."""
+        async with self._db.execute("SELECT at FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)) as cur:
+            row = await cur.fetchone()
+        return row["at"] if row else None
 
     async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
         """Remember the game's thread and its latest board message (the one that carries the buttons)."""
@@ -292,11 +358,14 @@ class Store:
         options: dict[str, Any],
         names: dict[str, str],
         expires_at: float,
+        clock: int = 0,
+        rematch_of: int | None = None,
     ) -> int:
         async with self._write:
             cur = await self._db.execute(
                 "INSERT INTO lobbies (kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai,"
-                " options, names, expires_at) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " options, names, expires_at, clock, rematch_of)"
+                " VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     kind,
                     mode,
@@ -309,6 +378,8 @@ class Store:
                     _dumps(options),
                     _dumps(names),
                     expires_at,
+                    clock,
+                    rematch_of,
                 ),
             )
             await self._db.commit()
@@ -338,6 +409,8 @@ class Store:
             game_id=row["game_id"],
             version=row["version"],
             closed_by=row["closed_by"],
+            clock=row["clock"],
+            rematch_of=row["rematch_of"],
         )
 
     async def update_lobby(self, lobby: LobbyRecord) -> bool:
@@ -372,6 +445,14 @@ class Store:
         async with self._write:
             await self._db.execute("UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id))
             await self._db.commit()
+
+    async def rematch_lobby(self, game_id: int) -> LobbyRecord | None:
+        """The newest lobby that plays ``game_id`` again (open or not)."""
+        async with self._db.execute(
+            "SELECT id FROM lobbies WHERE rematch_of = ? ORDER BY id DESC LIMIT 1", (game_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return await self.load_lobby(row["id"]) if row else None
 
     async def open_lobbies(self, *, host_id: int | None = None) -> list[LobbyRecord]:
         sql, args = "SELECT id FROM lobbies WHERE status = 'open'", ()
@@ -416,3 +497,33 @@ class Store:
         async with self._db.execute("SELECT notify FROM users WHERE user_id = ?", (user_id,)) as cur:
             row = await cur.fetchone()
         return bool(row and row["notify"])
+
+    # ------------------------------------------------------------------ followers
+
+    async def follow(self, game_id: int, user_id: int, on: bool) -> bool:
+        """Start or stop following a game; False if nothing changed."""
+        async with self._write:
+            if on:
+                cur = await self._db.execute(
+                    "INSERT OR IGNORE INTO followers (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
+                )
+            else:
+                cur = await self._db.execute(
+                    "DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+                )
+            await self._db.commit()
+            return cur.rowcount == 1
+
+    async def followers(self, game_id: int) -> list[int]:
+        async with self._db.execute(
+            "SELECT user_id FROM followers WHERE game_id = ? ORDER BY user_id", (game_id,)
+        ) as cur:
+            return [r["user_id"] for r in await cur.fetchall()]
+
+    async def finished_since(self, before: float) -> list[int]:
+        """Games that ended before ``before`` (their threads may be archived)."""
+        async with self._db.execute(
+            "SELECT id FROM games WHERE status != 'active' AND ended_at IS NOT NULL AND ended_at < ? ORDER BY id",
+            (before,),
+        ) as cur:
+            return [r["id"] for r in await cur.fetchall()]

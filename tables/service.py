@@ -171,8 +171,10 @@ class Tables:
         host_id: int,
         now: float,
         seed: str | None = None,
+        clock: int = 0,
     ) -> GameRecord:
-        """A new game for ``seats`` (one record per player, members and AIs)."""
+        """A new game for ``seats`` (one record per player, members and AIs), with a turn clock of
+        ``clock`` seconds per decision (0: none)."""
         spec = GAMES[kind]
         seed = seed or self._next_seed()
         try:
@@ -189,6 +191,7 @@ class Tables:
             options=state["options"],
             state=state,
             now=now,
+            clock=clock,
         )
         return await self.get(game_id)
 
@@ -263,28 +266,105 @@ class Tables:
             try:
                 action = Action.decode(action_text)
                 acting = next((s for s in seats if action in spec.game.legal_actions(before.state, s)), seats[0])
-                step = spec.game.apply(before.state, acting, action)
             except IllegalAction as exc:
                 raise GameError(str(exc)) from exc
-            outcome = spec.game.outcome(step.state)
-            status = "active" if outcome is None else "finished"
-            result = result_of(spec.game, step.state, outcome, before.seats) if outcome else None
-            if not await self.store.commit_action(
-                game_id,
-                expected_version=before.version,
-                seat=acting,
-                action=action.encode(),
-                state=step.state,
-                now=now,
-                status=status,
-                result=result,
-            ):
-                self.forget(game_id)
-                raise StaleBoard("The game moved on while you were acting; look at the latest board.")
-            # A new record object: callers holding the old one keep a consistent snapshot.
-            record = replace(before, state=step.state, version=before.version + 1, status=status, result=result)
-            self._cache[game_id] = record
-            return Applied(before, record, acting, action, step.events)
+            presence = None
+            if user_id is not None:
+                player = before.seats[spec.game.controller(before.state, acting)]
+                if player.timeouts or player.away:
+                    presence = (player.seat, 0, False)  # the member is here: their clock count starts afresh
+            return await self._commit(before, acting, action, now=now, presence=presence)
+
+    async def time_out(self, game_id: int, seat: int, *, version: int, now: float) -> Applied | None:
+        """The turn clock ran out for ``seat``'s decision on board ``version``: the AI decides for it, from
+        what the seat may see, and the player's time-outs in a row are counted (two make them away).
+        ``None`` if the decision was made meanwhile."""
+        async with self.lock(game_id):
+            before = await self.get(game_id)
+            spec = self.spec(before)
+            game, state = spec.game, before.state
+            if before.status != "active" or seat not in game.to_act(state):
+                return None
+            since = state.get("since") or [0] * state["seats"]
+            player = before.seats[game.controller(state, seat)]
+            if since[seat] > version or player.is_ai:
+                return None
+            action = spec.player.choose(game, state, seat, game.rng(state))
+            timeouts = player.timeouts + 1
+            return await self._commit(before, seat, action, now=now, presence=(player.seat, timeouts, timeouts >= 2))
+
+    async def _commit(
+        self, before: GameRecord, seat: int, action: Action, *, now: float, presence: tuple[int, int, bool] | None
+    ) -> Applied:
+        """Apply and commit one action (the caller holds the game's lock); ``presence`` updates a player's
+        time-outs and away flag in the same transaction."""
+        spec = self.spec(before)
+        try:
+            step = spec.game.apply(before.state, seat, action)
+        except IllegalAction as exc:
+            raise GameError(str(exc)) from exc
+        outcome = spec.game.outcome(step.state)
+        status = "active" if outcome is None else "finished"
+        result = result_of(spec.game, step.state, outcome, before.seats) if outcome else None
+        if not await self.store.commit_action(
+            before.id,
+            expected_version=before.version,
+            seat=seat,
+            action=action.encode(),
+            state=step.state,
+            now=now,
+            status=status,
+            result=result,
+            presence=presence,
+        ):
+            self.forget(before.id)
+            raise StaleBoard("The game moved on while you were acting; look at the latest board.")
+        seats = before.seats
+        if presence is not None:
+            number, timeouts, away = presence
+            seats = [replace(s, timeouts=timeouts, away=away) if s.seat == number else s for s in seats]
+        # A new record object: callers holding the old one keep a consistent snapshot.
+        record = replace(
+            before,
+            state=step.state,
+            version=before.version + 1,
+            status=status,
+            result=result,
+            seats=seats,
+            ended_at=None if status == "active" else now,
+        )
+        self._cache[before.id] = record
+        return Applied(before, record, seat, action, step.events)
+
+    async def back(self, record: GameRecord, user_id: int) -> GameRecord:
+        """A member who was away used the game again: they play their seat themselves from now on."""
+        player = record.seat_of(user_id)
+        if player is None or not record.seats[player].away:
+            return record
+        async with self.lock(record.id):
+            await self.store.set_presence(record.id, player, timeouts=0, away=False)
+            self.forget(record.id)
+            return await self.get(record.id)
+
+    async def substitute(self, game_id: int, player: int, *, user_id: int, name: str) -> GameRecord:
+        """Hand a place at the table to another member: they play it (and see its private view) from now
+        on; its former player no longer can. A member already at the table cannot take a second place,
+        except in games that give players several seats."""
+        async with self.lock(game_id):
+            record = await self.get(game_id)
+            spec = self.spec(record)
+            if record.status != "active":
+                raise GameError("This game is over.")
+            if not 0 <= player < len(record.seats):
+                raise GameError("There is no such seat in this game.")
+            game = spec.game
+            fleets = game.seat_count(len(record.seats), record.options) > len(record.seats)
+            if record.seat_of(user_id) is not None and not fleets:
+                raise GameError("That member already plays in this game.")
+            if not await self.store.substitute(game_id, player, user_id=user_id, name=name):
+                raise GameError("That member already holds this seat.")
+            self.forget(game_id)
+            return await self.get(game_id)
 
     async def resign(self, game_id: int, user_id: int, *, now: float) -> tuple[GameRecord, bool]:
         """Resign a user's place: the AI plays all of their seats from now on. Returns the record and

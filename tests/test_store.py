@@ -445,7 +445,12 @@ async def test_lobbies_of_a_version_2_database_get_a_version(tmp_path, monkeypat
     path = tmp_path / "bot.db"
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:2])
     store = await Store.open(path)
-    assert await new_lobby(store) == 1
+    # A lobby as the code of schema version 2 wrote it.
+    await store._db.execute(
+        "INSERT INTO lobbies (kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai, options,"
+        " names, expires_at) VALUES ('piratz', 'challenge', 'open', 1, 2, 1, '[2]', '[1]', 0, '{}', '{}', 100.0)"
+    )
+    await store._db.commit()
     await store.close()
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
     store = await Store.open(path)

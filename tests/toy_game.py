@@ -25,7 +25,8 @@ from discord import app_commands
 from PIL import Image, ImageDraw, PngImagePlugin
 
 from cogs.app import TableBot
-from cogs.base import GameCog
+from cogs.base import CLOCK_CHOICES, GameCog
+from cogs.clocks import DEFAULT_CLOCK
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Player, Termination, act, dice
 from games.registry import GameSpec
 
@@ -190,6 +191,7 @@ class OddsAndEvensCog(GameCog, group_name="oddsevens", group_description="Odds a
     kind = "oddsevens"
 
     @app_commands.command(name="new", description="Challenge members to Odds and Evens")
+    @app_commands.choices(clock=CLOCK_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -199,8 +201,9 @@ class OddsAndEvensCog(GameCog, group_name="oddsevens", group_description="Odds a
         ai: app_commands.Range[int, 0, 3] = 0,
         fleet: str = "1",
         teams: bool = False,
+        clock: str = DEFAULT_CLOCK,
     ) -> None:
-        await self.challenge(interaction, [player2, player3, player4], ai, {"fleet": fleet, "teams": teams})
+        await self.challenge(interaction, [player2, player3, player4], ai, {"fleet": fleet, "teams": teams}, clock)
 
     @app_commands.command(name="open", description="Open a table of Odds and Evens")
     async def open(self, interaction: discord.Interaction, ai: app_commands.Range[int, 0, 3] = 0) -> None:
