@@ -212,7 +212,7 @@ def cargo_of(state: dict, seat: int) -> int:
 def test_no_port_on_the_charted_port_when_it_is_the_last_port() -> None:
     state = sail_phase(game(black="c1"), BLACK, 3)
     ship(state, BLACK).update(chart=1, last=1, balls=1, supplies=1)
-    state, events = play(state, BLACK, "anchor", 5)  # only Red's die rolls
+    state, _ = play(state, BLACK, "anchor", 5)  # only Red's die rolls
     assert state["turn"] == RED and cargo_of(state, BLACK) == 2
 
 
