@@ -316,7 +316,7 @@ def test_a_captured_ship_keeps_its_turn_under_its_new_commander() -> None:
     state = attack(state, BLACK, RED)
     state, _ = play(state, BLACK, "fire 1", 6)
     state, _ = play(state, BLACK, "capture 6 5")
-    state, events = play(state, BLACK, "end", 2)
+    state, _ = play(state, BLACK, "end", 2)
     assert state["turn"] == RED and G.to_act(state) == (RED,)
     assert G.controller(state, RED) == 0  # Black's commander now decides for Red, in Red's place
 
@@ -328,7 +328,7 @@ def test_counter_fire_may_capture_the_attacker_and_ends_its_turn() -> None:
     state, _ = play(state, BLACK, "fire 1", 1)
     state, _ = play(state, RED, "fire 1", 6)
     assert G.to_act(state) == (RED,) and state["prize"]["captor"] == RED
-    state, events = play(state, RED, "capture 5 5", 4)  # then Red's own turn begins (its die)
+    state, _ = play(state, RED, "capture 5 5", 4)  # then Red's own turn begins (its die)
     assert G.controller(state, BLACK) == 1 and state["turn"] == RED
 
 
