@@ -1,0 +1,400 @@
+"""Sewer Rat images: the plumbing board during play (:func:`render_board`) and the end (:func:`render_final`).
+
+The board is the 8×8 grid of pipe tiles with the 32 toilets around it (yellow Y1–Y8 at the ends of the
+rows, green G1–G8 at the ends of the columns) and the coordinates of the actions' text (``r3c4``) on the
+edges. Everything drawn comes from the view: the rats, the traps, the last roll and where its traps fell,
+the legal destinations of the rat that must act, a pending tile change. Tiles, traps, tokens and the
+frame are drawn once and cached, so a render is mostly pasting.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_text
+from rendering import theme as t
+
+View = dict[str, Any]
+
+WIDTH = 1100
+CELL = 100
+TOILET = 40
+"""How deep the toilets are, beside the grid."""
+GX = (WIDTH - SIZE * CELL) // 2
+GY = 212
+GRID = SIZE * CELL
+PANEL_Y = GY + GRID + TOILET + 62
+PANEL_W, PANEL_H, PANEL_GAP = 340, 112, 16
+SS = 3
+"""Supersampling of the cached tile, trap and token images."""
+
+TILE_BG: t.RGB = (44, 52, 56)
+TILE_LINE: t.RGB = (28, 34, 38)
+PIPE: t.RGB = (150, 170, 172)
+PIPE_EDGE: t.RGB = (22, 28, 30)
+PIPE_SHINE: t.RGB = (196, 212, 212)
+YELLOW: t.RGB = (244, 204, 44)
+GREEN: t.RGB = (58, 170, 90)
+BLACK_TRAP: t.RGB = (20, 20, 22)
+RED_TRAP: t.RGB = (206, 32, 32)
+WHITE: t.RGB = (255, 255, 255)
+PENDING: t.RGB = t.GOLD
+TAG_INK: t.RGB = (6, 30, 42)
+
+_SIDE = {N: (0.5, 0.0), E: (1.0, 0.5), S: (0.5, 1.0), W: (0.0, 0.5)}
+
+
+def _cell(q: int) -> tuple[int, int]:
+    """The top-left corner of square ``q`` on the canvas."""
+    return GX + (q % SIZE) * CELL, GY + (q // SIZE) * CELL
+
+
+def _centre(q: int) -> tuple[float, float]:
+    x, y = _cell(q)
+    return x + CELL / 2, y + CELL / 2
+
+
+# ====================================================================== cached pieces
+@lru_cache(maxsize=16)
+def _tile(mask: int) -> Image.Image:
+    """A tile: its pipes from the centre to each opening (outlined, with a shine), a white dot on a dead end."""
+    size = CELL * SS
+    img = Image.new("RGB", (size, size), TILE_BG)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, size - 1, size - 1), outline=TILE_LINE, width=2 * SS)
+    c = size / 2
+    for width, colour in ((38, PIPE_EDGE), (28, PIPE), (8, PIPE_SHINE)):
+        for d in DIRECTIONS:
+            if mask & d:
+                fx, fy = _SIDE[d]
+                draw.line((c, c, fx * size, fy * size), fill=colour, width=width * SS)
+        if mask and bin(mask).count("1") != 1:
+            r = width * SS / 2
+            draw.ellipse((c - r, c - r, c + r, c + r), fill=colour)
+    if bin(mask).count("1") == 1:  # the circle cap with its white dot
+        r = 24 * SS
+        draw.ellipse((c - r, c - r, c + r, c + r), fill=PIPE, outline=PIPE_EDGE, width=5 * SS)
+        r = 13 * SS
+        draw.ellipse((c - r, c - r, c + r, c + r), fill=WHITE, outline=PIPE_EDGE, width=2 * SS)
+    return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=2)
+def _trap(red: bool) -> Image.Image:
+    """A trap: a toothed ring, black or red (red traps are bigger and brighter: they never move)."""
+    size = CELL * SS
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    c = size / 2
+    outer = (40 if red else 36) * SS
+    fill = RED_TRAP if red else BLACK_TRAP
+    teeth = (255, 228, 228) if red else (150, 150, 158)
+    draw.ellipse((c - outer, c - outer, c + outer, c + outer), fill=fill, outline=WHITE if red else teeth, width=3 * SS)
+    inner = outer * 0.55
+    for k in range(12):
+        a0, a1 = 2 * math.pi * k / 12, 2 * math.pi * (k + 0.5) / 12
+        am = (a0 + a1) / 2
+        draw.polygon(
+            [
+                (c + outer * 0.88 * math.cos(a0), c + outer * 0.88 * math.sin(a0)),
+                (c + outer * 0.88 * math.cos(a1), c + outer * 0.88 * math.sin(a1)),
+                (c + inner * math.cos(am), c + inner * math.sin(am)),
+            ],
+            fill=teeth,
+        )
+    r = outer * 0.3
+    draw.ellipse((c - r, c - r, c + r, c + r), fill=fill, outline=teeth, width=2 * SS)
+    return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def _token(seat: int, acting: bool) -> Image.Image:
+    """A rat: a disc in its player's colour with the seat's letter; ringed in the highlight when it acts."""
+    colour = t.PLAYER_COLOURS[seat]
+    size = CELL * SS
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    c = size / 2
+    if acting:
+        r = 46 * SS
+        draw.ellipse((c - r, c - r, c + r, c + r), outline=t.HIGHLIGHT, width=7 * SS)
+    r = 35 * SS
+    draw.ellipse((c - r, c - r, c + r, c + r), fill=colour.fill, outline=colour.edge, width=4 * SS)
+    img = img.resize((CELL, CELL), Image.Resampling.LANCZOS)
+    t.text(img, (CELL / 2, CELL / 2 + 1), _letter(seat), t.font(40, bold=True), colour.text, anchor="mm")
+    return img
+
+
+def _letter(seat: int) -> str:
+    return "ABCDEF"[seat]
+
+
+@lru_cache(maxsize=1)
+def _frame() -> Image.Image:
+    """The board without tiles: the toilets with their colours and numbers, and the coordinates."""
+    img = Image.new("RGBA", (WIDTH, GRID + 2 * TOILET + 90), (0, 0, 0, 0))
+    oy = GY - TOILET - 45  # the frame image's top on the canvas
+    small, label = t.font(22, bold=True), t.font(t.MIN_TEXT, bold=True)
+    pad = 8
+    back = t.rounded(GRID + 2 * TOILET + 2 * pad, GRID + 2 * TOILET + 2 * pad, 18, (20, 26, 30), t.GOLD_DEEP, 3)
+    img.alpha_composite(back, (GX - TOILET - pad, GY - TOILET - pad - oy))
+    for i in range(SIZE):
+        n = str(i + 1)
+        for x in (GX - TOILET, GX + GRID):  # yellow toilets at both ends of row i
+            y = GY + i * CELL - oy
+            img.alpha_composite(t.rounded(TOILET - 6, CELL - 12, 10, YELLOW, t.OUTLINE, 2), (x + 3, y + 6))
+            t.text(img, (x + TOILET / 2, y + CELL / 2), f"Y{n}", small, (40, 30, 8), anchor="mm")
+        for y in (GY - TOILET - oy, GY + GRID - oy):  # green toilets at both ends of column i
+            x = GX + i * CELL
+            img.alpha_composite(t.rounded(CELL - 12, TOILET - 6, 10, GREEN, t.OUTLINE, 2), (x + 6, y + 3))
+            t.text(img, (x + CELL / 2, y + TOILET / 2), f"G{n}", small, WHITE, anchor="mm")
+        # coordinates as the actions write them: r1–r8 on the left and right, c1–c8 above and below
+        y = GY + i * CELL + CELL / 2 - oy
+        t.text(img, (GX - TOILET - pad - 26, y), f"r{n}", label, t.MIST, anchor="mm")
+        t.text(img, (GX + GRID + TOILET + pad + 26, y), f"r{n}", label, t.MIST, anchor="mm")
+        x = GX + i * CELL + CELL / 2
+        t.text(img, (x, GY - TOILET - pad - 20 - oy), f"c{n}", label, t.MIST, anchor="mm")
+        t.text(img, (x, GY + GRID + TOILET + pad + 22 - oy), f"c{n}", label, t.MIST, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=4)
+def _mark(kind: str) -> Image.Image:
+    """Overlays on a square: a legal destination, where the last roll's traps fell, a pending tile."""
+    img = Image.new("RGBA", (CELL * SS, CELL * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    c = CELL * SS / 2
+    if kind == "target":
+        r = 17 * SS
+        draw.ellipse((c - r, c - r, c + r, c + r), fill=(*t.HIGHLIGHT, 90), outline=t.HIGHLIGHT, width=5 * SS)
+    elif kind == "fell":
+        draw.rectangle((4 * SS, 4 * SS, (CELL - 4) * SS, (CELL - 4) * SS), outline=t.GOLD, width=4 * SS)
+    else:  # pending / refused
+        colour = PENDING if kind == "pending" else t.DANGER
+        draw.rectangle((2 * SS, 2 * SS, (CELL - 2) * SS, (CELL - 2) * SS), outline=colour, width=6 * SS)
+    return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def _die(colour: t.RGB, value: int, size: int) -> Image.Image:
+    """A d8 result: a rounded die in its colour with the number."""
+    img = t.rounded(size, size, 14, colour, t.OUTLINE, 3).copy()
+    ink = (40, 30, 8) if colour == YELLOW else WHITE
+    t.text(img, (size / 2, size / 2 + 1), str(value), t.font(40, bold=True), ink, anchor="mm")
+    return img
+
+
+# ====================================================================== board
+def _status(view: View, names: Sequence[str]) -> str:
+    """What is happening now, in a line."""
+    phase, actor, mover = view["phase"], view["actor"], view["mover"]
+    if view["result"] is not None:
+        return f"Game over after {view['turn']} turns"
+    who = names[actor] if actor is not None else ""
+    if phase == "place":
+        return f"{who} places their rat on a white dot"
+    if phase == "displace":
+        return f"A trap falls on {who}'s rat: where does it flee?"
+    if phase == "put":
+        return f"{who} places a {view['queue'][0][0]} trap anywhere legal"
+    if phase == "extra":
+        return f"Doubles on a red trap: {who} places one red or two black traps"
+    if phase == "move":
+        return f"{who} moves their rat"
+    if phase == "after":
+        return f"{who} may push a black trap, change tiles or end the turn"
+    refused = " (refused: fix or cancel)" if view["refused"] else ""
+    return f"{names[mover]} is changing {len(view['pending'])} of up to 4 tiles{refused}"
+
+
+def _header(img: Image.Image, view: View, names: Sequence[str]) -> None:
+    t.text(img, (28, 40), "Sewer Rat", t.font(44, bold=True), t.GOLD, anchor="lm", shadow=(0, 0, 0))
+    turn = f"Turn {view['turn']} of {view['turn_limit']}" if view["turn"] else "Setup"
+    mode = {"ffa": "free-for-all", "2": "teams of 2", "3": "teams of 3"}[view["mode"]]
+    t.text(img, (290, 44), f"{turn} · {mode}", t.font(26), t.MIST, anchor="lm")
+    status = t.ellipsize(_status(view, names), t.font(28, bold=True), WIDTH - 330)
+    t.text(
+        img, (28, 100), status, t.font(28, bold=True), t.HIGHLIGHT if view["result"] is None else t.GOLD, anchor="lm"
+    )
+    roll = view["roll"]
+    if roll is not None:
+        size = 62
+        img.paste(_die(YELLOW, roll["y"], size), (WIDTH - 2 * size - 40, 14), _die(YELLOW, roll["y"], size))
+        img.paste(_die(GREEN, roll["g"], size), (WIDTH - size - 28, 14), _die(GREEN, roll["g"], size))
+        fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"])) or "no trap yet"
+        t.text(img, (WIDTH - 28, 100), f"traps: {fell}", t.font(t.MIN_TEXT), t.FOAM, anchor="rm")
+
+
+@lru_cache(maxsize=16)
+def _base(height: int, seats: int) -> Image.Image:
+    """The table background with the board's frame, toilets and coordinates, and the players' panels."""
+    img = t.new_canvas(WIDTH, height)
+    frame = _frame()
+    img.paste(frame, (0, GY - TOILET - 45), frame)
+    for s in range(seats):
+        t.panel(img, _panel_box(s, seats))
+    return img
+
+
+@lru_cache(maxsize=32)
+def _tiles(board: tuple[int, ...]) -> Image.Image:
+    """The 8×8 grid of tiles (a board changes only when tiles are changed)."""
+    img = Image.new("RGB", (GRID, GRID))
+    for q, mask in enumerate(board):
+        img.paste(_tile(mask), ((q % SIZE) * CELL, (q // SIZE) * CELL))
+    return img
+
+
+def _board(img: Image.Image, view: View) -> None:
+    pending = {q: m for q, m in view["pending"]}
+    img.paste(_tiles(tuple(pending.get(q, m) for q, m in enumerate(view["board"]))), (GX, GY))
+    mark = _mark("refused" if view["refused"] else "pending")
+    for q in pending:
+        img.paste(mark, _cell(q), mark)
+    fell = _mark("fell")
+    for q in set(view["roll"]["at"] if view["roll"] else ()):
+        img.paste(fell, _cell(q), fell)
+    for q, kind in enumerate(view["traps"]):
+        if kind:
+            trap = _trap(kind == 2)
+            img.paste(trap, _cell(q), trap)
+    target = _mark("target")
+    options = view["options"]
+    for q in options["stops"]:
+        img.paste(target, _cell(q), target)
+    draw = ImageDraw.Draw(img)
+    for toilet in options["toilets"]:
+        img.paste(target, _cell(toilet["exit"]), target)
+        _ring_toilet(draw, view["rats"][view["actor"]], toilet["side"])
+    if view["phase"] == "displace":
+        x, y = _cell(view["queue"][0][1])
+        draw.rectangle((x + 3, y + 3, x + CELL - 4, y + CELL - 4), outline=t.DANGER, width=6)
+    for s, q in enumerate(view["rats"]):
+        if q is not None:
+            token = _token(s, s == view["actor"])
+            img.paste(token, _cell(q), token)
+
+
+def _ring_toilet(draw: ImageDraw.ImageDraw, q: int, side: str) -> None:
+    """Frame the toilet beside ``q`` on ``side`` that the rat to act may dive into."""
+    x, y = _cell(q)
+    box = {
+        "n": (x + 3, y - TOILET, x + CELL - 3, y - 2),
+        "s": (x + 3, y + CELL + 2, x + CELL - 3, y + CELL + TOILET),
+        "w": (x - TOILET, y + 3, x - 2, y + CELL - 3),
+        "e": (x + CELL + 2, y + 3, x + CELL + TOILET, y + CELL - 3),
+    }[side]
+    draw.rounded_rectangle(box, 10, outline=t.HIGHLIGHT, width=5)
+
+
+# ====================================================================== players
+def _panel_box(i: int, seats: int) -> t.Box:
+    cols = 3 if seats > 4 else 2 if seats > 1 else 1
+    w = PANEL_W if cols == 3 else (WIDTH - 56 - PANEL_GAP) // 2
+    x = 28 + (i % cols) * (w + PANEL_GAP)
+    y = PANEL_Y + (i // cols) * (PANEL_H + PANEL_GAP)
+    return x, y, x + w, y + PANEL_H
+
+
+def _panels_height(seats: int) -> int:
+    cols = 3 if seats > 4 else 2
+    rows = -(-seats // cols)
+    return rows * (PANEL_H + PANEL_GAP)
+
+
+def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box) -> None:
+    x0, y0, x1, _ = box
+    if seat == view["actor"]:
+        t.glow(img, box)
+    out = seat in view["out"]
+    token = _token(seat, False)
+    img.paste(token, (x0 + 4, y0 + 6), token)
+    teams = view["mode"] != "ffa"
+    fitted, fnt = t.fit_text(name, x1 - x0 - 116, 30)
+    t.text(img, (x0 + 104, y0 + (28 if teams else 36)), fitted, fnt, t.INK_SOFT if out else t.INK, anchor="lm")
+    if teams:
+        team = f"Team {view['team_of'][seat] + 1}"
+        t.text(img, (x0 + 104, y0 + 58), team, t.font(t.MIN_TEXT, bold=True), t.GOLD_DEEP, anchor="lm")
+    q = view["rats"][seat]
+    if out:
+        turn = next(f[1] for f in view["fallen"] if f[0] == seat)
+        status, ink = f"OUT (turn {turn})", t.DANGER
+    elif q is None:
+        status, ink = "not placed yet", t.INK_SOFT
+    else:
+        status, ink = f"in · on {square_text(q)}", (30, 110, 50)
+    t.text(img, (x0 + 104, y0 + (88 if teams else 80)), status, t.font(t.MIN_TEXT, bold=True), ink, anchor="lm")
+    if out:
+        t.paste(img, t.icon("skull", 40), (x0 + 54, y0 + 56), "mm")
+
+
+def _legend(img: Image.Image, y: int) -> None:
+    t.legend(img, (28, y), _legend_entries(), t.font(t.MIN_TEXT), t.FOAM, width=WIDTH - 56, gap=30)
+
+
+@lru_cache(maxsize=1)
+def _legend_entries() -> list[tuple[Image.Image, str]]:
+    def small(img: Image.Image) -> Image.Image:
+        return img.convert("RGBA").resize((40, 40), Image.Resampling.LANCZOS)
+
+    return [
+        (small(_trap(False)), "black trap"),
+        (small(_trap(True)), "red trap"),
+        (small(_tile(S)), "white dot"),
+        (small(_mark("target")), "can go"),
+        (small(_mark("fell")), "last roll"),
+    ]
+
+
+def _canvas(view: View, names: Sequence[str], extra: int) -> tuple[Image.Image, list[str]]:
+    seats = view["seats"]
+    shown = t.seat_names(names, seats)
+    height = PANEL_Y + _panels_height(seats) + extra
+    img = _base(height, seats).copy()
+    _header(img, view, shown)
+    _board(img, view)
+    return img, shown
+
+
+def render_board(view: View, names: Sequence[str]) -> bytes:
+    """The table: the board, the last roll, and each player's rat, team and status."""
+    img, shown = _canvas(view, names, 70)
+    for s in range(view["seats"]):
+        _player(img, view, s, shown[s], _panel_box(s, view["seats"]))
+    _legend(img, PANEL_Y + _panels_height(view["seats"]) + 22)
+    return t.to_png(img)
+
+
+def render_final(view: View, names: Sequence[str]) -> bytes:
+    """The end: the final board, who survived, and the order in which the rats fell."""
+    seats = view["seats"]
+    lines = 2 + max(1, len(view["fallen"]))
+    img, shown = _canvas(view, names, lines * 40 + 70)
+    for s in range(seats):
+        _player(img, view, s, shown[s], _panel_box(s, seats))
+    y = PANEL_Y + _panels_height(seats) + 10
+    box = (28, y, WIDTH - 28, y + lines * 40 + 44)
+    t.panel(img, box)
+    winners = view["result"]["winners"] if view["result"] else []
+    t.paste(img, t.icon("crown", 44), (70, y + 36), "mm")
+    headline = f"{'Winners' if len(winners) > 1 else 'Winner'}: " + (" & ".join(shown[s] for s in winners) or "nobody")
+    bold = t.font(30, bold=True)
+    t.text(img, (104, y + 36), t.ellipsize(headline, bold, WIDTH - 180), bold, t.INK, anchor="lm")
+    t.text(img, (60, y + 84), "Order in which the rats fell:", t.font(t.MIN_TEXT, bold=True), t.INK_SOFT, anchor="lm")
+    how = {
+        "roll": "caught by a roll's trap",
+        "move": "no move at the start of its move",
+        "end": "no move at the end of its turn",
+    }
+    for n, (seat, turn, when) in enumerate(view["fallen"]):
+        line = f"{n + 1}. {shown[seat]} ({_letter(seat)}) — turn {turn}, {how[when]}"
+        fnt = t.font(t.MIN_TEXT)
+        t.text(img, (60, y + 124 + n * 40), t.ellipsize(line, fnt, WIDTH - 140), fnt, t.INK, anchor="lm")
+    if not view["fallen"]:
+        t.text(img, (60, y + 124), "No rat fell.", t.font(t.MIN_TEXT), t.INK, anchor="lm")
+    return t.to_png(img)

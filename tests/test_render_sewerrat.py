@@ -1,0 +1,101 @@
+"""Sewer Rat renderer: every phase renders to a sensible PNG that shows what the view says."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+from PIL import Image
+
+from games.sewerrat import SewerRat, SewerRatAI
+from games.sewerrat.components import SQUARE_BY_TEXT
+from games.simulate import self_play
+from rendering import sewerrat, theme
+
+GAME = SewerRat()
+NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Ｃａｐｔａｉｎ 🦜 Bartholomew Roberts", "x" * 60]
+
+
+def image(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    assert img.format == "PNG" and img.width == sewerrat.WIDTH
+    return img.convert("RGB")
+
+
+def centre(square: str) -> tuple[int, int]:
+    x, y = sewerrat._centre(SQUARE_BY_TEXT[square])
+    return round(x), round(y)
+
+
+def positions(players: int, teams: str) -> dict[str, dict]:
+    """The first view of each phase met in a seeded AI game, and the final one."""
+    seen: dict[str, dict] = {}
+    for i in range(6):
+        for state in self_play(GAME, SewerRatAI(), players, f"render{i}", {"teams": teams}):
+            seen.setdefault(state["phase"], GAME.view(state, None))
+    return seen
+
+
+@pytest.mark.parametrize(("players", "teams"), [(2, "ffa"), (4, "2"), (6, "3"), (5, "ffa")])
+def test_every_phase_renders(players: int, teams: str) -> None:
+    for phase, view in positions(players, teams).items():
+        img = image(sewerrat.render_board(view, NAMES[:players]))
+        assert img.height > 1200, phase
+        if phase == "over":
+            final = image(sewerrat.render_final(view, NAMES[:players]))
+            assert final.height > img.height
+
+
+def board_view(**changes) -> dict:
+    state = GAME.new_game(3, {"teams": "ffa"}, "pixels")
+    state.update(board=[15] * 64, phase="move", actor=1, mover=1, turn=4)
+    state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
+    state["rats"] = [SQUARE_BY_TEXT["r1c1"], SQUARE_BY_TEXT["r4c4"], SQUARE_BY_TEXT["r8c8"]]
+    state["traps"][SQUARE_BY_TEXT["r4c6"]] = 2
+    state["traps"][SQUARE_BY_TEXT["r6c4"]] = 1
+    state["roll"] = {"y": 6, "g": 4, "at": [SQUARE_BY_TEXT["r6c4"]]}
+    state.update(changes)
+    return GAME.view(state, None)
+
+
+def near(pixel: tuple[int, int, int], colour: tuple[int, int, int], tolerance: int = 40) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=True))
+
+
+def test_rats_traps_and_destinations_are_drawn_where_the_view_says() -> None:
+    img = image(sewerrat.render_board(board_view(), NAMES[:3]))
+    x, y = centre("r4c4")
+    assert near(img.getpixel((x, y - 25)), theme.PLAYER_COLOURS[1].fill)  # B's rat
+    assert near(img.getpixel((x, y - 45)), theme.HIGHLIGHT, 60)  # ringed: it must move
+    x, y = centre("r4c5")  # a legal stop east of it
+    assert near(img.getpixel((x + 16, y)), theme.HIGHLIGHT, 60)
+    x, y = centre("r4c6")  # the red trap
+    assert near(img.getpixel((x, y - 20)), sewerrat.RED_TRAP, 60)
+    x, y = centre("r6c4")  # a black trap, where the last roll put it (a gold frame)
+    assert near(img.getpixel((x, y)), sewerrat.BLACK_TRAP, 40)
+    cx, cy = sewerrat._cell(SQUARE_BY_TEXT["r6c4"])
+    assert near(img.getpixel((cx + 6, cy + 40)), theme.GOLD, 60)
+
+
+def test_a_pending_tile_change_is_drawn_framed() -> None:
+    square = SQUARE_BY_TEXT["r5c5"]
+    view = board_view(phase="tiles", actor=1, pending=[[square, 0]])
+    img = image(sewerrat.render_board(view, NAMES[:3]))
+    x, y = sewerrat._cell(square)
+    assert near(img.getpixel((x + 3, y + 50)), sewerrat.PENDING, 60)
+    assert near(img.getpixel((x + 50, y + 50)), sewerrat.TILE_BG, 20)  # the blank tile it will hold
+    refused = image(sewerrat.render_board(dict(view, refused=True), NAMES[:3]))
+    assert near(refused.getpixel((x + 3, y + 50)), theme.DANGER, 60)
+
+
+def test_rendering_is_fast_enough() -> None:
+    views = [GAME.view(s, None) for s in self_play(GAME, SewerRatAI(), 4, "speed", {"teams": "2"})][:40]
+    sewerrat.render_board(views[0], NAMES[:4])
+    times = []
+    for view in views:
+        started = time.perf_counter()
+        sewerrat.render_board(view, NAMES[:4])
+        times.append(time.perf_counter() - started)
+    times.sort()
+    assert times[len(times) // 2] < 0.06  # the bench's target is 15 ms; this only catches a regression
