@@ -389,6 +389,18 @@ def _card_spot(i: int) -> tuple[int, int]:
 def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: str) -> None:
     seat = player["seat"]
     x0, y0, x1, _ = box
+    if player["spade"] != "held" and view["phase"] != "over":  # on the top edge, leaving the name its room
+        t.pill(
+            img,
+            (x1 - 18, y0 - 16),
+            "PASSED",
+            t.font(SMALL, condensed=True),
+            t.PARCHMENT_SHADE,
+            t.INK_SOFT,
+            border=t.GOLD_DEEP,
+            align="right",
+            height=32,
+        )
     if seat in view["to_act"] and view["phase"] != "over":
         t.glow(img, box)
         t.pill(
@@ -426,21 +438,7 @@ def _player_content(
     count_text = t.plural(pile_count, "card")
     t.text(img, (PLAYER_W - 18, 39), count_text, count_font, t.INK, anchor="rm")
     right = PLAYER_W - 18 - t.text_width(count_text, count_font) - 14
-    if not held:
-        right = (
-            t.pill(
-                img,
-                (right, 23),
-                "PASSED",
-                t.font(SMALL, condensed=True),
-                t.PARCHMENT_SHADE,
-                t.INK_SOFT,
-                align="right",
-                height=32,
-            )[0]
-            - 12
-        )
-    fitted, fnt = t.fit_text(name + " (you)" * you, right - 72 - 30, 28)
+    fitted, fnt = t.fit_text(name + " (you)" * you, right - 72 - 46, 28)  # the pill's round ends take 46 px
     t.pill(img, (72, 16), fitted, fnt, colour.fill, colour.text, border=colour.edge, height=46)
     # Row 2: what they have collected, or a face-down stack in blind mode.
     y = 80
@@ -503,7 +501,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     headline = t.final_headline_lines(players, winners, best, W - 2 * M, 32)
     top = 106 + len(headline[0]) * 40 + 16
     col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
-    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 24, 26) - 1) * t.NAME_LINE_H
+    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 12, 26, 44) - 1) * t.NAME_LINE_H
     table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + 100
     img = t.new_canvas(W, top + table_h + M + 6)
     t.title(img, (M - 4, 12), t.icon("skull", 54), "PIRATZ · FINAL SCORE", 44)
@@ -518,7 +516,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         names_y=64,
         pill_h=44,
         name_size=26,
-        name_margin=24,
+        name_margin=12,
         crown=50,
     )
     y = top + names_h

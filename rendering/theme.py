@@ -791,11 +791,11 @@ def name_pill(
     lines: int = 1,
     align: str = "center",
 ) -> Box:
-    """``name`` on a pill in ``seat``'s colour (see :func:`pill` for ``xy`` and ``align``), the bold face
-    shrunk from ``size`` px so that the text fits ``width``; with ``lines`` 2, a name that would still not
+    """``name`` on a pill in ``seat``'s colour (see :func:`pill` for ``xy`` and ``align``) at most ``width``
+    px wide, the bold face shrunk from ``size`` px to fit; with ``lines`` 2, a name that would still not
     fit takes two lines on a pill :data:`NAME_LINE_H` px taller (centred on ``xy``); only then is it cut."""
     colour = PLAYER_COLOURS[seat]
-    parts, fnt = fit_lines(name, width, size, lines)
+    parts, fnt = fit_lines(name, width - height, size, lines)  # a pill's round ends take its height
     if len(parts) == 1:
         return pill(canvas, xy, parts[0], fnt, colour.fill, colour.text, border=colour.edge, align=align, height=height)
     h = height + (len(parts) - 1) * NAME_LINE_H
@@ -818,9 +818,9 @@ NAME_LINE_H = 26
 """The height a name's second line adds to its pill."""
 
 
-def final_name_lines(names: Sequence[str], width: float, size: int) -> int:
-    """Lines the longest of ``names`` needs on a final table's name pills of ``width`` px (1 or 2)."""
-    return max((len(fit_lines(name, width, size)[0]) for name in names), default=1)
+def final_name_lines(names: Sequence[str], width: float, size: int, height: int) -> int:
+    """Lines the longest of ``names`` needs on :func:`name_pill` pills (1 or 2)."""
+    return max((len(fit_lines(name, width - height, size)[0]) for name in names), default=1)
 
 
 def final_headline_lines(

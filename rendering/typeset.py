@@ -175,9 +175,13 @@ def _bidi_class(cluster: str) -> str:
 
 
 def levels(classes: list[str]) -> list[int]:
-    """Embedding levels of a single line without explicit embeddings (UAX #9, rules P2–P3, W1–W7,
-    N1–N2, I1–I2 and L1): 0, 2 left to right, 1 right to left."""
-    base = next((cls != "L" for cls in classes if cls in ("L", "R", "AL")), False)
+    """Embedding levels of a single line without explicit embeddings (UAX #9, rules W1–W7, N1–N2, I1–I2
+    and L1): 0, 2 left to right, 1 right to left.
+
+    The line is right to left only when it has right-to-left letters and no left-to-right ones (rather
+    than rule P2's first strong letter): the images' own words are English, so a sentence that starts
+    with an Arabic name still reads left to right, while a name all in Arabic or Hebrew reads right to left."""
+    base = "L" not in classes and ("R" in classes or "AL" in classes)
     types = list(classes)
     strong = "R" if base else "L"
     for i, cls in enumerate(types):  # W2, W3

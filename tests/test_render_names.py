@@ -72,13 +72,15 @@ def test_each_script_takes_its_font_and_direction() -> None:
         ("🦜", typeset.EMOJI, True),
         ("محمد ", "DejaVuSans.ttf", True),
     ]
-    # A Hebrew word inside a Latin name keeps the Latin order around it.
+    # A Hebrew word inside a Latin name keeps the Latin order around it; so does a sentence about a name.
     assert [text for text, *_ in runs("Zoë שלום abc")] == ["Zoë ", "שלום", " abc"]
+    assert [text for text, *_ in runs("محمد to reveal or pass.")] == ["محمد", " to reveal or pass."]
 
 
 def test_bidi_levels_follow_the_unicode_algorithm() -> None:
     assert typeset.levels(["L", "WS", "R", "WS", "EN"]) == [0, 0, 1, 1, 2]  # the number joins the Hebrew
-    assert typeset.levels(["R", "WS", "EN", "WS", "L"]) == [1, 1, 2, 1, 2]
+    assert typeset.levels(["R", "WS", "EN", "WS", "ON"]) == [1, 1, 2, 1, 1]
+    assert typeset.levels(["R", "WS", "EN", "WS", "L"]) == [1, 1, 2, 0, 0]  # English words: left to right
     assert typeset.levels(["AL", "EN"]) == [1, 2]  # Arabic then a number: an Arabic number
     assert typeset.levels(["ON", "WS"]) == [0, 0]
 

@@ -134,7 +134,7 @@ def _count_rows(seats: int) -> int:
 
 
 def _name_room(seats: int) -> int:
-    return _panel_w(seats) - 2 * INSET - 8 - 28  # less the pill's rounded ends
+    return _panel_w(seats) - 2 * INSET - 4 - 42  # less the pill's rounded ends
 
 
 def _name_lines(seats: int, names: Sequence[str]) -> int:
@@ -569,7 +569,7 @@ def _player_content(
     colour = t.PLAYER_COLOURS[seat]
     cw, extra = w - 2 * INSET, (name_lines - 1) * NAME_LINE_H
     img = Image.new("RGB", (cw, 108 + rows * COUNT_ROW_H + extra), t.PARCHMENT)
-    parts, fnt = t.fit_lines(name, cw - 8 - 28, 26)
+    parts, fnt = t.fit_lines(name, cw - 4 - 42, 26)  # as _name_room measures it
     if len(parts) == 1:
         t.pill(img, (2, 2 + extra / 2), parts[0], fnt, colour.fill, colour.text, border=colour.edge, height=42)
     else:
@@ -632,7 +632,7 @@ def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
     t.panel(img, (M, y0, W - M, y0 + top))
     x = t.text_width("THE BAR", t.font(26, bold=True)) + M + 20
     t.text(img, (M + 20, y0 + 28), "THE BAR", t.font(26, bold=True), t.INK, anchor="lm")
-    hint = "front → rear · ✓ still bidding"
+    hint = "front → rear · ≥ least bid · ✓ still bidding"
     t.text(img, (x + 16, y0 + 29), hint, t.font(SMALL), t.INK_SOFT, anchor="lm")
     lot, bid, bidder = a["lot"], a["bid"], a["bidder"]
     if lot is None:
@@ -659,18 +659,33 @@ def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
         if i == lot:
             t.glow(img, box, radius=12)
         t.paste(img, _stool(stool["tribe"], stool["min_bid"], stool["cards_under"], cell - 8, i == lot), box[:2])
-    # Everybody's crew so far, and who is still in this auction.
-    y = y0 + top - 30
+    # Everybody's crew so far, and who is still in this auction: whole names where the row has room.
+    seats = range(view["seats"])
+    suffixes = [f" {a['crew_counts'][s]}/4" + (" ✓" if s in a["active"] else "") for s in seats]
+    labels = [names[s] + suffixes[s] for s in seats]
+    room = W - M - 20 - (M + 20) - 8 * (len(labels) - 1)
+    fnt = next(
+        (
+            f
+            for f in (t.font(SMALL, bold=True), t.font(SMALL, True, True))
+            if sum(t.text_width(lb, f) + 36 for lb in labels) <= room
+        ),
+        None,
+    )
+    if fnt is None:  # no room for every whole name: short names stay whole, the long ones share the rest
+        fnt = t.font(SMALL, True, True)
+        long = {s: t.text_width(names[s], fnt) for s in seats}
+        budget = room - sum(36 + t.text_width(suffix, fnt) for suffix in suffixes)
+        for s in sorted(seats, key=long.__getitem__):
+            if long[s] <= budget / len(long):
+                budget -= long.pop(s)
+        share = budget / max(1, len(long))
+        labels = [(t.ellipsize(names[s], fnt, share) if s in long else names[s]) + suffixes[s] for s in seats]
     x = M + 20
-    chip_w = (W - M - 20 - x) / view["seats"] - 8
-    fnt = t.font(SMALL, bold=True)
-    for seat in range(view["seats"]):
+    for seat, label in zip(seats, labels, strict=True):
         colour = t.PLAYER_COLOURS[seat]
-        active = seat in a["active"]
-        suffix = f" {a['crew_counts'][seat]}/4" + (" ✓" if active else "")
-        label = t.ellipsize(names[seat], fnt, chip_w - 30 - t.text_width(suffix, fnt)) + suffix
-        fill = colour.fill if active or lot is None else t.mix(colour.fill, t.PARCHMENT, 0.6)
-        box = t.pill(img, (x, y - 18), label, fnt, fill, colour.text, border=colour.edge, height=36)
+        fill = colour.fill if seat in a["active"] or lot is None else t.mix(colour.fill, t.PARCHMENT, 0.6)
+        box = t.pill(img, (x, top + y0 - 48), label, fnt, fill, colour.text, border=colour.edge, height=36)
         x = box[2] + 8
 
 
@@ -682,7 +697,7 @@ def _stool(tribe: str, min_bid: int, under: int, w: int, lot: bool) -> Image.Ima
     img = t.rounded(w, h, 12, fill, t.GOLD_DEEP if lot else t.mix(t.PARCHMENT_SHADE, t.INK, 0.3), 2).copy()
     size = min(64, w - 14)
     t.paste(img, figure(tribe, None, size), (w / 2, 8 + size / 2), "mm")
-    t.text(img, (w / 2, h - 20), f"min {min_bid}", t.font(SMALL, bold=True), t.INK, anchor="mm")
+    t.text(img, (w / 2, h - 20), f"≥ {min_bid}", t.font(SMALL, bold=True), t.INK, anchor="mm")
     if under:
         t.paste(img, t.card_back(24, 34), (w - 30, 4))
         t.pill(img, (w - 22, 22), f"+{under}", t.font(SMALL, bold=True), t.DANGER, WHITE, align="center", height=30)

@@ -27,7 +27,7 @@ def _figures_of(view: View, seat: int) -> list[tuple[str, str, bool]]:
         for space, fig in enumerate(ship["spaces"]):
             if fig is not None and fig["owner"] == seat:
                 if space == CAPTAIN:
-                    out.append((fig["tribe"], f"CAPTAIN of the {ship['ship']} ship", True))
+                    out.append((fig["tribe"], f"captain of the {ship['ship']} ship", True))
                 else:
                     out.append((fig["tribe"], f"{ship['ship']} ship, space {space + 1}", False))
     return out
@@ -116,9 +116,9 @@ def _hand_crew(img: Image.Image, figs: list[tuple[str, str, bool]], seat: int) -
         t.paste(img, figure(tribe, seat, 44), (x0 + 18, fy))
         ink = CAPTAIN_RED if captain else t.INK
         t.text(img, (x0 + 72, fy + 22), TRIBE_SINGULAR[tribe], t.font(SMALL, bold=True), ink, anchor="lm")
-        t.text(img, (x0 + 230, fy + 22), where, t.font(SMALL, bold=captain), ink, anchor="lm")
+        t.text(img, (x0 + 236, fy + 22), where, t.font(SMALL), ink, anchor="lm")
         if captain:
-            t.paste(img, icon("hat", 40), (W - M - 40, fy + 22), "mm")
+            t.paste(img, icon("hat", 40), (W - M - 34, fy + 22), "mm")
 
 
 def _category_row(
@@ -146,7 +146,7 @@ def _category_row(
         t.text(
             img, (x0 + 12, y + 84 + n * DETAIL_LINE_H - DETAIL_LINE_H / 2), part, t.font(SMALL), t.INK_SOFT, anchor="lm"
         )
-    x = x0 + 300
+    x = x0 + 320
     for kind, value in category_tokens(cat, category, tokens):
         tl = tile_of(cat, kind, value, HAND_TILE)
         if x + tl.width > x1 - 110:
