@@ -117,7 +117,9 @@ def main(fonts: Path) -> None:
         for weight in ("Regular", "Bold"):
             shutil.copyfile(noto / f"NotoSans{script}-{weight}.ttf", OUT / f"NotoSans{script}-{weight}.ttf")
     for weight in ("Regular", "Bold"):
-        subset_cjk(fonts / "opentype" / "noto" / f"NotoSansCJK-{weight}.ttc", OUT / f"NotoSansCJKjp-{weight}-subset.otf")
+        subset_cjk(
+            fonts / "opentype" / "noto" / f"NotoSansCJK-{weight}.ttc", OUT / f"NotoSansCJKjp-{weight}-subset.otf"
+        )
     shrink_emoji(noto / "NotoColorEmoji.ttf", OUT / "NotoColorEmoji-64ppem.ttf")
 
 
