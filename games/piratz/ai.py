@@ -20,8 +20,8 @@ The weights in :class:`Params` were tuned by self-play against the previous sett
 It reads only what :meth:`Piratz.view` shows a seat: the middle, the collected piles (unless blind),
 the cubes, who holds a spade, and the public card list, from which it counts the cards not yet
 seen. It reads those fields from the state directly instead of building the whole view, which would
-cost more than the decision itself; ``tests/test_piratz_random.py`` checks that its choices never
-depend on anything the view hides.
+cost more than the decision itself; the conformance suite (``tests/test_engines.py``) checks that its
+choices never depend on anything the view hides.
 """
 
 from __future__ import annotations
