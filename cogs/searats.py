@@ -1,0 +1,43 @@
+"""``/searats``: Sea Rats!, the last pirate afloat wins (2–6 players commanding six ships)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from cogs.app import TableBot
+from cogs.base import GameCog
+
+
+class SeaRatsCog(GameCog, group_name="searats", group_description="Sea Rats!: the last pirate afloat wins (2–6)"):
+    kind = "searats"
+
+    @app_commands.command(name="new", description="Challenge members (and AI seats) to a game of Sea Rats!")
+    @app_commands.describe(
+        player2="A member to challenge",
+        player3="Another member to challenge",
+        player4="Another member to challenge",
+        player5="Another member to challenge",
+        player6="Another member to challenge",
+        ai="How many players the bot's AI plays",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        player2: discord.Member | None = None,
+        player3: discord.Member | None = None,
+        player4: discord.Member | None = None,
+        player5: discord.Member | None = None,
+        player6: discord.Member | None = None,
+        ai: app_commands.Range[int, 0, 5] = 0,
+    ) -> None:
+        await self.challenge(interaction, [player2, player3, player4, player5, player6], ai, {})
+
+    @app_commands.command(name="open", description="Open a Sea Rats! table that anyone here can join")
+    @app_commands.describe(ai="How many players the bot's AI plays")
+    async def open(self, interaction: discord.Interaction, ai: app_commands.Range[int, 0, 5] = 0) -> None:
+        await self.open_table(interaction, ai, {})
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(SeaRatsCog(bot))

@@ -1,0 +1,503 @@
+"""Sea Rats! images: the ocean during play (:func:`render_board`) and the end of the game (:func:`render_final`).
+
+The map is an 11×11 grid of dots in a frame of land, the six numbered ports on its edge and the X in the
+middle. Ships are round flags in their colours with their commander's initial; the Treasure chest sits on
+the X or on the ship that carries it. Beside each port, small discs in the ships' colours show the ports
+they chart (a filled compass marker) and where they last stocked up (a ring). The ship to act glows, with
+the dots it can reach, its firing range and its targets; a battle draws its line of fire. The side panel
+is every ship's log (cannonballs and supplies, 0–12) grouped by commander; the foot shows the last dice and
+any offer waiting for an answer. Everything drawn comes from the view: the renderer never looks at rules.
+
+The parts that never change (land, ocean, grid, ports, labels) are drawn once into a cached layer at
+twice the size and scaled down, so a render is a copy, a few cached sprites pasted, and text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering import theme as t
+
+View = dict[str, Any]
+
+W = 1220
+M = 20
+HEAD_H = 118
+MAP = 800
+MAP_X, MAP_Y = M, HEAD_H
+GAP = 60
+"""Pixels between neighbouring dots."""
+EDGE = 100
+"""From the map's border to the first dot: the land (with coordinates, port badges and markers), then water."""
+COAST = 64
+GRID_X, GRID_Y = MAP_X + EDGE, MAP_Y + EDGE
+PANEL_X = MAP_X + MAP + 20
+PANEL_W = W - PANEL_X - M
+FOOT_Y = MAP_Y + MAP + 18
+FOOT_H = 104
+H = FOOT_Y + FOOT_H + M
+SMALL = t.MIN_TEXT
+WHITE: t.RGB = (255, 255, 255)
+SAND: t.RGB = (214, 188, 136)
+SAND_DARK: t.RGB = (164, 132, 84)
+GRASS: t.RGB = (112, 142, 78)
+WATER: t.RGB = (30, 86, 112)
+WATER_EDGE: t.RGB = (56, 120, 146)
+GRID_LINE: t.RGB = (52, 110, 136)
+DOT: t.RGB = (196, 222, 230)
+FIRE: t.RGB = (236, 72, 52)
+
+SHIP_COLOURS: dict[str, tuple[t.RGB, t.RGB, t.RGB]] = {
+    "black": ((38, 38, 44), WHITE, (214, 214, 222)),
+    "red": ((214, 52, 52), WHITE, t.OUTLINE),
+    "blue": ((46, 108, 222), WHITE, t.OUTLINE),
+    "green": ((44, 156, 74), WHITE, t.OUTLINE),
+    "purple": ((142, 70, 194), WHITE, t.OUTLINE),
+    "yellow": ((244, 204, 44), (40, 30, 8), t.OUTLINE),
+}
+"""Each ship's flag colour, the text drawn on it and its edge."""
+
+BADGE = 58
+"""From a port's dot to its numbered badge on the land."""
+PORT_SIDE = {1: (0, -1), 2: (0, -1), 3: (1, 0), 4: (0, 1), 5: (0, 1), 6: (-1, 0)}
+"""Which way each port's badge sits from its dot, onto the land."""
+
+
+def _dot_xy(col: int, row: int) -> tuple[int, int]:
+    return GRID_X + col * GAP, GRID_Y + row * GAP
+
+
+# ---------------------------------------------------------------------------------------------- sprites
+
+
+def _paint_chest(d: ImageDraw.ImageDraw, p: Any, k: float, c: t.RGB) -> None:
+    d.rounded_rectangle(p(8, 30, 92, 56), radius=round(14 * k), fill=t.dark(c, 0.15))
+    d.rectangle(p(8, 46, 92, 90), fill=c)
+    d.rectangle(p(8, 50, 92, 58), fill=t.GOLD)
+    d.rectangle(p(44, 44, 56, 66), fill=t.GOLD)
+    for x in (22, 78):
+        d.rectangle(p(x - 4, 30, x + 4, 90), fill=t.GOLD_DEEP)
+
+
+t.register_icon("sr-chest", _paint_chest, (150, 92, 44))
+
+
+@lru_cache(maxsize=64)
+def _flag(colour: str, initial: str, size: int) -> Image.Image:
+    """A ship: a round flag piece in its colour, a pennant, and its commander's initial."""
+    fill, ink, edge = SHIP_COLOURS[colour]
+    s = 3
+    big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    r = size * s / 2
+    d.ellipse((2 * s, 2 * s, size * s - 2 * s, size * s - 2 * s), fill=fill, outline=edge, width=3 * s)
+    # A pennant on a mast across the top of the disc.
+    mast_x = r + size * s * 0.22
+    d.line((mast_x, size * s * 0.16, mast_x, size * s * 0.5), fill=edge, width=2 * s)
+    d.polygon(
+        [(mast_x, size * s * 0.16), (mast_x + size * s * 0.2, size * s * 0.24), (mast_x, size * s * 0.32)],
+        fill=t.light(fill, 0.35) if colour != "yellow" else t.dark(fill, 0.2),
+    )
+    img = big.resize((size, size), Image.Resampling.LANCZOS)
+    if initial:
+        t.text(img, (size * 0.44, size * 0.56), initial, t.font(round(size * 0.5), bold=True), ink, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=16)
+def _ring(colour: t.RGB, size: int, width: int) -> Image.Image:
+    s = 3
+    big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
+    ImageDraw.Draw(big).ellipse(
+        (width * s // 2, width * s // 2, size * s - width * s // 2, size * s - width * s // 2),
+        outline=colour,
+        width=width * s,
+    )
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def _disc(colour: t.RGB, size: int, edge: t.RGB = t.OUTLINE) -> Image.Image:
+    s = 3
+    big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
+    ImageDraw.Draw(big).ellipse((s, s, size * s - s, size * s - s), fill=colour, outline=edge, width=2 * s)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def _die(value: int, size: int) -> Image.Image:
+    """A white die showing ``value`` pips."""
+    img = t.rounded(size, size, size // 5, WHITE, t.OUTLINE, 2).copy()
+    d = ImageDraw.Draw(img)
+    pips = {
+        1: [(1, 1)],
+        2: [(0, 0), (2, 2)],
+        3: [(0, 0), (1, 1), (2, 2)],
+        4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+        5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+        6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+    }[value]
+    r = size * 0.09
+    for cx, cy in pips:
+        x = size * (0.26 + 0.24 * cx)
+        y = size * (0.26 + 0.24 * cy)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=t.OUTLINE)
+    return img
+
+
+# ---------------------------------------------------------------------------------------------- the map
+
+
+@lru_cache(maxsize=2)
+def _map_layer(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> Image.Image:
+    """Land, ocean, grid lines, dots, coordinates, ports and the X, drawn at twice the size and scaled down."""
+    s = 2
+    img = Image.new("RGBA", (MAP * s, MAP * s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, MAP * s - 1, MAP * s - 1), radius=36 * s, fill=SAND, outline=SAND_DARK, width=4 * s)
+    d.rounded_rectangle((14 * s, 14 * s, (MAP - 14) * s, (MAP - 14) * s), radius=30 * s, outline=GRASS, width=6 * s)
+    o = COAST * s
+    d.rounded_rectangle((o, o, MAP * s - o, MAP * s - o), radius=26 * s, fill=WATER, outline=WATER_EDGE, width=5 * s)
+
+    def at(col: int, row: int) -> tuple[float, float]:
+        return (EDGE + col * GAP) * s, (EDGE + row * GAP) * s
+
+    for i in range(11):
+        d.line((*at(i, 0), *at(i, 10)), fill=GRID_LINE, width=2 * s)
+        d.line((*at(0, i), *at(10, i)), fill=GRID_LINE, width=2 * s)
+    faint = t.mix(WATER, GRID_LINE, 0.6)
+    for k in range(-10, 11):
+        ends = [(c, c - k) for c in range(11) if 0 <= c - k <= 10]
+        d.line((*at(*ends[0]), *at(*ends[-1])), fill=faint, width=s)
+        ends = [(c, k + 10 - c) for c in range(11) if 0 <= k + 10 - c <= 10]
+        if len(ends) > 1:
+            d.line((*at(*ends[0]), *at(*ends[-1])), fill=faint, width=s)
+    cx, cy = at(*x)
+    arm = 20 * s
+    for sign in (1, -1):
+        d.line((cx - arm, cy - sign * arm, cx + arm, cy + sign * arm), fill=(180, 40, 36), width=9 * s)
+    r = 5 * s
+    for col in range(11):
+        for row in range(11):
+            px, py = at(col, row)
+            d.ellipse((px - r, py - r, px + r, py + r), fill=DOT)
+    for number, col, row in ports:
+        px, py = at(col, row)
+        d.ellipse((px - 22 * s, py - 22 * s, px + 22 * s, py + 22 * s), outline=t.GOLD, width=4 * s)
+    layer = img.resize((MAP, MAP), Image.Resampling.LANCZOS)
+    fnt = t.font(SMALL, bold=True)
+    for i in range(11):
+        letter = "ABCDEFGHIJK"[i]
+        t.text(layer, (EDGE + i * GAP, 16), letter, fnt, t.INK, anchor="mm")
+        t.text(layer, (EDGE + i * GAP, MAP - 14), letter, fnt, t.INK, anchor="mm")
+        t.text(layer, (15, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")
+        t.text(layer, (MAP - 15, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")
+    for number, col, row in ports:
+        bx, by = _port_badge(number, col, row)
+        t.paste(layer, _disc(t.GOLD, 36), (bx - MAP_X, by - MAP_Y), "mm")
+        t.text(layer, (bx - MAP_X, by - MAP_Y), str(number), t.font(SMALL, bold=True), t.INK, anchor="mm")
+    return layer
+
+
+def _port_badge(number: int, col: int, row: int) -> tuple[int, int]:
+    """Where a port's numbered badge sits, on the land beside its dot (canvas pixels)."""
+    x, y = _dot_xy(col, row)
+    dx, dy = PORT_SIDE[number]
+    return x + dx * (BADGE - 4), y + dy * BADGE
+
+
+def _markers(canvas: Image.Image, view: View) -> None:
+    """Beside each port: a filled disc for every ship charting it, a ring for every ship that last stocked there."""
+    spots: dict[int, list[tuple[str, bool]]] = {}
+    for ship in view["ships"]:
+        if ship["sunk"]:
+            continue
+        if ship["chart"]:
+            spots.setdefault(ship["chart"], []).append((ship["colour"], True))
+        if ship["last"]:
+            spots.setdefault(ship["last"], []).append((ship["colour"], False))
+    ports = {p["number"]: p["at"] for p in view["ports"]}
+    for number, marks in spots.items():
+        col, row = ports[number]
+        x, y = _dot_xy(col, row)
+        dx, dy = PORT_SIDE[number]
+        for i, (colour, charted) in enumerate(marks):
+            fill = SHIP_COLOURS[colour][0]
+            if dy:  # a row of markers along the top or bottom edge, right of the badge
+                mx, my = x + 32 + i * 22, y + dy * BADGE
+            else:  # a column along the left or right edge, below the badge
+                mx, my = x + dx * (BADGE - 4), y + 32 + i * 22
+            t.paste(canvas, _disc(fill, 20, SHIP_COLOURS[colour][2]) if charted else _ring(fill, 20, 4), (mx, my), "mm")
+
+
+def _draw_map(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
+    ports = tuple((p["number"], p["at"][0], p["at"][1]) for p in view["ports"])
+    t.paste(canvas, _map_layer(ports, tuple(view["x"])), (MAP_X, MAP_Y))
+    _markers(canvas, view)
+    draw = ImageDraw.Draw(canvas)
+    for col, row in view["range"]:
+        x, y = _dot_xy(col, row)
+        draw.ellipse((x - 7, y - 7, x + 7, y + 7), outline=FIRE, width=2)
+    for col, row in view["reach"]:
+        t.paste(canvas, _ring(t.HIGHLIGHT, 26, 4), _dot_xy(col, row), "mm")
+    battle = view["battle"]
+    ships = view["ships"]
+    if battle is not None:
+        a = _dot_xy(*ships[battle["att"]]["at"])
+        b = _dot_xy(*ships[battle["def"]]["at"])
+        draw.line((*a, *b), fill=FIRE, width=6)
+    if view["treasure"] is None:
+        t.paste(canvas, t.icon("sr-chest", 40), _dot_xy(*view["x"]), "mm")
+    acting = set(view["to_act"])
+    targets = {target["ship"] for target in view["targets"]}
+    for s, ship in enumerate(ships):
+        if ship["sunk"]:
+            continue
+        x, y = _dot_xy(*ship["at"])
+        if s in acting:
+            t.glow(canvas, (x - 26, y - 26, x + 26, y + 26), radius=26)
+        if s in targets:
+            t.paste(canvas, _ring(FIRE, 64, 5), (x, y), "mm")
+        t.paste(canvas, _flag(ship["colour"], _initial(names, s), 50), (x, y), "mm")
+        if ship["treasure"]:
+            t.paste(canvas, t.icon("sr-chest", 30), (x + 20, y + 18), "mm")
+
+
+def _initial(names: Sequence[str], seat: int) -> str:
+    name = t.clean_name(names[seat]) if seat < len(names) else ""
+    return name[:1].upper() if name else str(seat + 1)
+
+
+# ---------------------------------------------------------------------------------------------- the logs
+
+
+def _fleets(view: View) -> list[tuple[int, list[int]]]:
+    """Ships grouped by commander, in the order their first ship sails."""
+    groups: dict[int, list[int]] = {}
+    for s, ship in enumerate(view["ships"]):
+        groups.setdefault(ship["commander"], []).append(s)
+    return list(groups.items())
+
+
+@lru_cache(maxsize=4)
+def _crate(size: int) -> Image.Image:
+    """A crate of supplies."""
+    img = t.rounded(size, size, 4, (170, 112, 56), t.OUTLINE, 2).copy()
+    d = ImageDraw.Draw(img)
+    d.line((4, 4, size - 5, size - 5), fill=(110, 70, 30), width=2)
+    d.line((4, size - 5, size - 5, 4), fill=(110, 70, 30), width=2)
+    return img
+
+
+def _bar(canvas: Image.Image, x: int, y: int, width: int, value: int, colour: t.RGB, mark: Image.Image) -> None:
+    """A log scale 0–12: ``value`` notches filled (More Booty may go beyond: the number says so)."""
+    fnt = t.font(SMALL, bold=True)
+    t.paste(canvas, mark, (x + 10, y), "mm")
+    bx = x + 30
+    notch = (width - 30 - 44) / 12
+    draw = ImageDraw.Draw(canvas)
+    for i in range(12):
+        x0 = bx + i * notch
+        filled = i < value
+        draw.rectangle((x0, y - 8, x0 + notch - 3, y + 8), fill=colour if filled else t.PARCHMENT_SHADE)
+    t.text(canvas, (x + width, y), str(value), fnt, t.INK, anchor="rm")
+
+
+def _logs(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
+    box = (PANEL_X, MAP_Y, PANEL_X + PANEL_W, MAP_Y + MAP)
+    t.panel(canvas, box)
+    fleets = _fleets(view)
+    rows = sum(len(ships) for _, ships in fleets)
+    head_h = 44
+    row_h = min(112, (MAP - 24 - head_h * len(fleets)) // max(rows, 1))
+    y = MAP_Y + 14
+    acting = set(view["to_act"])
+    for _commander, seats in fleets:
+        name = t.clean_name(names[seats[0]]) if seats[0] < len(names) else f"Player {_commander + 1}"
+        afloat = [s for s in seats if not view["ships"][s]["sunk"]]
+        label = t.ellipsize(name or "?", t.font(SMALL + 2, bold=True), PANEL_W - 150)
+        t.pill(canvas, (PANEL_X + 14, y + 4), label, t.font(SMALL + 2, bold=True), t.INK, t.PARCHMENT)
+        state = f"{len(afloat)} afloat" if afloat else "out"
+        t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), state, t.font(SMALL), t.INK_SOFT, anchor="rm")
+        y += head_h
+        for s in seats:
+            _log_row(canvas, view, s, y, row_h, s in acting)
+            y += row_h
+
+
+def _log_row(canvas: Image.Image, view: View, seat: int, y: int, row_h: int, acting: bool) -> None:
+    ship = view["ships"][seat]
+    x = PANEL_X + 16
+    if acting:
+        t.paste(canvas, t.rounded(PANEL_W - 20, row_h - 6, 12, (*t.HIGHLIGHT, 70)), (PANEL_X + 10, y - 2))
+    t.paste(canvas, _flag(ship["colour"], "", 34), (x + 17, y + 18), "mm")
+    fnt = t.font(SMALL + 2, bold=True)
+    t.text(canvas, (x + 42, y + 18), ship["name"], fnt, t.INK, anchor="lm")
+    if ship["sunk"]:
+        t.paste(canvas, t.icon("skull", 30), (x + 150, y + 18), "mm")
+        t.text(canvas, (x + 172, y + 18), "sunk", t.font(SMALL), t.INK_SOFT, anchor="lm")
+        return
+    where = f"{ship['dot']}  🧭{ship['chart'] or '–'}  ⚓{ship['last'] or '–'}"
+    t.text(canvas, (PANEL_X + PANEL_W - 16, y + 18), where, t.font(SMALL), t.INK, anchor="rm")
+    if ship["treasure"]:
+        t.paste(canvas, t.icon("sr-chest", 28), (x + 42 + t.text_width(ship["name"], fnt) + 22, y + 18), "mm")
+    if row_h >= 90:
+        _bar(canvas, x, y + 50, PANEL_W - 32, ship["balls"], (60, 60, 70), _disc((56, 56, 64), 20))
+        _bar(canvas, x, y + 78, PANEL_W - 32, ship["supplies"], (170, 112, 56), _crate(20))
+    else:
+        t.text(
+            canvas,
+            (x + 42, y + 46),
+            f"{ship['balls']} cannonballs, {ship['supplies']} supplies",
+            t.font(SMALL),
+            t.INK,
+            anchor="lm",
+        )
+
+
+# ---------------------------------------------------------------------------------------------- head and foot
+
+
+def _status(view: View, names: Sequence[str]) -> str:
+    if view["over"]:
+        return "The game is over."
+    ships = view["ships"]
+    who = ", ".join(f"{ships[s]['name']} ({t.clean_name(names[s]) if s < len(names) else '?'})" for s in view["to_act"])
+    return f"▶ {who} {view['waiting']}"
+
+
+def _head(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
+    end = t.title(canvas, (M, 12), t.icon("skull", 48), "SEA RATS!", 40)
+    rounds = f"ROUND {view['round']} / {view['rounds']}"
+    t.pill(canvas, (end + 20, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
+    box = (M, 70, W - M, 110)
+    t.panel(canvas, box, fill=t.SEA_DEEP, border=t.MIST, radius=14, shadow=False)
+    line = t.ellipsize(_status(view, names), t.font(SMALL + 2, bold=True), W - 2 * M - 40)
+    t.text(canvas, (M + 20, 90), line, t.font(SMALL + 2, bold=True), t.HIGHLIGHT, anchor="lm")
+
+
+def _offer_text(view: View, names: Sequence[str]) -> str:
+    offer = view["offer"]
+    if not offer or offer.get("get") is None:
+        return ""
+    ships = view["ships"]
+
+    def goods(items: list[int]) -> str:
+        parts = []
+        if items[0]:
+            parts.append(f"{items[0]} cannonball{'s' * (items[0] != 1)}")
+        if items[1]:
+            parts.append(f"{items[1]} suppl{'ies' if items[1] != 1 else 'y'}")
+        if len(items) > 2 and items[2]:
+            parts.append("the Treasure")
+        return " + ".join(parts) or "nothing"
+
+    giver, taker = ships[offer["from"]]["name"], ships[offer["to"]]["name"]
+    if offer["kind"] == "bribe":
+        text = f"Bribe: {giver} offers {goods(offer['give'])}"
+    elif offer["kind"] == "demand":
+        text = f"Blackmail: {giver} demands {goods(offer['get'])}"
+    else:
+        text = f"Trade: {giver} gives {goods(offer['give'])} for {goods(offer['get'])}"
+    who = t.clean_name(names[offer["to"]]) if offer["to"] < len(names) else "?"
+    return f"{text}. {taker} ({who}) must answer."
+
+
+def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
+    box = (M, FOOT_Y, W - M, FOOT_Y + FOOT_H)
+    t.panel(canvas, box, fill=t.SEA_DEEP, border=t.MIST, radius=16, shadow=False)
+    fnt = t.font(SMALL)
+    dice = view["dice"]
+    x = M + 20
+    if dice:
+        ship = view["ships"][dice["seat"]]
+        what = {"sail": "sails", "port": "stocks up", "fire": "fires", "counter": "fires back", "flee": "flees"}
+        t.text(canvas, (x, FOOT_Y + 32), f"{ship['name']} {what.get(dice['what'], '')}:", fnt, t.FOAM, anchor="lm")
+        dx = x + t.text_width(f"{ship['name']} {what.get(dice['what'], '')}:", fnt) + 14
+        for value in dice["values"]:
+            t.paste(canvas, _die(value, 40), (dx, FOOT_Y + 12))
+            dx += 48
+        battle = view["battle"]
+        if battle is not None:
+            note = f"Battle at {battle['dist']} dots: a die above {battle['dist']} hits."
+            t.text(canvas, (dx + 16, FOOT_Y + 32), note, fnt, t.GOLD, anchor="lm")
+    offer = _offer_text(view, names)
+    chest = "on the X" if view["treasure"] is None else f"aboard {view['ships'][view['treasure']]['name']}"
+    line = offer or f"The Treasure is {chest}."
+    colour = t.GOLD if offer else t.MIST
+    t.text(
+        canvas,
+        (x, FOOT_Y + 84),
+        t.ellipsize(line, t.font(SMALL, bold=True), W - 2 * M - 40),
+        t.font(SMALL, bold=True),
+        colour,
+        anchor="lm",
+    )
+
+
+# ---------------------------------------------------------------------------------------------- images
+
+
+def render_board(view: View, names: Sequence[str]) -> bytes:
+    """The ocean, the logs, the last dice and any pending offer."""
+    names = t.seat_names(names, len(view["ships"]))
+    canvas = t.new_canvas(W, H)
+    _head(canvas, view, names)
+    _draw_map(canvas, view, names)
+    _logs(canvas, view, names)
+    _foot(canvas, view, names)
+    return t.to_png(canvas)
+
+
+def _fate_line(fate: View, view: View, names: Sequence[str]) -> str:
+    ships = view["ships"]
+    verb = "sunk" if fate["how"] == "sunk" else "captured"
+    return f"{ships[fate['ship']]['name']} {verb} by {ships[fate['by']]['name']} in round {fate['round']}"
+
+
+FINAL_W = W
+FINAL_ROW = 40
+
+
+def render_final(view: View, names: Sequence[str]) -> bytes:
+    """Who is afloat, who sank or captured whom, and the winner(s), above the final ocean."""
+    names = t.seat_names(names, len(view["ships"]))
+    fates = view["fates"]
+    fleets = _fleets(view)
+    top_h = 150 + FINAL_ROW * (len(fleets) + min(len(fates), 10)) + 40
+    canvas = t.new_canvas(W, top_h + MAP + M)
+    t.title(canvas, (M, 12), t.icon("skull", 48), "SEA RATS! — THE END", 40)
+    winners = sorted({view["ships"][s]["commander"] for s in view["winners"]})
+    first = {commander: seats[0] for commander, seats in fleets}
+    won = " & ".join(names[first[c]] for c in winners if c in first) or "Nobody"
+    headline = f"{won} win{'s' * (len(winners) == 1)}! {view['result'] or ''}"
+    t.paste(canvas, t.icon("crown", 52), (M, 74))
+    headline_font = t.font(30, bold=True)
+    t.text(
+        canvas, (M + 64, 100), t.ellipsize(headline, headline_font, W - 2 * M - 70), headline_font, t.FOAM, anchor="lm"
+    )
+    y = 150
+    t.panel(canvas, (M, y - 10, W - M, top_h - 20))
+    fnt = t.font(SMALL)
+    for commander, seats in fleets:
+        afloat = [view["ships"][s]["name"] for s in seats if not view["ships"][s]["sunk"]]
+        who = t.ellipsize(names[seats[0]], t.font(SMALL, bold=True), 300)
+        t.text(canvas, (M + 20, y + 16), who, t.font(SMALL, bold=True), t.INK, anchor="lm")
+        status = f"afloat: {', '.join(afloat)}" if afloat else "no ship afloat"
+        t.text(canvas, (M + 340, y + 16), status, fnt, t.INK, anchor="lm")
+        if commander in winners:
+            t.paste(canvas, t.icon("crown", 32), (W - M - 40, y + 16), "mm")
+        y += FINAL_ROW
+    y += 10
+    for fate in fates[-10:]:
+        t.text(canvas, (M + 20, y + 16), "☠ " + _fate_line(fate, view, names), fnt, t.INK_SOFT, anchor="lm")
+        y += FINAL_ROW
+    shifted = dict(view, to_act=[], reach=[], range=[], targets=[], battle=None)
+    ocean = t.new_canvas(W, H)
+    _draw_map(ocean, shifted, names)
+    canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), ((W - MAP) // 2, top_h))
+    return t.to_png(canvas)
