@@ -185,7 +185,7 @@ def _map_layer(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> I
         for row in range(11):
             px, py = at(col, row)
             d.ellipse((px - r, py - r, px + r, py + r), fill=DOT)
-    for number, col, row in ports:
+    for _number, col, row in ports:
         px, py = at(col, row)
         d.ellipse((px - 22 * s, py - 22 * s, px + 22 * s, py + 22 * s), outline=t.GOLD, width=4 * s)
     layer = img.resize((MAP, MAP), Image.Resampling.LANCZOS)
