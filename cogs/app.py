@@ -57,6 +57,8 @@ class Config:
     """Seconds an AI seat waits before it moves, so humans can follow the game."""
     invite_ttl: float = 600.0
     """Seconds before an unanswered invitation or an unstarted open table expires."""
+    archive_after: float = 86400.0
+    """Seconds after a game ends before its thread is archived."""
     max_open_invitations: int = 3
     """Invitations and open tables one user may have waiting at once (anti-spam)."""
     log_level: str = "INFO"
@@ -72,6 +74,7 @@ class Config:
             database=os.environ.get("TABLES_DATABASE") or str(DEFAULT_DATABASE),
             ai_delay=_float_env("TABLES_AI_DELAY", cls.ai_delay),
             invite_ttl=_float_env("TABLES_INVITE_TTL", cls.invite_ttl),
+            archive_after=_float_env("TABLES_ARCHIVE_AFTER", cls.archive_after),
             log_level=os.environ.get("TABLES_LOG_LEVEL", cls.log_level).upper(),
         )
 

@@ -172,6 +172,82 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hand:(?P<
         await host.guard(interaction, self.game_id, host.show_hand(interaction, self.game_id))
 
 
+class FollowButton(discord.ui.DynamicItem[discord.ui.Button], template=r"follow:(?P<game>\d+)"):
+    """ "Follow": a member who is not playing gets the public board by DM after every turn (again: stop)."""
+
+    def __init__(self, game_id: int, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Follow", emoji="🔭", style=discord.ButtonStyle.secondary, custom_id=f"follow:{game_id}", row=row
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> FollowButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _bot(interaction).host
+        await host.guard(interaction, self.game_id, host.toggle_follow(interaction, self.game_id))
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game>\d+)"):
+    """ "Rematch" on a finished game's final message: the same players and options, a new seed, once every
+    member has clicked it."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"rematch:{game_id}"
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = _bot(interaction)
+        await bot.host.guard(interaction, self.game_id, bot.lobbies.rematch(interaction, self.game_id))
+
+
+class SeatOfferButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"sub:(?P<game>\d+):(?P<seat>\d+):(?P<user>\d+):(?P<holder>\d+):(?P<at>\d+):(?P<op>take|refuse)",
+):
+    """Accept or decline taking over a seat (``/games substitute``). The offer names the member it is for,
+    who held the seat when it was made (``0``: the AI), and when it was made (offers expire)."""
+
+    def __init__(self, game_id: int, seat: int, user_id: int, holder: int, at: int, op: str) -> None:
+        label, style = (
+            ("Accept", discord.ButtonStyle.success) if op == "take" else ("Decline", discord.ButtonStyle.danger)
+        )
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"sub:{game_id}:{seat}:{user_id}:{holder}:{at}:{op}")
+        )
+        self.game_id, self.seat, self.user_id, self.holder, self.at, self.op = game_id, seat, user_id, holder, at, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> SeatOfferButton:
+        fields = (int(match[k]) for k in ("game", "seat", "user", "holder", "at"))
+        return cls(*fields, match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _bot(interaction).host
+        offer = host.answer_seat_offer(
+            interaction, self.game_id, self.seat, self.user_id, self.holder, self.at, take=self.op == "take"
+        )
+        await host.guard(interaction, self.game_id, offer)
+
+
 LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "accept": ("Accept", discord.ButtonStyle.success),
     "decline": ("Decline", discord.ButtonStyle.danger),
@@ -208,5 +284,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     BoardSelect,
     PlaySelect,
     HandButton,
+    FollowButton,
+    RematchButton,
+    SeatOfferButton,
     LobbyButton,
 )

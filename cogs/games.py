@@ -1,4 +1,4 @@
-"""``/games``: the commands shared by all games — list, abandon, notify."""
+"""``/games``: the commands shared by all games — list, abandon, notify, substitute, follow."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from cogs.app import TableBot
 from cogs.host import now_ts
 from cogs.messages import shown
 from cogs.private import place_link
+from data.store import GameRecord
 from games.registry import GAMES
 from tables.service import GameError
 
@@ -52,7 +53,8 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
                 record,
                 f"🏴 {GAMES[record.kind].title} #{record.id} was abandoned by {interaction.user.mention}.",
             )
-            await interaction.followup.send("Game abandoned.", ephemeral=True)
+            await self.bot.host.close_thread(record)
+            await interaction.followup.send("Game abandoned; its thread is closed.", ephemeral=True)
 
         await self.bot.host.guard(interaction, game, work())
 
@@ -77,6 +79,63 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
             else "Turn reminders are off."
         )
         await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="substitute", description="Hand a seat of this game to another member")
+    @app_commands.describe(
+        seat="The seat to hand over: its player's name (start typing) or number",
+        member="The member who takes it (they must accept)",
+        game="The game's number (default: the game of this thread)",
+    )
+    async def substitute(
+        self, interaction: discord.Interaction, seat: str, member: discord.Member, game: int | None = None
+    ) -> None:
+        async def work() -> None:
+            record = (
+                await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
+            )
+            await self.bot.host.offer_seat(interaction, record, self._seat(record, seat), member)
+
+        await self.bot.host.guard(interaction, game, work())
+
+    async def _game(self, interaction: discord.Interaction, game: int | None) -> GameRecord:
+        """Game number ``game``, or the caller's game in this thread or channel."""
+        return await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
+
+    @staticmethod
+    def _seat(record: GameRecord, text: str) -> int:
+        """A seat named by its number (1-based), its player's name or a mention."""
+        wanted = text.strip().lower()
+        for s in record.seats:
+            if wanted in (str(s.seat + 1), s.name.lower(), f"<@{s.user_id}>", f"<@!{s.user_id}>"):
+                return s.seat
+        raise GameError(
+            f"This game has no seat {shown(text)!r}; its seats: {', '.join(shown(n) for n in record.names)}."
+        )
+
+    @substitute.autocomplete("seat")
+    async def substitute_seat_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            record = await self.bot.host.my_game(interaction, None)
+        except GameError:
+            return []
+        return [
+            app_commands.Choice(name=f"{s.seat + 1}. {s.name}"[:100], value=str(s.seat + 1))
+            for s in record.seats
+            if current.lower() in s.name.lower() or current == str(s.seat + 1)
+        ][:25]
+
+    @app_commands.command(name="follow", description="Get this game's board by DM after every turn (again: stop)")
+    @app_commands.describe(game="The game's number (default: the game of this thread)")
+    async def follow(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        async def work() -> None:
+            record = (
+                await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
+            )
+            await self.bot.host.toggle_follow(interaction, record.id)
+
+        await self.bot.host.guard(interaction, game, work())
 
 
 async def setup(bot: TableBot) -> None:

@@ -10,6 +10,7 @@ strips them from the previous one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import traceback
@@ -19,13 +20,22 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.clocks import Clocks, clock_name
-from cogs.components import BoardSelect, HandButton, PlayButton, PlaySelect
+from cogs.components import (
+    BoardSelect,
+    FollowButton,
+    HandButton,
+    PlayButton,
+    PlaySelect,
+    RematchButton,
+    SeatOfferButton,
+)
 from cogs.messages import (
     NO_PINGS,
     chunks,
     deciders,
     event_line,
     final_lines,
+    mention,
     names_shown,
     opening,
     out_line,
@@ -127,6 +137,7 @@ class Host:
         """The newest board version posted per game (a slower publish never covers a newer board)."""
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
         self._followups: dict[int, asyncio.Task[None]] = {}
+        self._archives: dict[int, asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------------ guarding
 
@@ -234,6 +245,7 @@ class Host:
             for row, start in enumerate(range(0, min(len(pairs), 100), 25)):
                 view.add_item(BoardSelect(record.id, record.version, pairs[start : start + 25], start, row=row))
         view.add_item(HandButton(record.id, row=4))
+        view.add_item(FollowButton(record.id, row=4))
         return view
 
     async def _board_payload(self, spec: GameSpec, record: GameRecord, lines: list[str]) -> dict:
@@ -265,7 +277,7 @@ class Host:
                 # A newer board is up already (a slower publish of an older state): add the events only.
                 for text in chunks(happened):
                     await place.send(text, allowed_mentions=NO_PINGS)
-                return self._followup(spec, record, events)
+                return self._followup(spec, record, events, happened)
             view = spec.game.view(latest.state, None)
             deadlines = await self.clocks.deadlines(latest)
             status = [waiting_line(spec, latest, view, deadlines), out_line(spec, latest)]
@@ -283,21 +295,29 @@ class Host:
             ]
             old = latest.message_id
             payload = await self._board_payload(spec, latest, [last] if last else [])
+            board = payload["file"].fp.getvalue()
             message = await place.send(allowed_mentions=pings(u for u in ping if u is not None), **payload)
             self._posted[record.id] = latest.version
             await self.tables.set_place(record.id, message_id=message.id)
             if old is not None and old != message.id:
                 await self._strip(place, old)
-        return self._followup(spec, record, events)
+        return self._followup(spec, record, events, happened, board)
 
-    def _followup(self, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> Followup:
+    def _followup(
+        self,
+        spec: GameSpec,
+        record: GameRecord,
+        events: Sequence[Event],
+        happened: list[str] | None = None,
+        board: bytes | None = None,
+    ) -> Followup:
         names = names_shown(spec, record)
         notes: dict[int, list[str]] = {}
         for e in events:
             if e.seat is not None:
                 player = spec.game.controller(record.state, e.seat)
                 notes.setdefault(player, []).append(format_seats(e.text, names))
-        return Followup(record, notes)
+        return Followup(record, notes, happened or [], board)
 
     async def _strip(self, place: discord.PartialMessageable, message_id: int) -> None:
         try:
@@ -323,6 +343,7 @@ class Host:
             if record.status != "active":
                 await self.post_final(record)
             await self.mail.send(spec, followup)
+            await self.mail.send_followers(spec, followup)
         except Exception:
             log.exception("Game %s: the final scoring or private messages could not be delivered", record.id)
 
@@ -342,7 +363,12 @@ class Host:
             kwargs["file"] = discord.File(
                 io.BytesIO(png), filename=f"{spec.kind}-{record.id}-final.png", description=alt
             )
+        if any(s.user_id is not None for s in record.seats):
+            rematch = discord.ui.View(timeout=None)
+            rematch.add_item(RematchButton(record.id))
+            kwargs["view"] = rematch
         await self.place(record).send(**kwargs)
+        self.archive_later(record)
         if record.thread_id is not None:
             channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
             try:
@@ -584,6 +610,121 @@ class Host:
             await self._strip(place, record.message_id)
         await self.post_final(record)
 
+    # ------------------------------------------------------------------ around the table
+
+    async def toggle_follow(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Follow (or stop following) a game as a spectator: the public board by DM after every turn."""
+        record = await self.tables.get(game_id)
+        spec = self.tables.spec(record)
+        if record.seat_of(interaction.user.id) is not None:
+            raise GameError(f"You play in {spec.title} #{game_id}: its turns come to you already.")
+        if record.status != "active":
+            raise GameError(f"{spec.title} #{game_id} is over.")
+        store = self.bot.store
+        if await store.follow(game_id, interaction.user.id, True):
+            text = f"🔭 You follow {title(spec, record)}: I'll DM you the board after every turn. Click again to stop."
+        else:
+            await store.follow(game_id, interaction.user.id, False)
+            text = f"You no longer follow {title(spec, record)}."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def offer_seat(
+        self, interaction: discord.Interaction, record: GameRecord, player: int, member: discord.abc.User
+    ) -> None:
+        """``/games substitute``: offer a place at the table to a member, who must accept. Its player, the
+        game's host or a member with Manage Threads may offer it."""
+        spec = self.tables.spec(record)
+        if record.status != "active":
+            raise GameError(f"{spec.title} #{record.id} is over.")
+        seat = record.seats[player]
+        moderator = interaction.permissions.manage_threads and interaction.guild_id == record.guild_id
+        if interaction.user.id not in (seat.user_id, record.host_id) and not moderator:
+            raise GameError("Only the seat's player, the game's host or a member with Manage Threads can hand it over.")
+        if member.bot:
+            raise GameError(f"{shown(member.display_name)} is a bot account.")
+        fleets = spec.game.seat_count(len(record.seats), record.options) > len(record.seats)
+        if record.seat_of(member.id) is not None and not fleets:
+            raise GameError(f"{shown(member.display_name)} already plays in this game.")
+        at = int(now_ts())
+        view = discord.ui.View(timeout=None)
+        for op in ("take", "refuse"):
+            view.add_item(SeatOfferButton(record.id, player, member.id, seat.user_id or 0, at, op))
+        expires = at + int(self.bot.config.invite_ttl)
+        await self.place(record).send(
+            f"🔁 {mention(member.id)}, {shown(interaction.user.display_name)} offers you {shown(seat.name)}'s seat "
+            f"in {title(spec, record)}. The offer expires <t:{expires}:R>.",
+            view=view,
+            allowed_mentions=pings([member.id]),
+        )
+        await interaction.response.send_message("Offer posted in the game's thread.", ephemeral=True)
+
+    async def answer_seat_offer(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        player: int,
+        user_id: int,
+        holder: int,
+        at: int,
+        *,
+        take: bool,
+    ) -> None:
+        """The member offered a seat accepts (they play it and get its private view at once; its former
+        player no longer can) or declines."""
+        if interaction.user.id != user_id:
+            raise GameError("This offer is for someone else.")
+        record = await self.tables.get(game_id)
+        if now_ts() > at + self.bot.config.invite_ttl:
+            raise GameError("This offer has expired; ask for a new one.")
+        if (record.seats[player].user_id or 0) != holder:
+            raise GameError("This seat has changed hands since the offer was made.")
+        if not take:
+            await interaction.response.edit_message(
+                content=f"🚫 {shown(interaction.user.display_name)} declined the seat.", view=None
+            )
+            return
+        old = record.seats[player]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.tables.substitute(game_id, player, user_id=user_id, name=interaction.user.display_name)
+        spec = self.tables.spec(record)
+        await self.mail.hand_over(spec, record, player, old)
+        if interaction.message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.message.edit(view=None)
+        await self.place(record).send(
+            f"🔁 {shown(interaction.user.display_name)} takes over {shown(old.name)}'s seat.", allowed_mentions=NO_PINGS
+        )
+        payload = await self.mail.payload(spec, record, player)
+        await interaction.followup.send(ephemeral=True, **payload)
+        self.follow_up(spec, await self.publish(record, [], before=None))
+
+    async def close_thread(self, record: GameRecord) -> None:
+        """Archive and lock a game's thread (abandoned, or finished long enough ago)."""
+        if record.thread_id is None:
+            return
+        try:
+            thread = self.bot.get_channel(record.thread_id) or await self.bot.fetch_channel(record.thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True, locked=True)
+        except discord.HTTPException as exc:
+            log.info("Game %s: could not archive its thread: %s", record.id, exc)
+
+    def archive_later(self, record: GameRecord) -> None:
+        """Archive a finished game's thread ``archive_after`` seconds after it ended (also across restarts)."""
+        if record.thread_id is not None and record.id not in self._archives:
+            self._archives[record.id] = asyncio.create_task(self._archive(record.id), name=f"archive-{record.id}")
+
+    async def _archive(self, game_id: int) -> None:
+        try:
+            record = await self.tables.get(game_id)
+            ended = record.ended_at if record.ended_at is not None else now_ts()
+            await asyncio.sleep(max(0.0, ended + self.bot.config.archive_after - now_ts()))
+            if await self.bot.store.delivery(game_id, -1, "archived") is None:
+                await self.bot.store.set_delivery(game_id, -1, "archived", "1")
+                await self.close_thread(record)
+        finally:
+            self._archives.pop(game_id, None)
+
     # ------------------------------------------------------------------ AI seats
 
     def kick_ai(self, game_id: int) -> None:
@@ -637,3 +778,5 @@ class Host:
         for game_id in await self.bot.store.game_ids():
             self.kick_ai(game_id)
         await self.clocks.resume()
+        for game_id in await self.bot.store.unarchived():
+            self.archive_later(await self.tables.get(game_id))

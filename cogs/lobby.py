@@ -31,7 +31,7 @@ from cogs.clocks import clock_name
 from cogs.components import LobbyButton
 from cogs.host import now_ts
 from cogs.messages import NO_PINGS, option_value, pings, shown
-from data.store import LobbyRecord
+from data.store import GameRecord, LobbyRecord
 from games.core import IllegalAction
 from games.registry import GAMES
 from tables.service import GameError
@@ -277,6 +277,8 @@ class Lobbies:
         if lobby.mode == "challenge":
             invited = " ".join(f"<@{uid}>" for uid in lobby.invitees)
             head = f"{spec.emoji} **{host}** challenges {invited} to **{spec.title}**{detail}!"
+            if lobby.rematch_of is not None:
+                head = f"🔁 **{host}** asks {invited} for a rematch of {spec.title} #{lobby.rematch_of}{detail}!"
             rows = [f"{'✅' if uid in lobby.accepted else '⏳'} {_name(lobby, uid)}" for uid in lobby.invitees]
             tail = f"Everyone invited must accept; the invitation expires {expires}." if is_open else ""
         else:
@@ -422,8 +424,86 @@ class Lobbies:
 
     # ------------------------------------------------------------------ starting
 
-    async def _start(self, interaction: discord.Interaction, lobby: LobbyRecord) -> None:
-        """Start the game of a lobby this interaction's change has just marked ``started``."""
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """**Rematch** on a finished game: the same players (members and AI seats) and options, a new seed.
+        The first member to click proposes it (an invitation to the others, in the channel where the game
+        began); each member's click accepts; the game starts in a new thread when all have, and the
+        proposal expires like an invitation."""
+        record = await self.bot.tables.get(game_id)
+        spec = GAMES[record.kind]
+        members = [s.user_id for s in record.seats if s.user_id is not None]
+        user = interaction.user
+        if user.id not in members:
+            raise GameError(f"Only the players of {spec.title} #{game_id} can ask for its rematch.")
+        if record.status == "active":
+            raise GameError("This game is still being played.")
+        lobby = await self.bot.store.rematch_lobby(game_id)
+        if lobby is not None and lobby.status == "started":
+            raise GameError(f"The rematch has started already: <#{lobby.channel_id}>.")
+        if lobby is None or lobby.status != "open":
+            await self._propose_rematch(interaction, record, members)
+            return
+        if user.id == lobby.host_id or user.id in lobby.accepted:
+            raise GameError("You are in; waiting for the others to click **Rematch** (or Accept).")
+
+        def accept(current: LobbyRecord) -> None:
+            _require_open(current)
+            self._on_accept(current, user)
+
+        lobby = await self._change(lobby.id, accept)
+        if lobby.status == "started":
+            await interaction.response.send_message("🎲 Everyone is in: the rematch begins!", ephemeral=True)
+            await self._start(None, lobby)
+        else:
+            await interaction.response.send_message("✅ You are in for the rematch.", ephemeral=True)
+            await self._show(lobby.id)
+
+    async def _propose_rematch(self, interaction: discord.Interaction, record: GameRecord, members: list[int]) -> None:
+        user = interaction.user
+        others = [u for u in members if u != user.id]
+        names = {str(s.user_id): s.name for s in record.seats if s.user_id is not None}
+        names[str(user.id)] = getattr(user, "display_name", user.name)
+        ai = sum(s.user_id is None for s in record.seats)
+        lobby_id = await self.bot.store.create_lobby(
+            kind=record.kind,
+            mode="challenge",
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=user.id,
+            invitees=others,
+            accepted=[],
+            ai=ai,
+            options=record.options,
+            names=names,
+            expires_at=now_ts() + self.bot.config.invite_ttl,
+            clock=record.clock,
+            rematch_of=record.id,
+        )
+        lobby = await self.bot.store.load_lobby(lobby_id)
+        assert lobby is not None
+        if not others:
+            lobby.status = "started"
+            if not await self.bot.store.update_lobby(lobby):
+                raise GameError("The rematch has started already.")
+            await interaction.response.send_message("🎲 The rematch begins!", ephemeral=True)
+            await self._start(None, lobby)
+            return
+        self._arm(lobby)
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        message = await channel.send(
+            self._text(lobby),
+            view=self._view(lobby),
+            allowed_mentions=pings(others),
+        )
+        await self.bot.store.set_lobby_message(lobby_id, message.id)
+        await interaction.response.send_message(
+            f"Rematch proposed in <#{record.channel_id}>: it starts when everyone has clicked **Rematch** or Accept.",
+            ephemeral=True,
+        )
+
+    async def _start(self, interaction: discord.Interaction | None, lobby: LobbyRecord) -> None:
+        """Start the game of a lobby this change has just marked ``started`` (``interaction``: the click
+        that did it, whose message is the lobby's; ``None`` when the lobby's message is elsewhere)."""
         await self._show(lobby.id, interaction)
         order = (
             [lobby.host_id, *[u for u in lobby.invitees if u != lobby.host_id]]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.messages import NO_PINGS, mention, names_shown, pings, title
+from cogs.messages import NO_PINGS, mention, names_shown, pings, shown, title
 from data.store import GameRecord, SeatRecord
 from games.core import format_seats
 from games.registry import GameSpec
@@ -47,6 +47,10 @@ class Followup:
     record: GameRecord
     notes: dict[int, list[str]] = field(default_factory=dict)
     """Private event texts per player (record seat number)."""
+    public: list[str] = field(default_factory=list)
+    """What the thread was told (event lines), for the game's followers."""
+    board: bytes | None = None
+    """The public board image just posted, for the game's followers."""
 
 
 def place_link(record: GameRecord) -> str:
@@ -203,6 +207,40 @@ class PrivateMail:
             except discord.HTTPException:
                 log.warning("Game %s: could not post the closed-DM note either", record.id)
         return None
+
+    async def hand_over(self, spec: GameSpec, record: GameRecord, player: int, old: SeatRecord) -> None:
+        """A place changed hands: its former member's private message no longer shows the seat, and the
+        newcomer's private messages start afresh."""
+        store = self.bot.store
+        kept = await store.delivery(record.id, player, "hand_message")
+        await store.forget_deliveries(record.id, player)
+        if kept is None or old.user_id is None:
+            return
+        newcomer = shown(record.seats[player].name)
+        note = f"You handed your seat in {title(spec, record)} over to {newcomer}; this view is no longer kept."
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=old.user_id))
+            await channel.get_partial_message(int(kept)).edit(content=note, attachments=[], allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.info("Game %s: could not clear the former player's private message: %s", record.id, exc)
+
+    async def send_followers(self, spec: GameSpec, followup: Followup) -> None:
+        """Turn-by-turn updates for members following the game: the public board and what happened, by
+        DM — never a seat's secrets (the spectator's view)."""
+        record = followup.record
+        if followup.board is None:
+            return
+        head = f"🔭 {title(spec, record)} — {place_link(record)}"
+        content = "\n".join([head, *followup.public])[:2000]
+        for user_id in await self.bot.store.followers(record.id):
+            try:
+                channel = await self.bot.create_dm(discord.Object(id=user_id))
+                file = discord.File(
+                    io.BytesIO(followup.board), filename=f"{spec.kind}-{record.id}-{record.version}.png"
+                )
+                await channel.send(content, file=file, allowed_mentions=NO_PINGS)
+            except discord.HTTPException as exc:
+                log.info("Game %s: update to follower %s failed (%s)", record.id, user_id, exc)
 
     # ------------------------------------------------------------------ retries
 

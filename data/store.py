@@ -473,6 +473,12 @@ class Store:
             row = await cur.fetchone()
         return row["value"] if row else None
 
+    async def forget_deliveries(self, game_id: int, seat: int) -> None:
+        """Forget what was delivered to a place at the table (it has a new player)."""
+        async with self._write:
+            await self._db.execute("DELETE FROM deliveries WHERE game_id = ? AND seat = ?", (game_id, seat))
+            await self._db.commit()
+
     async def set_delivery(self, game_id: int, seat: int, kind: str, value: str) -> None:
         async with self._write:
             await self._db.execute(
@@ -520,10 +526,11 @@ class Store:
         ) as cur:
             return [r["user_id"] for r in await cur.fetchall()]
 
-    async def finished_since(self, before: float) -> list[int]:
-        """Games that ended before ``before`` (their threads may be archived)."""
+    async def unarchived(self) -> list[int]:
+        """Finished or abandoned games played in a thread that has not been archived yet."""
         async with self._db.execute(
-            "SELECT id FROM games WHERE status != 'active' AND ended_at IS NOT NULL AND ended_at < ? ORDER BY id",
-            (before,),
+            "SELECT g.id FROM games g WHERE g.status != 'active' AND g.thread_id IS NOT NULL AND NOT EXISTS"
+            " (SELECT 1 FROM deliveries d WHERE d.game_id = g.id AND d.seat = -1 AND d.kind = 'archived')"
+            " ORDER BY g.id"
         ) as cur:
             return [r["id"] for r in await cur.fetchall()]
