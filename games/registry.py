@@ -19,6 +19,7 @@ from typing import Any
 from games.core import Game, Player
 from games.pirates import Pirates, PiratesAI
 from games.piratz import Piratz, PiratzAI
+from games.searats import SeaRats, SeaRatsAI
 from games.sewerpirats import SewerPirats, SewerPiratsAI
 
 Renderer = Callable[[Mapping[str, Any], Sequence[str]], bytes]
@@ -129,6 +130,17 @@ register(
         colour=0x8B1E2D,
         emoji="🏴‍☠️",
         dm_hands=True,
+        bench_players=2,
+    )
+)
+register(
+    GameSpec(
+        game=SeaRats(),
+        ai=SeaRatsAI,
+        renderer="rendering.searats",
+        cog="cogs.searats",
+        colour=0x1F6F8B,
+        emoji="⚓",
         bench_players=2,
     )
 )

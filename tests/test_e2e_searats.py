@@ -1,0 +1,140 @@
+"""End to end for Sea Rats!: the real bot in SimCord, driven as members would — a 2-player game of fleets
+(three ships each) played to the end with the buttons and a 4-player game with ``/searats move``, a bribe
+offered and answered by the other commander with the buttons (a decision by a commander who is not on
+turn), an AI commander answering by itself, and dice in the thread."""
+
+from __future__ import annotations
+
+import pytest
+
+from data.store import GameRecord
+from games.core import Action, Choice
+from games.registry import GAMES
+from games.searats.components import SHIPS
+from tests.conftest import World
+from tests.support import PNG_MAGIC, png, raw_messages
+
+GAME = GAMES["searats"].game
+
+
+@pytest.fixture
+def quick_images(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stand-in renderers: whole games stay fast (the real images are drawn by the slow game below and by
+    the rendering tests)."""
+    for name in ("render_board", "render_final"):
+        monkeypatch.setattr(f"rendering.searats.{name}", lambda view, names: png(over=view["over"]))
+
+
+def thread_text(world: World, record: GameRecord) -> str:
+    return "\n".join(m.content for m in raw_messages(world.env, record.place_id))
+
+
+async def two_player_game_to_the_end(world: World) -> GameRecord:
+    table = world.table
+    await table.challenge("searats", "Anne", ["Ben"])
+    record = await table.latest_game()
+    assert record.state["seats"] == 6 and [GAME.controller(record.state, s) for s in range(6)] == [0, 1, 0, 1, 0, 1]
+    record = await table.play_to_end(record.id, via="buttons")
+    outcome = GAME.outcome(record.state)
+    assert record.status == "finished" and outcome is not None
+    assert await world.bot.tables.replay(record.id) == record.state
+    text = thread_text(world, record)
+    assert "🎲" in text and "rolls" in text  # dice are posted as they are rolled
+    assert record.result is not None and record.result["winners"] == list(outcome.winners)
+    return record
+
+
+@pytest.mark.usefixtures("quick_images")
+async def test_two_players_command_fleets_of_three_to_the_end_with_buttons(world: World) -> None:
+    await two_player_game_to_the_end(world)
+
+
+@pytest.mark.slow
+async def test_a_whole_game_with_the_real_images(world: World) -> None:
+    record = await two_player_game_to_the_end(world)
+    images = [a for m in raw_messages(world.env, record.place_id) for a in m.attachments]
+    assert images and all(world.env.backend.cdn.get(a["url"]).startswith(PNG_MAGIC) for a in images)
+
+
+@pytest.mark.usefixtures("quick_images")
+async def test_four_players_to_the_end_with_the_move_command(world: World) -> None:
+    table = world.table
+    await table.challenge("searats", "Anne", ["Ben", "Calico", "Dara"])
+    record = await table.latest_game()
+    assert record.state["seats"] == 4
+    record = await table.play_to_end(record.id, via="move")
+    assert record.status == "finished" and GAME.outcome(record.state) is not None
+    assert await world.bot.tables.replay(record.id) == record.state
+
+
+def enemy_targets(record: GameRecord, seat: int) -> list[int]:
+    """Ships of another commander that ``seat`` may attack and that could bribe it (it has room, they cargo)."""
+    state = record.state
+    ships = state["ships"]
+    if ships[seat]["balls"] + ships[seat]["supplies"] >= 12:
+        return []
+    aims = [SHIPS.index(a.args[0]) for a in GAME.legal_actions(state, seat) if a.verb == "aim"]
+    mine = GAME.controller(state, seat)
+    return [t for t in aims if GAME.controller(state, t) != mine and ships[t]["balls"] + ships[t]["supplies"]]
+
+
+def choice_of(record: GameRecord, seat: int, action: Action) -> Choice:
+    return next(c for c in GAME.choices(record.state, seat) if c.action == action)
+
+
+async def reach_an_attack(world: World) -> GameRecord:
+    """Play the AI's moves with the buttons until a member's ship may attack another commander's ship; then
+    take aim."""
+    table = world.table
+    record = await table.latest_game()
+    for _ in range(400):
+        seat = table.human_to_act(record)
+        assert seat is not None and record.status == "active"
+        if record.state["phase"] == "act" and enemy_targets(record, seat):
+            target = enemy_targets(record, seat)[0]
+            await table.click_through(record, seat, choice_of(record, seat, Action("aim", (SHIPS[target],))))
+            return await table.record(record.id)
+        await table.click_through(record, seat, table.pick(record, seat))
+        record = await table.record(record.id)
+    raise AssertionError("no attack arose")
+
+
+@pytest.mark.usefixtures("quick_images")
+async def test_a_bribe_is_answered_by_the_other_commander_with_buttons(world: World) -> None:
+    table = world.table
+    await table.challenge("searats", "Anne", ["Ben"])
+    record = await reach_an_attack(world)
+    attacker, target = record.state["battle"]["att"], record.state["battle"]["def"]
+    # The defender's commander decides although it is not their ship's turn.
+    assert GAME.to_act(record.state) == (target,) and record.state["phase"] == "bribe"
+    assert table.member_of(record, target) is not table.member_of(record, attacker)
+    offer = next(c for c in GAME.choices(record.state, target) if c.action.verb == "offer")
+    assert offer.path[0] == "Offer a bribe"
+    await table.click_through(record, target, offer)
+    record = await table.record(record.id)
+    assert GAME.to_act(record.state) == (attacker,) and record.state["offer"]["kind"] == "bribe"
+    board = table.board_message(record)
+    labels = [c.label for row in board.components for c in row.children]
+    assert "Accept" in labels and "Decline" in labels
+    answerer = table.member_of(record, attacker)
+    assert f"<@{answerer.id}>" in raw_messages(world.env, record.place_id)[-1].content  # pinged to answer
+    before = record.state["ships"][attacker]["balls"] + record.state["ships"][attacker]["supplies"]
+    await answerer.click(board, label="Accept")
+    record = await table.record(record.id)
+    ship = record.state["ships"][attacker]
+    assert ship["balls"] + ship["supplies"] == before + int(offer.action.args[0]) + int(offer.action.args[1])
+    assert record.state["phase"] == "flee" and GAME.to_act(record.state) == (target,)  # the defender flees
+    assert "accepts the bribe" in thread_text(world, record)
+
+
+@pytest.mark.usefixtures("quick_images")
+async def test_an_ai_commander_answers_by_itself(world: World) -> None:
+    table = world.table
+    await table.challenge("searats", "Anne", [], ai=1)
+    record = await reach_an_attack(world)
+    await world.env.settle()
+    record = await table.record(record.id)
+    # The AI's ship braced (or bought its way out with the Treasure) at once, without waiting for anyone.
+    text = thread_text(world, record)
+    braced = record.state["phase"] == "fire" and "offers no bribe" in text
+    assert braced or (record.state["phase"] == "flee" and "Most Powerful Bribe" in text)
