@@ -72,11 +72,13 @@ async def action_latency(kind: str, actions: int) -> list[float]:
 
     samples: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(database=Path(tmp) / "bench.db", ai_delay=0, seed=f"bench-{kind}")
+        bot = create_bot(database=Path(tmp) / "bench.db", ai_delay=0, seed=f"bench-{kind}", warm_renderers=False)
         async with simcord.run(bot) as env:
             await bot.tree.sync()
-            if bot.warmed is not None:
-                await bot.warmed  # measure a bot in its steady state, as players meet it after start-up
+            # Measure a bot in its steady state, as players meet it after start-up: the production warm-up
+            # (renderers, then the heap frozen), run here rather than at start-up, where SimCord gives a
+            # bot only 5 s to settle.
+            await bot.warm_up()
             log = env.backend.http_requests = TimedRequests()
             table = SimTable(env, bot)
             names = list(table.members)[: players(kind)]

@@ -245,7 +245,8 @@ class Host:
             for row, start in enumerate(range(0, min(len(pairs), 100), 25)):
                 view.add_item(BoardSelect(record.id, record.version, pairs[start : start + 25], start, row=row))
         view.add_item(HandButton(record.id, row=4))
-        view.add_item(FollowButton(record.id, row=4))
+        if record.status == "active":
+            view.add_item(FollowButton(record.id, row=4))
         return view
 
     async def _board_payload(self, spec: GameSpec, record: GameRecord, lines: list[str]) -> dict:

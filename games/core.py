@@ -21,7 +21,8 @@ Conventions every game follows:
   against :meth:`Game.legal_actions` (one shared check, so no engine can accept ``bury 019`` for
   ``bury 19``); only drivers that picked the action from that list may skip it (``trusted=True``).
 * **Seats and players.** A *seat* is what the rules move (a rat, a ship, a hand); a *player* is a person
-  or AI at the table. Most games have one seat per player; a game may give a player several seats
+  or AI at the table. A new state holds their numbers in ``state["players"]`` and ``state["seats"]``
+  (the platform reads neither from the state; an engine may keep its per-player data under ``players``). Most games have one seat per player; a game may give a player several seats
   (:meth:`Game.seat_count`, :meth:`Game.controller`: a fleet of ships) and group seats into teams that
   win together (:meth:`Game.teams`). Seats can drop out while the others play on (:meth:`Game.out`).
 * **The first label of a choice is public.** Everyone sees the board's buttons, which are the first

@@ -60,7 +60,7 @@ async def test_secret_choices_are_private_and_do_not_make_each_other_stale(world
     anne, ben = table.members["Anne"], table.members["Ben"]
     board = table.board_message(record)
     labels = [c.label for row in board.components for c in row.children]
-    assert labels == [f"{CHOOSE} …", "My hand"]  # one public button for both choosers
+    assert labels == [f"{CHOOSE} …", "My hand", "Follow"]  # one public button for both choosers
 
     # Ben opens his own picker; then Anne chooses 2 in hers.
     button = table.board_button(record)

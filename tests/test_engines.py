@@ -51,6 +51,7 @@ from games.core import (
 from games.registry import GAMES, GameSpec
 from games.simulate import next_actor
 from tables.menus import path_to, walk
+from tests.toy_game import TOY
 
 MAX_STEPS = 5000
 RANDOM = RandomPlayer()
@@ -66,7 +67,7 @@ class Table:
 
     @property
     def spec(self) -> GameSpec:
-        return GAMES[self.kind]
+        return SPECS[self.kind]
 
     @property
     def game(self) -> Game:
@@ -82,10 +83,14 @@ class Table:
         return f"conformance-{label}-{self.kind}-{self.players}-{options}-{i}"
 
 
+SPECS: dict[str, GameSpec] = {**GAMES, TOY.kind: TOY}
+"""Every registered game, and the test-only toy game (secret simultaneous choices, fleets, teams)."""
+
+
 def tables() -> list[Any]:
-    """Every registered game with every combination of option choices and every player count."""
+    """Every game with every combination of option choices and every player count."""
     params = []
-    for kind, spec in GAMES.items():
+    for kind, spec in SPECS.items():
         game = spec.game
         values = []
         for option in game.options:

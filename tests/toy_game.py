@@ -131,6 +131,13 @@ class OddsAndEvens(Game):
             return Outcome(winners, lives, "The rounds ran out.", Termination.SAFETY_LIMIT)
         return None
 
+    def scramble(self, state: JSON, seat: int, rng: random.Random) -> JSON | None:
+        """The same position with every other seat's unrevealed number (and the seed) changed."""
+        other = json.loads(json.dumps(state))
+        other["seed"] = f"scrambled-{rng.random()}"
+        other["chosen"] = [c if s == seat or c is None else rng.randint(1, 3) for s, c in enumerate(state["chosen"])]
+        return other
+
     def summary(self, view: JSON) -> str:
         lives = ", ".join(f"{p(s)} {n}" for s, n in enumerate(view["lives"]))
         return f"Round {view['round']}; lives {lives}"
