@@ -26,6 +26,7 @@ from games.sewerrat.components import (
     toilet_name,
 )
 from games.sewerrat.plumbing import MIN_DOTS, lay, problem, supply_after
+from games.sewerrat.tiles import supply_with_pending
 
 GAME = SewerRat()
 CROSS = 15
@@ -359,10 +360,17 @@ def test_red_traps_never_move():
     assert not [a for a in texts(state, 0) if a.startswith("push")]
 
 
+def change(state, where: str, tile: str, seat: int = 0) -> None:
+    """Pick a square for the tile change, then its new tile."""
+    GAME.apply(state, seat, f"tile {where}", inplace=True)
+    assert state["phase"] == "tile" and state["picking"] == sq(where)
+    GAME.apply(state, seat, f"lay {tile}", inplace=True)
+
+
 def test_a_tile_change_that_breaks_the_plumbing_is_refused_and_can_be_fixed_or_cancelled():
     state = after(table(rats={0: "r1c1", 1: "r8c8"}))
     state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
-    GAME.apply(state, 0, "tile r4c4 esw", inplace=True)  # closes r4c4's north side alone: invalid
+    change(state, "r4c4", "esw")  # closes r4c4's north side alone: invalid
     assert state["phase"] == "tiles" and state["pending"] == [[sq("r4c4"), E | S | W]]
     assert state["board"][sq("r4c4")] == CROSS  # nothing is laid before the confirmation
     assert "confirm" in texts(state, 0) and "cancel" in texts(state, 0)
@@ -370,7 +378,7 @@ def test_a_tile_change_that_breaks_the_plumbing_is_refused_and_can_be_fixed_or_c
     assert state["refused"] and state["board"][sq("r4c4")] == CROSS and state["phase"] == "tiles"
     assert "confirm" not in texts(state, 0)  # not again unchanged
     # completing the change (r3c4 closes its south side too) makes it valid as a whole
-    GAME.apply(state, 0, "tile r3c4 new", inplace=True)
+    change(state, "r3c4", "new")
     GAME.apply(state, 0, "confirm", inplace=True)
     assert state["board"][sq("r4c4")] == E | S | W and state["board"][sq("r3c4")] == N | E | W
     assert state["supply"]["tee"] == 3 and state["mover"] == 1
@@ -380,7 +388,7 @@ def test_a_tile_change_that_breaks_the_plumbing_is_refused_and_can_be_fixed_or_c
 def test_cancelling_a_tile_change_changes_nothing_and_ends_the_turn():
     state = after(table(rats={0: "r1c1", 1: "r8c8"}))
     state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
-    GAME.apply(state, 0, "tile r4c4 esw", inplace=True)
+    change(state, "r4c4", "esw")
     GAME.apply(state, 0, "cancel", inplace=True)
     assert state["board"] == [CROSS] * 64 and state["pending"] == [] and state["mover"] == 1
 
@@ -389,25 +397,44 @@ def test_tiles_with_a_rat_or_trap_cannot_change_and_at_most_four_change():
     state = after(table(rats={0: "r1c1", 1: "r8c8"}, traps={"r5c5": BLACK}))
     state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
     legal = texts(state, 0)
-    assert not [a for a in legal if a.startswith(("tile r1c1 ", "tile r8c8 ", "tile r5c5 "))]
-    assert "tile r4c4 nesw" not in legal  # the same tile
+    assert "tile r4c4" in legal and not {"tile r1c1", "tile r8c8", "tile r5c5"} & set(legal)
     for where in ("r4c4", "r4c5", "r4c6", "r4c7"):
-        GAME.apply(state, 0, f"tile {where} esw", inplace=True)
-    assert not [a for a in texts(state, 0) if a.startswith("tile")]
+        assert f"tile {where}" in texts(state, 0)
+        change(state, where, "esw")
+    assert "tile r4c4" not in texts(state, 0)  # each square once
+    assert not [a for a in texts(state, 0) if a.startswith("tile")]  # at most 4
+    assert texts(state, 0) == ["confirm", "cancel"]
+
+
+def test_a_picked_square_may_keep_its_tile():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    GAME.apply(state, 0, "tile r4c4", inplace=True)
+    assert texts(state, 0)[-1] == "lay nesw" and GAME.describe(state, 0, GAME.legal_actions(state, 0)[-1]) == (
+        "New tile for r4c4",
+        "Keep the tile there",
+    )
+    GAME.apply(state, 0, "lay nesw", inplace=True)
+    GAME.apply(state, 0, "confirm", inplace=True)
+    assert state["board"] == [CROSS] * 64 and state["mover"] == 1
 
 
 def test_a_new_shape_must_be_in_the_supply_and_the_old_tile_returns_to_it():
     state = after(table(rats={0: "r1c1", 1: "r8c8"}))
     state["supply"] = {"straight": 0, "elbow": 0, "tee": 1, "cross": 0, "cap": 0, "blank": 0}
-    GAME.apply(state, 0, "tile r4c4 esw", inplace=True)
-    legal = texts(state, 0)
-    assert "tile r3c4 new" not in legal  # the only tee is taken
-    assert "tile r3c4 nesw" not in legal and "tile r3c5 nesw" not in legal
-    GAME.apply(state, 0, "cancel", inplace=True)
+    change(state, "r4c4", "esw")
+    GAME.apply(state, 0, "tile r3c4", inplace=True)
+    assert texts(state, 0) == ["lay nesw"]  # the only tee is taken: only its own cross is left
     state = after(table(rats={0: "r1c1", 1: "r8c8"}))
     state["board"][sq("r4c4")] = N | E | W  # a tee: rotations need no supply
     state["supply"] = {"straight": 0, "elbow": 0, "tee": 0, "cross": 1, "cap": 0, "blank": 0}
-    assert "tile r4c4 esw" in texts(state, 0)
+    GAME.apply(state, 0, "tile r4c4", inplace=True)
+    assert texts(state, 0) == ["lay nes", "lay new", "lay nsw", "lay esw", "lay nesw"]
+    lay_cross = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    lay_cross["board"][sq("r4c4")] = N | E | W
+    lay_cross["supply"] = {"straight": 0, "elbow": 0, "tee": 0, "cross": 1, "cap": 0, "blank": 0}
+    change(lay_cross, "r4c4", "nesw")  # a cross from the supply: the tee goes back to it
+    assert lay_cross["pending"] == [[sq("r4c4"), CROSS]]
+    assert supply_with_pending(lay_cross) == {"straight": 0, "elbow": 0, "tee": 1, "cross": 0, "cap": 0, "blank": 0}
 
 
 def test_a_player_may_simply_end_their_turn():
@@ -489,7 +516,10 @@ def test_labels_split_squares_moves_and_tiles_into_small_levels():
     paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert paths["pass"] == ("End turn",)
     assert paths["push r4c4 e"] == ("Push a black trap", "Row 4", "Column 4", "East → r4c5")
-    assert paths["tile r2c3 ne"] == ("Change tiles", "Row 2", "Column 3", "Elbow", "Openings N–E")
+    assert paths["tile r2c3"] == ("Change tiles", "Row 2", "Column 3")
+    GAME.apply(state, 0, "tile r2c3", inplace=True)
+    paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    assert paths["lay ne"] == ("New tile for r2c3", "Elbow", "Openings N–E")
     state = table(rats={0: "r3c1", 1: "r8c8"})
     paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert paths["move e 2"] == ("Move", "East", "2 squares → r3c3")
@@ -525,8 +555,8 @@ def test_the_ai_plays_every_decision():
     state = after(table(rats={0: "r1c1", 1: "r4c4"}, traps=walls))
     state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
     actions = []
-    for _ in range(3):
+    for _ in range(5):
         actions.append(ai.choose(GAME, state, 0, rng))
         GAME.apply(state, 0, actions[-1], inplace=True)
-    assert [a.verb for a in actions] == ["tile", "tile", "confirm"]
+    assert [a.verb for a in actions] == ["tile", "lay", "tile", "lay", "confirm"]
     assert state["mover"] == 1 and problem(state["board"]) is None

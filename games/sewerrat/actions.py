@@ -1,8 +1,8 @@
 """The legal actions of each phase and how each is played.
 
 Texts: ``place r3c4``, ``flee n``, ``black r3c4`` / ``red r3c4`` (the roller puts a trap), ``extra red`` /
-``extra black``, ``move n 3``, ``toilet w``, ``push r3c4 e``, ``tile r3c4 ne`` (openings of the new tile,
-``blank`` for none), ``confirm``, ``cancel``, ``pass``.
+``extra black``, ``move n 3``, ``toilet w``, ``push r3c4 e``, ``tile r3c4`` (a square to change) then
+``lay ne`` (the openings of its new tile, ``blank`` for none), ``confirm``, ``cancel``, ``pass``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from games.sewerrat.components import (
     toilet_name,
 )
 from games.sewerrat.flow import p
-from games.sewerrat.tiles import change_problem, commit, tile_allowed, tile_options
+from games.sewerrat.tiles import change_problem, commit, tile_masks, tile_squares
 
 
 def dots(state: JSON) -> list[int]:
@@ -44,9 +44,8 @@ def displaced_seat(state: JSON) -> int:
     return state["rats"].index(state["queue"][0][1])
 
 
-def legal(state: JSON, seat: int, *, tiles: bool = True) -> list[Action]:
-    """The legal actions of ``seat`` (empty unless it is the actor); ``tiles=False`` leaves out the
-    tile choices."""
+def legal(state: JSON, seat: int) -> list[Action]:
+    """The legal actions of ``seat`` (empty unless it is the actor)."""
     if seat != state["actor"]:
         return []
     phase = state["phase"]
@@ -63,21 +62,13 @@ def legal(state: JSON, seat: int, *, tiles: bool = True) -> list[Action]:
         runs, sides = moves(state, seat)
         out = [act("move", DIR_NAME[d], k + 1) for d, stops in runs.items() for k, _ in enumerate(stops)]
         return out + [act("toilet", DIR_NAME[d]) for d in sides]
-    changes = [act("tile", square_text(q), mask_text(m)) for q, m in tile_options(state)] if tiles else []
+    if phase == "tile":
+        return [act("lay", mask_text(m)) for m in tile_masks(state, state["picking"])]
+    changes = [act("tile", square_text(q)) for q in tile_squares(state)]
     if phase == "after":
         return [act("pass"), *(act("push", square_text(q), DIR_NAME[d]) for q, d in pushes(state)), *changes]
     # tiles: a refused change can still be completed or cancelled, but not confirmed again unchanged
     return [*changes, *([] if state["refused"] else [act("confirm")]), act("cancel")]
-
-
-def is_legal(state: JSON, seat: int, action: Action) -> bool:
-    """Whether ``action`` is one of :func:`legal` (a tile is checked alone: there are hundreds)."""
-    if action.verb == "tile" and seat == state["actor"] and state["phase"] in ("after", "tiles"):
-        args = action.args
-        if len(args) != 2 or args[0] not in SQUARE_BY_TEXT or args[1] not in MASK_BY_TEXT:
-            return False
-        return tile_allowed(state, SQUARE_BY_TEXT[args[0]], MASK_BY_TEXT[args[1]])
-    return action.verb != "tile" and action in legal(state, seat, tiles=False)
 
 
 def _square(text: str) -> int:
@@ -101,7 +92,7 @@ def _args(action: Action, count: int) -> tuple[str, ...]:
 def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Event]:
     """Apply a legal ``action`` of the actor ``seat``; raises :class:`IllegalAction` before changing
     anything otherwise."""
-    if not is_legal(state, seat, action):
+    if action not in legal(state, seat):
         raise IllegalAction(_why_not(state, seat, action))
     events: list[Event] = []
     verb, args = action.verb, action.args
@@ -142,10 +133,14 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
         )
         flow.end_turn(state, rng, events)
     elif verb == "tile":
-        q, mask = SQUARE_BY_TEXT[args[0]], MASK_BY_TEXT[args[1]]
+        state.update(phase="tile", picking=SQUARE_BY_TEXT[args[0]], refused=False)
+    elif verb == "lay":
+        q, mask = state["picking"], MASK_BY_TEXT[args[0]]
         state["pending"].append([q, mask])
-        state.update(phase="tiles", refused=False)
-        events.append(Event(f"{p(seat)} plans a {mask_label(mask).lower()} on {square_text(q)}."))
+        state.update(phase="tiles", picking=None)
+        kept = mask == state["board"][q]
+        what = "keeps the tile" if kept else f"plans a {mask_label(mask).lower()}"
+        events.append(Event(f"{p(seat)} {what} on {square_text(q)}."))
     elif verb == "confirm":
         reason = change_problem(state)
         if reason is not None:
@@ -183,7 +178,7 @@ def _move(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
 
 def _why_not(state: JSON, seat: int, action: Action) -> str:
     """A specific reason for refusing ``action`` where one is easy to give."""
-    verb, args = action.verb, action.args
+    verb = action.verb
     phase = state["phase"]
     if verb == "move" and phase == "move":
         d = _direction(_args(action, 2)[0])
@@ -192,11 +187,11 @@ def _why_not(state: JSON, seat: int, action: Action) -> str:
             return f"Your rat cannot move {DIR_WORD[d].lower()}: no open pipe, or a trap or the edge is in the way."
         return f"Your rat can move {DIR_WORD[d].lower()} 1 to {len(runs[d])} stops from here."
     if verb == "tile" and phase in ("after", "tiles"):
-        q = _square(_args(action, 2)[0])
-        if args[1] not in MASK_BY_TEXT:
-            raise IllegalAction("Name a tile by its openings in N, E, S, W order: ns, ne, nes, nesw, n or blank.")
+        q = _square(_args(action, 1)[0])
         if q in occupied(state) or state["traps"][q]:
             return "You cannot change a tile with a rat or a trap on it."
+    if verb == "lay" and phase == "tile" and _args(action, 1)[0] not in MASK_BY_TEXT:
+        return "Name a tile by its openings in N, E, S, W order: ns, ne, nes, nesw, n or blank."
     if verb == "push" and phase == "after":
         q = _square(_args(action, 2)[0])
         if state["traps"][q] != BLACK:

@@ -29,7 +29,7 @@ from games.sewerrat.components import (
 )
 from games.sewerrat.flow import team_of
 from games.sewerrat.plumbing import INNER_EDGES
-from games.sewerrat.tiles import change_problem, supply_with_pending
+from games.sewerrat.tiles import change_problem, tile_masks, tile_squares
 
 MARGIN = 0.5
 """How much better than doing nothing a push or tile change must look to be worth it."""
@@ -189,8 +189,9 @@ class SewerRatAI(Player):
         scored += self._toggles(state, seat, near)
         return scored
 
-    def _toggles(self, state: JSON, seat: int, near: set[int]) -> list[tuple[float, Action]]:
-        """Two-tile changes that open or close one inner edge next to a rat's runs."""
+    def _edges(self, state: JSON, seat: int, near: set[int]) -> list[tuple[float, int, int]]:
+        """Two-tile changes that open or close one inner edge next to a rat's runs: the balance each
+        leaves, the square to pick first and the tile it gets."""
         board, traps, rats = state["board"], state["traps"], state["rats"]
         placed = {q for q in rats if q is not None}
         supply = state["supply"]
@@ -204,27 +205,40 @@ class SewerRatAI(Player):
                 continue
             changed = list(board)
             changed[q], changed[there] = new_q, new_there
-            value = balance(state, seat, changed, traps, rats)
-            out.append((value, act("tile", square_text(first), mask_text(changed[first]))))
+            out.append((balance(state, seat, changed, traps, rats), first, changed[first]))
         return out
 
+    def _toggles(self, state: JSON, seat: int, near: set[int]) -> list[tuple[float, Action]]:
+        return [(value, act("tile", square_text(first))) for value, first, _ in self._edges(state, seat, near)]
+
+    def _tile(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        """Lay the picked square's tile: its half of the best edge to open or close (the first pick), the
+        tile that completes the planned edge (the second), or the same tile if the plan fails."""
+        q, board = state["picking"], state["board"]
+        allowed = tile_masks(state, q)
+        if state["pending"]:
+            p, mask = state["pending"][0]
+            flipped = board[p] ^ mask
+            if flipped in DIRECTIONS and NEIGHBOUR[p][flipped] == q and board[q] ^ OPPOSITE[flipped] in allowed:
+                return act("lay", mask_text(board[q] ^ OPPOSITE[flipped]))
+            return act("lay", mask_text(board[q]))
+        options = [(v, m) for v, first, m in self._edges(state, seat, {q}) if first == q and m in allowed]
+        if not options:
+            return act("lay", mask_text(board[q]))
+        return act("lay", mask_text(max(options)[1]))
+
     def _tiles(self, state: JSON, seat: int, rng: random.Random) -> Action:
-        """Finish the planned two-tile change: add the partner square, confirm it, or give up."""
+        """Go on with the planned two-tile change: pick the partner square, confirm it, or give up."""
         pending = state["pending"]
         if state["refused"] or len(pending) > 2:
             return act("cancel")
         if len(pending) == 2:
             return act("confirm") if change_problem(state) is None else act("cancel")
         q, mask = pending[0]
-        board = state["board"]
-        flipped = board[q] ^ mask
-        if flipped not in DIRECTIONS or NEIGHBOUR[q][flipped] < 0:
+        flipped = state["board"][q] ^ mask
+        if flipped not in DIRECTIONS:
             return act("cancel")
         there = NEIGHBOUR[q][flipped]
-        new = board[there] ^ OPPOSITE[flipped]
-        supply = supply_with_pending(state)
-        if state["traps"][there] or there in state["rats"]:
+        if there < 0 or there not in tile_squares(state):
             return act("cancel")
-        if SHAPE_OF[new] != SHAPE_OF[board[there]] and supply[SHAPE_OF[new]] <= 0:
-            return act("cancel")
-        return act("tile", square_text(there), mask_text(new))
+        return act("tile", square_text(there))

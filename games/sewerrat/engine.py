@@ -8,9 +8,10 @@ Rulings where the specification is silent (each has a test):
   it has a choice of direction; with one way out the rat takes it. A displaced rat does not use toilets.
 - The roll is resolved as a whole: rats it eliminates fall at once, and the end is checked once it is
   placed. A roller whose rat falls during its own roll places no further trap.
-- A tile change takes each square once; a confirmation that would leave the plumbing invalid is refused
-  (the change stays pending to be completed or cancelled, and cannot be confirmed again unchanged).
-  Cancelling ends the turn without a change.
+- A tile change takes each square once (a square picked may keep its tile; it still counts toward the
+  4); a confirmation that would leave the plumbing invalid is refused (the change stays pending to be
+  completed or cancelled, and cannot be confirmed again unchanged). Cancelling ends the turn without a
+  change.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class SewerRat(Game):
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "teams",
-            "ffa (free-for-all) or teams of 2 or 3 players; seats alternate between teams",
+            "Free-for-all (ffa), or teams of 2 or 3 players; seats alternate between teams",
             "ffa",
             ("ffa", "2", "3"),
         ),
@@ -59,6 +60,7 @@ class SewerRat(Game):
             roll=None,
             queue=[],
             pending=[],
+            picking=None,
             refused=False,
             fallen=[],
             result=None,

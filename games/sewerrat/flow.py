@@ -8,7 +8,8 @@ which decision is pending and ``actor`` which seat makes it:
 * ``put`` — the roller puts the trap at the head of ``queue`` anywhere legal;
 * ``extra`` — doubles fell on a red trap: the roller chooses one red or two black traps;
 * ``move`` — the mover moves its rat (mandatory);
-* ``after`` / ``tiles`` — the mover may push a black trap or change up to 4 tiles (``pending``);
+* ``after`` / ``tile`` / ``tiles`` — the mover may push a black trap or change up to 4 tiles, a square
+  (``picking``) then its tile at a time (``pending``);
 * ``over``.
 
 ``queue`` holds the roll's traps not yet placed, each ``[kind, square]`` with kind ``black``, ``red``
@@ -63,7 +64,7 @@ def eliminate(state: JSON, seat: int, when: str, reason: str, events: list[Event
 
 
 def finish(state: JSON, winners: list[int], termination: Termination, summary: str) -> None:
-    state.update(phase="over", actor=None, queue=[], pending=[])
+    state.update(phase="over", actor=None, queue=[], pending=[], picking=None)
     state["result"] = {"winners": sorted(winners), "termination": termination.name, "summary": summary}
 
 
@@ -90,7 +91,7 @@ def check_end(state: JSON, events: list[Event]) -> bool:
 
 def begin_turn(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> None:
     """Start ``seat``'s turn: roll the yellow and green d8 and place the traps."""
-    state.update(mover=seat, turn=state["turn"] + 1, pending=[], refused=False)
+    state.update(mover=seat, turn=state["turn"] + 1, pending=[], picking=None, refused=False)
     y, g = rng.randint(1, SIZE), rng.randint(1, SIZE)
     state["roll"] = {"y": y, "g": g, "at": []}
     events.append(
@@ -177,7 +178,7 @@ def after_roll(state: JSON, rng: random.Random, events: list[Event]) -> None:
 def end_turn(state: JSON, rng: random.Random, events: list[Event]) -> None:
     """The mover's turn is over: a rat that cannot move now is out; then the next rat's turn."""
     mover = state["mover"]
-    state.update(pending=[], refused=False)
+    state.update(pending=[], picking=None, refused=False)
     if not can_move(state, mover):
         eliminate(state, mover, "end", "cannot move at the end of its turn", events)
         if check_end(state, events):

@@ -49,6 +49,11 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         q, d = SQUARE_BY_TEXT[args[0]], DIR_BY_NAME[args[1]]
         return ("Push a black trap", *_row_col(q), f"{DIR_WORD[d]} → {square_text(NEIGHBOUR[q][d])}")
     if verb == "tile":
-        q, mask = SQUARE_BY_TEXT[args[0]], MASK_BY_TEXT[args[1]]
-        return ("Change tiles", *_row_col(q), SHAPE_WORD[SHAPE_OF[mask]], openings_label(mask))
+        return ("Change tiles", *_row_col(SQUARE_BY_TEXT[args[0]]))
+    if verb == "lay":
+        q, mask = state["picking"], MASK_BY_TEXT[args[0]]
+        first = f"New tile for {square_text(q)}"
+        if mask == state["board"][q]:
+            return (first, "Keep the tile there")
+        return (first, SHAPE_WORD[SHAPE_OF[mask]], openings_label(mask))
     return {"confirm": ("Confirm changes",), "cancel": ("Cancel",), "pass": ("End turn",)}[verb]

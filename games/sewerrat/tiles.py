@@ -1,8 +1,9 @@
 """Changing up to 4 tiles: the pending change is built one square at a time and checked as a whole.
 
-``state["pending"]`` is a list of ``[square, mask]``: the tile each chosen square will hold. A new tile
-of the same shape is the old one rotated; another shape comes from the supply, and the old tile goes
-back to it. Only the confirmation checks the plumbing (it may be broken between two steps).
+The mover picks a square (``state["picking"]``), then the tile it will hold; ``state["pending"]`` is a
+list of ``[square, mask]``. A new tile of the same shape is the old one rotated; another shape comes from
+the supply, and the old tile goes back to it; keeping the old tile is allowed (the square still counts
+toward the 4). Only the confirmation checks the plumbing (it may be broken between two steps).
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ def supply_with_pending(state: JSON) -> dict[str, int]:
     return supply
 
 
-def _free(state: JSON) -> list[int]:
-    """Squares the change may still take: not yet in it, without a rat or a trap."""
+def tile_squares(state: JSON) -> list[int]:
+    """Squares the change may still take: not yet in it, without a rat or a trap, while fewer than 4
+    are taken."""
     if len(state["pending"]) >= MAX_TILES:
         return []
     chosen = {q for q, _ in state["pending"]}
@@ -45,21 +47,12 @@ def _free(state: JSON) -> list[int]:
     return [q for q in range(SQUARES) if q not in chosen and q not in rats and not traps[q]]
 
 
-def _fits(old: int, mask: int, supply: dict[str, int]) -> bool:
-    return mask != old and (SHAPE_OF[mask] == SHAPE_OF[old] or supply[SHAPE_OF[mask]] > 0)
-
-
-def tile_options(state: JSON) -> list[tuple[int, int]]:
-    """Every (square, new tile) the mover may add to the change: a square not yet in it, without a rat
-    or trap, and a tile other than the one there, rotated or of a shape the supply still holds."""
-    board = state["board"]
+def tile_masks(state: JSON, q: int) -> list[int]:
+    """The tiles square ``q`` may take: its own (kept), its rotations, and every tile of a shape the supply
+    still holds."""
+    old = state["board"][q]
     supply = supply_with_pending(state)
-    return [(q, mask) for q in _free(state) for mask in range(16) if _fits(board[q], mask, supply)]
-
-
-def tile_allowed(state: JSON, q: int, mask: int) -> bool:
-    """Whether (``q``, ``mask``) is one of :func:`tile_options`."""
-    return q in _free(state) and _fits(state["board"][q], mask, supply_with_pending(state))
+    return [m for m in range(16) if SHAPE_OF[m] == SHAPE_OF[old] or supply[SHAPE_OF[m]] > 0]
 
 
 def change_problem(state: JSON) -> str | None:
@@ -72,3 +65,4 @@ def commit(state: JSON) -> None:
     state["supply"] = supply_with_pending(state)
     state["board"] = changed_board(state)
     state["pending"] = []
+    state["picking"] = None
