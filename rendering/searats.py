@@ -234,9 +234,12 @@ def _markers(canvas: Image.Image, view: View) -> None:
             t.paste(canvas, _disc(fill, 20, SHIP_COLOURS[colour][2]) if charted else _ring(fill, 20, 4), (mx, my), "mm")
 
 
+def _ports(view: View) -> tuple[tuple[int, int, int], ...]:
+    return tuple((p["number"], p["at"][0], p["at"][1]) for p in view["ports"])
+
+
 def _draw_map(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
-    ports = tuple((p["number"], p["at"][0], p["at"][1]) for p in view["ports"])
-    t.paste(canvas, _map_layer(ports, tuple(view["x"])), (MAP_X, MAP_Y))
+    """The ships, markers and highlights on a canvas that already holds :func:`_map_layer` at the map's place."""
     _markers(canvas, view)
     draw = ImageDraw.Draw(canvas)
     for col, row in view["range"]:
@@ -308,8 +311,6 @@ def _bar(canvas: Image.Image, x: int, y: int, width: int, value: int, colour: t.
 
 
 def _logs(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
-    box = (PANEL_X, MAP_Y, PANEL_X + PANEL_W, MAP_Y + MAP)
-    t.panel(canvas, box)
     fleets = _fleets(view)
     rows = sum(len(ships) for _, ships in fleets)
     head_h = 44
@@ -371,11 +372,8 @@ def _status(view: View, names: Sequence[str]) -> str:
 
 
 def _head(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
-    end = t.title(canvas, (M, 12), t.icon("skull", 48), "SEA RATS!", 40)
     rounds = f"ROUND {view['round']} / {view['rounds']}"
-    t.pill(canvas, (end + 20, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
-    box = (M, 70, W - M, 110)
-    t.panel(canvas, box, fill=t.SEA_DEEP, border=t.MIST, radius=14, shadow=False)
+    t.pill(canvas, (TITLE_END + 20, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
     line = t.ellipsize(_status(view, names), t.font(SMALL + 2, bold=True), W - 2 * M - 40)
     t.text(canvas, (M + 20, 90), line, t.font(SMALL + 2, bold=True), t.HIGHLIGHT, anchor="lm")
 
@@ -408,8 +406,6 @@ def _offer_text(view: View, names: Sequence[str]) -> str:
 
 
 def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
-    box = (M, FOOT_Y, W - M, FOOT_Y + FOOT_H)
-    t.panel(canvas, box, fill=t.SEA_DEEP, border=t.MIST, radius=16, shadow=False)
     fnt = t.font(SMALL)
     dice = view["dice"]
     x = M + 20
@@ -442,10 +438,25 @@ def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
 # ---------------------------------------------------------------------------------------------- images
 
 
+TITLE_END = M + 48 + 6 + round(t.text_width("SEA RATS!", t.font(40, bold=True)))
+
+
+@lru_cache(maxsize=2)
+def _base(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> Image.Image:
+    """Everything of a board that never changes: background, title, panels and the map without ships."""
+    canvas = t.new_canvas(W, H)
+    t.title(canvas, (M, 12), t.icon("skull", 48), "SEA RATS!", 40)
+    t.panel(canvas, (M, 70, W - M, 110), fill=t.SEA_DEEP, border=t.MIST, radius=14, shadow=False)
+    t.paste(canvas, _map_layer(ports, x), (MAP_X, MAP_Y))
+    t.panel(canvas, (PANEL_X, MAP_Y, PANEL_X + PANEL_W, MAP_Y + MAP))
+    t.panel(canvas, (M, FOOT_Y, W - M, FOOT_Y + FOOT_H), fill=t.SEA_DEEP, border=t.MIST, radius=16, shadow=False)
+    return canvas
+
+
 def render_board(view: View, names: Sequence[str]) -> bytes:
     """The ocean, the logs, the last dice and any pending offer."""
     names = t.seat_names(names, len(view["ships"]))
-    canvas = t.new_canvas(W, H)
+    canvas = _base(_ports(view), tuple(view["x"])).copy()
     _head(canvas, view, names)
     _draw_map(canvas, view, names)
     _logs(canvas, view, names)
@@ -497,7 +508,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         t.text(canvas, (M + 20, y + 16), "☠ " + _fate_line(fate, view, names), fnt, t.INK_SOFT, anchor="lm")
         y += FINAL_ROW
     shifted = dict(view, to_act=[], reach=[], range=[], targets=[], battle=None)
-    ocean = t.new_canvas(W, H)
+    ocean = _base(_ports(view), tuple(view["x"])).copy()
     _draw_map(ocean, shifted, names)
     canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), ((W - MAP) // 2, top_h))
     return t.to_png(canvas)
