@@ -321,7 +321,9 @@ async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[
                 if hasattr(bot, "store"):  # in case closing the bot failed before its store
                     await bot.store.close()
     result = record.result or {}
-    winners = ", ".join(record.names[w] for w in result.get("winners", [])) or "nobody"
+    # Winners are seats; a player commanding a fleet holds several, so name each player once.
+    players = dict.fromkeys(spec.game.controller(record.state, w) for w in result.get("winners", []))
+    winners = ", ".join(record.names[p] for p in players) or "nobody"
     print(f"{spec.title} #{record.id} finished after {record.version} actions; winner: {winners}.")
     print(f"Transcript: {out / 'transcript.md'} ({images} images in {out / 'images'})")
     return 0

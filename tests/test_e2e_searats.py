@@ -138,3 +138,13 @@ async def test_an_ai_commander_answers_by_itself(world: World) -> None:
     text = thread_text(world, record)
     braced = record.state["phase"] == "fire" and "offers no bribe" in text
     assert braced or (record.state["phase"] == "flee" and "Most Powerful Bribe" in text)
+
+
+@pytest.mark.usefixtures("quick_images")
+async def test_the_demo_names_the_winning_commander_once(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cogs.demo import run_demo
+
+    assert await run_demo("searats", 2, "demo-fleets", tmp_path, {}) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "finished after" in x)
+    winner = line.split("winner: ")[1].rstrip(".")
+    assert winner and "," not in winner  # the winning commander once, not once per ship of the fleet
