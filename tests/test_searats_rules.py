@@ -285,7 +285,7 @@ def test_a_ship_hit_beyond_repair_sinks_when_its_attacker_cannot_pay() -> None:
     assert ship(state, RED)["sunk"] and cargo_of(state, RED) == 0
     assert state["treasure"] is None  # back to the X
     assert RED in G.out(state) and state["fates"][-1]["how"] == "sunk"
-    assert not any(e.text.startswith("🎲") and "fires back" in e.text for e in events)  # no counter-fire
+    assert rolled(events) == [6, 6, 6, 2] and not any("fires back" in e.text for e in events)  # no counter-fire
 
 
 def test_capture_or_sink_is_the_attackers_choice_and_the_captor_divides_the_cargo() -> None:

@@ -154,8 +154,9 @@ class SeaRatsAI(Player):
             mine = min(3, ship["balls"]) * HIT[d]
             theirs = min(3, foe["balls"], ship["balls"]) * HIT[d]
             sinks = mine >= foe["supplies"] + 0.5
-            chest = state["treasure"] in (seat, target)
-            score = mine - (0 if sinks else 0.8 * theirs) + (2 if sinks else 0) + (1 if chest else 0)
+            # The Treasure goes to the ship with more hits, on a tie to the one not carrying it.
+            chest = 1.5 if state["treasure"] == target else -2.0 if state["treasure"] == seat else 0.0
+            score = mine - (0 if sinks else 0.8 * theirs) + (2 if sinks else 0) + chest
             if ship["supplies"] <= theirs and not sinks:
                 score -= 2
             if score > best_score:

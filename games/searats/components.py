@@ -73,5 +73,5 @@ class Dice:
             self._rng = self._source()
         values = [self._rng.randint(1, 6) for _ in range(count)]
         shown = ", ".join(str(v) for v in values)
-        self.events.append(Event(f"🎲 {text}: {shown}.", None, dice(*(("d6", 6, v) for v in values))))
+        self.events.append(Event(f"{text}: {shown}.", None, dice(*(("d6", 6, v) for v in values))))
         return values
