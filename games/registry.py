@@ -21,6 +21,7 @@ from games.pirates import Pirates, PiratesAI
 from games.piratz import Piratz, PiratzAI
 from games.searats import SeaRats, SeaRatsAI
 from games.sewerpirats import SewerPirats, SewerPiratsAI
+from games.sewerrat import SewerRat, SewerRatAI
 
 Renderer = Callable[[Mapping[str, Any], Sequence[str]], bytes]
 """``render(view, names) -> PNG bytes``: a view from :meth:`Game.view`, the seats' display names."""
@@ -130,6 +131,17 @@ register(
         colour=0x8B1E2D,
         emoji="🏴‍☠️",
         dm_hands=True,
+        bench_players=2,
+    )
+)
+register(
+    GameSpec(
+        game=SewerRat(),
+        ai=SewerRatAI,
+        renderer="rendering.sewerrat",
+        cog="cogs.sewerrat",
+        colour=0x5A7D8C,
+        emoji="🚽",
         bench_players=2,
     )
 )
