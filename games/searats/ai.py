@@ -16,8 +16,10 @@ from games.core import JSON, Action, Game, Player, act
 from games.searats.battle import divisions
 from games.searats.board import aim_targets, charts, port_range, port_take, sail_targets
 from games.searats.components import HOLD, SHIPS, cargo
-from games.searats.geometry import PORT_AT, PORTS, SIZE, X, distance
+from games.searats.geometry import DISTANCES, PORT_AT, PORTS, SIZE, X
 
+HUNT = 0.8
+"""How much a dot closer to the nearest enemy is worth to a ship ready to fight (it shortens games)."""
 HIT = (1.0, 5 / 6, 4 / 6, 3 / 6, 2 / 6, 1 / 6, 0.0)
 """Chance that one die is greater than the distance."""
 
@@ -29,7 +31,9 @@ def steps(a: int, b: int) -> int:
     return max(abs(ac - bc), abs(ar - br))
 
 
-TO_PORT = {port: tuple(steps(at, PORTS[port]) for at in range(SIZE * SIZE)) for port in PORTS}
+KING = tuple(tuple(steps(a, b) for b in range(SIZE * SIZE)) for a in range(SIZE * SIZE))
+"""The free sailing distance between every two dots."""
+TO_PORT = {port: KING[PORTS[port]] for port in PORTS}
 """Per port, the free sailing distance to it from every dot."""
 FAR = (SIZE,) * (SIZE * SIZE)
 
@@ -71,11 +75,10 @@ class SeaRatsAI(Player):
 
     def _best_sail(self, state: JSON, seat: int, *, fleeing: bool) -> Action:
         ship = state["ships"][seat]
-        foes = [state["ships"][s] for s in enemies(state, seat)]
         total = state["flee"]["roll"] if fleeing else sum(state["roll"])
-        moves: list[tuple[int, tuple[str, ...]]] = [(ship["at"], ())]
+        moves: list[tuple[int, str, int]] = [(ship["at"], "", 0)]
         for direction, dots in sail_targets(state, seat, total).items():
-            moves.extend((to, (direction, str(n))) for n, to in enumerate(dots, start=1))
+            moves.extend((to, direction, n) for n, to in enumerate(dots, start=1))
         courses = [None] if fleeing else [None, *charts(state)]
         need = hungry(ship)
         room = HOLD - cargo(ship)
@@ -83,14 +86,27 @@ class SeaRatsAI(Player):
         pull = 1.5 if need else 0.3
         stock = 2.0 * room + (8 if need else 0)
         last = ship["last"]
+        chest_at = X if state["treasure"] is None and ship["at"] != X else None
+        threats = self._threats(state, seat, fleeing)
+        # A ship ready to fight closes in on the nearest enemy; the others keep their distance.
+        hunt = 0.0 if fleeing or need or ship["balls"] < 3 else HUNT
+        prey = [foe for foe, _ in threats]
         plans = []
         for course in courses:
             chart = ship["chart"] if course is None else course
             useful = chart is not None and chart != last
             plans.append((course, chart, TO_PORT[chart] if useful else FAR))
-        best: tuple[float, tuple[str, ...], int | None] = (-1e9, (), None)
-        for to, how in moves:
-            base = self._danger(state, ship, to, foes, fleeing)
+        best: tuple[float, str, int, int | None] = (-1e9, "", 0, None)
+        for to, direction, n in moves:
+            row = DISTANCES[to]
+            base = 9.0 if to == chest_at else 0.0
+            if hunt and prey:
+                near = KING[to]
+                base -= hunt * min(near[at] for at in prey)
+            for at, gains in threats:
+                d = row[at]
+                if d is not None and d <= 5:
+                    base += gains[d]
             port = PORT_AT.get(to)
             docks = not fleeing and port is not None and port != last
             for course, chart, far in plans:
@@ -98,29 +114,33 @@ class SeaRatsAI(Player):
                 if docks and (port == chart or has_chest):
                     score += stock
                 if score > best[0]:
-                    best = (score, how, course)
-        _, how, course = best
+                    best = (score, direction, n, course)
+        _, direction, n, course = best
         extra = () if course is None else ("chart", str(course))
-        return Action("sail", how + extra) if how else Action("anchor", extra)
+        return Action("sail", (direction, str(n), *extra)) if n else Action("anchor", extra)
 
     @staticmethod
-    def _danger(state: JSON, ship: JSON, to: int, foes: list[JSON], fleeing: bool) -> float:
-        """What ending a sail on ``to`` promises: the Treasure, shots at enemies, shots from them."""
-        score = 9.0 if state["treasure"] is None and to == X and to != ship["at"] else 0.0
+    def _threats(state: JSON, seat: int, fleeing: bool) -> list[tuple[int, tuple[float, ...]]]:
+        """Per enemy ship, what ending a sail at each distance 0–5 from it is worth: shots at it (and the chance
+        to sink it) against shots from it; fleeing, only the distance counts."""
+        ship = state["ships"][seat]
         strong = ship["balls"] >= 1 and ship["supplies"] >= 3
         shots = min(3, ship["balls"])
-        for foe in foes:
-            d = distance(to, foe["at"])
-            if d is None or d > 5:
-                continue
+        out = []
+        for s in enemies(state, seat):
+            foe = state["ships"][s]
+            back = min(3, foe["balls"])
             if fleeing:
-                score -= 6 - d
+                gains = tuple(float(d - 6) for d in range(6))
             elif strong:
-                mine = shots * HIT[d]
-                score += 3 * mine - 1.5 * min(3, foe["balls"]) * HIT[d] + (6 if mine >= foe["supplies"] else 0)
+                gains = tuple(
+                    3 * shots * HIT[d] - 1.5 * back * HIT[d] + (6 if shots * HIT[d] >= foe["supplies"] else 0)
+                    for d in range(6)
+                )
             else:
-                score -= 2 * min(3, foe["balls"]) * HIT[d]
-        return score
+                gains = tuple(-2 * back * HIT[d] for d in range(6))
+            out.append((foe["at"], gains))
+        return out
 
     def _haven(self, state: JSON, seat: int) -> Action:
         return act("haven") if cargo(state["ships"][seat]) < HOLD else act("skip")

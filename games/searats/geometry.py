@@ -96,7 +96,7 @@ def _ray(start: int, direction: str) -> tuple[int, ...]:
 
 
 DOTS = range(SIZE * SIZE)
-_DISTANCES = tuple(tuple(_distance(a, b) for b in DOTS) for a in DOTS)
+DISTANCES = tuple(tuple(_distance(a, b) for b in DOTS) for a in DOTS)
 _RAYS = tuple({direction: _ray(at, direction) for direction in DIRECTIONS} for at in DOTS)
 """Every distance and every line from every dot, worked out once: the AI and the legal-move lists ask
 for them hundreds of times per turn."""
@@ -104,7 +104,7 @@ for them hundreds of times per turn."""
 
 def distance(a: int, b: int) -> int | None:
     """Steps from ``a`` to ``b`` along a row, column or diagonal; ``None`` if they are not in a straight line."""
-    return _DISTANCES[a][b]
+    return DISTANCES[a][b]
 
 
 def ray(start: int, direction: str, steps: int) -> tuple[int, ...]:
