@@ -560,3 +560,31 @@ def test_the_ai_plays_every_decision():
         GAME.apply(state, 0, actions[-1], inplace=True)
     assert [a.verb for a in actions] == ["tile", "lay", "tile", "lay", "confirm"]
     assert state["mover"] == 1 and problem(state["board"]) is None
+
+
+def ai_wins(games: int, players: int, teams: str) -> float:
+    """The AI's share of wins against random players (in free-for-all one AI seat, rotating; in teams the
+    AI plays one team, alternating which)."""
+    from games.core import RandomPlayer
+    from games.simulate import play_game
+
+    ai, rnd = SewerRatAI(), RandomPlayer()
+    won = 0
+    for i in range(games):
+        if teams == "ffa":
+            table = [ai if s == i % players else rnd for s in range(players)]
+        else:
+            table = [ai if (s + i) % 2 == 0 else rnd for s in range(players)]
+        mine = {s for s, p in enumerate(table) if p is ai}
+        winners = set(play_game(GAME, table, f"ai-vs-random-{i}", {"teams": teams}).winners)
+        won += bool(winners) and winners <= mine
+    return won / games
+
+
+def test_the_ai_beats_a_random_player():
+    assert ai_wins(100, 2, "ffa") >= 0.85
+
+
+@pytest.mark.slow
+def test_the_ai_beats_a_random_player_in_nine_games_of_ten():
+    assert ai_wins(1000, 2, "ffa") >= 0.90

@@ -71,6 +71,28 @@ def legal(state: JSON, seat: int) -> list[Action]:
     return [*changes, *([] if state["refused"] else [act("confirm")]), act("cancel")]
 
 
+def is_legal(state: JSON, seat: int, action: Action) -> bool:
+    """Whether ``action`` is one of :func:`legal`, without listing every square, push or trap placement
+    when the action names one."""
+    verb, args = action.verb, action.args
+    phase = state["phase"]
+    if seat != state["actor"]:
+        return False
+    if verb in ("pass", "confirm", "cancel") and not args:
+        return (phase == "after" and verb == "pass") or (
+            phase == "tiles" and (verb == "cancel" or not state["refused"])
+        )
+    if len(args) == 1 and args[0] in SQUARE_BY_TEXT:
+        q = SQUARE_BY_TEXT[args[0]]
+        if verb == "tile":
+            return phase in ("after", "tiles") and q in tile_squares(state)
+        if verb in ("black", "red"):
+            return phase == "put" and state["queue"][0][0] == verb and q in free_squares(state)
+    if verb == "push" and phase == "after" and len(args) == 2 and args[0] in SQUARE_BY_TEXT:
+        return args[1] in DIR_BY_NAME and (SQUARE_BY_TEXT[args[0]], DIR_BY_NAME[args[1]]) in pushes(state)
+    return verb not in ("tile", "black", "red", "push") and action in legal(state, seat)
+
+
 def _square(text: str) -> int:
     if text not in SQUARE_BY_TEXT:
         raise IllegalAction(f"`{text[:10]}` is not a square: write it like r3c4 (row 3, column 4).")
@@ -92,7 +114,7 @@ def _args(action: Action, count: int) -> tuple[str, ...]:
 def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Event]:
     """Apply a legal ``action`` of the actor ``seat``; raises :class:`IllegalAction` before changing
     anything otherwise."""
-    if action not in legal(state, seat):
+    if not is_legal(state, seat, action):
         raise IllegalAction(_why_not(state, seat, action))
     events: list[Event] = []
     verb, args = action.verb, action.args

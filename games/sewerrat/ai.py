@@ -38,15 +38,14 @@ MARGIN = 0.5
 def freedom(board: list[int], traps: list[int], rats: set[int], q: int) -> float:
     """How safe a rat on ``q`` is: -30 when it cannot move; more for more ways out (directions and
     toilets) and for more squares to stop on (up to 3 a direction)."""
-    others = rats - {q}
     ways = 0
     stops = 0
     for d in DIRECTIONS:
-        found = run(board, traps, others, q, d)
+        found = run(board, traps, rats, q, d)  # a straight run never comes back to its own square
         if found:
             ways += 1
             stops += min(len(found), 3)
-    ways += len(toilets(board, traps, others, q))
+    ways += len(toilets(board, traps, rats, q))
     return 3.0 * ways + stops if ways else -30.0
 
 

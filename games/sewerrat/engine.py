@@ -43,6 +43,7 @@ class SewerRat(Game):
             "Free-for-all (ffa), or teams of 2 or 3 players; seats alternate between teams",
             "ffa",
             ("ffa", "2", "3"),
+            ("Free-for-all", "Teams of 2", "Teams of 3"),
         ),
     )
 
