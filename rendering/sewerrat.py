@@ -23,7 +23,7 @@ View = dict[str, Any]
 
 WIDTH = 1100
 CELL = 100
-TOILET = 40
+TOILET = 44
 """How deep the toilets are, beside the grid."""
 GX = (WIDTH - SIZE * CELL) // 2
 GY = 212
@@ -139,7 +139,7 @@ def _frame() -> Image.Image:
     """The board without tiles: the toilets with their colours and numbers, and the coordinates."""
     img = Image.new("RGBA", (WIDTH, GRID + 2 * TOILET + 90), (0, 0, 0, 0))
     oy = GY - TOILET - 45  # the frame image's top on the canvas
-    small, label = t.font(22, bold=True), t.font(t.MIN_TEXT, bold=True)
+    small, label = t.font(t.MIN_TEXT, bold=True), t.font(t.MIN_TEXT, bold=True)
     pad = 8
     back = t.rounded(GRID + 2 * TOILET + 2 * pad, GRID + 2 * TOILET + 2 * pad, 18, (20, 26, 30), t.GOLD_DEEP, 3)
     img.alpha_composite(back, (GX - TOILET - pad, GY - TOILET - pad - oy))

@@ -12,6 +12,7 @@ from games.sewerrat import SewerRat, SewerRatAI
 from games.sewerrat.components import SQUARE_BY_TEXT
 from games.simulate import self_play
 from rendering import sewerrat, theme
+from tests.test_render_phone import text_sizes
 
 GAME = SewerRat()
 NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Ｃａｐｔａｉｎ 🦜 Bartholomew Roberts", "x" * 60]
@@ -99,3 +100,13 @@ def test_rendering_is_fast_enough() -> None:
         times.append(time.perf_counter() - started)
     times.sort()
     assert times[len(times) // 2] < 0.06  # the bench's target is 15 ms; this only catches a regression
+
+
+def test_no_text_is_too_small_for_a_phone() -> None:
+    views = positions(4, "2")
+    with text_sizes() as drawn:
+        for view in views.values():
+            sewerrat.render_board(view, NAMES[:4])
+        sewerrat.render_final(views["over"], NAMES[:4])
+    small = {(size, s) for size, s in drawn if size < theme.MIN_TEXT}
+    assert drawn and not small, sorted(small)[:5]
