@@ -22,7 +22,8 @@ Conventions every game follows:
   ``bury 19``); only drivers that picked the action from that list may skip it (``trusted=True``).
 * **Seats and players.** A *seat* is what the rules move (a rat, a ship, a hand); a *player* is a person
   or AI at the table. A new state holds their numbers in ``state["players"]`` and ``state["seats"]``
-  (the platform reads neither from the state; an engine may keep its per-player data under ``players``). Most games have one seat per player; a game may give a player several seats
+  (the platform reads neither from the state; an engine may keep its per-player data under
+  ``players``). Most games have one seat per player; a game may give a player several seats
   (:meth:`Game.seat_count`, :meth:`Game.controller`: a fleet of ships) and group seats into teams that
   win together (:meth:`Game.teams`). Seats can drop out while the others play on (:meth:`Game.out`).
 * **The first label of a choice is public.** Everyone sees the board's buttons, which are the first
@@ -158,6 +159,11 @@ class Option:
     description: str
     default: Any
     choices: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    """How each choice is shown to players, in the order of ``choices`` (default: the choice itself)."""
+
+    def label(self, choice: str) -> str:
+        return self.labels[self.choices.index(choice)] if self.labels else choice
 
     def validate(self, value: Any) -> Any:
         if self.choices:

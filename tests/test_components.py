@@ -3,15 +3,16 @@ game commands' table options are the engines' own."""
 
 from __future__ import annotations
 
+import importlib
+
 import discord
 import pytest
 
+from cogs.base import GameCog
+from cogs.clocks import CLOCKS, DEFAULT_CLOCK
 from cogs.host import add_choices
-from cogs.piratz import PiratzCog
-from cogs.sewerpirats import SewerPiratsCog
 from data.store import GameRecord
-from games.piratz.engine import Piratz
-from games.sewerpirats.engine import SewerPirats
+from games.registry import GAMES
 
 
 def record() -> GameRecord:
@@ -41,15 +42,25 @@ def test_many_options_become_selects_of_25(count: int, rows: int, selects: int) 
     assert values == list(range(min(count, 25 * rows)))
 
 
-@pytest.mark.parametrize(
-    ("commands", "option"),
-    [
-        ((PiratzCog.new, PiratzCog.open), Piratz.option("blind")),
-        ((SewerPiratsCog.new, SewerPiratsCog.open), SewerPirats.option("variant")),
-    ],
-)
-def test_table_options_of_the_commands_are_the_engines(commands: tuple, option) -> None:
-    for command in commands:
-        parameter = command.get_parameter(option.name)
-        assert parameter.description == option.description and parameter.default == option.default
-        assert [c.value for c in parameter.choices] == list(option.choices)
+def cog_of(kind: str) -> type[GameCog]:
+    module = importlib.import_module(GAMES[kind].cog)
+    (cog,) = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, GameCog) and c is not GameCog]
+    return cog
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_new_and_open_offer_the_engines_options_and_the_turn_clock(kind: str) -> None:
+    game, cog = GAMES[kind].game, cog_of(kind)
+    for command in (cog.new, cog.open):
+        for option in game.options:
+            parameter = command.get_parameter(option.name)
+            assert parameter is not None, f"/{kind} {command.name} lacks {option.name}"
+            assert parameter.description == option.description and parameter.default == option.default
+            assert [c.value for c in parameter.choices] == list(option.choices)
+        clock = command.get_parameter("clock")
+        assert clock.default == DEFAULT_CLOCK and [c.value for c in clock.choices] == list(CLOCKS)
+        ai = command.get_parameter("ai")
+        assert (ai.min_value, ai.max_value) == (0, game.max_players - 1)
+    members = [p.name for p in cog.new.parameters if p.name.startswith("player")]
+    assert members == [f"player{i}" for i in range(2, len(members) + 2)]
+    assert len(members) + 1 <= game.max_players
