@@ -102,4 +102,34 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 5: ratings — one row per player, game and scope (a server's id, or 0 for every server together; the
+    # game's AI is user 0), and every change a finished game made, written in the same transaction as the
+    # game's result. A game's changes are keyed by (game, scope, user): a game can never be rated twice.
+    """
+    CREATE TABLE ratings (
+        scope INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        PRIMARY KEY (scope, kind, user_id)
+    );
+    CREATE TABLE rating_changes (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        scope INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        won INTEGER NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, scope, user_id)
+    );
+    CREATE INDEX rating_changes_user ON rating_changes (user_id, scope, kind, at);
+    CREATE INDEX games_ended ON games (status, ended_at);
+    """,
 )

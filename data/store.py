@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from data.migrations import MIGRATIONS
+from data.ratings import AI_USER, DEFAULT, GLOBAL, Rating, placings, rate
 
 
 def _dumps(value: Any) -> str:
@@ -259,6 +260,8 @@ class Store:
                 "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, expected_version + 1, seat, action, now),
             )
+            if status == "finished" and result:
+                await self._rated(game_id, state, result, now)
             await self._db.commit()
             return True
 
@@ -270,6 +273,10 @@ class Store:
                 " WHERE id = ? AND status = 'active'",
                 (status, _dumps(result) if result else None, now, now, game_id),
             )
+            if cur.rowcount == 1 and status == "finished" and result:
+                async with self._db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as read:
+                    row = await read.fetchone()
+                await self._rated(game_id, json.loads(row["state"]), result, now)
             await self._db.commit()
             return cur.rowcount == 1
 
@@ -534,3 +541,134 @@ class Store:
             " ORDER BY g.id"
         ) as cur:
             return [r["id"] for r in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ ratings and records
+
+    async def _rated(self, game_id: int, state: dict[str, Any], result: dict[str, Any], now: float) -> None:
+        """:meth:`_rate`, or on any error the whole transaction rolled back (the result with it), so that a
+        later commit on this connection cannot write the result without its rating."""
+        try:
+            await self._rate(game_id, state, result, now)
+        except BaseException:
+            await self._db.rollback()
+            raise
+
+    async def _rate(self, game_id: int, state: dict[str, Any], result: dict[str, Any], now: float) -> None:
+        """Rate a game that just finished, inside the caller's transaction (so a crash rates it either
+        with its result or not at all), per server and globally; see :mod:`data.ratings`."""
+        from games.registry import GAMES  # the engines, only when a game ends
+
+        async with self._db.execute("SELECT kind, guild_id FROM games WHERE id = ?", (game_id,)) as cur:
+            game = await cur.fetchone()
+        spec = GAMES.get(game["kind"])
+        if spec is None or state.get("game") != spec.kind:
+            return  # not a state this engine made (an unregistered game): nothing to place
+        async with self._db.execute(
+            "SELECT seat, user_id, name, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        ) as cur:
+            seats = [SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"])) for r in await cur.fetchall()]
+        placed = placings(spec.game, state, result, seats)
+        if placed is None:
+            return
+        won = {u for p in placed if p.won for u in p.players}
+        users = sorted({u for p in placed for u in p.players})
+        for scope in dict.fromkeys((game["guild_id"] or GLOBAL, GLOBAL)):
+            current = {}
+            for user in users:
+                async with self._db.execute(
+                    "SELECT mu, sigma FROM ratings WHERE scope = ? AND kind = ? AND user_id = ?",
+                    (scope, game["kind"], user),
+                ) as cur:
+                    row = await cur.fetchone()
+                current[user] = Rating(row["mu"], row["sigma"]) if row else DEFAULT
+            for user, new in rate(placed, current).items():
+                await self._db.execute(
+                    "INSERT INTO ratings (scope, kind, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, 1, ?)"
+                    " ON CONFLICT (scope, kind, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                    " games = ratings.games + 1, wins = ratings.wins + excluded.wins",
+                    (scope, game["kind"], user, new.mu, new.sigma, int(user in won)),
+                )
+                old = current[user]
+                await self._db.execute(
+                    "INSERT INTO rating_changes (game_id, scope, user_id, kind, won, mu_before, sigma_before, mu,"
+                    " sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, scope, user, game["kind"], int(user in won), old.mu, old.sigma, new.mu, new.sigma, now),
+                )
+
+    async def leaderboard(self, kind: str, scope: int, *, limit: int = 10) -> list[Standing]:
+        """The best-rated players of a game in a scope (a server's id, or ``GLOBAL``), best first by the
+        conservative rating μ − 3σ."""
+        async with self._db.execute(
+            "SELECT r.*, (SELECT s.name FROM seats s WHERE s.user_id = r.user_id ORDER BY s.game_id DESC LIMIT 1)"
+            " AS name FROM ratings r WHERE r.scope = ? AND r.kind = ? ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC"
+            " LIMIT ?",
+            (scope, kind, limit),
+        ) as cur:
+            return [_standing(row) for row in await cur.fetchall()]
+
+    async def standings_of(self, user_id: int, scope: int) -> dict[str, Standing]:
+        """A player's rating in every game they were rated in, by game kind."""
+        async with self._db.execute(
+            "SELECT r.*, NULL AS name FROM ratings r WHERE r.scope = ? AND r.user_id = ?", (scope, user_id)
+        ) as cur:
+            return {row["kind"]: _standing(row) for row in await cur.fetchall()}
+
+    async def rating_trend(self, user_id: int, scope: int, kind: str, *, limit: int = 10) -> list[float]:
+        """A player's shown rating (μ − 3σ) before their last ``limit`` rated games and after each, oldest
+        first (empty if never rated)."""
+        async with self._db.execute(
+            "SELECT mu_before, sigma_before, mu, sigma FROM rating_changes WHERE user_id = ? AND scope = ? AND"
+            " kind = ? ORDER BY at DESC, game_id DESC LIMIT ?",
+            (user_id, scope, kind, limit),
+        ) as cur:
+            rows = list(reversed(list(await cur.fetchall())))
+        if not rows:
+            return []
+        first = Rating(rows[0]["mu_before"], rows[0]["sigma_before"]).shown
+        return [first, *(Rating(r["mu"], r["sigma"]).shown for r in rows)]
+
+    async def rating_changes(self, game_id: int) -> list[tuple[int, int, Rating, Rating]]:
+        """What a game did to ratings: ``(scope, user_id, before, after)`` per rated player and scope."""
+        async with self._db.execute(
+            "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY scope, user_id", (game_id,)
+        ) as cur:
+            return [
+                (r["scope"], r["user_id"], Rating(r["mu_before"], r["sigma_before"]), Rating(r["mu"], r["sigma"]))
+                for r in await cur.fetchall()
+            ]
+
+    async def ended_games(self, user_id: int, *, limit: int, offset: int = 0) -> list[int]:
+        """The games a member played that are over (finished or abandoned), the latest to end first."""
+        async with self._db.execute(
+            "SELECT g.id FROM games g WHERE g.status != 'active' AND EXISTS (SELECT 1 FROM seats s WHERE"
+            " s.game_id = g.id AND s.user_id = ?) ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            (user_id, limit, offset),
+        ) as cur:
+            return [r["id"] for r in await cur.fetchall()]
+
+    async def count_ended_games(self, user_id: int) -> int:
+        async with self._db.execute(
+            "SELECT COUNT(*) FROM games g WHERE g.status != 'active' AND EXISTS (SELECT 1 FROM seats s WHERE"
+            " s.game_id = g.id AND s.user_id = ?)",
+            (user_id,),
+        ) as cur:
+            (count,) = await cur.fetchone()
+        return int(count)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's rating in one game and scope, with how many rated games they played and won."""
+
+    user_id: int
+    """``AI_USER`` for the game's AI."""
+    name: str | None
+    """Their latest display name at a table (``None`` when not asked for)."""
+    rating: Rating
+    games: int
+    wins: int
+
+
+def _standing(row: aiosqlite.Row) -> Standing:
+    name = "🤖 AI" if row["user_id"] == AI_USER else row["name"]
+    return Standing(row["user_id"], name, Rating(row["mu"], row["sigma"]), row["games"], row["wins"])
