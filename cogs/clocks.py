@@ -8,6 +8,9 @@ the time is up the bot's AI makes the decision for the seat from what that seat 
 says so. Two time-outs in a row mark the player **away**: the AI plays for them until they use the game
 again (any button or command).
 
+Decisions the rules let lapse by themselves (an unanswered offer, :meth:`Game.lapse`) are timed the same
+way, with or without a clock.
+
 Nothing is kept in memory that a restart could lose: deadlines are derived from the action log,
 reminders are recorded as deliveries, and a time-out is an action committed like any other, so it
 can neither be lost nor applied twice.
@@ -76,7 +79,8 @@ class Clocks:
         task = self._tasks.pop(record.id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        if record.status == "active" and record.clock:
+        lapses = self.host.tables.spec(record).game.lapse(record.state) if record.status == "active" else None
+        if record.status == "active" and (record.clock or lapses):
             self._tasks[record.id] = asyncio.create_task(self._run(record.id), name=f"clock-{record.id}")
 
     async def deadlines(self, record: GameRecord) -> dict[int, float]:
@@ -102,6 +106,11 @@ class Clocks:
             due.append(Due(deadline, "timeout", seat, since[seat]))
             if await store.delivery(record.id, seat, "half") != str(since[seat]):
                 due.append(Due(deadline - record.clock / 2, "half", seat, since[seat]))
+        lapse = self.host.tables.spec(record).game.lapse(record.state) if record.status == "active" else None
+        if lapse is not None:
+            began = await store.action_time(record.id, since[lapse.seat]) if since[lapse.seat] else None
+            when = (began if began is not None else record.created_at) + lapse.after
+            due.append(Due(when, "lapse", lapse.seat, since[lapse.seat]))
         return min(due, default=None)
 
     async def _run(self, game_id: int) -> None:
@@ -119,6 +128,8 @@ class Clocks:
                     continue  # look again: the game may have moved on while we slept
                 if due.kind == "half":
                     await self._remind(record, due)
+                elif due.kind == "lapse":
+                    await self._lapse(record, due)
                 else:
                     await self._time_out(record, due)
         except asyncio.CancelledError:
@@ -164,6 +175,15 @@ class Clocks:
             note += f" {name} is away now: the AI plays for them until they use the game again."
         events = [Event(note), *applied.events]
         self.host.follow_up(spec, await self.host.publish(applied.record, events, before=applied.before))
+
+    async def _lapse(self, record: GameRecord, due: Due) -> None:
+        """The rules let this decision lapse: apply the lapse and show what it did."""
+        from cogs.host import now_ts
+
+        applied = await self.host.tables.lapse(record.id, version=due.since, now=now_ts())
+        if applied is not None:
+            spec = self.host.tables.spec(applied.record)
+            self.host.follow_up(spec, await self.host.publish(applied.record, applied.events, before=applied.before))
 
     async def resume(self) -> None:
         """After a (re)start: every game with a clock carries on from its stored deadlines."""

@@ -175,6 +175,16 @@ class Option:
         return value
 
 
+@dataclass(frozen=True, slots=True)
+class Lapse:
+    """A decision the rules let lapse: ``after`` seconds after ``seat``'s decision began (``since``),
+    the platform applies ``action`` for it (trusted: a lapse is never one of the player's own moves)."""
+
+    seat: int
+    after: float
+    action: Action
+
+
 @dataclass(slots=True)
 class Step:
     """What :meth:`Game.apply` returns: the new state and the events it produced."""
@@ -296,6 +306,10 @@ class Game(ABC):
     def out(self, state: JSON) -> frozenset[int]:
         """Seats eliminated while the game goes on: they never act again and are shown as out."""
         return frozenset()
+
+    def lapse(self, state: JSON) -> Lapse | None:
+        """A pending decision that lapses by itself after a while (an unanswered offer), if any."""
+        return None
 
     @abstractmethod
     def view(self, state: JSON, seat: int | None) -> JSON:

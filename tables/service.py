@@ -293,14 +293,33 @@ class Tables:
             timeouts = player.timeouts + 1
             return await self._commit(before, seat, action, now=now, presence=(player.seat, timeouts, timeouts >= 2))
 
+    async def lapse(self, game_id: int, *, version: int, now: float) -> Applied | None:
+        """A decision the rules let lapse (``Game.lapse``) has waited its time since board ``version``:
+        apply its lapse. ``None`` if it was decided meanwhile."""
+        async with self.lock(game_id):
+            before = await self.get(game_id)
+            game = self.spec(before).game
+            lapse = game.lapse(before.state) if before.status == "active" else None
+            since = before.state.get("since") or [0] * before.state["seats"]
+            if lapse is None or since[lapse.seat] > version:
+                return None
+            return await self._commit(before, lapse.seat, lapse.action, now=now, presence=None, trusted=True)
+
     async def _commit(
-        self, before: GameRecord, seat: int, action: Action, *, now: float, presence: tuple[int, int, bool] | None
+        self,
+        before: GameRecord,
+        seat: int,
+        action: Action,
+        *,
+        now: float,
+        presence: tuple[int, int, bool] | None,
+        trusted: bool = False,
     ) -> Applied:
         """Apply and commit one action (the caller holds the game's lock); ``presence`` updates a player's
-        time-outs and away flag in the same transaction."""
+        time-outs and away flag in the same transaction; ``trusted``: the platform's own action (a lapse)."""
         spec = self.spec(before)
         try:
-            step = spec.game.apply(before.state, seat, action)
+            step = spec.game.apply(before.state, seat, action, trusted=trusted)
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
         outcome = spec.game.outcome(step.state)

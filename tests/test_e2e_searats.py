@@ -128,6 +128,27 @@ async def test_a_bribe_is_answered_by_the_other_commander_with_buttons(world: Wo
 
 
 @pytest.mark.usefixtures("quick_images")
+async def test_an_unanswered_offer_lapses_by_itself_also_across_a_restart(world: World) -> None:
+    table = world.table
+    await table.challenge("searats", "Anne", ["Ben"], clock="off")
+    record = await reach_an_attack(world)
+    attacker, target = record.state["battle"]["att"], record.state["battle"]["def"]
+    offer = next(c for c in GAME.choices(record.state, target) if c.action.verb == "offer")
+    await table.click_through(record, target, offer)
+    record = await table.record(record.id)
+    assert record.state["phase"] == "answer" and GAME.to_act(record.state) == (attacker,)
+    minutes = record.state["options"]["lapse"]
+    await world.env.advance_time(minutes * 60 / 2)
+    await world.restart()  # the lapse is timed from the stored log, not from memory
+    assert (await table.record(record.id)).state["phase"] == "answer"
+    await world.env.advance_time(minutes * 60 / 2 + 1)
+    record = await table.record(record.id)
+    assert record.state["phase"] != "answer" and record.state["offer"] is None
+    assert "lapse unanswered" in thread_text(world, record)
+    assert (await world.bot.store.actions(record.id))[-1][2] == "lapse"
+
+
+@pytest.mark.usefixtures("quick_images")
 async def test_an_ai_commander_answers_by_itself(world: World) -> None:
     table = world.table
     await table.challenge("searats", "Anne", [], ai=1)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.core import Action, Event, IllegalAction
+from games.core import Action, Event, IllegalAction, Lapse
 from games.searats import SeaRats
 from games.searats.components import ROUNDS
 from games.searats.geometry import PORTS, X, distance, name, parse
@@ -411,14 +411,14 @@ def test_an_offer_lapses_only_through_the_platform() -> None:
     ship(state, BLACK)["balls"] = 3
     state, _ = play(state, BLACK, "aim red")
     state, _ = play(state, RED, "offer 1 1")
-    assert G.lapse_action(state) == (BLACK, Action("lapse"))
+    assert G.lapse(state) == Lapse(BLACK, state["options"]["lapse"] * 60, Action("lapse"))
     assert "lapse" not in legal(state, BLACK)
     with pytest.raises(IllegalAction):
         G.apply(state, BLACK, "lapse")
     step = G.apply(state, BLACK, "lapse", trusted=True)
     assert step.state["phase"] == "fire" and step.state["offer"] is None
     assert "lapse unanswered" in step.events[0].text
-    assert G.lapse_action(step.state) is None
+    assert G.lapse(step.state) is None
 
 
 def test_the_lapse_option_is_minutes() -> None:

@@ -39,7 +39,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination, act
+from games.core import JSON, Action, Event, Game, IllegalAction, Lapse, Option, Outcome, Termination, act
 from games.searats.battle import battle_actions, check_cargo, play_battle, take_aim
 from games.searats.board import aim_targets, commanders_afloat, trade_partners
 from games.searats.components import SHIPS, Dice, cargo
@@ -120,13 +120,12 @@ class SeaRats(Game):
     def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         return describe_action(state, seat, action)
 
-    def lapse_action(self, state: JSON) -> tuple[int, Action] | None:
-        """The seat whose pending offer may lapse and the action that lapses it (for the platform's timer,
-        applied with ``trusted=True`` once ``state["options"]["lapse"]`` minutes have passed since
-        ``state["since"][seat]``); ``None`` when no offer waits."""
+    def lapse(self, state: JSON) -> Lapse | None:
+        """A pending offer lapses ``state["options"]["lapse"]`` minutes after it was made: the platform's
+        timer applies ``lapse`` for the answering seat (``None`` when no offer waits)."""
         if state["phase"] != "answer":
             return None
-        return state["offer"]["to"], act("lapse")
+        return Lapse(state["offer"]["to"], state["options"]["lapse"] * 60, act("lapse"))
 
     # ------------------------------------------------------------------ moves
 
