@@ -146,6 +146,7 @@ async def test_an_unanswered_offer_lapses_by_itself_also_across_a_restart(world:
     assert record.state["phase"] != "answer" and record.state["offer"] is None
     assert "lapse unanswered" in thread_text(world, record)
     assert (await world.bot.store.actions(record.id))[-1][2] == "lapse"
+    assert await world.bot.tables.replay(record.id) == record.state  # the log replays through the lapse
 
 
 @pytest.mark.usefixtures("quick_images")
