@@ -47,6 +47,11 @@ DEFAULT_CLOCK = "1h"
 hour, not the game."""
 
 
+def now_ts() -> float:
+    """Wall-clock seconds. Discord's clock helper, so that simulated time in tests applies too."""
+    return discord.utils.utcnow().timestamp()
+
+
 def clock_seconds(value: str) -> int:
     return CLOCKS[value][1]
 
@@ -114,8 +119,6 @@ class Clocks:
         return min(due, default=None)
 
     async def _run(self, game_id: int) -> None:
-        from cogs.host import now_ts
-
         try:
             while True:
                 record = await self.host.tables.get(game_id)
@@ -161,8 +164,6 @@ class Clocks:
 
     async def _time_out(self, record: GameRecord, due: Due) -> None:
         """The time is up: the AI decides for the seat, and the thread says so."""
-        from cogs.host import now_ts
-
         tables = self.host.tables
         applied = await tables.time_out(record.id, due.seat, version=due.since, now=now_ts())
         if applied is None:
@@ -178,8 +179,6 @@ class Clocks:
 
     async def _lapse(self, record: GameRecord, due: Due) -> None:
         """The rules let this decision lapse: apply the lapse and show what it did."""
-        from cogs.host import now_ts
-
         applied = await self.host.tables.lapse(record.id, version=due.since, now=now_ts())
         if applied is not None:
             spec = self.host.tables.spec(applied.record)

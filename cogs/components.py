@@ -191,7 +191,7 @@ class FollowButton(discord.ui.DynamicItem[discord.ui.Button], template=r"follow:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _bot(interaction).host
-        await host.guard(interaction, self.game_id, host.toggle_follow(interaction, self.game_id))
+        await host.guard(interaction, self.game_id, host.seats.toggle_follow(interaction, self.game_id))
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game>\d+)"):
@@ -242,7 +242,7 @@ class SeatOfferButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _bot(interaction).host
-        offer = host.answer_seat_offer(
+        offer = host.seats.answer_seat_offer(
             interaction, self.game_id, self.seat, self.user_id, self.holder, self.at, take=self.op == "take"
         )
         await host.guard(interaction, self.game_id, offer)

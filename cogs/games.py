@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.app import TableBot
-from cogs.host import now_ts
+from cogs.clocks import now_ts
 from cogs.messages import shown
 from cogs.private import place_link
 from data.store import GameRecord
@@ -93,7 +93,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
             record = (
                 await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
             )
-            await self.bot.host.offer_seat(interaction, record, self._seat(record, seat), member)
+            await self.bot.host.seats.offer_seat(interaction, record, self._seat(record, seat), member)
 
         await self.bot.host.guard(interaction, game, work())
 
@@ -133,7 +133,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
             record = (
                 await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
             )
-            await self.bot.host.toggle_follow(interaction, record.id)
+            await self.bot.host.seats.toggle_follow(interaction, record.id)
 
         await self.bot.host.guard(interaction, game, work())
 

@@ -10,7 +10,6 @@ strips them from the previous one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import traceback
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.clocks import Clocks, clock_name
+from cogs.clocks import Clocks, clock_name, now_ts
 from cogs.components import (
     BoardSelect,
     FollowButton,
@@ -27,7 +26,6 @@ from cogs.components import (
     PlayButton,
     PlaySelect,
     RematchButton,
-    SeatOfferButton,
 )
 from cogs.messages import (
     NO_PINGS,
@@ -35,7 +33,6 @@ from cogs.messages import (
     deciders,
     event_line,
     final_lines,
-    mention,
     names_shown,
     opening,
     out_line,
@@ -46,6 +43,7 @@ from cogs.messages import (
     waiting_line,
 )
 from cogs.private import Followup, PrivateMail, place_link
+from cogs.seats import Seats
 from data.store import GameRecord, SeatRecord
 from games.core import Choice, Event, format_seats
 from games.registry import GAMES, GameSpec
@@ -64,11 +62,6 @@ ACTION_BUTTONS = 20
 """Board buttons for actions (4 rows of 5); the fifth row holds "My hand"."""
 PICKER_BUTTONS = 15
 """Picker options shown as buttons; more become select menus."""
-
-
-def now_ts() -> float:
-    """Wall-clock seconds. Discord's clock helper, so that simulated time in tests applies too."""
-    return discord.utils.utcnow().timestamp()
 
 
 def ai_name(seat: int) -> str:
@@ -132,6 +125,7 @@ class Host:
         self.tables = bot.tables
         self.mail = PrivateMail(bot)
         self.clocks = Clocks(self)
+        self.seats = Seats(self)
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._posted: dict[int, int] = {}
         """The newest board version posted per game (a slower publish never covers a newer board)."""
@@ -611,93 +605,7 @@ class Host:
             await self._strip(place, record.message_id)
         await self.post_final(record)
 
-    # ------------------------------------------------------------------ around the table
-
-    async def toggle_follow(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Follow (or stop following) a game as a spectator: the public board by DM after every turn."""
-        record = await self.tables.get(game_id)
-        spec = self.tables.spec(record)
-        if record.seat_of(interaction.user.id) is not None:
-            raise GameError(f"You play in {spec.title} #{game_id}: its turns come to you already.")
-        if record.status != "active":
-            raise GameError(f"{spec.title} #{game_id} is over.")
-        store = self.bot.store
-        if await store.follow(game_id, interaction.user.id, True):
-            text = f"🔭 You follow {title(spec, record)}: I'll DM you the board after every turn. Click again to stop."
-        else:
-            await store.follow(game_id, interaction.user.id, False)
-            text = f"You no longer follow {title(spec, record)}."
-        await interaction.response.send_message(text, ephemeral=True)
-
-    async def offer_seat(
-        self, interaction: discord.Interaction, record: GameRecord, player: int, member: discord.abc.User
-    ) -> None:
-        """``/games substitute``: offer a place at the table to a member, who must accept. Its player, the
-        game's host or a member with Manage Threads may offer it."""
-        spec = self.tables.spec(record)
-        if record.status != "active":
-            raise GameError(f"{spec.title} #{record.id} is over.")
-        seat = record.seats[player]
-        moderator = interaction.permissions.manage_threads and interaction.guild_id == record.guild_id
-        if interaction.user.id not in (seat.user_id, record.host_id) and not moderator:
-            raise GameError("Only the seat's player, the game's host or a member with Manage Threads can hand it over.")
-        if member.bot:
-            raise GameError(f"{shown(member.display_name)} is a bot account.")
-        fleets = spec.game.seat_count(len(record.seats), record.options) > len(record.seats)
-        if record.seat_of(member.id) is not None and not fleets:
-            raise GameError(f"{shown(member.display_name)} already plays in this game.")
-        at = int(now_ts())
-        view = discord.ui.View(timeout=None)
-        for op in ("take", "refuse"):
-            view.add_item(SeatOfferButton(record.id, player, member.id, seat.user_id or 0, at, op))
-        expires = at + int(self.bot.config.invite_ttl)
-        await self.place(record).send(
-            f"🔁 {mention(member.id)}, {shown(interaction.user.display_name)} offers you {shown(seat.name)}'s seat "
-            f"in {title(spec, record)}. The offer expires <t:{expires}:R>.",
-            view=view,
-            allowed_mentions=pings([member.id]),
-        )
-        await interaction.response.send_message("Offer posted in the game's thread.", ephemeral=True)
-
-    async def answer_seat_offer(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        player: int,
-        user_id: int,
-        holder: int,
-        at: int,
-        *,
-        take: bool,
-    ) -> None:
-        """The member offered a seat accepts (they play it and get its private view at once; its former
-        player no longer can) or declines."""
-        if interaction.user.id != user_id:
-            raise GameError("This offer is for someone else.")
-        record = await self.tables.get(game_id)
-        if now_ts() > at + self.bot.config.invite_ttl:
-            raise GameError("This offer has expired; ask for a new one.")
-        if (record.seats[player].user_id or 0) != holder:
-            raise GameError("This seat has changed hands since the offer was made.")
-        if not take:
-            await interaction.response.edit_message(
-                content=f"🚫 {shown(interaction.user.display_name)} declined the seat.", view=None
-            )
-            return
-        old = record.seats[player]
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.tables.substitute(game_id, player, user_id=user_id, name=interaction.user.display_name)
-        spec = self.tables.spec(record)
-        await self.mail.hand_over(spec, record, player, old)
-        if interaction.message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.message.edit(view=None)
-        await self.place(record).send(
-            f"🔁 {shown(interaction.user.display_name)} takes over {shown(old.name)}'s seat.", allowed_mentions=NO_PINGS
-        )
-        payload = await self.mail.payload(spec, record, player)
-        await interaction.followup.send(ephemeral=True, **payload)
-        self.follow_up(spec, await self.publish(record, [], before=None))
+    # ------------------------------------------------------------------ threads
 
     async def close_thread(self, record: GameRecord) -> None:
         """Archive and lock a game's thread (abandoned, or finished long enough ago)."""

@@ -27,9 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs.clocks import clock_name
+from cogs.clocks import clock_name, now_ts
 from cogs.components import LobbyButton
-from cogs.host import now_ts
 from cogs.messages import NO_PINGS, option_value, pings, shown
 from data.store import GameRecord, LobbyRecord
 from games.core import IllegalAction
