@@ -325,7 +325,17 @@ class Host:
         (drawn like a board, so it must not delay the answer), then the private messages."""
         game_id = followup.record.id
         previous = self._followups.get(game_id)
-        self._followups[game_id] = asyncio.create_task(self._send_followup(previous, spec, followup))
+        task = asyncio.create_task(self._send_followup(previous, spec, followup))
+        self._followups[game_id] = task
+        task.add_done_callback(
+            lambda done: self._followups.pop(game_id, None) if self._followups.get(game_id) is done else None
+        )
+        if followup.record.status != "active":
+            # Nothing more will be posted for this game: its bookkeeping goes (memory stays bounded).
+            self._posted.pop(game_id, None)
+            lock = self._publish_locks.get(game_id)
+            if lock is not None and not lock.locked():
+                del self._publish_locks[game_id]
         self.clocks.arm(followup.record)
         if followup.record.status == "active":
             self.kick_ai(game_id)

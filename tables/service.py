@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -122,15 +123,21 @@ def ended_without_play(winners: Sequence[int], summary: str, termination: Termin
 # ---------------------------------------------------------------------------------------------- service
 
 
-class Tables:
-    """Creates games and applies actions to them. Keeps the latest record of each game in memory."""
+CACHED_GAMES = 1000
+"""Game records kept in memory (the most recently used; the others are read from the store again)."""
 
-    def __init__(self, store: Store, *, seed: str | None = None) -> None:
+
+class Tables:
+    """Creates games and applies actions to them. Keeps the latest records of the most recently used games
+    in memory, so memory does not grow with every game ever played."""
+
+    def __init__(self, store: Store, *, seed: str | None = None, cached: int = CACHED_GAMES) -> None:
         self.store = store
         self._seed = seed
         self._seeded = 0
         self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, GameRecord] = {}
+        self._cache: OrderedDict[int, GameRecord] = OrderedDict()
+        self._cached = cached
 
     def spec(self, record: GameRecord) -> GameSpec:
         return GAMES[record.kind]
@@ -144,8 +151,21 @@ class Tables:
             record = await self.store.load_game(game_id)
             if record is None:
                 raise GameError(f"There is no game #{game_id}.")
-            self._cache[game_id] = record
+            self._remember(record)
+        else:
+            self._cache.move_to_end(game_id)
         return record
+
+    def _remember(self, record: GameRecord) -> None:
+        """Cache a record as the most recently used; forget the least recently used games beyond the limit
+        (with their locks, unless an action holds one)."""
+        self._cache[record.id] = record
+        self._cache.move_to_end(record.id)
+        while len(self._cache) > self._cached:
+            old, _ = self._cache.popitem(last=False)
+            lock = self._locks.get(old)
+            if lock is not None and not lock.locked():
+                del self._locks[old]
 
     async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
         """Record the game's thread or latest board message, in the store and the cached record."""
@@ -352,7 +372,7 @@ class Tables:
             seats=seats,
             ended_at=None if status == "active" else now,
         )
-        self._cache[before.id] = record
+        self._remember(record)
         return Applied(before, record, seat, action, step.events)
 
     async def back(self, record: GameRecord, user_id: int) -> GameRecord:

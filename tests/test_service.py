@@ -489,3 +489,15 @@ async def test_abandon(tables, store):
     with pytest.raises(GameError, match="is over"):
         await tables.act(record.id, "reveal", now=42.0, seat=0)
     assert await store.actions(record.id) == [(1, seat, text)]
+
+
+async def test_only_the_most_recently_used_games_stay_in_memory(store):
+    tables = Tables(store, seed="lru", cached=3)
+    records = [await new_game(tables, 2) for _ in range(5)]
+    assert len(tables._cache) == 3 and len(tables._locks) <= 3
+    first = records[0]
+    again = await tables.get(first.id)  # read from the store again, the same game
+    assert again.id == first.id and again.state == first.state and again is not first
+    seat = to_act(again)
+    await tables.act(first.id, some_legal(again), now=20.0, seat=seat)
+    assert list(tables._cache)[-1] == first.id and len(tables._cache) == 3
