@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from games.core import JSON, Action
-from games.searats.board import charts, port_take, sail_targets
+from games.searats.board import charts, port_take
 from games.searats.components import SHIPS, goods, p, plural, ship_name
-from games.searats.geometry import DIRECTION_NAMES, PORT_AT, X, distance, name
+from games.searats.geometry import DIRECTION_NAMES, PORT_AT, X, distance, name, ray
 
 
 def _ship(state: JSON, seat: int, distance: int | None = None) -> str:
@@ -23,7 +23,7 @@ def _sail_path(state: JSON, seat: int, action: Action, first: str) -> tuple[str,
     if action.verb == "anchor":
         return (first, f"Drop anchor at {name(at)}")
     direction, n = action.args[0], int(action.args[1])
-    to = sail_targets(state, seat, n)[direction][n - 1]
+    to = ray(at, direction, n)[-1]  # a legal sail is never blocked: it ends n dots along the line
     note = ""
     if to in PORT_AT:
         note = f" (port {PORT_AT[to]})"
