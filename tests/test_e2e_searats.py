@@ -12,7 +12,7 @@ from games.core import Action, Choice
 from games.registry import GAMES
 from games.searats.components import SHIPS
 from tests.conftest import World
-from tests.support import PNG_MAGIC, png, raw_messages
+from tests.support import PNG_MAGIC, png, raw_messages, texts
 
 GAME = GAMES["searats"].game
 
@@ -170,3 +170,15 @@ async def test_the_demo_names_the_winning_commander_once(tmp_path, capsys: pytes
     line = next(x for x in capsys.readouterr().out.splitlines() if "finished after" in x)
     winner = line.split("winner: ")[1].rstrip(".")
     assert winner and "," not in winner  # the winning commander once, not once per ship of the fleet
+
+
+@pytest.mark.usefixtures("quick_images")
+async def test_hand_shows_the_logs_of_every_ship_of_the_fleet(world: World) -> None:
+    table = world.table
+    await table.challenge("searats", "Anne", ["Ben"])
+    record = await table.latest_game()
+    result = await table.members["Ben"].slash(table.place(record), "searats hand")
+    shown = "\n".join(texts(result))
+    for ship in ("Red at I1", "Green at I11", "Yellow at A6"):
+        assert ship in shown and "6 cannonballs, 6 supplies" in shown
+    assert "Black at" not in shown  # Anne's ships are on the board, not in Ben's hand
