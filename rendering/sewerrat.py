@@ -208,6 +208,8 @@ def _status(view: View, names: Sequence[str]) -> str:
         return f"{who} moves their rat"
     if phase == "after":
         return f"{who} may push a black trap, change tiles or end the turn"
+    if phase == "tile":
+        return f"{who} chooses the new tile for {square_text(view['picking'])}"
     refused = " (refused: fix or cancel)" if view["refused"] else ""
     return f"{names[mover]} is changing {len(view['pending'])} of up to 4 tiles{refused}"
 
@@ -254,7 +256,7 @@ def _board(img: Image.Image, view: View) -> None:
     pending = {q: m for q, m in view["pending"]}
     img.paste(_tiles(tuple(pending.get(q, m) for q, m in enumerate(view["board"]))), (GX, GY))
     mark = _mark("refused" if view["refused"] else "pending")
-    for q in pending:
+    for q in [*pending, *([] if view["picking"] is None else [view["picking"]])]:
         img.paste(mark, _cell(q), mark)
     fell = _mark("fell")
     for q in set(view["roll"]["at"] if view["roll"] else ()):

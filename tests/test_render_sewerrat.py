@@ -88,6 +88,11 @@ def test_a_pending_tile_change_is_drawn_framed() -> None:
     assert near(img.getpixel((x + 50, y + 50)), sewerrat.TILE_BG, 20)  # the blank tile it will hold
     refused = image(sewerrat.render_board(dict(view, refused=True), NAMES[:3]))
     assert near(refused.getpixel((x + 3, y + 50)), theme.DANGER, 60)
+    picked = SQUARE_BY_TEXT["r2c2"]  # the square whose tile is being chosen is framed too
+    x, y = sewerrat._cell(picked)
+    before = image(sewerrat.render_board(view, NAMES[:3])).getpixel((x + 3, y + 50))
+    choosing = image(sewerrat.render_board(board_view(phase="tile", actor=1, picking=picked), NAMES[:3]))
+    assert near(choosing.getpixel((x + 3, y + 50)), sewerrat.PENDING, 60) and not near(before, sewerrat.PENDING, 60)
 
 
 def test_rendering_is_fast_enough() -> None:

@@ -24,7 +24,8 @@ def _options(state: JSON, seat: int) -> JSON:
 def build_view(state: JSON, seat: int | None) -> JSON:
     """The view of ``seat`` (``None``: a spectator). Nothing in Sewer Rat is secret, so every view shows
     the whole table; ``options`` are the legal destinations of the rat that must act now (the mover's
-    run and toilets, or a displaced rat's escapes) and ``mine`` the viewer's own rat's moves."""
+    run and toilets, or a displaced rat's escapes) and ``mine`` the viewer's own rat's moves; ``pending``
+    is a tile change being built and ``picking`` the square whose new tile is being chosen."""
     phase, actor = state["phase"], state["actor"]
     options: JSON = {"stops": [], "toilets": [], "texts": []}
     if phase == "move":
@@ -54,6 +55,7 @@ def build_view(state: JSON, seat: int | None) -> JSON:
         "roll": None if state["roll"] is None else dict(state["roll"], at=list(state["roll"]["at"])),
         "queue": [list(t) for t in state["queue"]],
         "pending": [list(t) for t in state["pending"]],
+        "picking": state["picking"],
         "refused": state["refused"],
         "options": options,
         "mine": _options(state, seat)["texts"] if seat is not None else [],
