@@ -588,3 +588,20 @@ def test_the_ai_beats_a_random_player():
 @pytest.mark.slow
 def test_the_ai_beats_a_random_player_in_nine_games_of_ten():
     assert ai_wins(1000, 2, "ffa") >= 0.90
+
+
+def test_a_refused_action_says_why_and_changes_nothing():
+    state = table(rats={0: "r4c4", 1: "r8c8"}, traps={"r3c4": BLACK})
+    before = repr(state)
+    with pytest.raises(IllegalAction, match="cannot move north"):
+        GAME.apply(state, 0, "move n 1")
+    with pytest.raises(IllegalAction, match="1 to 4 stops"):
+        GAME.apply(state, 0, "move e 9", inplace=True)
+    assert repr(state) == before
+    state = after(table(rats={0: "r4c4", 1: "r8c8"}, traps={"r5c5": RED}))
+    with pytest.raises(IllegalAction, match="no black trap on r1c1"):
+        GAME.apply(state, 0, "push r1c1 e")
+    with pytest.raises(IllegalAction, match="rat or a trap"):
+        GAME.apply(state, 0, "tile r5c5")
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.apply(state, 1, "pass")
