@@ -268,6 +268,14 @@ def test_a_displaced_rat_that_cannot_move_is_eliminated():
     assert any("is out" in e.text for e in events) and state["phase"] == "move"
 
 
+def test_a_displaced_rat_does_not_flee_through_a_toilet():
+    # r5c1: its only ways are the Y5 toilet (open) and the grid, closed by red traps
+    state = table(3, rats={0: "r8c8", 1: "r5c1", 2: "r1c8"}, traps={"r4c1": RED, "r6c1": RED, "r5c2": RED})
+    assert "toilet w" in texts(dict(state, actor=1, mover=1), 1)
+    roll(state, 0, 5, 1)
+    assert state["rats"][1] is None and GAME.out(state) == {1}
+
+
 def test_a_roller_whose_rat_falls_during_its_own_roll_places_no_further_trap():
     # the first trap eliminates the roller; the second falls on a red trap, which the roller would place
     state = table(3, rats={0: "r5c2", 1: "r8c8", 2: "r1c8"}, traps={"r4c2": RED, "r6c2": RED, "r5c3": RED})
