@@ -14,9 +14,9 @@ import random
 
 from games.core import JSON, Action, Game, Player, act
 from games.searats.battle import divisions
-from games.searats.board import aim_targets, charts, port_range, port_take, sail_targets
+from games.searats.board import aim_targets, charts, occupied, port_range, port_take
 from games.searats.components import HOLD, SHIPS, cargo
-from games.searats.geometry import DISTANCES, PORT_AT, PORTS, SIZE, X
+from games.searats.geometry import DISTANCES, PORT_AT, PORTS, RAYS, SIZE, X
 
 HUNT = 0.8
 """How much a dot closer to the nearest enemy is worth to a ship ready to fight (it shortens games)."""
@@ -76,9 +76,14 @@ class SeaRatsAI(Player):
     def _best_sail(self, state: JSON, seat: int, *, fleeing: bool) -> Action:
         ship = state["ships"][seat]
         total = state["flee"]["roll"] if fleeing else sum(state["roll"])
-        moves: list[tuple[int, str, int]] = [(ship["at"], "", 0)]
-        for direction, dots in sail_targets(state, seat, total).items():
-            moves.extend((to, direction, n) for n, to in enumerate(dots, start=1))
+        start = ship["at"]
+        blocked = occupied(state, seat)
+        moves: list[tuple[int, str, int]] = [(start, "", 0)]
+        for direction, line in RAYS[start].items():
+            for n, to in enumerate(line[:total], start=1):
+                if to in blocked:
+                    break
+                moves.append((to, direction, n))
         courses = [None] if fleeing else [None, *charts(state)]
         need = hungry(ship)
         room = HOLD - cargo(ship)

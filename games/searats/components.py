@@ -20,9 +20,12 @@ RANGE = 5
 ROUNDS = 200
 
 
+NAMES = tuple(ship.title() for ship in SHIPS)
+
+
 def ship_name(seat: int) -> str:
     """``"Black"``."""
-    return SHIPS[seat].title()
+    return NAMES[seat]
 
 
 def p(seat: int) -> str:
@@ -30,9 +33,12 @@ def p(seat: int) -> str:
     return "{p" + str(seat) + "}"
 
 
+WHO = tuple(f"{name} ({{p{seat}}})" for seat, name in enumerate(NAMES))
+
+
 def who(seat: int) -> str:
     """``"Black ({p0})"``: a ship and its commander, for event text."""
-    return f"{ship_name(seat)} ({p(seat)})"
+    return WHO[seat]
 
 
 def cargo(ship: JSON) -> int:

@@ -97,7 +97,7 @@ def _ray(start: int, direction: str) -> tuple[int, ...]:
 
 DOTS = range(SIZE * SIZE)
 DISTANCES = tuple(tuple(_distance(a, b) for b in DOTS) for a in DOTS)
-_RAYS = tuple({direction: _ray(at, direction) for direction in DIRECTIONS} for at in DOTS)
+RAYS = tuple({direction: _ray(at, direction) for direction in DIRECTIONS} for at in DOTS)
 """Every distance and every line from every dot, worked out once: the AI and the legal-move lists ask
 for them hundreds of times per turn."""
 
@@ -109,14 +109,14 @@ def distance(a: int, b: int) -> int | None:
 
 def ray(start: int, direction: str, steps: int) -> tuple[int, ...]:
     """The dots ``1..steps`` away from ``start`` in ``direction`` that lie on the grid, nearest first."""
-    return _RAYS[start][direction][:steps]
+    return RAYS[start][direction][:steps]
 
 
 def reach(start: int, direction: str, steps: int, occupied: set[int] | frozenset[int]) -> list[int]:
     """The dots a ship at ``start`` may end on sailing ``direction`` at most ``steps`` dots: never off the
     grid, never onto or over an occupied dot."""
     dots = []
-    for at in _RAYS[start][direction][:steps]:
+    for at in RAYS[start][direction][:steps]:
         if at in occupied:
             break
         dots.append(at)
