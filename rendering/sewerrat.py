@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import format_seats
 from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_text
 from rendering import theme as t
 
@@ -192,26 +193,10 @@ def _die(colour: t.RGB, value: int, size: int) -> Image.Image:
 # ====================================================================== board
 def _status(view: View, names: Sequence[str]) -> str:
     """What is happening now, in a line."""
-    phase, actor, mover = view["phase"], view["actor"], view["mover"]
     if view["result"] is not None:
         return f"Game over after {view['turn']} turns"
-    who = names[actor] if actor is not None else ""
-    if phase == "place":
-        return f"{who} places their rat on a white dot"
-    if phase == "displace":
-        return f"A trap falls on {who}'s rat: where does it flee?"
-    if phase == "put":
-        return f"{who} places a {view['queue'][0][0]} trap anywhere legal"
-    if phase == "extra":
-        return f"Doubles on a red trap: {who} places one red or two black traps"
-    if phase == "move":
-        return f"{who} moves their rat"
-    if phase == "after":
-        return f"{who} may push a black trap, change tiles or end the turn"
-    if phase == "tile":
-        return f"{who} chooses the new tile for {square_text(view['picking'])}"
-    refused = " (refused: fix or cancel)" if view["refused"] else ""
-    return f"{names[mover]} is changing {len(view['pending'])} of up to 4 tiles{refused}"
+    status = format_seats(view["pending"], list(names))
+    return status[:1].upper() + status[1:]
 
 
 def _header(img: Image.Image, view: View, names: Sequence[str]) -> None:
@@ -253,7 +238,7 @@ def _tiles(board: tuple[int, ...]) -> Image.Image:
 
 
 def _board(img: Image.Image, view: View) -> None:
-    pending = {q: m for q, m in view["pending"]}
+    pending = {q: m for q, m in view["change"]}
     img.paste(_tiles(tuple(pending.get(q, m) for q, m in enumerate(view["board"]))), (GX, GY))
     mark = _mark("refused" if view["refused"] else "pending")
     for q in [*pending, *([] if view["picking"] is None else [view["picking"]])]:

@@ -80,6 +80,8 @@ async def test_a_displaced_rats_owner_chooses_where_it_flees(world: World) -> No
         world, record, lambda s: s["phase"] == "displace" and s["actor"] != s["mover"] and s["step"] >= 12
     )
     owner, mover = record.state["actor"], record.state["mover"]
+    names = [seat.name for seat in record.seats]
+    assert f"a trap falls on {names[owner]}'s rat: where does it flee?" in "\n".join(thread_lines(world, record))
     labels = [c.label for row in table.board_message(record).components for c in row.children]
     assert any(label.startswith("Flee the trap") for label in labels)
     # the rat whose turn it is cannot answer for the displaced one

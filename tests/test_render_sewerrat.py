@@ -82,6 +82,7 @@ def test_rats_traps_and_destinations_are_drawn_where_the_view_says() -> None:
 def test_a_pending_tile_change_is_drawn_framed() -> None:
     square = SQUARE_BY_TEXT["r5c5"]
     view = board_view(phase="tiles", actor=1, pending=[[square, 0]])
+    assert view["change"] == [[square, 0]] and view["pending"] == "{p1} is changing 1 of up to 4 tiles"
     img = image(sewerrat.render_board(view, NAMES[:3]))
     x, y = sewerrat._cell(square)
     assert near(img.getpixel((x + 3, y + 50)), sewerrat.PENDING, 60)

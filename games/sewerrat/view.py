@@ -24,8 +24,9 @@ def _options(state: JSON, seat: int) -> JSON:
 def build_view(state: JSON, seat: int | None) -> JSON:
     """The view of ``seat`` (``None``: a spectator). Nothing in Sewer Rat is secret, so every view shows
     the whole table; ``options`` are the legal destinations of the rat that must act now (the mover's
-    run and toilets, or a displaced rat's escapes) and ``mine`` the viewer's own rat's moves; ``pending``
-    is a tile change being built and ``picking`` the square whose new tile is being chosen."""
+    run and toilets, or a displaced rat's escapes) and ``mine`` the viewer's own rat's moves; ``change``
+    is a tile change being built and ``picking`` the square whose new tile is being chosen; ``pending``
+    says in words who must decide what (``None`` once the game is over)."""
     phase, actor = state["phase"], state["actor"]
     options: JSON = {"stops": [], "toilets": [], "texts": []}
     if phase == "move":
@@ -54,8 +55,9 @@ def build_view(state: JSON, seat: int | None) -> JSON:
         "turn_limit": TURN_LIMIT,
         "roll": None if state["roll"] is None else dict(state["roll"], at=list(state["roll"]["at"])),
         "queue": [list(t) for t in state["queue"]],
-        "pending": [list(t) for t in state["pending"]],
+        "change": [list(t) for t in state["pending"]],
         "picking": state["picking"],
+        "pending": pending_text(state),
         "refused": state["refused"],
         "options": options,
         "mine": _options(state, seat)["texts"] if seat is not None else [],
@@ -65,6 +67,30 @@ def build_view(state: JSON, seat: int | None) -> JSON:
 
 def _p(seat: int) -> str:
     return "{p" + str(seat) + "}"
+
+
+def pending_text(state: JSON) -> str | None:
+    """Who must decide what now, in words (``{pN}`` for seats)."""
+    phase, actor, mover = state["phase"], state["actor"], _p(state["mover"])
+    if actor is None:
+        return None
+    who = _p(actor)
+    if phase == "place":
+        return f"{who} places their rat on a white dot"
+    if phase == "displace":
+        return f"a trap falls on {who}'s rat: where does it flee?"
+    if phase == "put":
+        return f"{who} places a {state['queue'][0][0]} trap anywhere legal"
+    if phase == "extra":
+        return f"doubles on a red trap: {who} places one red or two black traps"
+    if phase == "move":
+        return f"{who} moves their rat"
+    if phase == "after":
+        return f"{who} may push a black trap, change tiles or end the turn"
+    if phase == "tile":
+        return f"{who} chooses the new tile for {square_text(state['picking'])}"
+    refused = " (refused: change more or cancel)" if state["refused"] else ""
+    return f"{mover} is changing {len(state['pending'])} of up to 4 tiles{refused}"
 
 
 def summary_line(view: JSON) -> str:
