@@ -320,7 +320,7 @@ def _logs(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     for _commander, seats in fleets:
         name = t.clean_name(names[seats[0]]) if seats[0] < len(names) else f"Player {_commander + 1}"
         afloat = [s for s in seats if not view["ships"][s]["sunk"]]
-        label = t.ellipsize(name or "?", t.font(SMALL + 2, bold=True), PANEL_W - 150)
+        label = t.ellipsize(name or "?", t.font(SMALL + 2, bold=True), PANEL_W - 200)
         t.pill(canvas, (PANEL_X + 14, y + 4), label, t.font(SMALL + 2, bold=True), t.INK, t.PARCHMENT)
         state = f"{len(afloat)} afloat" if afloat else "out"
         t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), state, t.font(SMALL), t.INK_SOFT, anchor="rm")
@@ -419,7 +419,7 @@ def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
             dx += 48
         battle = view["battle"]
         if battle is not None:
-            note = f"Battle at {battle['dist']} dots: a die above {battle['dist']} hits."
+            note = f"Battle at {t.plural(battle['dist'], 'dot')}: a die above {battle['dist']} hits."
             t.text(canvas, (dx + 16, FOOT_Y + 32), note, fnt, t.GOLD, anchor="lm")
     offer = _offer_text(view, names)
     chest = "on the X" if view["treasure"] is None else f"aboard {view['ships'][view['treasure']]['name']}"
