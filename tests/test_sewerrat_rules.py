@@ -469,6 +469,7 @@ def test_the_last_rat_standing_wins():
     roll(state, 0, 5, 2)
     outcome = GAME.outcome(state)
     assert outcome.winners == (0,) and outcome.termination is Termination.LAST_STANDING
+    assert outcome.summary == "{p0} wins: the last rat standing."
     assert GAME.to_act(state) == ()
 
 
@@ -496,7 +497,10 @@ def test_teams_alternate_seats_and_win_together():
     for where in ("r4c2", "r6c2", "r5c3", "r5c1"):
         state["traps"][sq(where)] = RED
     roll(state, 0, 5, 2)  # seat 1, the last rat of team (1, 3), falls
-    assert GAME.outcome(state).winners == (0, 2)  # seat 0 and its team-mate, whose rat is still in
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (0, 2)  # seat 0 and its team-mate, whose rat is still in
+    assert "their team has the last rat standing" in outcome.summary
+    assert outcome.scores == (2, 2, 2, 1)  # the turns each rat lasted
 
 
 def test_a_team_plays_on_while_one_of_its_rats_is_in():

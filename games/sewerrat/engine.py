@@ -95,7 +95,9 @@ class SewerRat(Game):
         if result is None:
             return None
         winners = tuple(result["winners"])
-        scores = tuple(int(s in winners) for s in range(state["seats"]))
+        # A rat's score is the number of turns it lasted: the winners' is the game's length.
+        fell = {seat: turn for seat, turn, _ in state["fallen"]}
+        scores = tuple(fell.get(s, state["turn"]) for s in range(state["seats"]))
         return Outcome(winners, scores, result["summary"], Termination[result["termination"]])
 
     def summary(self, view: JSON) -> str:

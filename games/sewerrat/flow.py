@@ -81,9 +81,12 @@ def check_end(state: JSON, events: list[Event]) -> bool:
         teams = {team_of(state, s) for s, *when in state["fallen"] if when == last}
         winners = [s for t in sorted(teams) for s in team_seats(state, t)]
     names = " and ".join(p(s) for s in winners)
-    summary = f"{names} {'win' if len(winners) > 1 else 'wins'}: the last rat standing."
     if not standing:
         summary = f"{names} share the victory: the last rats fell at once."
+    elif len(winners) > 1:
+        summary = f"{names} win: their team has the last rat standing."
+    else:
+        summary = f"{names} wins: the last rat standing."
     finish(state, winners, Termination.LAST_STANDING, summary)
     events.append(Event(f"🏁 {summary}"))
     return True
