@@ -40,10 +40,6 @@ def dots(state: JSON) -> list[int]:
     return [q for q in range(SQUARES) if SHAPE_OF[state["board"][q]] == "cap" and q not in rats]
 
 
-def displaced_seat(state: JSON) -> int:
-    return state["rats"].index(state["queue"][0][1])
-
-
 def legal(state: JSON, seat: int) -> list[Action]:
     """The legal actions of ``seat`` (empty unless it is the actor)."""
     if seat != state["actor"]:

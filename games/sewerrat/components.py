@@ -22,7 +22,6 @@ STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
 TILE_SET: dict[str, int] = {"straight": 32, "elbow": 32, "tee": 20, "cross": 17, "cap": 16, "blank": 3}
 """The house tile set (120 tiles): shape -> number of tiles."""
 
-SHAPES = tuple(TILE_SET)
 SHAPE_WORD = {
     "straight": "Straight",
     "elbow": "Elbow",
@@ -45,7 +44,6 @@ def shape_of(mask: int) -> str:
 
 
 SHAPE_OF = tuple(shape_of(m) for m in range(16))
-MASKS_OF = {shape: tuple(m for m in range(16) if SHAPE_OF[m] == shape) for shape in SHAPES}
 
 
 def mask_text(mask: int) -> str:
