@@ -4,6 +4,7 @@ python bot.py                      connect to Discord (needs DISCORD_TOKEN)
 python bot.py sync [--guild ID]    publish the slash commands
 python bot.py demo piratz          play a whole game offline in a simulated Discord
 python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
+python bot.py verify LOG_FILE      check a finished game's log: seed, every action, the result
 
 A bad command line is one line on stderr and exit status 2, before anything starts. Without a token the
 bot explains how to get one (status 2); a rejected token (status 2) or a Discord that cannot be reached
@@ -202,6 +203,13 @@ def _parser() -> argparse.ArgumentParser:
         help="seed of the run: game i is played with seed S-i (default: %(default)s)",
     )
     sim.add_argument("--players", type=_whole(1), metavar="N", help="number of players (default: the game's minimum)")
+
+    verify = sub.add_parser(
+        "verify",
+        help="check a game log (attached to a finished game): the seed matches its posted SHA-256, every "
+        "action was legal, and replaying them gives the posted result",
+    )
+    verify.add_argument("log_file", type=Path, metavar="LOG_FILE", help="the game's log file (.txt)")
     return parser
 
 
@@ -302,6 +310,25 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options))
 
 
+def _verify(log_file: Path) -> int:
+    """``python bot.py verify LOG_FILE``: each check on a line; status 0 if the log holds, 1 if not, 2 if the
+    file cannot be read as a game log."""
+    from tables.records import BadLog, verify_log
+
+    try:
+        text = log_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise Fatal(f"python bot.py verify: cannot read {log_file}: {reason}", 2) from None
+    try:
+        verdict = verify_log(text)
+    except BadLog as exc:
+        raise Fatal(f"python bot.py verify: {log_file}: {exc}", 2) from None
+    print("\n".join(verdict.lines))
+    print("VERIFIED: no shuffle, die or move was changed." if verdict.ok else "NOT VERIFIED.")
+    return 0 if verdict.ok else 1
+
+
 def _setup_logging(level_name: str) -> None:
     # As logging.basicConfig does: a program that already set up logging (pytest, a caller of main) keeps it.
     if not logging.getLogger().handlers:
@@ -316,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "simulate":
             return _simulate(args, options)
+        if args.command == "verify":
+            return _verify(args.log_file)
         config = Config.from_env()
         _setup_logging(config.log_level)
         if args.command == "demo":

@@ -1,4 +1,5 @@
-"""``/games``: the commands shared by all games — list, abandon, notify, substitute, follow."""
+"""``/games``: the commands shared by all games — list, abandon, notify, substitute, follow, and the
+records: leaderboard, stats, history, replay."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import records
 from cogs.app import TableBot
 from cogs.clocks import now_ts
-from cogs.messages import shown
+from cogs.messages import NO_PINGS, shown
 from cogs.private import place_link
 from data.store import GameRecord
 from games.registry import GAMES
@@ -134,6 +136,60 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
                 await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
             )
             await self.bot.host.seats.toggle_follow(interaction, record.id)
+
+        await self.bot.host.guard(interaction, game, work())
+
+    # ------------------------------------------------------------------ records
+
+    @app_commands.command(name="leaderboard", description="The best-rated players of a game (an image)")
+    @app_commands.describe(game="Which game", scope="This server's ratings (default) or every server's")
+    @app_commands.choices(game=[app_commands.Choice(name=spec.title, value=kind) for kind, spec in GAMES.items()])
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str, scope: Literal["server", "global"] | None = None
+    ) -> None:
+        async def work() -> None:
+            if game not in GAMES:
+                raise GameError(f"There is no game called {shown(game)!r}.")
+            await interaction.response.defer(thinking=True)
+            file = await records.leaderboard_file(self.bot.store, game, interaction.guild_id, scope)
+            await interaction.followup.send(file=file)
+
+        await self.bot.host.guard(interaction, None, work())
+
+    @app_commands.command(name="stats", description="A member's games: played, won, rating and trend, opponents")
+    @app_commands.describe(member="Whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        async def work() -> None:
+            await interaction.response.defer(thinking=True)
+            payload = await records.stats_message(self.bot.store, member or interaction.user, interaction.guild_id)
+            await interaction.followup.send(allowed_mentions=NO_PINGS, **payload)
+
+        await self.bot.host.guard(interaction, None, work())
+
+    @app_commands.command(name="history", description="A member's finished games with links, latest first (paged)")
+    @app_commands.describe(member="Whose games (default: yours)")
+    async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        async def work() -> None:
+            who = member or interaction.user
+            text, pages = await records.history_page(self.bot.store, who, 0)
+            view = records.HistoryPages(self.bot.store, who, interaction.user.id, 0, pages)
+            await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+        await self.bot.host.guard(interaction, None, work())
+
+    @app_commands.command(name="replay", description="A finished game's public boards as an animation, with its log")
+    @app_commands.describe(game="The game's number")
+    async def replay(self, interaction: discord.Interaction, game: int) -> None:
+        async def work() -> None:
+            record = await self.bot.store.load_game(game)
+            if record is None or (
+                record.guild_id != interaction.guild_id and record.seat_of(interaction.user.id) is None
+            ):
+                raise GameError(f"There is no game #{game} here.")
+            records.ensure_over(record)
+            await interaction.response.defer(thinking=True)  # drawing the frames takes a few seconds
+            done = await records.replay(self.bot.store, record)
+            await interaction.followup.send(done.content, files=done.files, allowed_mentions=NO_PINGS)
 
         await self.bot.host.guard(interaction, game, work())
 

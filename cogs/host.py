@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs import records
 from cogs.clocks import Clocks, clock_name, now_ts
 from cogs.components import (
     BoardSelect,
@@ -372,6 +373,8 @@ class Host:
             rematch = discord.ui.View(timeout=None)
             rematch.add_item(RematchButton(record.id))
             kwargs["view"] = rematch
+        # Records: the game's verifiable action log rides on the final message, after the final image.
+        kwargs["files"] = [*filter(None, [kwargs.pop("file", None)]), await records.log_file(store, record)]
         await self.place(record).send(**kwargs)
         self.archive_later(record)
         if record.thread_id is not None:

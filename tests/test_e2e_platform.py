@@ -50,7 +50,8 @@ def board_views(world: World, record: GameRecord) -> list[dict]:
     views = []
     for m in raw_messages(world.env, record.place_id):
         for a in m.attachments:
-            views.append(png_text(world.env.backend.cdn.get(a["url"]))["view"])
+            if a["filename"].endswith(".png"):  # not the final message's action log
+                views.append(png_text(world.env.backend.cdn.get(a["url"]))["view"])
     return views
 
 

@@ -359,8 +359,9 @@ async def check_finished(world: World, record: GameRecord, *, stub_images: bool 
     assert "🏆" in final.content and all(w in final.content for w in winners)
     for seat, score in zip(record.seats, record.result["scores"], strict=True):
         assert f"{seat.name} {score}" in final.content
-    (image,) = final.attachments
+    image, log = final.attachments  # the final image, then the verifiable action log
     assert image["filename"] == f"sewerpirats-{record.id}-final.png"
+    assert log["filename"] == f"sewerpirats-{record.id}-log.txt"
     data = attachment_bytes(world, image)
     assert data.startswith(PNG_MAGIC)
     if not stub_images:
