@@ -40,7 +40,8 @@ PANEL_W = W - PANEL_X - M
 FOOT_Y = MAP_Y + MAP + 18
 FOOT_H = 104
 H = FOOT_Y + FOOT_H + M
-SMALL = t.MIN_TEXT
+SMALL = 26
+"""The smallest text: a phone shows the 1,220 px board about 400 px wide, so no text is under 1/48 of it."""
 WHITE: t.RGB = (255, 255, 255)
 SAND: t.RGB = (214, 188, 136)
 SAND_DARK: t.RGB = (164, 132, 84)
@@ -104,7 +105,14 @@ def _flag(colour: str, initial: str, size: int) -> Image.Image:
     )
     img = big.resize((size, size), Image.Resampling.LANCZOS)
     if initial:
-        t.text(img, (size * 0.44, size * 0.56), initial, t.font(round(size * 0.5), bold=True), ink, anchor="mm")
+        t.text(
+            img,
+            (size * 0.44, size * 0.56),
+            initial,
+            t.font(max(SMALL, round(size * 0.54)), bold=True),
+            ink,
+            anchor="mm",
+        )
     return img
 
 
@@ -317,13 +325,15 @@ def _logs(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     row_h = min(112, (MAP - 24 - head_h * len(fleets)) // max(rows, 1))
     y = MAP_Y + 14
     acting = set(view["to_act"])
-    for _commander, seats in fleets:
-        name = t.clean_name(names[seats[0]]) if seats[0] < len(names) else f"Player {_commander + 1}"
-        afloat = [s for s in seats if not view["ships"][s]["sunk"]]
-        label = t.ellipsize(name or "?", t.font(SMALL + 2, bold=True), PANEL_W - 200)
-        t.pill(canvas, (PANEL_X + 14, y + 4), label, t.font(SMALL + 2, bold=True), t.INK, t.PARCHMENT)
-        state = f"{len(afloat)} afloat" if afloat else "out"
-        t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), state, t.font(SMALL), t.INK_SOFT, anchor="rm")
+    bold = t.font(SMALL, bold=True)
+    for commander, seats in fleets:
+        name = t.clean_name(names[seats[0]]) or f"Player {commander + 1}"
+        out = all(view["ships"][s]["sunk"] for s in seats)
+        # The fleet's ships are listed below it, so only a fleet with none afloat says so.
+        label = t.ellipsize(name, bold, PANEL_W - (150 if out else 80))
+        t.pill(canvas, (PANEL_X + 14, y + 4), label, bold, t.INK, t.PARCHMENT)
+        if out:
+            t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), "out", t.font(SMALL), t.INK_SOFT, anchor="rm")
         y += head_h
         for s in seats:
             _log_row(canvas, view, s, y, row_h, s in acting)
@@ -505,7 +515,8 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         y += FINAL_ROW
     y += 10
     for fate in fates[-10:]:
-        t.text(canvas, (M + 20, y + 16), "☠ " + _fate_line(fate, view, names), fnt, t.INK_SOFT, anchor="lm")
+        mark = "☠" if fate["how"] == "sunk" else "⚔"
+        t.text(canvas, (M + 20, y + 16), f"{mark} {_fate_line(fate, view, names)}", fnt, t.INK_SOFT, anchor="lm")
         y += FINAL_ROW
     shifted = dict(view, to_act=[], reach=[], range=[], targets=[], battle=None)
     ocean = _base(_ports(view), tuple(view["x"])).copy()

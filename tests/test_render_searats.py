@@ -97,3 +97,13 @@ def test_the_final_image_lists_who_sank_or_captured_whom() -> None:
     assert r._fate_line(view["fates"][0], view, NAMES) == "Red sunk by Black in round 3"
     img = image(r.render_final(view, NAMES))
     assert img.width == r.W and img.height > r.MAP + 3 * r.FINAL_ROW
+
+
+def test_no_text_is_too_small_for_a_phone() -> None:
+    from tests.test_render_phone import WORLD, smallest
+
+    names = [*WORLD, "Anne"]
+    for phase, state in states_by_phase().items():
+        draw = r.render_final if phase == "over" else r.render_board
+        size, text, width = smallest(draw, G.view(state, None), names)
+        assert size * 48 >= width, f"{phase}: {text!r} drawn at {size} px on a {width} px image"
