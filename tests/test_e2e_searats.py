@@ -1,7 +1,8 @@
 """End to end for Sea Rats!: the real bot in SimCord, driven as members would — a 2-player game of fleets
-(three ships each) played to the end with the buttons and a 4-player game with ``/searats move``, a bribe
-offered and answered by the other commander with the buttons (a decision by a commander who is not on
-turn), an AI commander answering by itself, and dice in the thread."""
+(three ships each) played to the end with the buttons, 4-player games with ``/searats move`` and with the
+buttons, a bribe offered and answered by the other commander with the buttons (a decision by a commander who
+is not on turn), an offer that lapses by itself across a restart, an AI commander answering by itself, each
+player's fleet in ``/searats hand``, and dice in the thread."""
 
 from __future__ import annotations
 
@@ -59,12 +60,13 @@ async def test_a_whole_game_with_the_real_images(world: World) -> None:
 
 
 @pytest.mark.usefixtures("quick_images")
-async def test_four_players_to_the_end_with_the_move_command(world: World) -> None:
+@pytest.mark.parametrize("via", ["move", "buttons"])
+async def test_four_players_to_the_end(world: World, via: str) -> None:
     table = world.table
     await table.challenge("searats", "Anne", ["Ben", "Calico", "Dara"])
     record = await table.latest_game()
     assert record.state["seats"] == 4
-    record = await table.play_to_end(record.id, via="move")
+    record = await table.play_to_end(record.id, via=via)
     assert record.status == "finished" and GAME.outcome(record.state) is not None
     assert await world.bot.tables.replay(record.id) == record.state
 
