@@ -161,7 +161,8 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         async def work() -> None:
             await interaction.response.defer(thinking=True)
-            payload = await records.stats_message(self.bot.store, member or interaction.user, interaction.guild_id)
+            who = member or interaction.user
+            payload = await records.stats_message(self.bot.store, who, interaction.user.id, interaction.guild_id)
             await interaction.followup.send(allowed_mentions=NO_PINGS, **payload)
 
         await self.bot.host.guard(interaction, None, work())
@@ -171,8 +172,9 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         async def work() -> None:
             who = member or interaction.user
-            text, pages = await records.history_page(self.bot.store, who, 0)
-            view = records.HistoryPages(self.bot.store, who, interaction.user.id, 0, pages)
+            viewer, guild_id = interaction.user.id, interaction.guild_id
+            text, pages = await records.history_page(self.bot.store, who, viewer, guild_id, 0)
+            view = records.HistoryPages(self.bot.store, who, viewer, guild_id, 0, pages)
             await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
 
         await self.bot.host.guard(interaction, None, work())

@@ -67,10 +67,17 @@ def _game_line(record: GameRecord, user_id: int | None = None) -> str:
     return f"{title(spec, record)} · {when} · {players} · {outcome} · {place_link(record)}"
 
 
-async def stats_message(store: Store, member: discord.abc.User, guild_id: int | None) -> dict:
+def _where(member: discord.abc.User, viewer: int, guild_id: int | None) -> dict:
+    """Which games of ``member`` a ``viewer`` is shown: all of their own; another member's in this server
+    only (a member's games elsewhere are not this server's business)."""
+    return {"everywhere": member.id == viewer, "guild_id": guild_id}
+
+
+async def stats_message(store: Store, member: discord.abc.User, viewer: int, guild_id: int | None) -> dict:
     """``/games stats``: an image with a row per game, and the latest games with links."""
     number, name = scope_of(guild_id, None)
-    records = [r for i in await store.ended_games(member.id, limit=STATS_GAMES) if (r := await store.load_game(i))]
+    ids = await store.ended_games(member.id, limit=STATS_GAMES, **_where(member, viewer, guild_id))
+    records = [r for i in ids if (r := await store.load_game(i))]
     stats = member_stats(records, member.id)
     ratings = await store.standings_of(member.id, number)
     rows = []
@@ -99,12 +106,15 @@ async def stats_message(store: Store, member: discord.abc.User, guild_id: int | 
     return {"content": "\n".join(lines)[:2000], "file": file}
 
 
-async def history_page(store: Store, member: discord.abc.User, page: int) -> tuple[str, int]:
+async def history_page(
+    store: Store, member: discord.abc.User, viewer: int, guild_id: int | None, page: int
+) -> tuple[str, int]:
     """One page of ``/games history`` (0-based, clamped) and the number of pages."""
-    total = await store.count_ended_games(member.id)
+    where = _where(member, viewer, guild_id)
+    total = await store.count_ended_games(member.id, **where)
     pages = max(1, -(-total // HISTORY_PAGE))
     page = min(max(page, 0), pages - 1)
-    ids = await store.ended_games(member.id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE)
+    ids = await store.ended_games(member.id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE, **where)
     records = [r for i in ids if (r := await store.load_game(i))]
     head = f"📜 **{shown(member.display_name)}** — games played, latest first (page {page + 1} of {pages})"
     body = [_game_line(r, member.id) for r in records] or ["No games played to the end yet."]
@@ -112,16 +122,18 @@ async def history_page(store: Store, member: discord.abc.User, page: int) -> tup
 
 
 class HistoryPages(discord.ui.View):
-    """◀ / ▶ buttons that turn the pages of ``/games history`` (for the member who asked)."""
+    """◀ / ▶ buttons that turn the pages of ``/games history`` (on the ephemeral message of who asked)."""
 
-    def __init__(self, store: Store, member: discord.abc.User, viewer: int, page: int, pages: int) -> None:
+    def __init__(
+        self, store: Store, member: discord.abc.User, viewer: int, guild_id: int | None, page: int, pages: int
+    ) -> None:
         super().__init__(timeout=900)
-        self.store, self.member, self.viewer, self.page = store, member, viewer, page
+        self.store, self.member, self.viewer, self.guild_id, self.page = store, member, viewer, guild_id, page
         self.older.disabled = page >= pages - 1
         self.newer.disabled = page <= 0
 
     async def _turn(self, interaction: discord.Interaction, page: int) -> None:
-        text, pages = await history_page(self.store, self.member, page)
+        text, pages = await history_page(self.store, self.member, self.viewer, self.guild_id, page)
         self.page = min(max(page, 0), pages - 1)
         self.older.disabled = self.page >= pages - 1
         self.newer.disabled = self.page <= 0

@@ -637,23 +637,31 @@ class Store:
                 for r in await cur.fetchall()
             ]
 
-    async def ended_games(self, user_id: int, *, limit: int, offset: int = 0) -> list[int]:
-        """The games a member played that are over (finished or abandoned), the latest to end first."""
+    async def ended_games(
+        self, user_id: int, *, limit: int, offset: int = 0, everywhere: bool = True, guild_id: int | None = None
+    ) -> list[int]:
+        """The games a member played that are over (finished or abandoned), the latest to end first: in
+        every server, or (``everywhere=False``) only those played in ``guild_id`` (``None``: outside servers)."""
         async with self._db.execute(
-            "SELECT g.id FROM games g WHERE g.status != 'active' AND EXISTS (SELECT 1 FROM seats s WHERE"
-            " s.game_id = g.id AND s.user_id = ?) ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?",
-            (user_id, limit, offset),
+            f"SELECT g.id FROM games g WHERE {_ENDED_GAMES} ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            (user_id, int(everywhere), guild_id or 0, limit, offset),
         ) as cur:
             return [r["id"] for r in await cur.fetchall()]
 
-    async def count_ended_games(self, user_id: int) -> int:
+    async def count_ended_games(self, user_id: int, *, everywhere: bool = True, guild_id: int | None = None) -> int:
+        """How many games :meth:`ended_games` can list."""
         async with self._db.execute(
-            "SELECT COUNT(*) FROM games g WHERE g.status != 'active' AND EXISTS (SELECT 1 FROM seats s WHERE"
-            " s.game_id = g.id AND s.user_id = ?)",
-            (user_id,),
+            f"SELECT COUNT(*) FROM games g WHERE {_ENDED_GAMES}", (user_id, int(everywhere), guild_id or 0)
         ) as cur:
             (count,) = await cur.fetchone()
         return int(count)
+
+
+_ENDED_GAMES = (
+    "g.status != 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)"
+    " AND (? = 1 OR COALESCE(g.guild_id, 0) = ?)"
+)
+"""The condition of :meth:`Store.ended_games` (arguments: user id, everywhere, guild id or 0)."""
 
 
 @dataclass(frozen=True, slots=True)
