@@ -9,7 +9,7 @@ from games.searats.components import SHIPS, goods, p, plural, ship_name
 from games.searats.geometry import DIRECTION_NAMES, PORT_AT, X, distance, name, ray
 
 
-def _ship(state: JSON, seat: int, distance: int | None = None) -> str:
+def _ship(seat: int, distance: int | None = None) -> str:
     text = f"{ship_name(seat)} ({p(seat)})"
     return text if distance is None else f"{text}, {plural(distance, 'dot')}"
 
@@ -71,7 +71,7 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb in ("aim", "trade"):
         target = SHIPS.index(args[0])
         distance = _distance(state, seat, target)
-        return ("Attack" if verb == "aim" else "Trade", _ship(state, target, distance))
+        return ("Attack" if verb == "aim" else "Trade", _ship(target, distance))
     if verb == "end":
         return ("End the turn",)
     if verb == "offer":

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games.core import JSON
-from games.searats.board import aim_targets, in_range, sail_targets
-from games.searats.components import ROUNDS, SHIPS, goods, p, ship_name
+from games.searats.board import aim_targets, sail_targets
+from games.searats.components import ROUNDS, SHIPS, p, ship_name
 from games.searats.geometry import PORTS, X, coords, distance, name
 
 if TYPE_CHECKING:
@@ -136,21 +136,3 @@ def summary_line(view: JSON) -> str:
     deciding = ", ".join(f"{ships[s]['name']} ({p(s)})" for s in view["to_act"])
     chest = "the X" if view["treasure"] is None else ships[view["treasure"]]["name"]
     return f"Round {view['round']}: {deciding} {view['waiting']}. Afloat (balls/supplies): {afloat}. Treasure: {chest}."
-
-
-def offer_text(view: JSON) -> str:
-    """A pending offer in words, naming who must answer."""
-    offer = view["offer"]
-    if not offer or offer.get("get") is None:
-        return ""
-    give, get = offer["give"], offer["get"]
-    what = goods(give[0], give[1]) if offer["kind"] == "bribe" else goods(get[0], get[1])
-    if offer["kind"] == "trade":
-        what = f"{goods(give[0], give[1])}{' + the Treasure' if give[2] else ''} for " + (
-            f"{goods(get[0], get[1])}{' + the Treasure' if get[2] else ''}"
-        )
-    return f"{offer['kind'].title()}: {what}; {ship_name(offer['to'])} ({p(offer['to'])}) must answer."
-
-
-def targets_in_range(state: JSON, seat: int) -> list[tuple[int, int]]:
-    return in_range(state, seat, [])
