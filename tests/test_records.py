@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +16,8 @@ from games.core import Termination
 from games.registry import GAMES
 from tables.records import BadLog, Position, game_log, public_positions, read_log, sample, verify_log
 from tables.service import ended_without_play, result_of
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def played(kind: str, players: int = 2, *, stop: int | None = None) -> tuple[GameRecord, list[tuple[int, int, str]]]:
@@ -143,3 +148,12 @@ async def test_another_members_games_are_listed_from_this_server_only(tmp_path) 
         assert await store.ended_games(1, limit=1, offset=1) == [ids[1]]
     finally:
         await store.close()
+
+
+def test_the_records_service_loads_neither_discord_nor_pillow() -> None:
+    probe = (
+        "import json, sys, tables.records;"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('discord', 'PIL'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == []
