@@ -5,6 +5,7 @@ secret), and ``python bot.py verify`` on the log attached to a final message."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import time
 from pathlib import Path
@@ -13,15 +14,15 @@ from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 from bot import main
 from cogs import records
-from data.ratings import GLOBAL
+from data.ratings import AI_USER, GLOBAL
 from data.store import GameRecord
 from games.registry import GAMES
 from rendering.records import FINAL_MS, MAX_FRAMES, replay_frame
 from tests.conftest import World
 from tests.support import PNG_MAGIC, raw_messages, said, texts
 
-LOOK = Path("/tmp/records-look")
-"""Where the images are saved for a person to look at."""
+LOOK = os.environ.get("RECORDS_LOOK")
+"""A folder to save the leaderboard, stats and replay images in, for a person to look at (unset: not saved)."""
 
 
 async def start(world: World, kind: str, host: str, invitees: list[str], **options) -> GameRecord:
@@ -54,8 +55,9 @@ def difference(frame: Image.Image, board: Image.Image) -> float:
 
 
 def look(name: str, blob: bytes) -> None:
-    LOOK.mkdir(exist_ok=True)
-    (LOOK / name).write_bytes(blob)
+    if LOOK:
+        Path(LOOK).mkdir(parents=True, exist_ok=True)
+        (Path(LOOK) / name).write_bytes(blob)
 
 
 # ---------------------------------------------------------------------------------------------- ratings
@@ -212,6 +214,12 @@ async def test_verify_passes_on_a_real_log_and_fails_with_one_action_changed(wor
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert "VERIFIED" in out and f"all {record.version} actions are legal" in out
+    # Two members and the AI: all three rated, the AI as the game's one AI player.
+    assert {user for _, user, _, _ in await world.bot.store.rating_changes(record.id)} == {
+        table.members["Anne"].id,
+        table.members["Ben"].id,
+        AI_USER,
+    }
 
     # One action changed to another move that was legal at that point: the log no longer holds.
     lines = text.splitlines()
