@@ -2,10 +2,12 @@
 
 It keeps its ships stocked (charting the nearest useful port, sailing for it when cargo runs low), sails
 to where it can fire at close range at an enemy (a die beats the distance more often the closer it is),
-always fires its full broadside and fires back, captures rather than sinks, takes the Treasure when it
-lies within reach, turns it in as the Most Powerful Bribe to escape a sinking and for More Booty when the
-hold is empty enough, flees out of line after a deal, buys its way out of a sinking under blackmail, and
-takes bribes and trades that give it more than they cost.
+fires its full broadside and fires back, captures rather than sinks, takes the Treasure when it lies
+within reach, turns it in as the Most Powerful Bribe to escape a sinking, for More Booty when the hold is
+empty enough and for a Stronger Wind when far from port. When a broadside would sink it, it offers a
+bribe; with one cannonball left it demands supplies instead of firing; under blackmail it pays when a
+refusal would sink it; it takes bribes of three items or more and trades that give it more than they cost,
+flees out of line after a deal, and hands spare cannonballs to ships of its fleet that have none.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ import random
 
 from games.core import JSON, Action, Game, Player, act
 from games.searats.battle import divisions
-from games.searats.board import aim_targets, charts, occupied, port_range, port_take
+from games.searats.board import aim_targets, charts, occupied, payments, port_range, port_take, trade_partners
 from games.searats.components import HOLD, SHIPS, cargo
 from games.searats.geometry import DISTANCES, PORT_AT, PORTS, RAYS, SIZE, X
 
+SPARE = 2
+"""Cannonballs a ship with plenty hands to a ship of its fleet that has none."""
 HUNT = 0.8
 """How much a dot closer to the nearest enemy is worth to a ship ready to fight (it shortens games)."""
 HIT = (1.0, 5 / 6, 4 / 6, 3 / 6, 2 / 6, 1 / 6, 0.0)
@@ -186,18 +190,45 @@ class SeaRatsAI(Player):
                 score -= 2
             if score > best_score:
                 best, best_score = act("aim", SHIPS[target]), score
+        if best.verb == "end" and ship["balls"] >= SPARE + 2 and not state["trading"]:
+            # Nothing worth a shot: hand spare cannonballs to a ship of the fleet that has none to fire.
+            mine = state["ctrl"][seat]
+            for partner, _d in trade_partners(state):
+                mate = state["ships"][partner]
+                if state["ctrl"][partner] == mine and mate["balls"] < 2 and cargo(mate) + SPARE <= HOLD:
+                    return act("trade", SHIPS[partner])
         return best
+
+    def _give(self, state: JSON, seat: int) -> Action:
+        return act("give", SPARE, 0)
+
+    def _ask(self, state: JSON, seat: int) -> Action:
+        return act("ask", 0, 0)
 
     def _bribe(self, state: JSON, seat: int) -> Action:
         battle = state["battle"]
         attacker = state["ships"][battle["att"]]
         expected = min(3, attacker["balls"]) * HIT[battle["dist"]]
-        if state["treasure"] == seat and expected >= state["ships"][seat]["supplies"]:
+        mine = state["ships"][seat]
+        if expected < mine["supplies"]:
+            return act("brace")
+        if state["treasure"] == seat:
             return act("offer", "chest")
-        return act("brace")
+        # The broadside would likely sink it: buy the attacker off, cannonballs first (supplies keep it afloat).
+        offers = payments(mine, attacker)
+        if not offers:
+            return act("brace")
+        return act("offer", *max(offers, key=lambda pay: (min(sum(pay), 3), -sum(pay), -pay[1])))
 
     def _fire(self, state: JSON, seat: int) -> Action:
-        return act("fire", min(3, state["ships"][seat]["balls"]))
+        battle = state["battle"]
+        ship, foe = state["ships"][seat], state["ships"][battle["def"]]
+        if ship["balls"] == 1 and not battle["demanded"]:
+            # One shot left: rather demand supplies than spend it.
+            ask = min(foe["supplies"], 2, HOLD - cargo(ship))
+            if ask > 0:
+                return act("demand", 0, ask)
+        return act("fire", min(3, ship["balls"]))
 
     def _counter(self, state: JSON, seat: int) -> Action:
         return act("fire", min(state["battle"]["fired"], state["ships"][seat]["balls"]))
