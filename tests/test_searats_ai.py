@@ -40,3 +40,71 @@ def test_the_ai_wins_at_least_90_percent_of_1000_two_player_games() -> None:
 @pytest.mark.slow
 def test_the_ai_beats_three_random_commanders() -> None:
     assert ai_share(4, 1000, check=False) >= 0.9
+
+
+def position(**ships: tuple[str, int, int]) -> dict:
+    """A 2-player game with ships placed: ``black=("e3", balls, supplies)``; the others parked out of range."""
+    from tests.test_searats_rules import game, ship
+
+    state = game(**{colour: where for colour, (where, _b, _s) in ships.items()})
+    for colour, (_where, balls, supplies) in ships.items():
+        ship(state, ("black", "red", "blue", "green", "purple", "yellow").index(colour)).update(
+            balls=balls, supplies=supplies
+        )
+    return state
+
+
+def battle(state: dict, phase: str, distance: int) -> dict:
+    state.update(
+        turn=0,
+        phase=phase,
+        roll=[1],
+        fought=[1],
+        battle={"att": 0, "def": 1, "dist": distance, "fired": 0, "hits": [0, 0], "demanded": False},
+    )
+    return state
+
+
+def choice(state: dict, seat: int) -> str:
+    action = SeaRatsAI().choose(G, state, seat, None)  # type: ignore[arg-type]
+    assert action in G.legal_actions(state, seat)
+    return action.encode()
+
+
+def test_the_ai_braces_when_it_can_take_the_broadside_and_bribes_when_it_cannot() -> None:
+    state = battle(position(black=("e3", 6, 4), red=("e4", 4, 6)), "bribe", 1)
+    assert choice(state, 1) == "brace"
+    state["ships"][1]["supplies"] = 2
+    assert choice(state, 1) == "offer 2 0"  # cannonballs, not the supplies that keep it afloat
+    state["treasure"] = 1
+    assert choice(state, 1) == "offer chest"
+
+
+def test_the_ai_pays_blackmail_only_when_refusing_would_sink_it() -> None:
+    state = battle(position(black=("e3", 6, 4), red=("e4", 4, 6)), "answer", 1)
+    state["offer"] = {"kind": "demand", "from": 0, "to": 1, "give": [0, 0, False], "get": [0, 2, False]}
+    assert choice(state, 1) == "decline"
+    state["ships"][1]["supplies"] = 2
+    assert choice(state, 1) == "accept"
+
+
+def test_the_ai_fires_its_broadside_captures_and_fires_back() -> None:
+    state = battle(position(black=("e3", 6, 4), red=("e4", 4, 6)), "fire", 1)
+    assert choice(state, 0) == "fire 3"
+    state.update(phase="counter")
+    state["battle"]["fired"] = 2
+    assert choice(state, 1) == "fire 2"
+    state.update(phase="prize", prize={"captor": 0, "ship": 1, "missing": 1})
+    assert choice(state, 0).startswith("capture")
+
+
+def test_the_ai_hands_spare_cannonballs_to_its_own_ship() -> None:
+    state = position(black=("e3", 8, 4), blue=("e6", 0, 6))  # Black and Blue both sail for player 0
+    state.update(turn=0, phase="act", roll=[1], fought=[], traded=[], trading=False)
+    assert choice(state, 0) == "trade blue"
+    state = G.apply(state, 0, "trade blue").state
+    assert choice(state, 0) == "give 2 0"
+    state = G.apply(state, 0, "give 2 0").state
+    assert choice(state, 0) == "ask 0 0"
+    state = G.apply(state, 0, "ask 0 0").state
+    assert choice(state, 2) == "accept"
