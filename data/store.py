@@ -1,4 +1,5 @@
-"""Persistence: an aiosqlite store of games (snapshot + action log), seats, lobbies and user settings.
+"""Persistence: a store of games (snapshot + action log), seats, lobbies and user settings, on SQLite
+(the default) or PostgreSQL (the engines: :mod:`data.engine`).
 
 Every accepted action is committed in one transaction that checks the version it read
 (``UPDATE ... WHERE id = ? AND version = ?``), so a double click or a second process can never apply
@@ -7,16 +8,13 @@ two actions to the same state. The snapshot makes reads fast; the log allows rep
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from data.engine import Database, Row, Transaction, open_database
 from data.migrations import MIGRATIONS
 from data.ratings import AI_USER, DEFAULT, GLOBAL, Rating, placings, rate
 
@@ -121,38 +119,22 @@ class LobbyRecord:
 class Store:
     """The bot's database. Use :meth:`open`; every method is a coroutine."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: Database) -> None:
         self._db = db
-        # One connection means one transaction: every write holds this lock from its first statement to
-        # its commit or rollback, so one game's rollback can never undo another game's pending write.
-        self._write = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str]) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path)
-        db.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
-            # Close each cursor: a pragma that returns a row would otherwise keep a statement open.
-            await (await db.execute(f"PRAGMA {pragma}")).close()
-        store = cls(db)
-        await store._migrate()
-        return store
+    async def open(cls, target: str | os.PathLike[str]) -> Store:
+        """Open the database ``TABLES_DATABASE`` names — a ``postgresql://`` URL, or an SQLite file (created
+        with its folders if missing) or ``:memory:`` — and run the migrations it has not run yet."""
+        db = await open_database(target)
+        await db.migrate(MIGRATIONS)
+        return cls(db)
 
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (current,) = await cur.fetchone()
-        for version, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;")
-
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (current,) = await cur.fetchone()
-        return int(current)
+        return await self._db.schema_version()
 
     # ------------------------------------------------------------------ games
 
@@ -170,34 +152,29 @@ class Store:
         now: float,
         clock: int = 0,
     ) -> int:
-        async with self._write:
-            cur = await self._db.execute(
+        async with self._db.transaction() as tx:
+            game_id = await tx.insert(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
                 " created_at, updated_at, clock) VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?)",
                 (kind, guild_id, channel_id, host_id, seed, _dumps(options), _dumps(state), now, now, clock),
             )
-            game_id = cur.lastrowid
-            assert game_id is not None
-            await self._db.executemany(
+            await tx.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, name, resigned) VALUES (?, ?, ?, ?, 0)",
                 [(game_id, s.seat, s.user_id, s.name) for s in seats],
             )
-            await self._db.commit()
             return game_id
 
     async def load_game(self, game_id: int) -> GameRecord | None:
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
-        async with self._db.execute(
-            "SELECT seat, user_id, name, resigned, timeouts, away FROM seats WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ) as cur:
-            seats = [
-                SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"]), r["timeouts"], bool(r["away"]))
-                for r in await cur.fetchall()
-            ]
+        seats = [
+            SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"]), r["timeouts"], bool(r["away"]))
+            for r in await self._db.fetchall(
+                "SELECT seat, user_id, name, resigned, timeouts, away FROM seats WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+        ]
         return GameRecord(
             id=row["id"],
             kind=row["kind"],
@@ -233,8 +210,8 @@ class Store:
     ) -> bool:
         """Store one accepted action and the new snapshot atomically. False if the game moved on since
         ``expected_version`` was read (nothing is written then)."""
-        async with self._write:
-            cur = await self._db.execute(
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
                 "UPDATE games SET state = ?, version = version + 1, status = ?, result = ?, updated_at = ?,"
                 " ended_at = ? WHERE id = ? AND version = ? AND status = 'active'",
                 (
@@ -247,86 +224,76 @@ class Store:
                     expected_version,
                 ),
             )
-            if cur.rowcount != 1:
-                await self._db.rollback()
-                return False
+            if changed != 1:
+                return False  # nothing was written
             if presence is not None:
                 seat_no, timeouts, away = presence
-                await self._db.execute(
+                await tx.execute(
                     "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
                     (timeouts, int(away), game_id, seat_no),
                 )
-            await self._db.execute(
+            await tx.execute(
                 "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, expected_version + 1, seat, action, now),
             )
             if status == "finished" and result:
-                await self._rated(game_id, state, result, now)
-            await self._db.commit()
+                await self._rate(tx, game_id, state, result, now)
             return True
 
     async def finish_game(self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float) -> bool:
         """End an active game without an action (abandoned, or won by resignation)."""
-        async with self._write:
-            cur = await self._db.execute(
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
                 "UPDATE games SET status = ?, result = ?, version = version + 1, updated_at = ?, ended_at = ?"
                 " WHERE id = ? AND status = 'active'",
                 (status, _dumps(result) if result else None, now, now, game_id),
             )
-            if cur.rowcount == 1 and status == "finished" and result:
-                async with self._db.execute("SELECT state FROM games WHERE id = ?", (game_id,)) as read:
-                    row = await read.fetchone()
-                await self._rated(game_id, json.loads(row["state"]), result, now)
-            await self._db.commit()
-            return cur.rowcount == 1
+            if changed == 1 and status == "finished" and result:
+                row = await tx.fetchone("SELECT state FROM games WHERE id = ?", (game_id,))
+                await self._rate(tx, game_id, json.loads(row["state"]), result, now)
+            return changed == 1
 
     async def resign_seat(self, game_id: int, seat: int) -> None:
-        async with self._write:
-            await self._db.execute("UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
-            await self._db.commit()
+        await self._db.execute("UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     async def set_presence(self, game_id: int, seat: int, *, timeouts: int, away: bool) -> None:
         """Record a player's time-outs in a row and whether they are away."""
-        async with self._write:
-            await self._db.execute(
-                "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
-                (timeouts, int(away), game_id, seat),
-            )
-            await self._db.commit()
+        await self._db.execute(
+            "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
+            (timeouts, int(away), game_id, seat),
+        )
 
     async def substitute(self, game_id: int, seat: int, *, user_id: int, name: str) -> bool:
         """Hand a place to another member (who plays it from now on, not resigned, not away). False if
         that member already holds a place in the game."""
-        async with self._write:
-            cur = await self._db.execute(
-                "UPDATE seats SET user_id = ?, name = ?, resigned = 0, timeouts = 0, away = 0"
-                " WHERE game_id = ? AND seat = ? AND (user_id IS NULL OR user_id != ?)",
-                (user_id, name, game_id, seat, user_id),
-            )
-            await self._db.commit()
-            return cur.rowcount == 1
+        changed = await self._db.execute(
+            "UPDATE seats SET user_id = ?, name = ?, resigned = 0, timeouts = 0, away = 0"
+            " WHERE game_id = ? AND seat = ? AND (user_id IS NULL OR user_id != ?)",
+            (user_id, name, game_id, seat, user_id),
+        )
+        return changed == 1
 
     async def action_time(self, game_id: int, seq: int) -> float | None:
         """When the action number ``seq`` was committed (``None`` for 0 or an unknown number)."""
-        async with self._db.execute("SELECT at FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone("SELECT at FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
         return row["at"] if row else None
 
     async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
         """Remember the game's thread and its latest board message (the one that carries the buttons)."""
-        async with self._write:
+        async with self._db.transaction() as tx:
             if thread_id is not None:
-                await self._db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+                await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
             if message_id is not None:
-                await self._db.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
-            await self._db.commit()
+                await tx.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         """The action log as ``(seq, seat, action)``, in order."""
-        async with self._db.execute(
-            "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        ) as cur:
-            return [(r["seq"], r["seat"], r["action"]) for r in await cur.fetchall()]
+        return [
+            (r["seq"], r["seat"], r["action"])
+            for r in await self._db.fetchall(
+                "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        ]
 
     async def game_ids(self, *, status: str = "active", user_id: int | None = None) -> list[int]:
         if user_id is None:
@@ -337,17 +304,18 @@ class Store:
                 " WHERE g.status = ? AND s.user_id = ? ORDER BY g.id"
             )
             args = (status, user_id)
-        async with self._db.execute(sql, args) as cur:
-            return [r["id"] for r in await cur.fetchall()]
+        return [r["id"] for r in await self._db.fetchall(sql, args)]
 
     async def games_in_place(self, place_id: int) -> list[int]:
         """The active games played in this thread (or, without a thread, this channel), newest first."""
-        async with self._db.execute(
-            "SELECT id FROM games WHERE status = 'active' AND (thread_id = ? OR (thread_id IS NULL AND"
-            " channel_id = ?)) ORDER BY id DESC",
-            (place_id, place_id),
-        ) as cur:
-            return [row["id"] for row in await cur.fetchall()]
+        return [
+            row["id"]
+            for row in await self._db.fetchall(
+                "SELECT id FROM games WHERE status = 'active' AND (thread_id = ? OR (thread_id IS NULL AND"
+                " channel_id = ?)) ORDER BY id DESC",
+                (place_id, place_id),
+            )
+        ]
 
     # ------------------------------------------------------------------ lobbies
 
@@ -368,8 +336,8 @@ class Store:
         clock: int = 0,
         rematch_of: int | None = None,
     ) -> int:
-        async with self._write:
-            cur = await self._db.execute(
+        async with self._db.transaction() as tx:
+            return await tx.insert(
                 "INSERT INTO lobbies (kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai,"
                 " options, names, expires_at, clock, rematch_of)"
                 " VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -389,13 +357,9 @@ class Store:
                     rematch_of,
                 ),
             )
-            await self._db.commit()
-            assert cur.lastrowid is not None
-            return cur.lastrowid
 
     async def load_lobby(self, lobby_id: int) -> LobbyRecord | None:
-        async with self._db.execute("SELECT * FROM lobbies WHERE id = ?", (lobby_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone("SELECT * FROM lobbies WHERE id = ?", (lobby_id,))
         if row is None:
             return None
         return LobbyRecord(
@@ -425,48 +389,42 @@ class Store:
         advance ``lobby.version``. False if it changed meanwhile (nothing is written then): read it again,
         check the change still holds and retry. The message id is not written here (see
         :meth:`set_lobby_message`)."""
-        async with self._write:
-            cur = await self._db.execute(
-                "UPDATE lobbies SET status = ?, invitees = ?, accepted = ?, names = ?, game_id = ?, closed_by = ?,"
-                " version = version + 1 WHERE id = ? AND version = ?",
-                (
-                    lobby.status,
-                    _dumps(lobby.invitees),
-                    _dumps(lobby.accepted),
-                    _dumps(lobby.names),
-                    lobby.game_id,
-                    lobby.closed_by,
-                    lobby.id,
-                    lobby.version,
-                ),
-            )
-            await self._db.commit()
-            if cur.rowcount != 1:
-                return False
-            lobby.version += 1
-            return True
+        changed = await self._db.execute(
+            "UPDATE lobbies SET status = ?, invitees = ?, accepted = ?, names = ?, game_id = ?, closed_by = ?,"
+            " version = version + 1 WHERE id = ? AND version = ?",
+            (
+                lobby.status,
+                _dumps(lobby.invitees),
+                _dumps(lobby.accepted),
+                _dumps(lobby.names),
+                lobby.game_id,
+                lobby.closed_by,
+                lobby.id,
+                lobby.version,
+            ),
+        )
+        if changed != 1:
+            return False
+        lobby.version += 1
+        return True
 
     async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
         """Remember the message that shows a lobby. Only this writes the message id, so a change read
         before the message was posted cannot erase it."""
-        async with self._write:
-            await self._db.execute("UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id))
-            await self._db.commit()
+        await self._db.execute("UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id))
 
     async def rematch_lobby(self, game_id: int) -> LobbyRecord | None:
         """The newest lobby that plays ``game_id`` again (open or not)."""
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT id FROM lobbies WHERE rematch_of = ? ORDER BY id DESC LIMIT 1", (game_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return await self.load_lobby(row["id"]) if row else None
 
     async def open_lobbies(self, *, host_id: int | None = None) -> list[LobbyRecord]:
         sql, args = "SELECT id FROM lobbies WHERE status = 'open'", ()
         if host_id is not None:
             sql, args = sql + " AND host_id = ?", (host_id,)
-        async with self._db.execute(sql + " ORDER BY id", args) as cur:
-            ids = [r["id"] for r in await cur.fetchall()]
+        ids = [r["id"] for r in await self._db.fetchall(sql + " ORDER BY id", args)]
         return [lobby for i in ids if (lobby := await self.load_lobby(i)) is not None]
 
     # ------------------------------------------------------------------ private deliveries
@@ -474,99 +432,84 @@ class Store:
     async def delivery(self, game_id: int, seat: int, kind: str) -> str | None:
         """What was last delivered privately to a seat (``kind``: ``hand`` digest, ``dm_closed``, ``turn``
         reminder: ``"1"`` while the seat has been reminded of its current turn)."""
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT value FROM deliveries WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return row["value"] if row else None
 
     async def forget_deliveries(self, game_id: int, seat: int) -> None:
         """Forget what was delivered to a place at the table (it has a new player)."""
-        async with self._write:
-            await self._db.execute("DELETE FROM deliveries WHERE game_id = ? AND seat = ?", (game_id, seat))
-            await self._db.commit()
+        await self._db.execute("DELETE FROM deliveries WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     async def set_delivery(self, game_id: int, seat: int, kind: str, value: str) -> None:
-        async with self._write:
-            await self._db.execute(
-                "INSERT INTO deliveries (game_id, seat, kind, value) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
-                (game_id, seat, kind, value),
-            )
-            await self._db.commit()
+        await self._db.execute(
+            "INSERT INTO deliveries (game_id, seat, kind, value) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
+            (game_id, seat, kind, value),
+        )
 
     # ------------------------------------------------------------------ users
 
     async def set_notify(self, user_id: int, on: bool) -> None:
-        async with self._write:
-            await self._db.execute(
-                "INSERT INTO users (user_id, notify) VALUES (?, ?)"
-                " ON CONFLICT(user_id) DO UPDATE SET notify = excluded.notify",
-                (user_id, int(on)),
-            )
-            await self._db.commit()
+        await self._db.execute(
+            "INSERT INTO users (user_id, notify) VALUES (?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET notify = excluded.notify",
+            (user_id, int(on)),
+        )
 
     async def notify_enabled(self, user_id: int) -> bool:
-        async with self._db.execute("SELECT notify FROM users WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._db.fetchone("SELECT notify FROM users WHERE user_id = ?", (user_id,))
         return bool(row and row["notify"])
 
     # ------------------------------------------------------------------ followers
 
     async def follow(self, game_id: int, user_id: int, on: bool) -> bool:
         """Start or stop following a game; False if nothing changed."""
-        async with self._write:
-            if on:
-                cur = await self._db.execute(
-                    "INSERT OR IGNORE INTO followers (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
-                )
-            else:
-                cur = await self._db.execute(
-                    "DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id)
-                )
-            await self._db.commit()
-            return cur.rowcount == 1
+        if on:
+            sql = "INSERT INTO followers (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
+        else:
+            sql = "DELETE FROM followers WHERE game_id = ? AND user_id = ?"
+        return await self._db.execute(sql, (game_id, user_id)) == 1
 
     async def followers(self, game_id: int) -> list[int]:
-        async with self._db.execute(
-            "SELECT user_id FROM followers WHERE game_id = ? ORDER BY user_id", (game_id,)
-        ) as cur:
-            return [r["user_id"] for r in await cur.fetchall()]
+        return [
+            r["user_id"]
+            for r in await self._db.fetchall(
+                "SELECT user_id FROM followers WHERE game_id = ? ORDER BY user_id", (game_id,)
+            )
+        ]
 
     async def unarchived(self) -> list[int]:
         """Finished or abandoned games played in a thread that has not been archived yet."""
-        async with self._db.execute(
-            "SELECT g.id FROM games g WHERE g.status != 'active' AND g.thread_id IS NOT NULL AND NOT EXISTS"
-            " (SELECT 1 FROM deliveries d WHERE d.game_id = g.id AND d.seat = -1 AND d.kind = 'archived')"
-            " ORDER BY g.id"
-        ) as cur:
-            return [r["id"] for r in await cur.fetchall()]
+        return [
+            r["id"]
+            for r in await self._db.fetchall(
+                "SELECT g.id FROM games g WHERE g.status != 'active' AND g.thread_id IS NOT NULL AND NOT EXISTS"
+                " (SELECT 1 FROM deliveries d WHERE d.game_id = g.id AND d.seat = -1 AND d.kind = 'archived')"
+                " ORDER BY g.id"
+            )
+        ]
 
     # ------------------------------------------------------------------ ratings and records
 
-    async def _rated(self, game_id: int, state: dict[str, Any], result: dict[str, Any], now: float) -> None:
-        """:meth:`_rate`, or on any error the whole transaction rolled back (the result with it), so that a
-        later commit on this connection cannot write the result without its rating."""
-        try:
-            await self._rate(game_id, state, result, now)
-        except BaseException:
-            await self._db.rollback()
-            raise
-
-    async def _rate(self, game_id: int, state: dict[str, Any], result: dict[str, Any], now: float) -> None:
+    async def _rate(
+        self, tx: Transaction, game_id: int, state: dict[str, Any], result: dict[str, Any], now: float
+    ) -> None:
         """Rate a game that just finished, inside the caller's transaction (so a crash rates it either
-        with its result or not at all), per server and globally; see :mod:`data.ratings`."""
+        with its result or not at all: an error rolls the result back with it), per server and globally;
+        see :mod:`data.ratings`."""
         from games.registry import GAMES  # the engines, only when a game ends
 
-        async with self._db.execute("SELECT kind, guild_id FROM games WHERE id = ?", (game_id,)) as cur:
-            game = await cur.fetchone()
+        game = await tx.fetchone("SELECT kind, guild_id FROM games WHERE id = ?", (game_id,))
         spec = GAMES.get(game["kind"])
         if spec is None or state.get("game") != spec.kind:
             return  # not a state this engine made (an unregistered game): nothing to place
-        async with self._db.execute(
-            "SELECT seat, user_id, name, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-        ) as cur:
-            seats = [SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"])) for r in await cur.fetchall()]
+        seats = [
+            SeatRecord(r["seat"], r["name"], r["user_id"], bool(r["resigned"]))
+            for r in await tx.fetchall(
+                "SELECT seat, user_id, name, resigned FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+        ]
         placed = placings(spec.game, state, result, seats)
         if placed is None:
             return
@@ -575,21 +518,20 @@ class Store:
         for scope in dict.fromkeys((game["guild_id"] or GLOBAL, GLOBAL)):
             current = {}
             for user in users:
-                async with self._db.execute(
+                row = await tx.fetchone(
                     "SELECT mu, sigma FROM ratings WHERE scope = ? AND kind = ? AND user_id = ?",
                     (scope, game["kind"], user),
-                ) as cur:
-                    row = await cur.fetchone()
+                )
                 current[user] = Rating(row["mu"], row["sigma"]) if row else DEFAULT
             for user, new in rate(placed, current).items():
-                await self._db.execute(
+                await tx.execute(
                     "INSERT INTO ratings (scope, kind, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, 1, ?)"
                     " ON CONFLICT (scope, kind, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
                     " games = ratings.games + 1, wins = ratings.wins + excluded.wins",
                     (scope, game["kind"], user, new.mu, new.sigma, int(user in won)),
                 )
                 old = current[user]
-                await self._db.execute(
+                await tx.execute(
                     "INSERT INTO rating_changes (game_id, scope, user_id, kind, won, mu_before, sigma_before, mu,"
                     " sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game_id, scope, user, game["kind"], int(user in won), old.mu, old.sigma, new.mu, new.sigma, now),
@@ -598,30 +540,34 @@ class Store:
     async def leaderboard(self, kind: str, scope: int, *, limit: int = 10) -> list[Standing]:
         """The best-rated players of a game in a scope (a server's id, or ``GLOBAL``), best first by the
         conservative rating μ − 3σ."""
-        async with self._db.execute(
-            "SELECT r.*, (SELECT s.name FROM seats s WHERE s.user_id = r.user_id ORDER BY s.game_id DESC LIMIT 1)"
-            " AS name FROM ratings r WHERE r.scope = ? AND r.kind = ? ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC"
-            " LIMIT ?",
-            (scope, kind, limit),
-        ) as cur:
-            return [_standing(row) for row in await cur.fetchall()]
+        return [
+            _standing(row)
+            for row in await self._db.fetchall(
+                "SELECT r.*, (SELECT s.name FROM seats s WHERE s.user_id = r.user_id ORDER BY s.game_id DESC LIMIT 1)"
+                " AS name FROM ratings r WHERE r.scope = ? AND r.kind = ?"
+                " ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC LIMIT ?",
+                (scope, kind, limit),
+            )
+        ]
 
     async def standings_of(self, user_id: int, scope: int) -> dict[str, Standing]:
         """A player's rating in every game they were rated in, by game kind."""
-        async with self._db.execute(
-            "SELECT r.*, NULL AS name FROM ratings r WHERE r.scope = ? AND r.user_id = ?", (scope, user_id)
-        ) as cur:
-            return {row["kind"]: _standing(row) for row in await cur.fetchall()}
+        return {
+            row["kind"]: _standing(row)
+            for row in await self._db.fetchall(
+                "SELECT r.*, NULL AS name FROM ratings r WHERE r.scope = ? AND r.user_id = ?", (scope, user_id)
+            )
+        }
 
     async def rating_trend(self, user_id: int, scope: int, kind: str, *, limit: int = 10) -> list[float]:
         """A player's shown rating (μ − 3σ) before their last ``limit`` rated games and after each, oldest
         first (empty if never rated)."""
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT mu_before, sigma_before, mu, sigma FROM rating_changes WHERE user_id = ? AND scope = ? AND"
             " kind = ? ORDER BY at DESC, game_id DESC LIMIT ?",
             (user_id, scope, kind, limit),
-        ) as cur:
-            rows = list(reversed(list(await cur.fetchall())))
+        )
+        rows.reverse()
         if not rows:
             return []
         first = Rating(rows[0]["mu_before"], rows[0]["sigma_before"]).shown
@@ -629,31 +575,29 @@ class Store:
 
     async def rating_changes(self, game_id: int) -> list[tuple[int, int, Rating, Rating]]:
         """What a game did to ratings: ``(scope, user_id, before, after)`` per rated player and scope."""
-        async with self._db.execute(
-            "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY scope, user_id", (game_id,)
-        ) as cur:
-            return [
-                (r["scope"], r["user_id"], Rating(r["mu_before"], r["sigma_before"]), Rating(r["mu"], r["sigma"]))
-                for r in await cur.fetchall()
-            ]
+        return [
+            (r["scope"], r["user_id"], Rating(r["mu_before"], r["sigma_before"]), Rating(r["mu"], r["sigma"]))
+            for r in await self._db.fetchall(
+                "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY scope, user_id", (game_id,)
+            )
+        ]
 
     async def ended_games(
         self, user_id: int, *, limit: int, offset: int = 0, everywhere: bool = True, guild_id: int | None = None
     ) -> list[int]:
         """The games a member played that are over (finished or abandoned), the latest to end first: in
         every server, or (``everywhere=False``) only those played in ``guild_id`` (``None``: outside servers)."""
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             f"SELECT g.id FROM games g WHERE {_ENDED_GAMES} ORDER BY g.ended_at DESC, g.id DESC LIMIT ? OFFSET ?",
             (user_id, int(everywhere), guild_id or 0, limit, offset),
-        ) as cur:
-            return [r["id"] for r in await cur.fetchall()]
+        )
+        return [r["id"] for r in rows]
 
     async def count_ended_games(self, user_id: int, *, everywhere: bool = True, guild_id: int | None = None) -> int:
         """How many games :meth:`ended_games` can list."""
-        async with self._db.execute(
+        (count,) = await self._db.fetchone(
             f"SELECT COUNT(*) FROM games g WHERE {_ENDED_GAMES}", (user_id, int(everywhere), guild_id or 0)
-        ) as cur:
-            (count,) = await cur.fetchone()
+        )
         return int(count)
 
 
@@ -677,6 +621,6 @@ class Standing:
     wins: int
 
 
-def _standing(row: aiosqlite.Row) -> Standing:
+def _standing(row: Row) -> Standing:
     name = "🤖 AI" if row["user_id"] == AI_USER else row["name"]
     return Standing(row["user_id"], name, Rating(row["mu"], row["sigma"]), row["games"], row["wins"])

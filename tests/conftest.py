@@ -14,6 +14,7 @@ import simcord
 
 from cogs.app import TableBot, create_bot
 from cogs.demo import SimTable
+from tests.postgres import postgres_server, postgres_url, store_target  # noqa: F401  (fixtures: both engines)
 
 
 @dataclass

@@ -121,8 +121,8 @@ def test_resigning_ranks_last_and_unrated_games() -> None:
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "bot.db")
+async def store(store_target):
+    s = await Store.open(store_target)
     yield s
     await s.close()
 

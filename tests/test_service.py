@@ -28,8 +28,8 @@ USERS = (101, 102, 103, 104)
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "bot.db")
+async def store(store_target):
+    s = await Store.open(store_target)
     yield s
     await s.close()
 
@@ -40,11 +40,10 @@ def tables(store):
 
 
 @pytest.fixture
-async def two_processes(tmp_path):
-    """Two stores on one database file, as two bot processes have, each with its Tables: the first seeded
+async def two_processes(store_target):
+    """Two stores on one database, as two bot processes have, each with its Tables: the first seeded
     "p". Yields ``(store1, store2, tables1, tables2)``."""
-    path = tmp_path / "shared.db"
-    store1, store2 = await Store.open(path), await Store.open(path)
+    store1, store2 = await Store.open(store_target), await Store.open(store_target)
     yield store1, store2, Tables(store1, seed="p"), Tables(store2)
     await store1.close()
     await store2.close()

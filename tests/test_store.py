@@ -1,4 +1,5 @@
-"""The aiosqlite store: schema migrations, pragmas, games with their seats and action log, lobbies, users."""
+"""The store, on SQLite and on PostgreSQL (``store_target``, tests/postgres.py): schema migrations, pragmas,
+games with their seats and action log, lobbies, users."""
 
 from __future__ import annotations
 
@@ -8,15 +9,17 @@ import sqlite3
 import pytest
 
 import data.store as store_module
+from data.engine import is_postgres
 from data.migrations import MIGRATIONS
+from data.postgres import placeholders, schema_script
 from data.store import LobbyRecord, SeatRecord, Store
 
 TABLES = {"games", "seats", "actions", "lobbies", "users"}
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "bot.db")
+async def store(store_target):
+    s = await Store.open(store_target)
     yield s
     await s.close()
 
@@ -62,24 +65,36 @@ async def commit(store: Store, game_id: int, expected: int, **kw) -> bool:
     return await store.commit_action(game_id, expected_version=expected, **args)
 
 
-def table_names(path) -> set[str]:
-    with sqlite3.connect(path) as db:
-        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+async def table_names(store: Store, target: str) -> set[str]:
+    if is_postgres(target):
+        sql = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+    else:
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    return {r[0] for r in await store._db.fetchall(sql)}
 
 
 # ---------------------------------------------------------------------------------------------- schema
 
 
-async def test_schema_version_is_the_number_of_migrations(tmp_path):
-    path = tmp_path / "sub" / "dir" / "bot.db"  # missing parent folders are created
+async def test_schema_version_is_the_number_of_migrations(store_target):
+    store = await Store.open(store_target)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS) >= 1
+        assert await table_names(store, store_target) >= TABLES
+    finally:
+        await store.close()
+
+
+async def test_missing_folders_of_the_database_file_are_created(tmp_path):
+    path = tmp_path / "sub" / "dir" / "bot.db"
     store = await Store.open(path)
-    assert await store.schema_version() == len(MIGRATIONS) >= 1
     await store.close()
-    assert table_names(path) >= TABLES
+    with sqlite3.connect(path) as db:
+        assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= TABLES
 
 
-async def test_reopening_applies_no_migration_twice(tmp_path):
-    path = tmp_path / "bot.db"
+async def test_reopening_applies_no_migration_twice(store_target):
+    path = store_target
     store = await Store.open(path)
     game_id = await new_game(store)
     await store.close()
@@ -91,32 +106,47 @@ async def test_reopening_applies_no_migration_twice(tmp_path):
         await store.close()
 
 
-async def test_only_new_migrations_run_on_an_existing_database(tmp_path, monkeypatch):
-    path = tmp_path / "bot.db"
-    store = await Store.open(path)
+async def test_only_new_migrations_run_on_an_existing_database(store_target, monkeypatch):
+    store = await Store.open(store_target)
     game_id = await new_game(store)
     await store.close()
 
     extra = "CREATE TABLE extra (x INTEGER); INSERT INTO extra (x) VALUES (7);"
     monkeypatch.setattr(store_module, "MIGRATIONS", (*MIGRATIONS, extra))
     for _ in range(2):
-        store = await Store.open(path)
+        store = await Store.open(store_target)
         assert await store.schema_version() == len(MIGRATIONS) + 1
         await store.close()
-    with sqlite3.connect(path) as db:
+    store = await Store.open(store_target)
+    try:
         # Ran exactly once: a second run would fail on CREATE or insert a second row.
-        assert db.execute("SELECT x FROM extra").fetchall() == [(7,)]
-        assert db.execute("SELECT id FROM games").fetchall() == [(game_id,)]
+        assert [tuple(r) for r in await store._db.fetchall("SELECT x FROM extra")] == [(7,)]
+        assert [tuple(r) for r in await store._db.fetchall("SELECT id FROM games")] == [(game_id,)]
+    finally:
+        await store.close()
 
 
-async def test_pragmas_wal_synchronous_normal_foreign_keys(store, tmp_path):
-    db = store._db
-    async with db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0].lower() == "wal"
-    async with db.execute("PRAGMA synchronous") as cur:
-        assert (await cur.fetchone())[0] == 1  # NORMAL
-    async with db.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
+async def test_processes_starting_together_on_postgresql_migrate_once(postgres_url):
+    # Shard processes start at the same moment on a new database: an advisory lock makes them take turns,
+    # so one runs the migrations and the others find them done.
+    stores = await asyncio.gather(*(Store.open(postgres_url) for _ in range(3)))
+    try:
+        assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 3
+        game_id = await new_game(stores[0])
+        assert (await stores[1].load_game(game_id)).id == game_id
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_pragmas_wal_synchronous_normal_foreign_keys(tmp_path):
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        assert (await store._db.fetchone("PRAGMA journal_mode"))[0].lower() == "wal"
+        assert (await store._db.fetchone("PRAGMA synchronous"))[0] == 1  # NORMAL
+        assert (await store._db.fetchone("PRAGMA foreign_keys"))[0] == 1
+    finally:
+        await store.close()
     # WAL is a property of the file: another connection sees it too.
     with sqlite3.connect(tmp_path / "bot.db") as other:
         assert other.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
@@ -329,10 +359,8 @@ async def test_deleting_a_game_cascades_to_seats_and_actions(store):
     # foreign_keys=ON makes the schema's ON DELETE CASCADE effective
     game_id = await new_game(store)
     assert await commit(store, game_id, 0)
-    await store._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-    await store._db.commit()
-    async with store._db.execute("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)) as cur:
-        assert (await cur.fetchone())[0] == 0
+    assert await store._db.execute("DELETE FROM games WHERE id = ?", (game_id,)) == 1
+    assert (await store._db.fetchone("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)))[0] == 0
     assert await store.actions(game_id) == []
 
 
@@ -349,6 +377,77 @@ async def test_refused_commit_does_not_undo_a_concurrent_commit(store):
     log = await store.actions(b)
     # a successful commit means snapshot, version and log all moved together
     assert (record.version, record.state, log) == (1, {"b": "new"}, [(1, 0, "reveal")])
+
+
+async def test_a_write_that_fails_midway_leaves_nothing_behind(store):
+    game_id = await new_game(store)
+    # An action row already where this commit's log entry goes: its INSERT fails after the snapshot UPDATE.
+    await store._db.execute(
+        "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, 1, 0, 'x', 1.0)", (game_id,)
+    )
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        await commit(store, game_id, 0, state={"half": True})
+    assert await store.resign_seat(game_id, 1) is None  # a later write commits only itself
+    record = await store.load_game(game_id)
+    assert (record.version, record.state["step"], record.seats[1].resigned) == (0, 0, True)
+
+
+async def test_two_processes_committing_the_same_version_apply_it_once(store_target):
+    first, second = await Store.open(store_target), await Store.open(store_target)
+    try:
+        game_id = await new_game(first)
+        for version in range(5):
+            results = await asyncio.gather(
+                commit(first, game_id, version, seat=0, state={"by": "first"}),
+                commit(second, game_id, version, seat=1, state={"by": "second"}),
+            )
+            assert sorted(results) == [False, True]
+        record = await second.load_game(game_id)
+        log = await first.actions(game_id)
+        assert record.version == 5 and [seq for seq, _, _ in log] == [1, 2, 3, 4, 5]
+        assert record.state == {"by": ("first", "second")[log[-1][1]]}  # the snapshot is the last logged action's
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_discord_ids_and_times_keep_every_digit(store):
+    big = 1_234_567_890_123_456_789  # Discord ids need 64 bits
+    now = 1_763_900_000.123456  # and times more digits than a 4-byte float holds
+    game_id = await new_game(store, users=(big, None), channel_id=big + 1, guild_id=big + 2, now=now)
+    await store.set_place(game_id, thread_id=big + 3, message_id=big + 4)
+    assert await commit(store, game_id, 0, now=now + 1)
+    record = await store.load_game(game_id)
+    assert (record.seats[0].user_id, record.channel_id, record.guild_id) == (big, big + 1, big + 2)
+    assert (record.thread_id, record.message_id, record.created_at) == (big + 3, big + 4, now)
+    assert await store.action_time(game_id, 1) == now + 1
+    assert await store.game_ids(user_id=big) == [game_id]
+    await store.set_notify(big, True)
+    assert await store.notify_enabled(big)
+
+
+# ---------------------------------------------------------------------------------------------- engines
+
+
+def test_placeholders_are_numbered_for_postgresql():
+    assert placeholders("UPDATE t SET a = ?, b = ? WHERE id = ? AND v = ?") == (
+        "UPDATE t SET a = $1, b = $2 WHERE id = $3 AND v = $4"
+    )
+    assert placeholders("SELECT 1") == "SELECT 1"
+
+
+def test_schema_scripts_get_postgresql_types():
+    script = "CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, at REAL, s TEXT, big_n BIGINT);"
+    assert schema_script(script) == (
+        "CREATE TABLE t (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, n BIGINT NOT NULL,"
+        " at DOUBLE PRECISION, s TEXT, big_n BIGINT);"
+    )
+
+
+def test_the_setting_names_the_engine():
+    assert is_postgres("postgresql://bot@db.example/tables") and is_postgres("postgres://localhost/t")
+    assert not is_postgres("data/tables.db") and not is_postgres(":memory:")
+    assert not is_postgres("postgresql.db")
 
 
 # ---------------------------------------------------------------------------------------------- lobbies
@@ -441,19 +540,17 @@ async def test_lobby_message_id_is_kept_by_a_change_read_before_it(store):
     assert (loaded.message_id, loaded.accepted) == (888, [1, 2])
 
 
-async def test_lobbies_of_a_version_2_database_get_a_version(tmp_path, monkeypatch):
-    path = tmp_path / "bot.db"
+async def test_lobbies_of_a_version_2_database_get_a_version(store_target, monkeypatch):
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:2])
-    store = await Store.open(path)
+    store = await Store.open(store_target)
     # A lobby as the code of schema version 2 wrote it.
     await store._db.execute(
         "INSERT INTO lobbies (kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai, options,"
         " names, expires_at) VALUES ('piratz', 'challenge', 'open', 1, 2, 1, '[2]', '[1]', 0, '{}', '{}', 100.0)"
     )
-    await store._db.commit()
     await store.close()
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
-    store = await Store.open(path)
+    store = await Store.open(store_target)
     try:
         lobby = await store.load_lobby(1)
         assert (lobby.version, lobby.closed_by, lobby.accepted) == (0, None, [1])
@@ -508,8 +605,8 @@ async def test_notify_setting(store):
 # ---------------------------------------------------------------------------------------------- durability
 
 
-async def test_data_survives_close_and_reopen(tmp_path):
-    path = tmp_path / "bot.db"
+async def test_data_survives_close_and_reopen(store_target):
+    path = store_target
     store = await Store.open(path)
     game_id = await new_game(store, users=(1, None))
     assert await commit(store, game_id, 0, seat=1, action="pass coins", state={"step": 1})

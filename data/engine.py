@@ -1,0 +1,89 @@
+"""What :class:`data.store.Store` needs of a database engine, and the choice of engine from the setting.
+
+The store's SQL is written once, in the subset both engines accept: ``?`` placeholders, ``ON CONFLICT``
+upserts (never ``INSERT OR ...``), no ``rowid``. Migration scripts use SQLite's types (``INTEGER``,
+``REAL``, ``TEXT``, ``INTEGER PRIMARY KEY`` for a generated id); the PostgreSQL engine translates both.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class Row(Protocol):
+    """A result row, read by column name or position (``aiosqlite.Row``, ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+
+class Transaction(Protocol):
+    """Writes that commit together when the ``async with`` block ends (and roll back if it raises), and
+    reads that see them before they commit."""
+
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
+
+    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of arguments."""
+        ...
+
+    async def insert(self, sql: str, args: Sequence[Any]) -> int:
+        """Run one ``INSERT`` into a table with an ``id INTEGER PRIMARY KEY``; the new row's id."""
+        ...
+
+
+class Database(Protocol):
+    """One engine: reads, single writes, transactions, and the schema's migrations."""
+
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
+        ...
+
+    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query."""
+        ...
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run one write in a transaction of its own; the number of rows it changed."""
+        ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """A transaction for several writes (see :class:`Transaction`)."""
+        ...
+
+    async def migrate(self, scripts: Sequence[str]) -> None:
+        """Run the scripts this database has not run yet, in order, each once."""
+        ...
+
+    async def schema_version(self) -> int:
+        """How many migration scripts this database has run."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def is_postgres(target: str | os.PathLike[str]) -> bool:
+    """Whether ``TABLES_DATABASE`` names a PostgreSQL server (a URL) rather than an SQLite file."""
+    return str(target).startswith(POSTGRES_SCHEMES)
+
+
+async def open_database(target: str | os.PathLike[str]) -> Database:
+    """Connect to ``postgresql://…`` through a pool, or open the SQLite file at ``target`` (or ``:memory:``)."""
+    if is_postgres(target):
+        # Imported here: an SQLite bot never loads asyncpg.
+        from data.postgres import PostgresDatabase
+
+        return await PostgresDatabase.open(str(target))
+    from data.sqlite import SqliteDatabase
+
+    return await SqliteDatabase.open(target)

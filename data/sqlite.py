@@ -1,0 +1,96 @@
+"""The SQLite engine (aiosqlite): one connection to one file in WAL mode, the embedded default."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+
+class SqliteTransaction:
+    """Statements on the connection (writes only while its write lock is held)."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self._conn.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._conn.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        cur = await self._conn.execute(sql, args)
+        return cur.rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def insert(self, sql: str, args: Sequence[Any]) -> int:
+        cur = await self._conn.execute(sql, args)
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+
+class SqliteDatabase:
+    """One aiosqlite connection. Use :meth:`open`."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._statements = SqliteTransaction(conn)
+        # One connection means one transaction: every write holds this lock from its first statement to
+        # its commit or rollback, so one game's rollback can never undo another game's pending write.
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str]) -> SqliteDatabase:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(path)
+        conn.row_factory = aiosqlite.Row
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
+            # Close each cursor: a pragma that returns a row would otherwise keep a statement open.
+            await (await conn.execute(f"PRAGMA {pragma}")).close()
+        return cls(conn)
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        return await self._statements.fetchone(sql, args)
+
+    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        return await self._statements.fetchall(sql, args)
+
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        async with self.transaction() as tx:
+            return await tx.execute(sql, args)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
+        async with self._write:
+            try:
+                yield self._statements
+            except BaseException:
+                await self._conn.rollback()
+                raise
+            await self._conn.commit()
+
+    async def migrate(self, scripts: Sequence[str]) -> None:
+        current = await self.schema_version()
+        for version, script in enumerate(scripts[current:], start=current + 1):
+            await self._conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;")
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])

@@ -1,0 +1,119 @@
+"""Fixtures for running store tests on both engines: a throwaway PostgreSQL server for the test session.
+
+``store_target`` is parametrised over ``sqlite`` and ``postgresql``: a fresh SQLite file, or a fresh
+schema on a server started (``initdb`` + ``pg_ctl``) in a temporary folder the first time a test asks for
+one, listening on a Unix socket there only. (A schema of its own isolates a test as well as a database of
+its own would, and takes a millisecond to create where ``CREATE DATABASE`` takes a few hundred.)
+
+Without PostgreSQL's server binaries those tests are skipped, saying why; with ``CI`` set in the
+environment they fail instead, so CI can never skip them silently.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+ENGINES = ("sqlite", "postgresql")
+SERVER_USER = "postgres"
+"""Who runs the server when the tests run as root (PostgreSQL refuses to run as root)."""
+_names = itertools.count(1)
+
+
+def _binaries() -> Path | None:
+    """The folder of ``initdb`` and ``pg_ctl``: on the PATH, or Debian's newest ``/usr/lib/postgresql/N/bin``."""
+    on_path = shutil.which("initdb")
+    if on_path:
+        return Path(on_path).parent
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3]))
+    return Path(found[-1]).parent if found else None
+
+
+def _unavailable(reason: str) -> NoReturn:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI must run the PostgreSQL store tests: .ci/run installs PostgreSQL)")
+    pytest.skip(reason)
+
+
+@dataclass(frozen=True)
+class PostgresServer:
+    socket_dir: Path
+
+    def url(self, schema: str = "public") -> str:
+        """Connect to the server's one database; asyncpg sends ``search_path`` as a server setting."""
+        return f"postgresql://{SERVER_USER}@/postgres?host={self.socket_dir}&search_path={schema}"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for this test session, stopped and deleted at its end."""
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        _unavailable("asyncpg is not installed (pip install -e '.[dev]')")
+    bin_dir = _binaries()
+    if bin_dir is None:
+        _unavailable("no PostgreSQL server binaries (initdb, pg_ctl) to test the store on: apt-get install postgresql")
+    as_user: list[str] = []
+    root = Path(tempfile.mkdtemp(prefix="tables-pg-"))
+    if os.geteuid() == 0:
+        try:
+            account = pwd.getpwnam(SERVER_USER)
+        except KeyError:
+            _unavailable(f"running as root and there is no {SERVER_USER!r} user to run PostgreSQL as")
+        os.chown(root, account.pw_uid, account.pw_gid)
+        as_user = ["runuser", "-u", SERVER_USER, "--"]
+    data = root / "data"
+
+    def run(*command: str) -> None:
+        done = subprocess.run([*as_user, *command], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            log = (root / "log").read_text() if (root / "log").exists() else ""
+            pytest.fail(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}{log}")
+
+    # Durability is not under test: without fsync a fresh database takes ~50 ms instead of seconds.
+    settings = "-c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    run(str(bin_dir / "initdb"), "-D", str(data), "-U", SERVER_USER, "-A", "trust", "-E", "UTF8", "--no-sync")
+    run(str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-o", f"-k {root} {settings}", "start")
+    try:
+        yield PostgresServer(root)
+    finally:
+        subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def _new_database(server: PostgresServer) -> str:
+    import asyncpg
+
+    schema = f"test_{next(_names)}"
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await admin.close()
+    return server.url(schema)
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new, empty database (a schema of its own) on the session's PostgreSQL server."""
+    return await _new_database(postgres_server)
+
+
+@pytest.fixture(params=ENGINES)
+async def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What ``Store.open`` takes for a new, empty database: an SQLite file path or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "bot.db")
+    return await _new_database(request.getfixturevalue("postgres_server"))
