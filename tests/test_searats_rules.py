@@ -296,7 +296,8 @@ def test_capture_or_sink_is_the_attackers_choice_and_the_captor_divides_the_carg
     state, _ = play(state, BLACK, "fire 3", 6, 6, 1)  # 2 hits on 1 supply: 1 missing
     assert G.to_act(state) == (BLACK,) and legal(state, BLACK)[0] == "sink"
     assert "capture 7 4" in legal(state, BLACK) and "capture 0 0" in legal(state, BLACK)  # Red takes 11
-    state, _ = play(state, BLACK, "capture 4 3")
+    state, events = play(state, BLACK, "capture 4 3")
+    assert "Black keeps 4 cannonballs and 3 supplies, Red gets 3 cannonballs and 1 supply." in events[-1].text
     # Black paid 1 supply (5 -> 4); both ships' 3 + 4 cannonballs and 4 supplies divided.
     assert (ship(state, BLACK)["balls"], ship(state, BLACK)["supplies"]) == (4, 3)
     assert (ship(state, RED)["balls"], ship(state, RED)["supplies"]) == (3, 1)

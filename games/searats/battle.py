@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.core import JSON, Action, Event, IllegalAction, act
 from games.searats.board import aim_targets, payments, sail_actions, sail_targets
-from games.searats.components import HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, plural, who
+from games.searats.components import HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, plural, ship_name, who
 from games.searats.flow import end_turn, enter_act, game_over
 from games.searats.turn import move_ship, parse_sail
 
@@ -286,9 +286,9 @@ def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, even
     state["fates"].append({"ship": ship, "by": captor, "how": "captured", "from": old, "round": state["round"]})
     events.append(
         Event(
-            f"🏴‍☠️ {SHIPS[captor].title()} pays {goods(0, missing)} and captures {SHIPS[ship].title()}: "
-            f"it joins the fleet of {p(captor)} ({mine['balls']}/{mine['supplies']} and "
-            f"{prize['balls']}/{prize['supplies']})."
+            f"🏴‍☠️ {ship_name(captor)} pays {goods(0, missing)} and captures {ship_name(ship)}: it joins the "
+            f"fleet of {p(captor)}. {ship_name(captor)} keeps {goods(mine['balls'], mine['supplies'])}, "
+            f"{ship_name(ship)} gets {goods(prize['balls'], prize['supplies'])}."
         )
     )
     state["battle"]["captured"] = ship
