@@ -435,21 +435,33 @@ async def test_resign_in_a_duel_ends_it(world: World) -> None:
     assert record.status == "finished" and record.result["winners"] == [1]
 
 
-async def test_start_up_warms_the_renderers_then_freezes_its_heap(tmp_path, monkeypatch) -> None:
-    """Production start-up: boards are drawn once in the background, then everything allocated so far
-    is frozen out of the garbage collector's full collections (they would otherwise stall players)."""
+def test_the_warm_up_draws_every_game_and_fills_the_layout_caches() -> None:
     from rendering import piratz, sewerpirats
+    from rendering.warmup import warm_renderers
 
-    # Two games keep the warm-up within the 5 s SimCord allows a bot to start up on a busy machine.
-    monkeypatch.setattr("rendering.warmup.GAMES", {kind: GAMES[kind] for kind in ("piratz", "sewerpirats")})
+    drawn = warm_renderers()
+    sizes = sum(GAMES[k].game.max_players - GAMES[k].game.min_players + 1 for k in GAMES)
+    assert drawn >= sizes  # at least a final image per game and player count
+    assert piratz._board_layer.cache_info().currsize > 0
+    assert sewerpirats._board_layer.cache_info().currsize > 0
+
+
+async def test_start_up_warms_the_renderers_then_freezes_its_heap(tmp_path, monkeypatch) -> None:
+    """Production start-up: the renderers are warmed in the background, then everything allocated so far
+    is frozen out of the garbage collector's full collections (they would otherwise stall players)."""
+    calls = []
+
+    def warm() -> int:  # the real warm-up is tested above; here only what start-up does with it
+        calls.append("warmed")
+        return 7
+
+    monkeypatch.setattr("rendering.warmup.warm_renderers", warm)
     bot = create_bot(database=tmp_path / "warm.db", ai_delay=0, seed="warm")
     try:
         async with simcord.run(bot):
             assert bot.warmed is not None
-            assert await bot.warmed > 0
+            assert await bot.warmed == 7 and calls == ["warmed"]
             assert gc.get_freeze_count() > 10_000
-            assert piratz._board_layer.cache_info().currsize > 0
-            assert sewerpirats._board_layer.cache_info().currsize > 0
     finally:
         await bot.store.close()
         gc.unfreeze()  # leave the other tests' process as it was
