@@ -1,4 +1,5 @@
-"""A heuristic AI for the Pirates Card Game. It decides from its seat's view and legal actions only.
+"""A heuristic AI for the Pirates Card Game. It decides from what its seat may see (:func:`ai_view`) and
+its legal actions only.
 
 Plan: take a mission whenever it has none; keep the hand full while docked; sail to hunt ships; fire
 the fewest, smallest cards that win, always keeping one crew card at sea; strike its colours rather
@@ -11,6 +12,7 @@ import random
 
 from games.core import JSON, Action, Game, Player, act
 from games.pirates.cards import BY_CODE, Face, Mission
+from games.pirates.view import ai_view
 
 
 def _value(me: JSON, code: str) -> int:
@@ -35,14 +37,14 @@ class PiratesAI(Player):
 
     def choose(self, game: Game, state: JSON, seat: int, rng: random.Random) -> Action:
         legal = game.legal_actions(state, seat)
-        view = game.view(state, seat)
+        view = ai_view(state, seat)
         pick = self._pick(view, legal)
         return pick if pick in legal else rng.choice(legal)
 
     def _pick(self, view: JSON, legal: list[Action]) -> Action:
         pending = view["pending"]
         if pending is None or pending["seat"] != view["viewer"]:
-            if view["duel"] is not None and view["pending"] is None:
+            if view["duel"] and view["pending"] is None:
                 return self._duel(view, legal)
             return self._main(view, legal)
         kind = pending["kind"]

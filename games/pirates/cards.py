@@ -240,8 +240,12 @@ def face(card: int) -> Face:
     return FACES[card % DECK_SIZE]
 
 
+CODES: tuple[str, ...] = tuple(f.code for f in FACES) * 2
+"""Face code by card id (both decks)."""
+
+
 def code(card: int) -> str:
-    return FACES[card % DECK_SIZE].code
+    return CODES[card]
 
 
 def name(card: int) -> str:

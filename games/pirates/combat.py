@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Action, Event, act
+from games.core import JSON, Action, Event
 from games.pirates import missions
 from games.pirates.cards import face, is_joker, name, size, suit
 from games.pirates.table import (
     allegiance,
+    codes,
     discard,
     draw,
     draw_to_holds,
@@ -62,14 +63,13 @@ def pending_actions(state: JSON, seat: int) -> list[Action]:
     pending = state["pending"]
     player = state["players"][seat]
     if pending["kind"] == "plunder":
-        acts = [act("plunder", "crew")] if len(player["hand"]) < limit(player) else []
+        acts = [Action("plunder", ("crew",))] if len(player["hand"]) < limit(player) else []
         if len(player["holds"]) < limit(player):
-            acts.append(act("plunder", "cargo"))
-        return [*acts, act("plunder", "mission"), act("plunder", "none")]
-    codes = list(dict.fromkeys(face(c).code for c in player["hand"]))
-    acts = [act("fire", c) for c in codes]
-    acts += [act("dump", c) for c in dict.fromkeys(face(c).code for c in player["holds"])]
-    acts.append(act("flee") if can_flee(state, seat) else act("yield"))
+            acts.append(Action("plunder", ("cargo",)))
+        return [*acts, Action("plunder", ("mission",)), Action("plunder", ("none",))]
+    acts = [Action("fire", (c,)) for c in codes(player["hand"])]
+    acts += [Action("dump", (c,)) for c in codes(player["holds"])]
+    acts.append(Action("flee") if can_flee(state, seat) else Action("yield"))
     return acts
 
 

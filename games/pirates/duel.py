@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Action, Event, act
+from games.core import JSON, Action, Event
 from games.pirates import missions
 from games.pirates.cards import face, is_joker, name, size
 from games.pirates.combat import card_value
-from games.pirates.table import discard, draw, end_action, limit, names, p, ship_type, take, weight
+from games.pirates.table import codes, discard, draw, end_action, limit, names, p, ship_type, take, weight
 
 
 def start(state: JSON, attacker: int, defender: int, events: list[Event]) -> None:
@@ -40,10 +40,10 @@ def _other(duel: JSON, seat: int) -> int:
 def actions(state: JSON, seat: int) -> list[Action]:
     duel = state["duel"]
     player = state["players"][seat]
-    acts = [act("play", c) for c in dict.fromkeys(face(c).code for c in player["hand"])]
-    acts += [act("dump", c) for c in dict.fromkeys(face(c).code for c in player["holds"])]
+    acts = [Action("play", (c,)) for c in codes(player["hand"])]
+    acts += [Action("dump", (c,)) for c in codes(player["holds"])]
     if weight(player) < weight(state["players"][_other(duel, seat)]):
-        acts.append(act("flee"))
+        acts.append(Action("flee"))
     return acts
 
 
@@ -135,12 +135,12 @@ def spoils_actions(state: JSON, seat: int) -> list[Action]:
     loser = state["players"][state["pending"]["loser"]]
     acts = []
     if loser["hand"] and len(player["hand"]) < limit(player):
-        acts.append(act("spoils", "crew"))
+        acts.append(Action("spoils", ("crew",)))
     if loser["missions"]:
-        acts.append(act("spoils", "mission"))
+        acts.append(Action("spoils", ("mission",)))
     if len(player["holds"]) < limit(player):
-        acts += [act("spoils", c) for c in dict.fromkeys(face(c).code for c in loser["holds"])]
-    return [*acts, act("spoils", "none")]
+        acts += [Action("spoils", (c,)) for c in codes(loser["holds"])]
+    return [*acts, Action("spoils", ("none",))]
 
 
 def play_spoils(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:

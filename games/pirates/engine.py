@@ -25,13 +25,13 @@ Rulings where the specification is silent (each has a test):
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from games.core import JSON, Action, Event, Game, IllegalAction, Outcome, Termination
 from games.pirates import duel, hidden, turn
 from games.pirates.cards import BY_CODE, DECK_SIZE
 from games.pirates.labels import PUBLIC_DECISIONS, describe
-from games.pirates.table import MISSIONS_TO_WIN, live_seats, p
+from games.pirates.table import MISSIONS_TO_WIN, LazyRandom, live_seats, p
 from games.pirates.text import RULES
 from games.pirates.view import build_view
 
@@ -82,18 +82,16 @@ class Pirates(Game):
             shown=None,
             again=False,
             winner=None,
+            afloat=seats,
         )
 
     # ------------------------------------------------------------------ queries
 
     def _over(self, state: JSON) -> bool:
-        live = live_seats(state)
-        return (
-            state["winner"] is not None
-            or not live
-            or (state["seats"] > 1 and len(live) == 1)
-            or state["turns"] >= TURN_LIMIT * state["seats"]
-        )
+        if state["winner"] is not None or state["turns"] >= TURN_LIMIT * state["seats"]:
+            return True
+        live = state["afloat"]
+        return live == 0 or (live == 1 and state["seats"] > 1)
 
     def to_act(self, state: JSON) -> tuple[int, ...]:
         if self._over(state):
@@ -179,6 +177,8 @@ class Pirates(Game):
                 problems.append(f"seat {seat} completed {len(player['done'])} missions")
             if player["out"] and (player["hand"] or player["holds"] or player["missions"]):
                 problems.append(f"seat {seat} is out but still holds cards")
+        if state["afloat"] != len(live_seats(state)):
+            problems.append("the count of players still afloat is wrong")
         encounter = state["encounter"]
         if encounter is not None:
             town = encounter["kind"] == "town" and state["pending"] and state["pending"]["kind"] == "combat"
@@ -204,7 +204,7 @@ class Pirates(Game):
             raise IllegalAction(
                 f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
             )
-        rng = self.rng(state)
+        rng = cast(random.Random, LazyRandom(lambda: self.rng(state)))
         events: list[Event] = []
         pending = state["pending"]
         if pending is None and state["duel"] is not None:

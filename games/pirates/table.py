@@ -3,15 +3,18 @@ limits, weights, who is at sea, and the end of a turn.
 
 A player's record in ``state["players"]``: ``ship`` (card), ``hand``, ``holds`` (cargo), ``missions``
 (unfinished, private), ``done`` (completed, face up), ``place`` (``"port"``: the neutral port, ``"town"``:
-docked at the card ``town``, ``"sea"``), ``taken`` (the town was won by Attack the Town) and ``out``.
+docked at the card ``town``, ``"sea"``), ``taken`` (the town was won by Attack the Town) and ``out``;
+``state["afloat"]`` counts the players not out.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from games.core import JSON, Event
-from games.pirates.cards import face, is_joker, name, size, suit
+from games.pirates.cards import CODES, face, is_joker, name, size, suit
 
 MISSIONS_TO_WIN = 3
 
@@ -19,6 +22,22 @@ MISSIONS_TO_WIN = 3
 def p(seat: int) -> str:
     """A seat's placeholder in engine text."""
     return "{p" + str(seat) + "}"
+
+
+class LazyRandom:
+    """A step's random source, seeded on first use: most steps (firing a card, docking) draw nothing at
+    random, and seeding costs more than the whole step."""
+
+    __slots__ = ("_factory", "_rng")
+
+    def __init__(self, factory: Callable[[], random.Random]) -> None:
+        self._factory = factory
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._rng is None:
+            self._rng = self._factory()
+        return getattr(self._rng, name)
 
 
 def names(cards: list[int]) -> str:
@@ -72,10 +91,15 @@ def discard(state: JSON, cards: list[int]) -> None:
     state["discard"].extend(cards)
 
 
+def codes(cards: list[int]) -> list[str]:
+    """Distinct face codes in their first order (two decks repeat faces): what a player picks among."""
+    return list(dict.fromkeys(CODES[c] for c in cards))
+
+
 def take(cards: list[int], code_: str) -> int:
     """Remove and return the first card of ``cards`` with face code ``code_``."""
     for i, card in enumerate(cards):
-        if face(card).code == code_:
+        if CODES[card] == code_:
             return cards.pop(i)
     raise ValueError(code_)
 
@@ -155,6 +179,7 @@ def check_out(state: JSON, events: list[Event]) -> None:
         if player["out"] or player["place"] != "sea" or player["hand"]:
             continue
         player["out"] = True
+        state["afloat"] -= 1
         discard(state, player["holds"] + player["missions"])
         player["holds"], player["missions"] = [], []
         events.append(Event(f"{p(seat)} has no crew left at sea and is out of the game."))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Action, Event, act
+from games.core import JSON, Action, Event
 from games.pirates import combat, duel, missions
 from games.pirates.cards import face, is_joker, name, size, suit
 from games.pirates.table import (
     allegiance,
+    codes,
     discard,
     draw,
     draw_to_hand,
@@ -34,11 +35,6 @@ def has_joker(cards: list[int]) -> bool:
     return any(is_joker(c) for c in cards)
 
 
-def codes(cards: list[int]) -> list[str]:
-    """Distinct face codes in their first order (two decks repeat faces)."""
-    return list(dict.fromkeys(face(c).code for c in cards))
-
-
 # ---------------------------------------------------------------------------------------------- main actions
 
 
@@ -48,25 +44,25 @@ def main_actions(state: JSON, seat: int) -> list[Action]:
     acts: list[Action] = []
     if player["place"] == "sea":
         for verb in ("ship", "town"):
-            acts.append(act(verb))
+            acts.append(Action(verb))
             if joker:
-                acts.append(act(verb, "jk"))
+                acts.append(Action(verb, ("jk",)))
         return acts
     if len(player["hand"]) < limit(player):
-        acts.append(act("crew"))
+        acts.append(Action("crew"))
     if not player["missions"]:
-        acts.append(act("magistrate"))
+        acts.append(Action("magistrate"))
         if joker:
-            acts.append(act("magistrate", "jk"))
+            acts.append(Action("magistrate", ("jk",)))
     if player["hand"] or player["holds"]:
-        acts.append(act("trade"))
+        acts.append(Action("trade"))
     if joker and len(player["holds"]) < limit(player) and any(not is_joker(c) for c in state["discard"]):
-        acts.append(act("trade", "jk"))
+        acts.append(Action("trade", ("jk",)))
     if player["place"] == "town" and not player["taken"]:
-        acts.append(act("attack"))
-    acts.append(act("disembark"))
+        acts.append(Action("attack"))
+    acts.append(Action("disembark"))
     if joker:
-        acts.append(act("disembark", "jk"))
+        acts.append(Action("disembark", ("jk",)))
     return acts
 
 
@@ -229,36 +225,36 @@ def pending_actions(state: JSON, seat: int) -> list[Action]:
     player = state["players"][seat]
     kind = pending["kind"]
     if kind == "keep":
-        return [act("keep", c) for c in codes(pending["cards"])]
+        return [Action("keep", (c,)) for c in codes(pending["cards"])]
     if kind == "trade":
-        acts = [act("sell", c) for c in codes(player["hand"])]
-        acts += [act("sell", c, "hold") for c in codes(player["holds"])]
+        acts = [Action("sell", (c,)) for c in codes(player["hand"])]
+        acts += [Action("sell", (c, "hold")) for c in codes(player["holds"])]
         if pending["sold"]:
-            acts.append(act("buy"))
+            acts.append(Action("buy"))
         return acts
     if kind == "salvage":
         acts = []
         if len(player["holds"]) < limit(player):
-            acts = [act("take", c) for c in codes([c for c in state["discard"] if not is_joker(c)])]
-        return [*acts, act("done")]
+            acts = [Action("take", (c,)) for c in codes([c for c in state["discard"] if not is_joker(c)])]
+        return [*acts, Action("done")]
     if kind == "dock":
         if pending["friendly"]:
-            return [act("dock"), act("stay")]
-        return [*(act("dock", c) for c in codes(player["hand"])), act("stay")]
+            return [Action("dock"), Action("stay")]
+        return [*(Action("dock", (c,)) for c in codes(player["hand"])), Action("stay")]
     if kind == "cove":
-        return [act("cove", "crew"), act("cove", "ship"), act("cove", "mission")]
+        return [Action("cove", ("crew",)), Action("cove", ("ship",)), Action("cove", ("mission",))]
     if kind == "swap":
-        return [act("swap", c) for c in codes(pending["cards"])]
+        return [Action("swap", (c,)) for c in codes(pending["cards"])]
     if kind == "trim":
         if len(player["hand"]) > pending["hand"]:
-            return [act("drop", c) for c in codes(player["hand"])]
-        return [act("dump", c) for c in codes(player["holds"])]
+            return [Action("drop", (c,)) for c in codes(player["hand"])]
+        return [Action("dump", (c,)) for c in codes(player["holds"])]
     if kind == "friend":
-        acts = [act("hail")] if len(player["hand"]) < limit(player) else []
-        return [*acts, act("sail")]
+        acts = [Action("hail")] if len(player["hand"]) < limit(player) else []
+        return [*acts, Action("sail")]
     if kind == "encounter":
-        acts = [act("fight")] if pending["ship"] else []
-        return [*acts, *(act("fight", s) for s in pending["rivals"])]
+        acts = [Action("fight")] if pending["ship"] else []
+        return [*acts, *(Action("fight", (str(s),)) for s in pending["rivals"])]
     return combat.pending_actions(state, seat)
 
 

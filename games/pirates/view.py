@@ -4,12 +4,12 @@ and private picks (the Flag Galleon's two missions, the card chosen for a duel).
 from __future__ import annotations
 
 from games.core import JSON
-from games.pirates.cards import code, face
+from games.pirates.cards import CODES, code, face
 from games.pirates.table import limit, weight
 
 
 def _codes(cards: list[int]) -> list[str]:
-    return [code(c) for c in cards]
+    return [CODES[c] for c in cards]
 
 
 def _player(state: JSON, seat: int) -> JSON:
@@ -41,6 +41,25 @@ def _pending(state: JSON) -> JSON | None:
     if pending["kind"] == "swap":
         public["cards"] = _codes(pending["cards"])
     return public
+
+
+def ai_view(state: JSON, seat: int) -> JSON:
+    """The part of ``seat``'s view the AI reads (its own record in full, the others' hand sizes): the
+    same facts as :func:`build_view`, built in a fraction of the time for self-play."""
+    encounter = state["encounter"]
+    player = state["players"][seat]
+    return {
+        "viewer": seat,
+        "players": [
+            _player(state, s) if s == seat else {"hand": len(p["hand"])} for s, p in enumerate(state["players"])
+        ],
+        "hand": _codes(player["hand"]),
+        "missions": _codes(player["missions"]),
+        "discard": _codes(state["discard"]),
+        "pending": _pending(state),
+        "encounter": None if encounter is None else {"cards": _codes(encounter["cards"])},
+        "duel": state["duel"] is not None,
+    }
 
 
 def build_view(state: JSON, seat: int | None) -> JSON:
