@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.core import IllegalAction, Termination
+from games.core import IllegalAction, RandomPlayer, Termination
 from games.pirates import Pirates, PiratesAI
 from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, face
 from games.pirates.engine import TURN_LIMIT
@@ -595,12 +595,11 @@ def test_illegal_actions_are_refused_with_a_sentence() -> None:
         G.apply(state, 1, "crew")
 
 
-def test_ai_beats_random_in_most_two_player_games() -> None:
-    from games.core import RandomPlayer
-
+def _ai_wins(games: int) -> int:
+    """Seeded 2-player games of the AI against random play, the AI in seat 0 and 1 in turn."""
     ai, rnd = PiratesAI(), RandomPlayer()
     wins = 0
-    for i in range(60):
+    for i in range(games):
         seats = (ai, rnd) if i % 2 == 0 else (rnd, ai)
         state = G.new_game(2, seed=f"ai{i}")
         rng = random.Random(i)
@@ -608,4 +607,23 @@ def test_ai_beats_random_in_most_two_player_games() -> None:
             seat = rng.choice(G.to_act(state))
             G.apply(state, seat, seats[seat].choose(G, state, seat, rng), inplace=True, trusted=True)
         wins += (i % 2) in G.outcome(state).winners
-    assert wins >= 54
+    return wins
+
+
+def test_ai_beats_random_in_most_two_player_games() -> None:
+    assert _ai_wins(60) >= 54
+
+
+@pytest.mark.slow
+def test_ai_beats_random_in_nine_of_ten_of_a_thousand_games() -> None:
+    assert _ai_wins(1000) >= 900
+
+
+def test_one_sinking_may_complete_two_missions_and_win_with_four() -> None:
+    state = table(1, s0={"ship": "5h", "hand": ["10c", "kh", "9c"], "missions": ["qd", "6h"], "done": ["9s", "kd"]})
+    state["players"][0]["place"] = "sea"
+    stack(state, "10d")  # a Spanish ship of size 10: the Hunt and, solo, the Bounty
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    do(state, 0, "fire kh")
+    assert len(state["players"][0]["done"]) == 4 and G.outcome(state).winners == (0,)

@@ -173,8 +173,8 @@ class Pirates(Game):
             cards += [player["ship"], *player["hand"], *player["holds"], *player["missions"], *player["done"]]
             if player["town"] is not None:
                 cards.append(player["town"])
-            if len(player["done"]) > MISSIONS_TO_WIN:
-                problems.append(f"seat {seat} completed {len(player['done'])} missions")
+            if len(player["done"]) >= MISSIONS_TO_WIN and state["winner"] is None:
+                problems.append(f"seat {seat} completed {len(player['done'])} missions but has not won")
             if player["out"] and (player["hand"] or player["holds"] or player["missions"]):
                 problems.append(f"seat {seat} is out but still holds cards")
         if state["afloat"] != len(live_seats(state)):
