@@ -94,14 +94,22 @@ class Clocks:
             return {}
         spec = self.host.tables.spec(record)
         game, state = spec.game, record.state
-        since = state.get("since") or [0] * state["seats"]
         out = {}
         for seat in game.to_act(state):
-            if record.seats[game.controller(state, seat)].is_ai:
-                continue
-            began = await self.bot.store.action_time(record.id, since[seat]) if since[seat] else None
-            out[seat] = (began if began is not None else record.created_at) + record.clock
+            if not record.seats[game.controller(state, seat)].is_ai:
+                out[seat] = await self._began(record, seat) + record.clock
         return out
+
+    async def _began(self, record: GameRecord, seat: int) -> float:
+        """When ``seat``'s current decision began: the time of the action that opened it (the last one, in
+        a game played in turn: known without asking the store)."""
+        since = record.state.get("since") or [0] * record.state["seats"]
+        if since[seat] == 0:
+            return record.created_at
+        if since[seat] == record.version and record.updated_at is not None:
+            return record.updated_at
+        began = await self.bot.store.action_time(record.id, since[seat])
+        return began if began is not None else record.created_at
 
     async def next_due(self, record: GameRecord) -> Due | None:
         store = self.bot.store
@@ -109,12 +117,13 @@ class Clocks:
         due = []
         for seat, deadline in (await self.deadlines(record)).items():
             due.append(Due(deadline, "timeout", seat, since[seat]))
-            if await store.delivery(record.id, seat, "half") != str(since[seat]):
-                due.append(Due(deadline - record.clock / 2, "half", seat, since[seat]))
+            half = deadline - record.clock / 2
+            # Before half time no reminder can have gone out: only later does the store need asking.
+            if half > now_ts() or await store.delivery(record.id, seat, "half") != str(since[seat]):
+                due.append(Due(half, "half", seat, since[seat]))
         lapse = self.host.tables.spec(record).game.lapse(record.state) if record.status == "active" else None
         if lapse is not None:
-            began = await store.action_time(record.id, since[lapse.seat]) if since[lapse.seat] else None
-            when = (began if began is not None else record.created_at) + lapse.after
+            when = await self._began(record, lapse.seat) + lapse.after
             due.append(Due(when, "lapse", lapse.seat, since[lapse.seat]))
         return min(due, default=None)
 

@@ -70,6 +70,8 @@ class GameRecord:
     clock: int = 0
     """Seconds each decision may take before the AI makes it (0: no clock)."""
     ended_at: float | None = None
+    updated_at: float | None = None
+    """When the last action was committed (the start of the decisions it opened)."""
 
     @property
     def names(self) -> list[str]:
@@ -190,6 +192,7 @@ class Store:
             message_id=row["message_id"],
             host_id=row["host_id"],
             created_at=row["created_at"],
+            updated_at=row["updated_at"],
             result=json.loads(row["result"]) if row["result"] else None,
             clock=row["clock"],
             ended_at=row["ended_at"],

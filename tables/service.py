@@ -371,6 +371,7 @@ class Tables:
             result=result,
             seats=seats,
             ended_at=None if status == "active" else now,
+            updated_at=now,
         )
         self._remember(record)
         return Applied(before, record, seat, action, step.events)
