@@ -36,7 +36,8 @@ def mini(code: str, role: str) -> Image.Image:
     img.alpha_composite(flag(26, 17, f.suit), (MINI_W - 33, 36))
     cargo = (f"{f.size} t", f.good or "treasure")
     lines = cargo if role == "cargo" else (f.mission.value.split()[0].title(), "done")
-    t.text(img, (MINI_W / 2, 70), lines[0], t.font(19, bold=True), t.INK, anchor="mm")
+    head, fnt = t.fit_text(lines[0], MINI_W - 8, 19, min_size=12)
+    t.text(img, (MINI_W / 2, 70), head, fnt, t.INK, anchor="mm")
     t.text(img, (MINI_W / 2, 90), lines[1], t.font(14, condensed=True), t.INK_SOFT, anchor="mm")
     return img
 
@@ -200,12 +201,19 @@ def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: b
         (30, 110, 50) if done else t.INK,
     )
     # completed missions face up, then the unfinished ones as backs; cargo below them
-    mx, hx = 560, 820
+    mx, hx = 556, 836
     t.text(canvas, (mx, y + 10), "Missions", t.font(20, bold=True), t.INK_SOFT)
-    cards = [mini(c, "mission") for c in player["done"]] + [back(MINI_W, MINI_H)] * player["missions"]
-    step = min(80, (hx - mx - 16 - MINI_W) // (len(cards) - 1)) if len(cards) > 1 else 80
-    for i, img in enumerate(cards):
-        t.paste(canvas, img, (mx + i * step, y + 38))
+    # completed missions side by side, unfinished ones as a small stack of backs after them
+    room = hx - mx - 10 - MINI_W
+    backs = player["missions"]
+    back_step = 22 if backs > 1 else 0
+    done = player["done"]
+    done_step = min(78, (room - back_step * (backs - 1) - (MINI_W if backs and done else 0)) // max(1, len(done) - 1))
+    for i, code in enumerate(done):
+        t.paste(canvas, mini(code, "mission"), (mx + i * done_step, y + 38))
+    start = mx + (len(done) - 1) * done_step + MINI_W + 6 if done else mx
+    for i in range(backs):
+        t.paste(canvas, back(MINI_W, MINI_H), (start + i * back_step, y + 38))
     t.text(canvas, (hx, y + 10), "Holds", t.font(20, bold=True), t.INK_SOFT)
     holds = player["holds"]
     step = min(80, (W - M - 14 - hx - MINI_W) // (len(holds) - 1)) if len(holds) > 1 else 80

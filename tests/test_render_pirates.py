@@ -1,0 +1,72 @@
+"""Pirates Card Game images: every phase renders at the expected size, and nothing a seat may not know
+changes an image drawn for it (other hands, unfinished missions, a duel card not yet revealed)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from games.core import JSON, clone
+from games.pirates import Pirates, PiratesAI
+from rendering.pirates import render_board, render_final, render_hand
+from rendering.pirates.table import HEADER_H, ROW_H, M, W
+
+G = Pirates()
+AI = PiratesAI()
+
+
+def positions(players: int, seed: str) -> list[JSON]:
+    """Every 7th position of a seeded AI game, and its end."""
+    state = G.new_game(players, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    while not G.is_over(state):
+        seat = rng.choice(G.to_act(state))
+        G.apply(state, seat, AI.choose(G, state, seat, rng), inplace=True, trusted=True)
+        if state["step"] % 7 == 0 or state["duel"] is not None:
+            out.append(clone(state))
+    return [*out, state]
+
+
+def size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
+
+
+@pytest.mark.parametrize("players", [1, 3, 8])
+def test_every_phase_renders_at_the_table_size(players: int) -> None:
+    names = [f"Captain {i}" for i in range(players)]
+    kinds = set()
+    for state in positions(players, f"render-{players}"):
+        pending = state["pending"]
+        kinds.add(pending["kind"] if pending else "duel" if state["duel"] else "main")
+        assert size(render_board(G.view(state, None), names)) == (W, HEADER_H + ROW_H * players + M)
+        for seat in G.to_act(state):
+            assert size(render_hand(G.view(state, seat), names))[0] == W
+    assert size(render_final(G.view(state, None), names))[0] == W
+    assert {"main", "combat"} <= kinds
+
+
+def test_no_image_shows_what_its_viewer_may_not_know() -> None:
+    names = ["Anne", "Ben", "Calico"]
+    rng = random.Random(3)
+    checked = 0
+    for state in positions(3, "secrets")[::3]:
+        for viewer in (0, 1, 2, None):
+            other = G.scramble(state, viewer, rng)
+            assert render_board(G.view(other, viewer), names) == render_board(G.view(state, viewer), names)
+            if viewer is not None:
+                assert render_hand(G.view(other, viewer), names) == render_hand(G.view(state, viewer), names)
+            checked += 1
+    assert checked > 20
+
+
+def test_a_hand_image_differs_with_the_hand() -> None:
+    state = G.new_game(2, seed="hand")
+    other = clone(state)
+    mine, theirs = other["players"][0], other["players"][1]
+    mine["hand"], theirs["hand"] = theirs["hand"], mine["hand"]
+    names = ["Anne", "Ben"]
+    assert render_hand(G.view(state, 0), names) != render_hand(G.view(other, 0), names)
