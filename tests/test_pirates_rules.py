@@ -627,3 +627,40 @@ def test_one_sinking_may_complete_two_missions_and_win_with_four() -> None:
     do(state, 0, "fire 10c")
     do(state, 0, "fire kh")
     assert len(state["players"][0]["done"]) == 4 and G.outcome(state).winners == (0,)
+
+
+def test_a_joker_in_a_duel_brings_a_drawn_ship() -> None:
+    state = table(
+        2,
+        s0={"ship": "5h", "hand": ["jk", "2c"], "place": "sea"},
+        s1={"ship": "6d", "hand": ["9s", "3c"], "place": "sea"},
+    )
+    stack(state, "10d")
+    do(state, 0, "ship")
+    do(state, 0, "fight 1")
+    do(state, 0, "play jk")
+    stack(state, "4s")
+    events = do(state, 1, "play 9s")
+    assert state["shown"]["values"] == [5 + 4, 5]
+    assert "allies drawn: 4♠" in texts(events) and state["pending"]["seat"] == 0
+
+
+def test_hand_and_hold_limits_bound_every_gain() -> None:
+    state = table(2, s0={"ship": "2h", "hand": ["2c", "3c", "4c"], "place": "sea"})  # crew 3, full
+    stack(state, "9h")
+    do(state, 0, "ship")
+    assert legal(state, 0) == {"sail"}  # no room to take a friendly crew card
+    state = table(2, s0={"ship": "2h", "hand": ["10c", "3c", "4c"], "holds": ["5s", "6s", "7s"], "place": "sea"})
+    stack(state, "ad")
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    assert legal(state, 0) == {"plunder crew", "plunder mission", "plunder none"}  # the holds are full
+    state = table(2, s0={"ship": "kh", "hand": ["2c", "3c", "4c", "5c", "6c"], "place": "sea"})
+    stack(state, "jk", "2s", "as")
+    do(state, 0, "town")
+    do(state, 0, "cove ship")
+    do(state, 0, "swap 2s")  # a Pinnace: three crew at most
+    assert state["pending"] == {"kind": "trim", "seat": 0, "hand": 3}
+    do(state, 0, "drop 2c")
+    do(state, 0, "drop 3c")
+    assert len(state["players"][0]["hand"]) == 3 and state["turn"] == 1
