@@ -44,18 +44,24 @@ def _pending(state: JSON) -> JSON | None:
 
 
 def ai_view(state: JSON, seat: int) -> JSON:
-    """The part of ``seat``'s view the AI reads (its own record in full, the others' hand sizes): the
-    same facts as :func:`build_view`, built in a fraction of the time for self-play."""
+    """The part of ``seat``'s view the AI reads (its own record, the others' hand sizes, the discard pile
+    while docked): the same facts as :func:`build_view`, built in a fraction of the time for self-play."""
     encounter = state["encounter"]
     player = state["players"][seat]
+    own = {
+        "ship": CODES[player["ship"]],
+        "place": player["place"],
+        "town": None if player["town"] is None else CODES[player["town"]],
+        "holds": _codes(player["holds"]),
+        "limit": limit(player),
+        "weight": weight(player),
+    }
     return {
         "viewer": seat,
-        "players": [
-            _player(state, s) if s == seat else {"hand": len(p["hand"])} for s, p in enumerate(state["players"])
-        ],
+        "players": [own if s == seat else {"hand": len(p["hand"])} for s, p in enumerate(state["players"])],
         "hand": _codes(player["hand"]),
         "missions": _codes(player["missions"]),
-        "discard": _codes(state["discard"]),
+        "discard": _codes(state["discard"]) if player["place"] != "sea" else [],
         "pending": _pending(state),
         "encounter": None if encounter is None else {"cards": _codes(encounter["cards"])},
         "duel": state["duel"] is not None,
