@@ -12,6 +12,7 @@ from games.pirates import Pirates, PiratesAI
 from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, face
 from games.pirates.engine import TURN_LIMIT
 from games.pirates.table import weight
+from games.pirates.view import ai_view
 
 G = Pirates()
 PILES = ("ship", "hand", "holds", "missions", "done")
@@ -664,3 +665,17 @@ def test_hand_and_hold_limits_bound_every_gain() -> None:
     do(state, 0, "drop 2c")
     do(state, 0, "drop 3c")
     assert len(state["players"][0]["hand"]) == 3 and state["turn"] == 1
+
+
+def test_the_ai_answers_any_decision_random_play_reaches() -> None:
+    """The AI takes over seats mid-decision (a player away): from random play's positions it always picks
+    one of the legal actions itself, never the fallback."""
+    ai, rnd = PiratesAI(), RandomPlayer()
+    for i in range(300):
+        state = G.new_game(1 + i % 6, seed=f"takeover{i}")
+        rng = random.Random(i)
+        while not G.is_over(state):
+            seat = rng.choice(G.to_act(state))
+            pick = ai._pick(ai_view(state, seat), G.legal_actions(state, seat))
+            assert pick in G.legal_actions(state, seat), (state["pending"], pick)
+            G.apply(state, seat, rnd.choose(G, state, seat, rng), inplace=True, trusted=True)

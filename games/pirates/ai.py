@@ -85,10 +85,11 @@ class PiratesAI(Player):
         for c in me["holds"]:
             if BY_CODE[c].suit not in goods and act("sell", c, "hold") in legal:
                 return act("sell", c, "hold")
-        if view["pending"]["tons"] == 0:
-            low = min(view["hand"], key=lambda c: _value(me, c))
-            return act("sell", low)
-        return act("buy")
+        if view["pending"]["tons"] > 0:
+            return act("buy")
+        if view["hand"]:
+            return act("sell", min(view["hand"], key=lambda c: _value(me, c)))
+        return act("sell", min(me["holds"], key=lambda c: BY_CODE[c].size), "hold")
 
     def _salvage(self, view: JSON, legal: list[Action]) -> Action:
         goods = {m.suit for m in _missions(view) if m.mission is Mission.DELIVERY}
