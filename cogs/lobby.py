@@ -170,7 +170,8 @@ class Lobbies:
             await self._post(interaction, kind, "challenge", [m.id for m in invitees], [], ai, options, names, clock)
             return
         # Only AI opponents: nobody needs to accept.
-        text = f"{spec.emoji} Starting **{spec.title}** against the AI…"
+        against = "against the AI" if ai else "solo"
+        text = f"{spec.emoji} Starting **{spec.title}** {against}…"
         parent = await self._place(interaction)
         if parent is None:
             await interaction.response.send_message(text, allowed_mentions=NO_PINGS)

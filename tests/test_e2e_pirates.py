@@ -37,7 +37,8 @@ def public_texts(world: World, record: GameRecord) -> str:
 
 async def test_a_member_alone_starts_a_solo_game_and_plays_it_to_the_end(world: World) -> None:
     table = world.table
-    await table.challenge("pirates", "Anne", [])
+    started = await table.challenge("pirates", "Anne", [])
+    assert "Starting **Pirates Card Game** solo" in started.response.content
     record = await table.latest_game()
     assert record.kind == "pirates" and len(record.seats) == 1 and record.state["seats"] == 1
     record = await table.play_to_end(record.id, via="buttons")
