@@ -8,23 +8,28 @@ from games.searats.board import afloat, aim_targets, commanders_afloat, trade_pa
 from games.searats.components import ROUNDS, Dice, who
 
 
+def fresh_turn(seat: int) -> JSON:
+    """What a ship's turn starts from: nothing rolled, charted, fought or traded yet."""
+    return {
+        "turn": seat,
+        "phase": "start",
+        "roll": [],
+        "wind": False,
+        "port": None,
+        "battle": None,
+        "offer": None,
+        "prize": None,
+        "flee": None,
+        "fought": [],
+        "traded": [],
+        "trading": False,
+    }
+
+
 def begin_turn(state: JSON, seat: int, dice: Dice) -> None:
     """``seat``'s turn begins: its die is rolled at once, unless it carries the Treasure and may call for
     the Stronger Wind first."""
-    state.update(
-        turn=seat,
-        phase="start",
-        roll=[],
-        wind=False,
-        port=None,
-        battle=None,
-        offer=None,
-        prize=None,
-        flee=None,
-        fought=[],
-        traded=[],
-        trading=False,
-    )
+    state.update(fresh_turn(seat))
     if state["treasure"] != seat:
         roll_to_sail(state, 1, dice)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.core import JSON, IllegalAction
 from games.searats.components import SHIPS, START_CARGO
+from games.searats.flow import fresh_turn
 from games.searats.geometry import PORTS
 
 
@@ -48,18 +49,7 @@ def setup_state(state: JSON) -> None:
         ctrl=fleets(state["players"]),
         treasure=None,
         round=1,
-        turn=0,
-        phase="start",
-        roll=[],
-        wind=False,
-        port=None,
-        battle=None,
-        offer=None,
-        prize=None,
-        flee=None,
-        fought=[],
-        traded=[],
-        trading=False,
         dice=None,
         fates=[],
+        **fresh_turn(0),
     )

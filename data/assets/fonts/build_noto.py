@@ -23,25 +23,10 @@ from fontTools import subset
 from fontTools.ttLib import TTFont
 from PIL import Image
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the project: one list of scripts, the renderer's
+from rendering.typeset import SCRIPTS
+
 OUT = Path(__file__).resolve().parent
-SCRIPTS = (
-    "Arabic",
-    "Hebrew",
-    "Devanagari",
-    "Bengali",
-    "Gurmukhi",
-    "Gujarati",
-    "Tamil",
-    "Telugu",
-    "Kannada",
-    "Malayalam",
-    "Sinhala",
-    "Thai",
-    "Lao",
-    "Khmer",
-    "Myanmar",
-    "Ethiopic",
-)
 CJK_BLOCKS = ((0x3000, 0x30FF), (0x3100, 0x318F), (0x31F0, 0x31FF), (0xFF00, 0xFFEF))
 """CJK punctuation, kana, bopomofo, hangul compatibility jamo, fullwidth forms: kept whole."""
 EMOJI_PPEM = 64
