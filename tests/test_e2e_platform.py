@@ -159,6 +159,8 @@ async def test_a_player_with_a_fleet_decides_for_each_of_their_seats(world: Worl
     hand = await ben.slash(table.place(record), "oddsevens hand")
     files = [a.filename for m in [hand.response, *hand.followups] if m is not None for a in m.attachments]
     assert files == [f"oddsevens-{record.id}-hand-1.png", f"oddsevens-{record.id}-hand-3.png"]
+    alts = [a.description for m in [hand.response, *hand.followups] if m is not None for a in m.attachments]
+    assert alts == ["Your number this round: 2.", "You have not chosen yet."]  # each image has its alt text
     assert said(hand, "Your number this round: 2") and said(hand, "You have not chosen yet.")
     # Resigning hands every seat of the player to the AI; the game goes on without them.
     await ben.slash(table.place(record), "oddsevens resign")
