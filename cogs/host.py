@@ -49,7 +49,7 @@ from data.store import GameRecord, SeatRecord
 from games.core import Choice, Event, format_seats
 from games.registry import GAMES, GameSpec
 from tables import menus
-from tables.service import Applied, GameError, seat_names
+from tables.service import Applied, GameError, deciding, seat_names
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
@@ -244,12 +244,12 @@ class Host:
             view.add_item(FollowButton(record.id, row=4))
         return view
 
-    async def _board_payload(self, spec: GameSpec, record: GameRecord, lines: list[str]) -> dict:
-        """The board message: what happened and whose turn (one short line each), the image with the full
-        description as its alt text, the buttons."""
-        view = spec.game.view(record.state, None)
-        png = await asyncio.to_thread(spec.render_board, view, seat_names(spec.game, record))
-        summary = format_seats(spec.game.summary(view), seat_names(spec.game, record))
+    async def _board_payload(self, spec: GameSpec, record: GameRecord, view: dict, lines: list[str]) -> dict:
+        """The board message: what happened and whose turn (one short line each), the image of the
+        spectator ``view`` with the full description as its alt text, the buttons."""
+        names = seat_names(spec.game, record)
+        png = await asyncio.to_thread(spec.render_board, view, names)
+        summary = format_seats(spec.game.summary(view), names)
         file = discord.File(
             io.BytesIO(png),
             filename=f"{spec.kind}-{record.id}-{record.version}.png",
@@ -290,7 +290,7 @@ class Host:
                 if p not in was_deciding and not latest.seats[p].is_ai and latest.seats[p].user_id is not None
             ]
             old = latest.message_id
-            payload = await self._board_payload(spec, latest, [last] if last else [])
+            payload = await self._board_payload(spec, latest, view, [last] if last else [])
             board = payload["file"].fp.getvalue()
             message = await place.send(allowed_mentions=pings(u for u in ping if u is not None), **payload)
             self._posted[record.id] = latest.version
@@ -472,17 +472,9 @@ class Host:
         record = await self.tables.back(record, interaction.user.id)
         spec = self.tables.spec(record)
         label, action = text, text
-        player = record.seat_of(interaction.user.id)
-        if player is not None and record.status == "active":
-            # Accept a readable label as well as the action text.
-            names = names_shown(spec, record)
-            wanted = text.lower()
-            for seat in self._my_seats_to_act(spec, record, player):
-                for choice in spec.game.choices(record.state, seat):
-                    shown_label = format_seats(choice.label, names)
-                    if wanted in (shown_label.lower(), choice.action.encode()):
-                        action, label = choice.action.encode(), shown_label
-                        break
+        named = self._named_choice(record, interaction.user.id, text)
+        if named is not None:  # a readable label works as well as the action text
+            action, label = named.action.encode(), format_seats(named.label, names_shown(spec, record))
         await interaction.response.defer(ephemeral=True)
         followup = await self.play(interaction, record.id, action, None, label)
         try:
@@ -491,11 +483,6 @@ class Host:
             raise Saved(f"Your move was saved ({label}).") from exc
         finally:
             self.follow_up(spec, followup)
-
-    @staticmethod
-    def _my_seats_to_act(spec: GameSpec, record: GameRecord, player: int) -> list[int]:
-        game, state = spec.game, record.state
-        return [s for s in game.to_act(state) if game.controller(state, s) == player]
 
     async def autocomplete(self, interaction: discord.Interaction, kind: str, current: str) -> list[tuple[str, str]]:
         """The caller's legal actions as (label, action text), filtered by what they typed. When the caller
@@ -514,7 +501,7 @@ class Host:
             player = record.seat_of(interaction.user.id)
             if player is None or record.seats[player].resigned:
                 continue
-            seats = self._my_seats_to_act(spec, record, player)
+            seats = deciding(spec.game, record, player)
             if seats:
                 options.append((record, spec, seats))
         several = len(options) > 1
@@ -557,24 +544,25 @@ class Host:
         if not mine:
             return records[0]  # the newest: the service says "You are not playing in …"
         if action is not None:
-            fits = [r for r in mine if self._takes(r, interaction.user.id, action)]
+            fits = [r for r in mine if self._named_choice(r, interaction.user.id, action) is not None]
             if len(fits) == 1:
                 return fits[0]
         numbers = ", ".join(f"#{r.id}" for r in mine)
         raise GameError(f"You play several games here ({numbers}): say which one with the `game` option.")
 
-    def _takes(self, record: GameRecord, user_id: int, action: str) -> bool:
+    def _named_choice(self, record: GameRecord, user_id: int, text: str) -> Choice | None:
+        """The user's legal choice that ``text`` names, by its action text or its label as shown."""
         spec = self.tables.spec(record)
         player = record.seat_of(user_id)
         if player is None or record.status != "active":
-            return False
-        text = action.strip().lower()
+            return None
+        wanted = text.strip().lower()
         names = names_shown(spec, record)
-        return any(
-            text in (c.action.encode(), format_seats(c.label, names).lower())
-            for s in self._my_seats_to_act(spec, record, player)
-            for c in spec.game.choices(record.state, s)
-        )
+        for seat in deciding(spec.game, record, player):
+            for choice in spec.game.choices(record.state, seat):
+                if wanted in (choice.action.encode(), format_seats(choice.label, names).lower()):
+                    return choice
+        return None
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """The caller's private view (every seat they control), ephemeral."""

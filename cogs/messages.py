@@ -15,7 +15,7 @@ import discord
 from data.store import GameRecord
 from games.core import Event, Termination, format_seats
 from games.registry import GameSpec
-from tables.service import players_out, seat_names, seed_digest
+from tables.service import players_out, seat_names, seat_owners, seed_digest
 
 MESSAGE_LIMIT = 2000
 """Discord's limit for a message's content."""
@@ -146,8 +146,8 @@ def option_value(value: object) -> str:
 def winners(record: GameRecord, spec: GameSpec) -> list[str]:
     """The winning players' names (a player with several winning seats is named once)."""
     result = record.result or {}
-    owners = [spec.game.controller(record.state, s) for s in range(record.state.get("seats", len(record.seats)))]
-    players = dict.fromkeys(owners[w] if w < len(owners) else w for w in result.get("winners", []))
+    owners = seat_owners(spec.game, record.state)
+    players = dict.fromkeys(owners[w] for w in result.get("winners", []))
     return [shown(record.seats[p].name) for p in players]
 
 

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.messages import NO_PINGS, mention, names_shown, pings, shown, title
+from cogs.messages import NO_PINGS, deciders, mention, names_shown, pings, shown, title
 from data.store import GameRecord, SeatRecord
 from games.core import format_seats
 from games.registry import GameSpec
-from tables.service import players_out, seat_names
+from tables.service import players_out, seat_names, seats_of
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
@@ -71,11 +71,7 @@ class PrivateMail:
         """The private summary of every seat a player controls, labelled with the game and its place."""
         game, state = spec.game, record.state
         names = names_shown(spec, record)
-        parts = [
-            format_seats(game.seat_summary(game.view(state, s)), names)
-            for s in range(state["seats"])
-            if game.controller(state, s) == player
-        ]
+        parts = [format_seats(game.seat_summary(game.view(state, s)), names) for s in seats_of(game, state, player)]
         where = f"{spec.title} #{record.id} ({place_link(record)})"
         return f"**Your private view in {where}**\n" + "\n".join(parts)
 
@@ -86,7 +82,7 @@ class PrivateMail:
         if render is not None:
             game, state = spec.game, record.state
             names = seat_names(game, record)
-            seats = [s for s in range(state["seats"]) if game.controller(state, s) == player]
+            seats = seats_of(game, state, player)
             files = []
             for s in seats[:10]:
                 view = game.view(state, s)
@@ -112,7 +108,7 @@ class PrivateMail:
         game = spec.game
         out = players_out(game, record)
         active = record.status == "active"
-        deciding = {game.controller(record.state, s) for s in game.to_act(record.state)} if active else set()
+        deciding = set(deciders(spec, record))
         delivered = True
         for seat in record.seats:
             if seat.user_id is None or seat.resigned or seat.seat in out:

@@ -78,6 +78,11 @@ def players_out(game: Game, record: GameRecord) -> set[int]:
     return {p.seat for p in record.seats if p.seat not in playing}
 
 
+def seats_of(game: Game, state: dict[str, Any], player: int) -> list[int]:
+    """Every seat ``player`` decides for (one, or a fleet)."""
+    return [s for s in range(state["seats"]) if game.controller(state, s) == player]
+
+
 def deciding(game: Game, record: GameRecord, player: int) -> list[int]:
     """The seats ``player`` must decide for now, in the engine's order."""
     state = record.state
