@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -40,6 +41,14 @@ def _binaries() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+class PostgresUnavailable(Exception):
+    """No PostgreSQL server can be started here; ``str(exc)`` says why."""
+
+
+class PostgresFailed(Exception):
+    """Starting the server failed; ``str(exc)`` holds the command's output and the server's log."""
+
+
 def _unavailable(reason: str) -> NoReturn:
     if os.environ.get("CI"):
         pytest.fail(f"{reason} (CI must run the PostgreSQL store tests: .ci/run installs PostgreSQL)")
@@ -55,42 +64,75 @@ class PostgresServer:
         return f"postgresql://{SERVER_USER}@/postgres?host={self.socket_dir}&search_path={schema}"
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """A PostgreSQL server for this test session, stopped and deleted at its end."""
+@contextmanager
+def throwaway_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server in a temporary folder, listening on a Unix socket there only, stopped and
+    deleted on leaving. Raises :class:`PostgresUnavailable` when there is none to start here (no asyncpg,
+    no server binaries, root without a ``postgres`` user) and :class:`PostgresFailed` when starting fails.
+    The tests' session fixture and ``python -m bench`` both use it."""
     try:
         import asyncpg  # noqa: F401
     except ImportError:
-        _unavailable("asyncpg is not installed (pip install -e '.[dev]')")
+        raise PostgresUnavailable("asyncpg is not installed (pip install -e '.[dev]')") from None
     bin_dir = _binaries()
     if bin_dir is None:
-        _unavailable("no PostgreSQL server binaries (initdb, pg_ctl) to test the store on: apt-get install postgresql")
+        raise PostgresUnavailable(
+            "no PostgreSQL server binaries (initdb, pg_ctl) to test the store on: apt-get install postgresql"
+        )
     as_user: list[str] = []
-    root = Path(tempfile.mkdtemp(prefix="tables-pg-"))
+    account = None
     if os.geteuid() == 0:
         try:
             account = pwd.getpwnam(SERVER_USER)
         except KeyError:
-            _unavailable(f"running as root and there is no {SERVER_USER!r} user to run PostgreSQL as")
-        os.chown(root, account.pw_uid, account.pw_gid)
+            raise PostgresUnavailable(
+                f"running as root and there is no {SERVER_USER!r} user to run PostgreSQL as"
+            ) from None
         as_user = ["runuser", "-u", SERVER_USER, "--"]
+    root = Path(tempfile.mkdtemp(prefix="tables-pg-"))
+    if account is not None:
+        os.chown(root, account.pw_uid, account.pw_gid)
     data = root / "data"
 
     def run(*command: str) -> None:
         done = subprocess.run([*as_user, *command], capture_output=True, text=True, check=False)
         if done.returncode != 0:
             log = (root / "log").read_text() if (root / "log").exists() else ""
-            pytest.fail(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}{log}")
+            raise PostgresFailed(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}{log}")
 
-    # Durability is not under test: without fsync a fresh database takes ~50 ms instead of seconds.
-    settings = "-c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    run(str(bin_dir / "initdb"), "-D", str(data), "-U", SERVER_USER, "-A", "trust", "-E", "UTF8", "--no-sync")
-    run(str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-o", f"-k {root} {settings}", "start")
     try:
+        # Durability is not under test: without fsync a fresh database takes ~50 ms instead of seconds.
+        settings = "-c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        run(str(bin_dir / "initdb"), "-D", str(data), "-U", SERVER_USER, "-A", "trust", "-E", "UTF8", "--no-sync")
+        run(
+            str(bin_dir / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(root / "log"),
+            "-w",
+            "-o",
+            f"-k {root} {settings}",
+            "start",
+        )
         yield PostgresServer(root)
     finally:
-        subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)
+        if (data / "postmaster.pid").exists():
+            subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for this test session, stopped and deleted at its end (skipped, saying why,
+    when there is none to start; failed instead under CI)."""
+    try:
+        with throwaway_server() as server:
+            yield server
+    except PostgresUnavailable as exc:
+        _unavailable(str(exc))
+    except PostgresFailed as exc:
+        pytest.fail(str(exc))
 
 
 async def _new_database(server: PostgresServer) -> str:
