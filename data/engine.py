@@ -41,6 +41,11 @@ class Transaction(Protocol):
         """Run one ``INSERT`` into a table with an ``id INTEGER PRIMARY KEY``; the new row's id."""
         ...
 
+    async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
+        """After rows were inserted with their ids given (``(table, column)`` per generated id column):
+        make the engine number new rows after the largest id there."""
+        ...
+
 
 class Database(Protocol):
     """One engine: reads, single writes, transactions, and the schema's migrations."""

@@ -70,6 +70,16 @@ class PostgresTransaction:
     async def insert(self, sql: str, args: Sequence[Any]) -> int:
         return await self._conn.fetchval(placeholders(sql + " RETURNING id"), *args)
 
+    async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
+        """Move each identity's sequence past the largest id copied: rows inserted with their ids given do
+        not advance it, and the next new row would otherwise be numbered 1 again."""
+        for table, column in generated:
+            await self._conn.execute(
+                f"SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(MAX({column}), 0) + 1, false) FROM {table}",
+                table,
+                column,
+            )
+
 
 class PostgresDatabase:
     """An asyncpg pool. Use :meth:`open`."""

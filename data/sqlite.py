@@ -40,6 +40,9 @@ class SqliteTransaction:
         assert cur.lastrowid is not None
         return cur.lastrowid
 
+    async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
+        """Nothing to do: SQLite numbers a new row after the largest id in its table."""
+
 
 class SqliteDatabase:
     """One aiosqlite connection. Use :meth:`open`."""
