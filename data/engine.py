@@ -50,6 +50,9 @@ class Transaction(Protocol):
 class Database(Protocol):
     """One engine: reads, single writes, transactions, and the schema's migrations."""
 
+    shared: bool
+    """Whether other processes may write to this database too (then a cached game must be checked)."""
+
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         """The first row of a query, or ``None``."""
         ...

@@ -132,4 +132,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX rating_changes_user ON rating_changes (user_id, scope, kind, at);
     CREATE INDEX games_ended ON games (status, ended_at);
     """,
+    # 6: several processes on one database. ``revision`` counts every write to a game or its seats, so a
+    # process can tell its cached copy is older than the database's; ``runner`` and ``runner_until`` are the
+    # lease of the process that runs the game's AI turns and clocks (see ``tables.service.Tables.runs``).
+    """
+    ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN runner TEXT;
+    ALTER TABLE games ADD COLUMN runner_until REAL NOT NULL DEFAULT 0;
+    CREATE INDEX games_runner ON games (status, runner_until);
+    """,
 )

@@ -84,6 +84,9 @@ class PostgresTransaction:
 class PostgresDatabase:
     """An asyncpg pool. Use :meth:`open`."""
 
+    shared = True
+    """Several bot processes may use one server."""
+
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
 

@@ -47,6 +47,9 @@ class SqliteTransaction:
 class SqliteDatabase:
     """One aiosqlite connection. Use :meth:`open`."""
 
+    shared = False
+    """One process owns the file: nothing else writes to it."""
+
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._statements = SqliteTransaction(conn)

@@ -72,6 +72,13 @@ class GameRecord:
     ended_at: float | None = None
     updated_at: float | None = None
     """When the last action was committed (the start of the decisions it opened)."""
+    revision: int = 0
+    """Counts every write to the game or its seats (actions, places, presence, seats): a cached copy whose
+    revision is not the database's is out of date."""
+    runner: str | None = None
+    """The process that runs the game's AI turns and clocks (its lease; see :meth:`Store.claim_game`)."""
+    runner_until: float = 0.0
+    """When that lease runs out unless its process renews it."""
 
     @property
     def names(self) -> list[str]:
@@ -124,6 +131,12 @@ class Store:
     def __init__(self, db: Database) -> None:
         self._db = db
 
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may write to this store too (PostgreSQL): a cached game must then be
+        checked against the database's revision before it is trusted."""
+        return self._db.shared
+
     @classmethod
     async def open(cls, target: str | os.PathLike[str]) -> Store:
         """Open the database ``TABLES_DATABASE`` names — a ``postgresql://`` URL, or an SQLite file (created
@@ -153,12 +166,29 @@ class Store:
         state: dict[str, Any],
         now: float,
         clock: int = 0,
+        runner: str | None = None,
+        lease_until: float = 0.0,
     ) -> int:
+        """A new active game, its lease held by the process ``runner`` that created it."""
         async with self._db.transaction() as tx:
             game_id = await tx.insert(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
-                " created_at, updated_at, clock) VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?)",
-                (kind, guild_id, channel_id, host_id, seed, _dumps(options), _dumps(state), now, now, clock),
+                " created_at, updated_at, clock, runner, runner_until)"
+                " VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    seed,
+                    _dumps(options),
+                    _dumps(state),
+                    now,
+                    now,
+                    clock,
+                    runner,
+                    lease_until,
+                ),
             )
             await tx.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, name, resigned) VALUES (?, ?, ?, ?, 0)",
@@ -196,7 +226,16 @@ class Store:
             result=json.loads(row["result"]) if row["result"] else None,
             clock=row["clock"],
             ended_at=row["ended_at"],
+            revision=row["revision"],
+            runner=row["runner"],
+            runner_until=row["runner_until"],
         )
+
+    async def revision(self, game_id: int) -> int | None:
+        """The game's revision in the database (``None``: no such game): one small read that tells a process
+        whether its cached copy is current."""
+        row = await self._db.fetchone("SELECT revision FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row["revision"]
 
     async def commit_action(
         self,
@@ -210,25 +249,40 @@ class Store:
         status: str = "active",
         result: dict[str, Any] | None = None,
         presence: tuple[int, int, bool] | None = None,
-    ) -> bool:
-        """Store one accepted action and the new snapshot atomically. False if the game moved on since
-        ``expected_version`` was read (nothing is written then)."""
+        runner: str | None = None,
+        lease_until: float = 0.0,
+        take_over: bool = True,
+    ) -> int | None:
+        """Store one accepted action and the new snapshot atomically; the game's new revision. ``None`` if
+        the game moved on since ``expected_version`` was read (nothing is written then).
+
+        The committing process ``runner`` takes the game's lease until ``lease_until``: the process that
+        applied an action runs what follows it (AI turns, clocks). A player's action always takes it over
+        (``take_over``); the platform's own actions (AI turns, time-outs, lapses) only while the lease is
+        this process's or has run out, so a process that lost a game cannot move in it any more."""
         async with self._db.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE games SET state = ?, version = version + 1, status = ?, result = ?, updated_at = ?,"
-                " ended_at = ? WHERE id = ? AND version = ? AND status = 'active'",
+            row = await tx.fetchone(
+                "UPDATE games SET state = ?, version = version + 1, revision = revision + 1, status = ?, result = ?,"
+                " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'"
+                " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?) RETURNING revision",
                 (
                     _dumps(state),
                     status,
                     _dumps(result) if result else None,
                     now,
                     None if status == "active" else now,
+                    runner,
+                    lease_until,
                     game_id,
                     expected_version,
+                    take_over,
+                    runner,
+                    now,
                 ),
             )
-            if changed != 1:
-                return False  # nothing was written
+            if row is None:
+                return None  # nothing was written
             if presence is not None:
                 seat_no, timeouts, away = presence
                 await tx.execute(
@@ -241,14 +295,14 @@ class Store:
             )
             if status == "finished" and result:
                 await self._rate(tx, game_id, state, result, now)
-            return True
+            return row["revision"]
 
     async def finish_game(self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float) -> bool:
         """End an active game without an action (abandoned, or won by resignation)."""
         async with self._db.transaction() as tx:
             changed = await tx.execute(
-                "UPDATE games SET status = ?, result = ?, version = version + 1, updated_at = ?, ended_at = ?"
-                " WHERE id = ? AND status = 'active'",
+                "UPDATE games SET status = ?, result = ?, version = version + 1, revision = revision + 1,"
+                " updated_at = ?, ended_at = ? WHERE id = ? AND status = 'active'",
                 (status, _dumps(result) if result else None, now, now, game_id),
             )
             if changed == 1 and status == "finished" and result:
@@ -256,12 +310,21 @@ class Store:
                 await self._rate(tx, game_id, json.loads(row["state"]), result, now)
             return changed == 1
 
+    async def _seat_write(self, game_id: int, sql: str, args: Sequence[Any]) -> int:
+        """Change a seat (rows changed), counting it as a write to its game (its revision)."""
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(sql, args)
+            if changed:
+                await tx.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
+            return changed
+
     async def resign_seat(self, game_id: int, seat: int) -> None:
-        await self._db.execute("UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await self._seat_write(game_id, "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     async def set_presence(self, game_id: int, seat: int, *, timeouts: int, away: bool) -> None:
         """Record a player's time-outs in a row and whether they are away."""
-        await self._db.execute(
+        await self._seat_write(
+            game_id,
             "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
             (timeouts, int(away), game_id, seat),
         )
@@ -269,7 +332,8 @@ class Store:
     async def substitute(self, game_id: int, seat: int, *, user_id: int, name: str) -> bool:
         """Hand a place to another member (who plays it from now on, not resigned, not away). False if
         that member already holds a place in the game."""
-        changed = await self._db.execute(
+        changed = await self._seat_write(
+            game_id,
             "UPDATE seats SET user_id = ?, name = ?, resigned = 0, timeouts = 0, away = 0"
             " WHERE game_id = ? AND seat = ? AND (user_id IS NULL OR user_id != ?)",
             (user_id, name, game_id, seat, user_id),
@@ -281,13 +345,60 @@ class Store:
         row = await self._db.fetchone("SELECT at FROM actions WHERE game_id = ? AND seq = ?", (game_id, seq))
         return row["at"] if row else None
 
-    async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
-        """Remember the game's thread and its latest board message (the one that carries the buttons)."""
+    async def set_place(
+        self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None
+    ) -> int | None:
+        """Remember the game's thread and its latest board message (the one that carries the buttons); the
+        game's new revision (``None`` when nothing was given, or there is no such game)."""
+        if thread_id is None and message_id is None:
+            return None
         async with self._db.transaction() as tx:
-            if thread_id is not None:
-                await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
-            if message_id is not None:
-                await tx.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+            row = await tx.fetchone(
+                "UPDATE games SET thread_id = COALESCE(?, thread_id), message_id = COALESCE(?, message_id),"
+                " revision = revision + 1 WHERE id = ? RETURNING revision",
+                (thread_id, message_id, game_id),
+            )
+            return None if row is None else row["revision"]
+
+    # ------------------------------------------------------------------ leases
+
+    async def claim_game(self, game_id: int, runner: str, *, until: float, now: float) -> bool:
+        """Take the lease of an active game for the process ``runner`` until ``until``, if nobody holds it,
+        it is ``runner``'s already, or it ran out (its process died or let it go). Whether it did."""
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET runner = ?, runner_until = ?, revision = revision + 1 WHERE id = ?"
+                " AND status = 'active' AND (runner IS NULL OR runner = ? OR runner_until < ?)",
+                (runner, until, game_id, runner, now),
+            )
+            return changed == 1
+
+    async def renew_leases(self, runner: str, *, until: float) -> list[int]:
+        """Extend every lease ``runner`` holds until ``until``: the active games it runs."""
+        async with self._db.transaction() as tx:
+            rows = await tx.fetchall(
+                "UPDATE games SET runner_until = ? WHERE runner = ? AND status = 'active' RETURNING id",
+                (until, runner),
+            )
+            return sorted(r["id"] for r in rows)
+
+    async def release_leases(self, runner: str) -> int:
+        """Let go of every lease ``runner`` holds (a process shutting down), so others take its games at
+        once; how many."""
+        return await self._db.execute(
+            "UPDATE games SET runner_until = 0 WHERE runner = ? AND status = 'active'", (runner,)
+        )
+
+    async def unleased_games(self, *, now: float) -> list[tuple[int, int | None, float]]:
+        """Active games whose lease nobody holds or ran out: ``(id, guild_id, runner_until)``."""
+        return [
+            (r["id"], r["guild_id"], r["runner_until"])
+            for r in await self._db.fetchall(
+                "SELECT id, guild_id, runner_until FROM games WHERE status = 'active'"
+                " AND (runner IS NULL OR runner_until < ?) ORDER BY id",
+                (now,),
+            )
+        ]
 
     async def actions(self, game_id: int) -> list[tuple[int, int, str]]:
         """The action log as ``(seq, seat, action)``, in order."""
@@ -518,20 +629,29 @@ class Store:
             return
         won = {u for p in placed if p.won for u in p.players}
         users = sorted({u for p in placed for u in p.players})
-        for scope in dict.fromkeys((game["guild_id"] or GLOBAL, GLOBAL)):
+        scopes = sorted({game["guild_id"] or GLOBAL, GLOBAL})
+        # Read-then-write: first take every rating row this game changes (made at the default rating if
+        # new), in one order for every game (scope, then user). On PostgreSQL that locks the rows, so two
+        # games that end at once with a player in common are rated one after the other, never both from
+        # the same old rating; and the one order means two such games cannot deadlock.
+        await tx.executemany(
+            "INSERT INTO ratings (scope, kind, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, 0, 0)"
+            " ON CONFLICT (scope, kind, user_id) DO UPDATE SET games = ratings.games",
+            [(scope, game["kind"], user, DEFAULT.mu, DEFAULT.sigma) for scope in scopes for user in users],
+        )
+        for scope in scopes:
             current = {}
             for user in users:
                 row = await tx.fetchone(
                     "SELECT mu, sigma FROM ratings WHERE scope = ? AND kind = ? AND user_id = ?",
                     (scope, game["kind"], user),
                 )
-                current[user] = Rating(row["mu"], row["sigma"]) if row else DEFAULT
+                current[user] = Rating(row["mu"], row["sigma"])
             for user, new in rate(placed, current).items():
                 await tx.execute(
-                    "INSERT INTO ratings (scope, kind, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, 1, ?)"
-                    " ON CONFLICT (scope, kind, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-                    " games = ratings.games + 1, wins = ratings.wins + excluded.wins",
-                    (scope, game["kind"], user, new.mu, new.sigma, int(user in won)),
+                    "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?"
+                    " WHERE scope = ? AND kind = ? AND user_id = ?",
+                    (new.mu, new.sigma, int(user in won), scope, game["kind"], user),
                 )
                 old = current[user]
                 await tx.execute(

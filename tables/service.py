@@ -4,6 +4,12 @@ No Discord here: the cogs call this with user ids and action text, and turn its 
 replies. One asyncio lock per game serialises actions inside this process; the store's version check
 protects against everything else (a second process, a stale snapshot).
 
+Several processes (shards) on one PostgreSQL: a cached game is checked against the database's revision
+before it is trusted, and each active game has one *runner*, the process holding its lease, which alone
+runs its AI turns and clocks. A member's action hands the lease to the process that applied it; a
+process renews its leases while it lives (:mod:`cogs.runner`), and another takes a game over once its
+lease ran out.
+
 Players and seats: a stored game has one :class:`SeatRecord` per *player* (a member or an AI), while
 the engine moves *seats* (rats, ships, hands). :meth:`Game.controller` says which player decides for a
 seat; most games have one seat per player, Sea Rats! gives a player a fleet.
@@ -15,7 +21,8 @@ import asyncio
 import hashlib
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -130,28 +137,75 @@ def ended_without_play(winners: Sequence[int], summary: str, termination: Termin
 
 CACHED_GAMES = 1000
 """Game records kept in memory (the most recently used; the others are read from the store again)."""
+LEASE = 30.0
+"""Seconds a process's lease on a game lasts unless renewed (see :mod:`cogs.runner`)."""
+
+
+class KeyedLocks:
+    """One asyncio lock per key, kept only while someone holds it or waits for it: idle keys cost nothing."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: int) -> AsyncIterator[None]:
+        lock, users = self._locks.setdefault(key, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[key]
+
+    def __len__(self) -> int:
+        return len(self._locks)
 
 
 class Tables:
     """Creates games and applies actions to them. Keeps the latest records of the most recently used games
-    in memory, so memory does not grow with every game ever played."""
+    in memory, so memory does not grow with every game ever played.
 
-    def __init__(self, store: Store, *, seed: str | None = None, cached: int = CACHED_GAMES) -> None:
+    ``runner`` names this process among those sharing the store (its leases carry the name; a process
+    restarted under the same name takes its games back at once); ``lease``: seconds a lease lasts."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed: str | None = None,
+        cached: int = CACHED_GAMES,
+        runner: str = "main",
+        lease: float = LEASE,
+    ) -> None:
         self.store = store
+        self.runner = runner
+        self.lease = lease
         self._seed = seed
         self._seeded = 0
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks = KeyedLocks()
         self._cache: OrderedDict[int, GameRecord] = OrderedDict()
         self._cached = cached
 
     def spec(self, record: GameRecord) -> GameSpec:
         return GAMES[record.kind]
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Hold the game: one action (or seat change) at a time in this process."""
+        return self.locks.hold(game_id)
+
+    def runs(self, record: GameRecord, now: float) -> bool:
+        """Whether this process may run the game's AI turns and clocks: it holds the lease, or nobody
+        does. (The store has the last word: a commit under a lease that was lost is refused.)"""
+        return record.runner in (None, self.runner) or record.runner_until < now
 
     async def get(self, game_id: int) -> GameRecord:
+        """The game's latest record: from memory, once checked against the database's revision when other
+        processes share the store."""
         record = self._cache.get(game_id)
+        if record is not None and self.store.shared and await self.store.revision(game_id) != record.revision:
+            record = None  # another process wrote to it since: read it again
         if record is None:
             record = await self.store.load_game(game_id)
             if record is None:
@@ -162,25 +216,30 @@ class Tables:
         return record
 
     def _remember(self, record: GameRecord) -> None:
-        """Cache a record as the most recently used; forget the least recently used games beyond the limit
-        (with their locks, unless an action holds one)."""
+        """Cache a record as the most recently used; forget the least recently used games beyond the limit."""
         self._cache[record.id] = record
         self._cache.move_to_end(record.id)
         while len(self._cache) > self._cached:
-            old, _ = self._cache.popitem(last=False)
-            lock = self._locks.get(old)
-            if lock is not None and not lock.locked():
-                del self._locks[old]
+            self._cache.popitem(last=False)
 
     async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
         """Record the game's thread or latest board message, in the store and the cached record."""
-        await self.store.set_place(game_id, thread_id=thread_id, message_id=message_id)
+        revision = await self.store.set_place(game_id, thread_id=thread_id, message_id=message_id)
         record = self._cache.get(game_id)
-        if record is not None:
+        if record is not None and revision is not None:
             if thread_id is not None:
                 record.thread_id = thread_id
             if message_id is not None:
                 record.message_id = message_id
+            # Exact: the store returned the revision this write made (any write by another process in
+            # between makes it differ from what this copy saw, and the next get reads the game again).
+            record.revision = revision if revision == record.revision + 1 else -1
+
+    async def claim(self, game_id: int, *, now: float) -> bool:
+        """Take the game's lease for this process if nobody else holds it (see :meth:`runs`)."""
+        claimed = await self.store.claim_game(game_id, self.runner, until=now + self.lease, now=now)
+        self.forget(game_id)
+        return claimed
 
     def forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -217,6 +276,8 @@ class Tables:
             state=state,
             now=now,
             clock=clock,
+            runner=self.runner,
+            lease_until=now + self.lease,
         )
         return await self.get(game_id)
 
@@ -298,17 +359,17 @@ class Tables:
                 player = before.seats[spec.game.controller(before.state, acting)]
                 if player.timeouts or player.away:
                     presence = (player.seat, 0, False)  # the member is here: their clock count starts afresh
-            return await self._commit(before, acting, action, now=now, presence=presence)
+            return await self._commit(before, acting, action, now=now, presence=presence, take_over=user_id is not None)
 
     async def time_out(self, game_id: int, seat: int, *, version: int, now: float) -> Applied | None:
         """The turn clock ran out for ``seat``'s decision on board ``version``: the AI decides for it, from
         what the seat may see, and the player's time-outs in a row are counted (two make them away).
-        ``None`` if the decision was made meanwhile."""
+        ``None`` if the decision was made meanwhile, or another process runs the game now."""
         async with self.lock(game_id):
             before = await self.get(game_id)
             spec = self.spec(before)
             game, state = spec.game, before.state
-            if before.status != "active" or seat not in game.to_act(state):
+            if before.status != "active" or seat not in game.to_act(state) or not self.runs(before, now):
                 return None
             since = state.get("since") or [0] * state["seats"]
             player = before.seats[game.controller(state, seat)]
@@ -320,13 +381,13 @@ class Tables:
 
     async def lapse(self, game_id: int, *, version: int, now: float) -> Applied | None:
         """A decision the rules let lapse (``Game.lapse``) has waited its time since board ``version``:
-        apply its lapse. ``None`` if it was decided meanwhile."""
+        apply its lapse. ``None`` if it was decided meanwhile, or another process runs the game now."""
         async with self.lock(game_id):
             before = await self.get(game_id)
             game = self.spec(before).game
             lapse = game.lapse(before.state) if before.status == "active" else None
             since = before.state.get("since") or [0] * before.state["seats"]
-            if lapse is None or since[lapse.seat] > version:
+            if lapse is None or since[lapse.seat] > version or not self.runs(before, now):
                 return None
             return await self._commit(before, lapse.seat, lapse.action, now=now, presence=None, trusted=True)
 
@@ -339,9 +400,12 @@ class Tables:
         now: float,
         presence: tuple[int, int, bool] | None,
         trusted: bool = False,
+        take_over: bool = False,
     ) -> Applied:
         """Apply and commit one action (the caller holds the game's lock); ``presence`` updates a player's
-        time-outs and away flag in the same transaction; ``trusted``: the platform's own action (a lapse)."""
+        time-outs and away flag in the same transaction; ``trusted``: the platform's own action (a lapse).
+        The commit takes the game's lease for this process: a member's action always (``take_over``), the
+        platform's own actions only while this process may run the game (:meth:`runs`)."""
         spec = self.spec(before)
         try:
             step = spec.game.apply(before.state, seat, action, trusted=trusted)
@@ -350,7 +414,7 @@ class Tables:
         outcome = spec.game.outcome(step.state)
         status = "active" if outcome is None else "finished"
         result = result_of(spec.game, step.state, outcome, before.seats) if outcome else None
-        if not await self.store.commit_action(
+        revision = await self.store.commit_action(
             before.id,
             expected_version=before.version,
             seat=seat,
@@ -360,7 +424,11 @@ class Tables:
             status=status,
             result=result,
             presence=presence,
-        ):
+            runner=self.runner,
+            lease_until=now + self.lease,
+            take_over=take_over,
+        )
+        if revision is None:
             self.forget(before.id)
             raise StaleBoard("The game moved on while you were acting; look at the latest board.")
         seats = before.seats
@@ -377,6 +445,9 @@ class Tables:
             seats=seats,
             ended_at=None if status == "active" else now,
             updated_at=now,
+            revision=revision,
+            runner=self.runner,
+            runner_until=now + self.lease,
         )
         self._remember(record)
         return Applied(before, record, seat, action, step.events)

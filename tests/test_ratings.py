@@ -3,6 +3,8 @@ library's own figures), and committed in the same transaction as the game's resu
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from openskill.models import PlackettLuce
 
@@ -201,3 +203,44 @@ async def test_a_failed_rating_leaves_the_game_unfinished(store: Store, monkeypa
     record = await store.load_game(game_id)
     assert record is not None and record.status == "active" and record.version == 0
     assert await store.actions(game_id) == [] and await store.rating_changes(game_id) == []
+
+
+async def test_games_ending_at_once_in_several_processes_rate_a_common_player_in_turn(store_target) -> None:
+    """Four games with Anne (user 1) end at the same moment, each committed by its own process: every game
+    must start from the rating the previous one left, never all four from the same old rating."""
+    stores = [await Store.open(store_target) for _ in range(4)]
+    try:
+        games = [await piratz_game(stores[0], users=(1, 10 + n)) for n in range(4)]
+        await asyncio.gather(
+            *(
+                s.commit_action(
+                    game_id,
+                    expected_version=0,
+                    seat=0,
+                    action="reveal",
+                    state=state,
+                    now=2.0,
+                    status="finished",
+                    result=result([0], [9, 4]),
+                )
+                for s, (game_id, state) in zip(stores, games, strict=True)
+            )
+        )
+        for scope in (5, GLOBAL):
+            changes = [
+                (before, after)
+                for game_id, _ in games
+                for s, user, before, after in await stores[0].rating_changes(game_id)
+                if s == scope and user == 1
+            ]
+            # The changes form one chain from the default rating to the stored one.
+            rating, chained = DEFAULT, 0
+            afters = {before: after for before, after in changes}
+            while rating in afters:
+                rating, chained = afters[rating], chained + 1
+            anne = next(s for s in await stores[0].leaderboard("piratz", scope) if s.user_id == 1)
+            assert chained == 4 and anne.games == 4 and anne.wins == 4
+            assert anne.rating == rating
+    finally:
+        for s in stores:
+            await s.close()

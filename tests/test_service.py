@@ -41,10 +41,10 @@ def tables(store):
 
 @pytest.fixture
 async def two_processes(store_target):
-    """Two stores on one database, as two bot processes have, each with its Tables: the first seeded
-    "p". Yields ``(store1, store2, tables1, tables2)``."""
+    """Two stores on one database, as two bot processes have, each with its Tables (runners "first" and
+    "second"): the first seeded "p". Yields ``(store1, store2, tables1, tables2)``."""
     store1, store2 = await Store.open(store_target), await Store.open(store_target)
-    yield store1, store2, Tables(store1, seed="p"), Tables(store2)
+    yield store1, store2, Tables(store1, seed="p", runner="first"), Tables(store2, runner="second")
     await store1.close()
     await store2.close()
 
@@ -258,16 +258,17 @@ async def test_a_second_process_moving_the_game_makes_the_cache_stale(two_proces
     record = await new_game(tables1, 2)
     seat = to_act(record)
     text = some_legal(record)
-    await tables2.act(record.id, text, now=20.0, seat=seat)  # the other process acts first
-    # tables1 still holds version 0 in its cache: the store's version check refuses the commit
-    with pytest.raises(StaleBoard, match="moved on"):
-        await tables1.act(record.id, text, now=21.0, seat=seat)
+    await tables2.act(record.id, text, now=20.0, user_id=USERS[seat])  # the other process acts first
+    # The same click reaching the first process: on a shared store it sees the newer revision and calls
+    # the board out of date; otherwise the store's version check refuses the commit.
+    with pytest.raises(StaleBoard, match="out of date" if store1.shared else "moved on"):
+        await tables1.act(record.id, text, now=21.0, user_id=USERS[seat], version=0)
     assert await store1.actions(record.id) == [(1, seat, text)]
     # the cache was dropped: the next attempt sees the real board
     fresh = await tables1.get(record.id)
     assert fresh.version == 1
     next_seat = to_act(fresh)
-    await tables1.act(record.id, some_legal(fresh), now=22.0, seat=next_seat, version=1)
+    await tables1.act(record.id, some_legal(fresh), now=22.0, user_id=USERS[next_seat], version=1)
     assert (await store2.load_game(record.id)).version == 2
 
 
@@ -275,10 +276,10 @@ async def test_a_refused_commit_does_not_lose_another_games_action(two_processes
     store1, _, tables1, tables2 = two_processes
     a = await new_game(tables1, 2)
     b = await new_game(tables1, 2)
-    await tables2.act(a.id, some_legal(a), now=20.0, seat=to_act(a))  # A's cache in tables1 is stale
+    await tables2.act(a.id, some_legal(a), now=20.0, user_id=USERS[to_act(a)])  # A's cache in tables1 is stale
     b_text, b_seat = some_legal(b), to_act(b)
     stale, applied = await asyncio.gather(
-        tables1.act(a.id, some_legal(a), now=21.0, seat=to_act(a)),
+        tables1.act(a.id, some_legal(a), now=21.0, user_id=USERS[to_act(a)], version=0),
         tables1.act(b.id, b_text, now=21.0, seat=b_seat, version=0),
         return_exceptions=True,
     )
@@ -288,6 +289,62 @@ async def test_a_refused_commit_does_not_lose_another_games_action(two_processes
     assert stored.version == 1
     assert stored.state == applied.record.state
     assert await store1.actions(b.id) == [(1, b_seat, b_text)]
+
+
+async def test_a_process_reads_what_another_process_wrote(two_processes):
+    store1, _, tables1, tables2 = two_processes
+    if not store1.shared:
+        pytest.skip("one process owns an SQLite file: its cache is the truth")
+    record = await new_game(tables1, 2)
+    await tables2.act(record.id, some_legal(record), now=20.0, user_id=USERS[to_act(record)])
+    assert (await tables1.get(record.id)).version == 1  # no failed commit needed to notice
+    await tables2.substitute(record.id, 1, user_id=999, name="Zed")
+    assert (await tables1.get(record.id)).seats[1].name == "Zed"
+    await tables2.set_place(record.id, message_id=77)
+    assert (await tables1.get(record.id)).message_id == 77
+    cached = await tables1.get(record.id)
+    assert await tables1.get(record.id) is cached  # unchanged: the cached copy serves
+
+
+async def test_the_process_that_creates_a_game_runs_it(two_processes):
+    _, _, tables1, tables2 = two_processes
+    record = await new_game(tables1, 2, ai=(0, 1))
+    assert record.runner == "first" and record.runner_until == 10.0 + tables1.lease
+    assert tables1.runs(record, 11.0) and not tables2.runs(record, 11.0)
+    # The other process can neither move for an AI seat nor time a decision out meanwhile.
+    with pytest.raises(StaleBoard):
+        await tables2.act(record.id, some_legal(record), now=11.0, seat=to_act(record))
+    assert await tables2.time_out(record.id, to_act(record), version=0, now=11.0) is None
+    assert (await tables2.get(record.id)).version == 0
+    # Once the lease ran out (its process died), it can.
+    applied = await tables2.act(record.id, some_legal(record), now=10.0 + tables1.lease + 1, seat=to_act(record))
+    assert applied.record.runner == "second"
+
+
+async def test_a_members_action_hands_the_game_to_the_process_that_applied_it(two_processes):
+    store1, _, tables1, tables2 = two_processes
+    record = await new_game(tables1, 2)
+    applied = await tables2.act(record.id, some_legal(record), now=20.0, user_id=USERS[to_act(record)])
+    assert (applied.record.runner, applied.record.runner_until) == ("second", 20.0 + tables2.lease)
+    stored = await store1.load_game(record.id)
+    assert (stored.runner, stored.runner_until) == ("second", 20.0 + tables2.lease)
+    assert not tables1.runs(stored, 21.0)
+
+
+async def test_leases_are_renewed_claimed_once_run_out_and_released(two_processes):
+    store1, store2, tables1, _ = two_processes
+    first = await new_game(tables1, 2)
+    second = await new_game(tables1, 2)
+    assert await store1.renew_leases("first", until=100.0) == [first.id, second.id]
+    assert not await store2.claim_game(first.id, "second", until=150.0, now=99.0)  # still held
+    assert await store2.unleased_games(now=99.0) == []
+    assert await store2.unleased_games(now=101.0) == [(first.id, 1, 100.0), (second.id, 1, 100.0)]
+    assert await store2.claim_game(first.id, "second", until=150.0, now=101.0)  # ran out: taken over
+    assert await store1.renew_leases("first", until=200.0) == [second.id]  # the first runs only the other now
+    assert await store1.release_leases("first") == 1
+    assert await store2.unleased_games(now=0.5) == [(second.id, 1, 0.0)]
+    assert await tables1.abandon(second.id, by="test", now=1.0)
+    assert await store2.unleased_games(now=1000.0) == [(first.id, 1, 150.0)]  # only active games
 
 
 async def play_to_end(tables: Tables, game_id: int, rng: random.Random, *, now: float = 100.0) -> int:
@@ -493,7 +550,7 @@ async def test_abandon(tables, store):
 async def test_only_the_most_recently_used_games_stay_in_memory(store):
     tables = Tables(store, seed="lru", cached=3)
     records = [await new_game(tables, 2) for _ in range(5)]
-    assert len(tables._cache) == 3 and len(tables._locks) <= 3
+    assert len(tables._cache) == 3 and len(tables.locks) == 0  # no lock is kept for an idle game
     first = records[0]
     again = await tables.get(first.id)  # read from the store again, the same game
     assert again.id == first.id and again.state == first.state and again is not first
