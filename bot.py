@@ -5,6 +5,7 @@ python bot.py sync [--guild ID]    publish the slash commands
 python bot.py demo piratz          play a whole game offline in a simulated Discord
 python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
 python bot.py verify LOG_FILE      check a finished game's log: seed, every action, the result
+python bot.py migrate-db --from sqlite:bot.db --to postgresql://…   copy the database into a new one
 
 A bad command line is one line on stderr and exit status 2, before anything starts. Without a token the
 bot explains how to get one (status 2); a rejected token (status 2) or a Discord that cannot be reached
@@ -210,7 +211,31 @@ def _parser() -> argparse.ArgumentParser:
         "action was legal, and replaying them gives the posted result",
     )
     verify.add_argument("log_file", type=Path, metavar="LOG_FILE", help="the game's log file (.txt)")
+
+    copying = (
+        "copy every game, lobby, rating and setting into a new, empty database (an SQLite file to PostgreSQL, "
+        "or back), keeping their ids, in one transaction; the source is only read, after the migrations it has "
+        "not run yet if its schema is older than this bot's"
+    )
+    migrate = sub.add_parser("migrate-db", help=copying, description=copying[0].upper() + copying[1:] + ".")
+    where = "sqlite:PATH, PATH (an SQLite file) or postgresql://USER:PASSWORD@HOST/DATABASE"
+    migrate.add_argument("--from", dest="source", required=True, type=_database(True), metavar="DB", help=where)
+    migrate.add_argument("--to", dest="target", required=True, type=_database(False), metavar="DB", help=where)
     return parser
+
+
+def _database(source: bool) -> Callable[[str], str]:
+    """An argparse ``type``: a database as :func:`data.copy.database_target` reads it; a source must exist."""
+
+    def parse(text: str) -> str:
+        from data.copy import database_target, source_target
+
+        try:
+            return source_target(text) if source else database_target(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
 
 
 def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
@@ -329,6 +354,21 @@ def _verify(log_file: Path) -> int:
     return 0 if verdict.ok else 1
 
 
+def _migrate_db(source: str, target: str) -> int:
+    """``python bot.py migrate-db``: a line per table as it is copied, then one for the committed copy."""
+    from data.copy import CopyError, copy_database, describe
+
+    def copied(table: str, rows: int) -> None:
+        print(f"{table}: {rows} row{'' if rows == 1 else 's'}", flush=True)
+
+    try:
+        counts = asyncio.run(copy_database(source, target, progress=copied))
+    except CopyError as exc:
+        raise Fatal(f"python bot.py migrate-db: {exc}") from None
+    print(f"Copied {sum(counts.values())} rows in {len(counts)} tables from {describe(source)} to {describe(target)}.")
+    return 0
+
+
 def _setup_logging(level_name: str) -> None:
     # As logging.basicConfig does: a program that already set up logging (pytest, a caller of main) keeps it.
     if not logging.getLogger().handlers:
@@ -345,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
             return _simulate(args, options)
         if args.command == "verify":
             return _verify(args.log_file)
+        if args.command == "migrate-db":
+            return _migrate_db(args.source, args.target)
         config = Config.from_env()
         _setup_logging(config.log_level)
         if args.command == "demo":
