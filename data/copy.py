@@ -176,13 +176,13 @@ async def _open(role: str, target: str) -> Database:
     except _DATABASE_ERRORS as exc:
         raise CopyError(f"cannot open the {role}, {describe(target)}: {_reason(exc)}") from exc
     try:
+        await db.migrate(MIGRATIONS)  # nothing to run on a database as new as this bot's, or newer
         version = await db.schema_version()
         if version > len(MIGRATIONS):
             raise CopyError(
                 f"the {role}'s schema (version {version}) is newer than this bot's ({len(MIGRATIONS)}): "
                 "copy it with the version of the bot that wrote it"
             )
-        await db.migrate(MIGRATIONS)
     except BaseException as exc:
         await db.close()
         if isinstance(exc, _DATABASE_ERRORS):
