@@ -1,6 +1,7 @@
 """Pirate Tables — a Discord bot for pirate- and rat-themed board games.
 
 python bot.py                      connect to Discord (needs DISCORD_TOKEN)
+python bot.py --shard-count 4 --shard-ids 0,1   connect shards 0 and 1 of 4 (other processes run the rest)
 python bot.py sync [--guild ID]    publish the slash commands
 python bot.py demo piratz          play a whole game offline in a simulated Discord
 python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
@@ -23,6 +24,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -30,7 +32,7 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from cogs.app import Config, TableBot, create_bot
+from cogs.app import Config, ConfigError, TableBot, create_bot, shard_ids
 from games.core import Game, IllegalAction, Option
 from games.registry import GAMES
 
@@ -170,6 +172,19 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Settings come from the environment or .env: DISCORD_TOKEN, TABLES_DATABASE, TABLES_AI_DELAY, "
         "TABLES_INVITE_TTL, TABLES_LOG_LEVEL (each explained in .env.example and the README).",
     )
+    parser.add_argument(
+        "--shard-count",
+        type=_whole(1),
+        metavar="N",
+        help="Discord shards of the whole bot (default: TABLES_SHARD_COUNT, or no sharding)",
+    )
+    parser.add_argument(
+        "--shard-ids",
+        type=_shard_ids,
+        metavar="IDS",
+        help="the shards this process connects, such as 0,1 (default: TABLES_SHARD_IDS, or all); "
+        "processes that share the shards need TABLES_DATABASE on PostgreSQL",
+    )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="connect to Discord (the default)")
     sync = sub.add_parser("sync", help="publish the slash commands to Discord")
@@ -222,6 +237,13 @@ def _parser() -> argparse.ArgumentParser:
     migrate.add_argument("--from", dest="source", required=True, type=_database(True), metavar="DB", help=where)
     migrate.add_argument("--to", dest="target", required=True, type=_database(False), metavar="DB", help=where)
     return parser
+
+
+def _shard_ids(text: str) -> tuple[int, ...]:
+    try:
+        return shard_ids(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _database(source: bool) -> Callable[[str], str]:
@@ -375,6 +397,19 @@ def _setup_logging(level_name: str) -> None:
         discord.utils.setup_logging(level=getattr(logging, level_name, logging.INFO), root=True)
 
 
+def _config(args: argparse.Namespace) -> Config:
+    """The settings of the environment, with the shards the command line names (a bad combination is
+    one line, status 2)."""
+    try:
+        config = Config.from_env()
+        if args.shard_count is not None or args.shard_ids is not None:
+            count = args.shard_count if args.shard_count is not None else config.shard_count
+            config = replace(config, shard_count=count, shard_ids=args.shard_ids or config.shard_ids).checked()
+    except ConfigError as exc:
+        raise Fatal(f"python bot.py: {exc}", 2) from None
+    return config
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (a bad command line exits with status 2)."""
     load_dotenv()
@@ -387,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
             return _verify(args.log_file)
         if args.command == "migrate-db":
             return _migrate_db(args.source, args.target)
-        config = Config.from_env()
+        config = _config(args)
         _setup_logging(config.log_level)
         if args.command == "demo":
             return _demo(args, options)

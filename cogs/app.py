@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from data.engine import is_postgres
 from data.store import Store
 
 if TYPE_CHECKING:
@@ -38,14 +39,42 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
+class ConfigError(ValueError):
+    """A setting that cannot be used; ``str(exc)`` says which and why, in one line."""
+
+
 def _float_env(name: str, default: float) -> float:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
     try:
         return float(raw)
-    except ValueError as exc:
-        raise SystemExit(f"{name} must be a number of seconds, not {raw!r}") from exc
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}") from None
+
+
+def _int_env(name: str, default: int | None, low: int) -> int | None:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise ConfigError(f"{name} must be a whole number from {low} up, not {raw!r}")
+    return value
+
+
+def shard_ids(text: str) -> tuple[int, ...]:
+    """``0,1`` (or ``0 1``) as shard ids; ``ValueError`` with a one-line reason otherwise."""
+    parts = text.replace(",", " ").split()
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError(f"shard ids are whole numbers separated by commas, such as 0,1 — not {text!r}")
+    ids = tuple(int(p) for p in parts)
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"shard ids must differ, not {text!r}")
+    return ids
 
 
 @dataclass(frozen=True)
@@ -67,16 +96,64 @@ class Config:
     then freeze the start-up heap out of garbage collection (see :meth:`TableBot.warm_up`)."""
     seed: str | None = None
     """Fixed seed for reproducible games (demo, tests, benchmarks); ``None``: a fresh random seed per game."""
+    shard_count: int | None = None
+    """Discord shards of the whole bot (``None``: one connection, no sharding)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process connects (``None``: all of them)."""
+    process: str | None = None
+    """This process's name in the games' leases (``None``: from its shards; see :attr:`runner`)."""
+    lease: float = 30.0
+    """Seconds a process's hold on a game's AI turns and clocks lasts unless renewed (several processes)."""
+    cached_games: int = 1000
+    """Games whose latest record stays in memory (least recently used ones are read again when needed)."""
 
     @classmethod
     def from_env(cls) -> Config:
+        """The settings in the environment; :class:`ConfigError` names one that cannot be used."""
+        ids = os.environ.get("TABLES_SHARD_IDS", "").strip()
+        try:
+            shards = shard_ids(ids) if ids else None
+        except ValueError as exc:
+            raise ConfigError(f"TABLES_SHARD_IDS: {exc}") from None
         return cls(
             database=os.environ.get("TABLES_DATABASE") or str(DEFAULT_DATABASE),
             ai_delay=_float_env("TABLES_AI_DELAY", cls.ai_delay),
             invite_ttl=_float_env("TABLES_INVITE_TTL", cls.invite_ttl),
             archive_after=_float_env("TABLES_ARCHIVE_AFTER", cls.archive_after),
             log_level=os.environ.get("TABLES_LOG_LEVEL", cls.log_level).upper(),
-        )
+            shard_count=_int_env("TABLES_SHARD_COUNT", None, 1),
+            shard_ids=shards,
+            process=os.environ.get("TABLES_PROCESS", "").strip() or None,
+            lease=_float_env("TABLES_LEASE", cls.lease),
+            cached_games=_int_env("TABLES_CACHED_GAMES", cls.cached_games, 1) or cls.cached_games,
+        ).checked()
+
+    def checked(self) -> Config:
+        """This configuration, if its settings fit together; otherwise :class:`ConfigError`."""
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ConfigError("shard ids need the shard count too (--shard-count / TABLES_SHARD_COUNT)")
+            wrong = [i for i in self.shard_ids if i >= self.shard_count]
+            if wrong:
+                raise ConfigError(f"shard {wrong[0]} does not exist: the ids go from 0 to {self.shard_count - 1}")
+            if len(self.shard_ids) < self.shard_count and not is_postgres(self.database):
+                raise ConfigError(
+                    "a process with only some of the shards shares its games with the others: set TABLES_DATABASE "
+                    "to a postgresql:// URL (an SQLite file belongs to one process)"
+                )
+        if self.lease < 3:
+            raise ConfigError(f"TABLES_LEASE must be at least 3 seconds, not {self.lease:g}")
+        return self
+
+    @property
+    def runner(self) -> str:
+        """This process's name in the games' leases: ``TABLES_PROCESS``, or its shards (``shards 0,1 of 4``),
+        the same after a restart so that it takes its games straight back; ``main`` when unsharded."""
+        if self.process:
+            return self.process
+        if self.shard_ids is None or self.shard_count is None or len(self.shard_ids) == self.shard_count:
+            return "main"
+        return f"shards {','.join(map(str, self.shard_ids))} of {self.shard_count}"
 
 
 class TableBot(commands.Bot):
@@ -89,9 +166,10 @@ class TableBot(commands.Bot):
     host: Host
     lobbies: Lobbies
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, **shards: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents: everything is slash commands
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -108,8 +186,11 @@ class TableBot(commands.Bot):
         from cogs.lobby import Lobbies
         from tables.service import Tables
 
-        self.store = await Store.open(self.config.database)
-        self.tables = Tables(self.store, seed=self.config.seed)
+        config = self.config
+        self.store = await Store.open(config.database)
+        self.tables = Tables(
+            self.store, seed=config.seed, cached=config.cached_games, runner=config.runner, lease=config.lease
+        )
         self.host = Host(self)
         self.lobbies = Lobbies(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -139,6 +220,8 @@ class TableBot(commands.Bot):
         return drawn
 
     async def close(self) -> None:
+        if hasattr(self, "host"):
+            await self.host.runner.stop()  # first: other processes take this one's games at once
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()
@@ -159,6 +242,10 @@ def create_bot(
     invite_ttl: float | None = None,
     seed: str | None = None,
     warm_renderers: bool | None = None,
+    shard_count: int | None = None,
+    shard_ids: tuple[int, ...] | None = None,
+    process: str | None = None,
+    lease: float | None = None,
     config: Config | None = None,
 ) -> TableBot:
     """Build a fully configured bot without connecting it (tests and the demo run it in SimCord).
@@ -177,4 +264,16 @@ def create_bot(
         overrides["seed"] = seed
     if warm_renderers is not None:
         overrides["warm_renderers"] = warm_renderers
-    return TableBot(replace(config, **overrides))
+    for name, value in (("shard_count", shard_count), ("shard_ids", shard_ids), ("process", process), ("lease", lease)):
+        if value is not None:
+            overrides[name] = value
+    config = replace(config, **overrides).checked()
+    if config.shard_count is None:
+        return TableBot(config)
+    ids = list(config.shard_ids) if config.shard_ids is not None else None
+    return ShardedTableBot(config, shard_count=config.shard_count, shard_ids=ids)
+
+
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """The bot on several Discord shards: one gateway connection per shard of this process
+    (``shard_ids``) out of the bot's ``shard_count``, as Discord requires of bots in many servers."""

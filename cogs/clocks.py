@@ -28,6 +28,7 @@ import discord
 from cogs.messages import mention, pings, shown, title
 from data.store import GameRecord
 from games.core import Event
+from tables.service import GameError
 
 if TYPE_CHECKING:
     from cogs.host import Host
@@ -88,6 +89,18 @@ class Clocks:
         if record.status == "active" and (record.clock or lapses):
             self._tasks[record.id] = asyncio.create_task(self._run(record.id), name=f"clock-{record.id}")
 
+    def kick(self, game_id: int) -> None:
+        """Start a game's clock unless it runs already (after a start, or when this process takes the game
+        over); a game without a clock or a lapse stops at once."""
+        if game_id not in self._tasks:
+            self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"clock-{game_id}")
+
+    def disarm(self, game_id: int) -> None:
+        """Stop a game's clock (another process runs the game now)."""
+        task = self._tasks.pop(game_id, None)
+        if task is not None:
+            task.cancel()
+
     async def deadlines(self, record: GameRecord) -> dict[int, float]:
         """When each member's pending decision is due, by engine seat (empty without a clock)."""
         if record.status != "active" or not record.clock:
@@ -131,6 +144,8 @@ class Clocks:
         try:
             while True:
                 record = await self.host.tables.get(game_id)
+                if not self.host.tables.runs(record, now_ts()):
+                    return  # another process runs this game and its clock
                 due = await self.next_due(record)
                 if due is None:
                     return
@@ -146,6 +161,8 @@ class Clocks:
                     await self._time_out(record, due)
         except asyncio.CancelledError:
             raise
+        except GameError as exc:
+            log.info("Game %s: its clock stopped: %s", game_id, exc)  # the game is gone, or moved elsewhere
         except Exception:
             log.exception("Game %s: its clock failed; it restarts with the next action or restart", game_id)
         finally:
@@ -192,8 +209,3 @@ class Clocks:
         if applied is not None:
             spec = self.host.tables.spec(applied.record)
             self.host.follow_up(spec, await self.host.publish(applied.record, applied.events, before=applied.before))
-
-    async def resume(self) -> None:
-        """After a (re)start: every game with a clock carries on from its stored deadlines."""
-        for game_id in await self.bot.store.game_ids():
-            self.arm(await self.host.tables.get(game_id))

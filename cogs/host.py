@@ -44,12 +44,13 @@ from cogs.messages import (
     waiting_line,
 )
 from cogs.private import Followup, PrivateMail, place_link
+from cogs.runner import Runner
 from cogs.seats import Seats
 from data.store import GameRecord, SeatRecord
 from games.core import Choice, Event, format_seats
 from games.registry import GAMES, GameSpec
 from tables import menus
-from tables.service import Applied, GameError, deciding, seat_names
+from tables.service import Applied, GameError, KeyedLocks, deciding, seat_names
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
@@ -127,7 +128,9 @@ class Host:
         self.mail = PrivateMail(bot)
         self.clocks = Clocks(self)
         self.seats = Seats(self)
-        self._publish_locks: dict[int, asyncio.Lock] = {}
+        self.runner = Runner(self)
+        self._publishing = KeyedLocks()
+        """One board posted at a time per game."""
         self._posted: dict[int, int] = {}
         """The newest board version posted per game (a slower publish never covers a newer board)."""
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
@@ -265,8 +268,7 @@ class Host:
         spec = self.tables.spec(record)
         names = names_shown(spec, record)
         happened = [event_line(e, names) for e in events if e.seat is None]
-        lock = self._publish_locks.setdefault(record.id, asyncio.Lock())
-        async with lock:
+        async with self._publishing.hold(record.id):
             latest = await self.tables.get(record.id)
             place = self.place(latest)
             if latest.version < self._posted.get(record.id, -1):
@@ -334,9 +336,6 @@ class Host:
         if followup.record.status != "active":
             # Nothing more will be posted for this game: its bookkeeping goes (memory stays bounded).
             self._posted.pop(game_id, None)
-            lock = self._publish_locks.get(game_id)
-            if lock is not None and not lock.locked():
-                del self._publish_locks[game_id]
         self.clocks.arm(followup.record)
         if followup.record.status == "active":
             self.kick_ai(game_id)
@@ -650,6 +649,8 @@ class Host:
                 spec = self.tables.spec(record)
                 if record.status != "active" or not self._ai_seats_to_act(spec, record):
                     return
+                if not self.tables.runs(record, now_ts()):
+                    return  # another process runs this game's AI seats now
                 if self.bot.config.ai_delay > 0:
                     await asyncio.sleep(self.bot.config.ai_delay)
                 before = record = await self.tables.get(game_id)
@@ -683,10 +684,11 @@ class Host:
         return [s for s in game.to_act(state) if record.seats[game.controller(state, s)].is_ai]
 
     async def resume(self) -> None:
-        """After a (re)start: let AI seats whose turn it is carry on."""
+        """After a (re)start: the games this process runs carry on (AI seats whose turn it is, clocks: see
+        :mod:`cogs.runner`), and the finished games of its servers have their threads archived in time."""
         await self.bot.wait_until_ready()
-        for game_id in await self.bot.store.game_ids():
-            self.kick_ai(game_id)
-        await self.clocks.resume()
+        self.runner.start()
         for game_id in await self.bot.store.unarchived():
-            self.archive_later(await self.tables.get(game_id))
+            record = await self.tables.get(game_id)
+            if self.runner.serves(record.guild_id):
+                self.archive_later(record)

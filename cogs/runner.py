@@ -1,0 +1,91 @@
+"""Which games this process runs: their AI turns and clocks, each game in exactly one process.
+
+On SQLite one process owns the database and runs every game. On a shared PostgreSQL each active game
+has a lease (``games.runner``, ``games.runner_until``): the process that created the game or applied its
+latest action holds it and alone moves for AI seats and times decisions out (a commit under a lost lease
+is refused by the store). Every ``lease / 3`` seconds a process renews its leases and takes over the
+games whose lease ran out — at once for the servers on its own shards, after one more lease for others
+(in case their own process is only slow) — so a process that dies has its games carried on within
+``2 × lease`` at most, by whoever is left. A process that shuts down lets its leases go, so its games
+move on at the next sweep of another process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from cogs.clocks import now_ts
+
+if TYPE_CHECKING:
+    from cogs.host import Host
+
+log = logging.getLogger("tables.runner")
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a server's events (Discord's formula); direct messages come to shard 0."""
+    return ((guild_id or 0) >> 22) % shard_count
+
+
+class Runner:
+    """Keeps this process's leases and resumes the games it comes to run (after a start or a takeover)."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.bot = host.bot
+        self.tables = host.tables
+        self.running: set[int] = set()
+        """The active games whose lease this process held at its last sweep."""
+        self._task: asyncio.Task[None] | None = None
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether a server's events come to this process (one of its shards), or it has every shard."""
+        count, ids = self.bot.shard_count, self.bot.config.shard_ids
+        return ids is None or not count or shard_of(guild_id, count) in ids
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="runner")
+
+    async def stop(self) -> None:
+        """Stop sweeping and let this process's leases go (others take its games at their next sweep)."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self.tables.store.shared:
+            await self.tables.store.release_leases(self.tables.runner)
+
+    async def _run(self) -> None:
+        await self.bot.wait_until_ready()
+        if not self.tables.store.shared:
+            # The only process on this database: it runs every active game.
+            self._resume(await self.tables.store.game_ids())
+            return
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
+            await asyncio.sleep(self.tables.lease / 3)
+
+    async def sweep(self) -> set[int]:
+        """Renew this process's leases and take over the games nobody runs; resume those it did not run
+        before. Returns the games it runs now."""
+        store, tables = self.tables.store, self.tables
+        now = now_ts()
+        held = set(await store.renew_leases(tables.runner, until=now + tables.lease))
+        for game_id, guild_id, until in await store.unleased_games(now=now):
+            if (self.serves(guild_id) or until < now - tables.lease) and await tables.claim(game_id, now=now):
+                log.info("Game %s: taken over (its lease ran out)", game_id)
+                held.add(game_id)
+        for game_id in self.running - held:
+            self.host.clocks.disarm(game_id)  # another process runs it now
+        self._resume(sorted(held - self.running))
+        self.running = held
+        return held
+
+    def _resume(self, game_ids: list[int]) -> None:
+        for game_id in game_ids:
+            self.host.kick_ai(game_id)
+            self.host.clocks.kick(game_id)
