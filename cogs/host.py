@@ -49,6 +49,7 @@ from cogs.seats import Seats
 from data.store import GameRecord, SeatRecord
 from games.core import Choice, Event, format_seats
 from games.registry import GAMES, GameSpec
+from rendering import pool as render_pool
 from tables import menus
 from tables.service import Applied, GameError, KeyedLocks, deciding, seat_names
 
@@ -251,7 +252,7 @@ class Host:
         """The board message: what happened and whose turn (one short line each), the image of the
         spectator ``view`` with the full description as its alt text, the buttons."""
         names = seat_names(spec.game, record)
-        png = await asyncio.to_thread(spec.render_board, view, names)
+        png = await render_pool.run(spec.render_board, view, names)
         summary = format_seats(spec.game.summary(view), names)
         file = discord.File(
             io.BytesIO(png),
@@ -363,7 +364,7 @@ class Host:
         if record.status == "finished" and spec.game.is_over(record.state):
             view = spec.game.view(record.state, None)
             names = seat_names(spec.game, record)
-            png = await asyncio.to_thread(spec.render_final, view, names)
+            png = await render_pool.run(spec.render_final, view, names)
             alt = format_seats(spec.game.summary(view), names)[:1000]
             kwargs["file"] = discord.File(
                 io.BytesIO(png), filename=f"{spec.kind}-{record.id}-final.png", description=alt

@@ -25,6 +25,7 @@ from cogs.messages import NO_PINGS, deciders, mention, names_shown, pings, shown
 from data.store import GameRecord, SeatRecord
 from games.core import format_seats
 from games.registry import GameSpec
+from rendering import pool as render_pool
 from tables.service import players_out, seat_names, seats_of
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ class PrivateMail:
             files = []
             for s in seats[:10]:
                 view = game.view(state, s)
-                png = await asyncio.to_thread(render, view, names)
+                png = await render_pool.run(render, view, names)
                 alt = format_seats(game.seat_summary(view), names)[:1000]
                 name = f"{spec.kind}-{record.id}-hand" + (f"-{s}" if len(seats) > 1 else "") + ".png"
                 files.append(discord.File(io.BytesIO(png), filename=name, description=alt))

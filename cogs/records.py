@@ -14,6 +14,7 @@ from cogs.private import place_link
 from data.ratings import GLOBAL
 from data.store import GameRecord, Store
 from games.registry import GAMES
+from rendering import pool as render_pool
 from rendering import records as drawing
 from tables.records import game_log, member_stats, players_won, public_positions, sample
 from tables.service import GameError
@@ -45,7 +46,7 @@ async def leaderboard_file(store: Store, kind: str, guild_id: int | None, scope:
     number, name = scope_of(guild_id, scope)
     standings = await store.leaderboard(kind, number, limit=10)
     rows = [drawing.LeaderRow(i + 1, s.name or "?", s.rating.shown, s.games, s.wins) for i, s in enumerate(standings)]
-    png = await asyncio.to_thread(drawing.render_leaderboard, f"{spec.title} leaderboard", f"Ratings in {name}", rows)
+    png = await render_pool.run(drawing.render_leaderboard, f"{spec.title} leaderboard", f"Ratings in {name}", rows)
     alt = "; ".join(f"{r.rank}. {r.name} {r.rating:.1f} ({r.games} games, {r.wins} won)" for r in rows)
     return discord.File(
         io.BytesIO(png), filename=f"{kind}-leaderboard.png", description=(alt or "Nobody is rated yet")[:1000]
@@ -97,7 +98,7 @@ async def stats_message(store: Store, member: discord.abc.User, viewer: int, gui
                 tuple(entry.favourites()) if entry else (),
             )
         )
-    png = await asyncio.to_thread(drawing.render_stats, member.display_name, f"Ratings in {name}", rows)
+    png = await render_pool.run(drawing.render_stats, member.display_name, f"Ratings in {name}", rows)
     alt = "; ".join(f"{r.title}: {r.played} played, {r.won} won" for r in rows) or "No finished games yet"
     latest = [_game_line(r, member.id) for r in records if r.status == "finished"][:5]
     lines = [f"📊 **{shown(member.display_name)}** — stats (ratings in {name})"]
@@ -182,7 +183,7 @@ async def replay(store: Store, record: GameRecord) -> Replay:
         final = spec.render_final(last.view, last.names) if ended else None
         return drawing.render_replay(boards, final)
 
-    webp = await asyncio.to_thread(draw)
+    webp = await render_pool.run(draw)
     sampled = f", {len(shown_positions)} shown" if len(shown_positions) < len(positions) else ""
     content = (
         f"🎞️ Replay of {title(spec, record)}: {len(actions)} actions, {len(positions)} public positions{sampled}, "
