@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import update_wrapper
+from functools import partial, update_wrapper
 from typing import Any, Generic, NamedTuple, ParamSpec, TypeVar
 
 from PIL import Image
@@ -151,10 +151,18 @@ _SHARED = _Shared(DEFAULT_BUDGET)
 class CachedFunction(Generic[P, R]):
     """A function whose results live in the shared byte-bounded cache (see :func:`image_cache`)."""
 
+    cache_info: Callable[[], CacheInfo]
+    """This function's hits, misses, entries and bytes in the shared cache."""
+    cache_clear: Callable[[], None]
+    """Forget this function's cached values (tests use it to draw everything afresh)."""
+
     def __init__(self, fn: Callable[P, R]) -> None:
         self._fn = fn
         self._name = f"{fn.__module__}.{fn.__qualname__}"
         update_wrapper(self, fn)
+        # Per instance, not methods: code that clears every ``cache_clear`` it finds must not meet this class.
+        self.cache_info = partial(_SHARED.info, self._name)
+        self.cache_clear = partial(_SHARED.drop, self._name)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         key = (self._name, (args, tuple(sorted(kwargs.items()))) if kwargs else args)
@@ -164,14 +172,6 @@ class CachedFunction(Generic[P, R]):
         value = self._fn(*args, **kwargs)
         _SHARED.put(key, value)
         return value
-
-    def cache_info(self) -> CacheInfo:
-        """This function's hits, misses, entries and bytes in the shared cache."""
-        return _SHARED.info(self._name)
-
-    def cache_clear(self) -> None:
-        """Forget this function's cached values (tests use it to draw everything afresh)."""
-        _SHARED.drop(self._name)
 
 
 def image_cache(fn: Callable[P, R]) -> CachedFunction[P, R]:

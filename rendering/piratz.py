@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from games.core import format_seats
 from games.piratz.cards import SYMBOL_TOTALS, TYPES
 from rendering import theme as t
+from rendering.cache import image_cache
 
 View = dict[str, Any]
 
@@ -72,7 +73,7 @@ def _acting(view: View) -> str:
 
 
 # ====================================================================== cards
-@lru_cache(maxsize=128)
+@image_cache
 def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
     """A face-up treasure card: a tinted slot per symbol (icon and label), a red rat band on rat cards."""
     face = t.card(CARD_W, CARD_H, t.PARCHMENT, t.DANGER if rat else t.GOLD_DEEP, 5 if rat else 3).copy()
@@ -102,7 +103,7 @@ def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
     return face
 
 
-@lru_cache(maxsize=8)
+@image_cache
 def _buried_overlay(seat: int) -> Image.Image:
     """Laid over a buried card: sand over the card, the burier's spade stuck in it and a BURIED tag."""
     colour = t.PLAYER_COLOURS[seat]
@@ -127,7 +128,7 @@ def _buried_overlay(seat: int) -> Image.Image:
     return overlay
 
 
-@lru_cache(maxsize=8)
+@image_cache
 def _middle_spade(seat: int) -> Image.Image:
     """A spade placed in the middle with no card under it, in a card-sized slot."""
     colour = t.PLAYER_COLOURS[seat]
@@ -196,7 +197,7 @@ def _cube_x(cx: float, slots: int, s: int) -> int:
     return round(cx - slots * 27 + s * 54 + 2)
 
 
-@lru_cache(maxsize=8)
+@image_cache
 def _board_layer(seats: int, slots: int, rows: int, lines: int) -> Image.Image:
     """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
     ey = _events_y(seats, rows)
@@ -424,7 +425,7 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
     )
 
 
-@lru_cache(maxsize=32)
+@image_cache
 def _player_content(
     seat: int, name: str, held: bool, pile_count: int, you: bool, counts: tuple[int, ...] | None
 ) -> Image.Image:

@@ -15,12 +15,12 @@ twice the size and scaled down, so a render is a copy, a few cached sprites past
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from rendering import theme as t
+from rendering.cache import image_cache
 
 View = dict[str, Any]
 
@@ -87,7 +87,7 @@ def _paint_chest(d: ImageDraw.ImageDraw, p: Any, k: float, c: t.RGB) -> None:
 t.register_icon("sr-chest", _paint_chest, (150, 92, 44))
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def _flag(colour: str, initial: str, size: int) -> Image.Image:
     """A ship: a round flag piece in its colour, a pennant, and its commander's initial."""
     fill, ink, edge = SHIP_COLOURS[colour]
@@ -116,7 +116,7 @@ def _flag(colour: str, initial: str, size: int) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def _ring(colour: t.RGB, size: int, width: int) -> Image.Image:
     s = 3
     big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
@@ -128,7 +128,7 @@ def _ring(colour: t.RGB, size: int, width: int) -> Image.Image:
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def _disc(colour: t.RGB, size: int, edge: t.RGB = t.OUTLINE) -> Image.Image:
     s = 3
     big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
@@ -136,7 +136,7 @@ def _disc(colour: t.RGB, size: int, edge: t.RGB = t.OUTLINE) -> Image.Image:
     return big.resize((size, size), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def _die(value: int, size: int) -> Image.Image:
     """A white die showing ``value`` pips."""
     img = t.rounded(size, size, size // 5, WHITE, t.OUTLINE, 2).copy()
@@ -160,7 +160,7 @@ def _die(value: int, size: int) -> Image.Image:
 # ---------------------------------------------------------------------------------------------- the map
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _map_layer(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> Image.Image:
     """Land, ocean, grid lines, dots, coordinates, ports and the X, drawn at twice the size and scaled down."""
     s = 2
@@ -294,7 +294,7 @@ def _fleets(view: View) -> list[tuple[int, list[int]]]:
     return list(groups.items())
 
 
-@lru_cache(maxsize=4)
+@image_cache
 def _crate(size: int) -> Image.Image:
     """A crate of supplies."""
     img = t.rounded(size, size, 4, (170, 112, 56), t.OUTLINE, 2).copy()
@@ -451,7 +451,7 @@ def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
 TITLE_END = M + 48 + 6 + round(t.text_width("SEA RATS!", t.font(40, bold=True)))
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _base(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> Image.Image:
     """Everything of a board that never changes: background, title, panels and the map without ships."""
     canvas = t.new_canvas(W, H)

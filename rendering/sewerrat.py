@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -19,6 +18,7 @@ from PIL import Image, ImageDraw
 from games.core import format_seats
 from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_text
 from rendering import theme as t
+from rendering.cache import image_cache
 
 View = dict[str, Any]
 
@@ -61,7 +61,7 @@ def _centre(q: int) -> tuple[float, float]:
 
 
 # ====================================================================== cached pieces
-@lru_cache(maxsize=16)
+@image_cache
 def _tile(mask: int) -> Image.Image:
     """A tile: its pipes from the centre to each opening (outlined, with a shine), a white dot on a dead end."""
     size = CELL * SS
@@ -85,7 +85,7 @@ def _tile(mask: int) -> Image.Image:
     return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _trap(red: bool) -> Image.Image:
     """A trap: a toothed ring, black or red (red traps are bigger and brighter: they never move)."""
     size = CELL * SS
@@ -113,7 +113,7 @@ def _trap(red: bool) -> Image.Image:
     return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def _token(seat: int, acting: bool) -> Image.Image:
     """A rat: a disc in its player's colour with the seat's letter; ringed in the highlight when it acts."""
     colour = t.PLAYER_COLOURS[seat]
@@ -135,7 +135,7 @@ def _letter(seat: int) -> str:
     return "ABCDEF"[seat]
 
 
-@lru_cache(maxsize=1)
+@image_cache
 def _frame() -> Image.Image:
     """The board without tiles: the toilets with their colours and numbers, and the coordinates."""
     img = Image.new("RGBA", (WIDTH, GRID + 2 * TOILET + 90), (0, 0, 0, 0))
@@ -164,7 +164,7 @@ def _frame() -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=4)
+@image_cache
 def _mark(kind: str) -> Image.Image:
     """Overlays on a square: a legal destination, where the last roll's traps fell, a pending tile."""
     img = Image.new("RGBA", (CELL * SS, CELL * SS), (0, 0, 0, 0))
@@ -181,7 +181,7 @@ def _mark(kind: str) -> Image.Image:
     return img.resize((CELL, CELL), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def _die(colour: t.RGB, value: int, size: int) -> Image.Image:
     """A d8 result: a rounded die in its colour with the number."""
     img = t.rounded(size, size, 14, colour, t.OUTLINE, 3).copy()
@@ -217,7 +217,7 @@ def _header(img: Image.Image, view: View, names: Sequence[str]) -> None:
         t.text(img, (WIDTH - 28, 100), f"traps: {fell}", t.font(t.MIN_TEXT), t.FOAM, anchor="rm")
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def _base(height: int, seats: int) -> Image.Image:
     """The table background with the board's frame, toilets and coordinates, and the players' panels."""
     img = t.new_canvas(WIDTH, height)
@@ -228,7 +228,7 @@ def _base(height: int, seats: int) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=32)
+@image_cache
 def _tiles(board: tuple[int, ...]) -> Image.Image:
     """The 8×8 grid of tiles (a board changes only when tiles are changed)."""
     img = Image.new("RGB", (GRID, GRID))
@@ -324,7 +324,7 @@ def _legend(img: Image.Image, y: int) -> None:
     t.legend(img, (28, y), _legend_entries(), t.font(t.MIN_TEXT), t.FOAM, width=WIDTH - 56, gap=30)
 
 
-@lru_cache(maxsize=1)
+@image_cache
 def _legend_entries() -> list[tuple[Image.Image, str]]:
     def small(img: Image.Image) -> Image.Image:
         return img.convert("RGBA").resize((40, 40), Image.Resampling.LANCZOS)

@@ -19,6 +19,7 @@ from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from rendering import typeset
+from rendering.cache import image_cache
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -176,7 +177,7 @@ def _draw_text(
     return img, (left, top)
 
 
-_text_image = lru_cache(maxsize=1024)(_draw_text)
+_text_image = image_cache(_draw_text)
 
 
 @lru_cache(maxsize=256)
@@ -305,7 +306,7 @@ def seat_names(names: Sequence[str], seats: int) -> list[str]:
 _SUPERSAMPLE = 3
 
 
-@lru_cache(maxsize=512)
+@image_cache
 def rounded(
     w: int, h: int, radius: int, fill: RGB | RGBA | None, border: RGB | None = None, border_width: int = 0
 ) -> Image.Image:
@@ -318,7 +319,7 @@ def rounded(
     return big.resize((w, h), Image.Resampling.BOX)
 
 
-@lru_cache(maxsize=128)
+@image_cache
 def _shadow_mask(w: int, h: int, radius: int, blur: int) -> Image.Image:
     pad = blur * 2
     mask = Image.new("L", (w + 2 * pad, h + 2 * pad), 0)
@@ -392,7 +393,7 @@ def pill(
     return x, y, x + w, y + h
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def card(w: int, h: int, face: RGB = PARCHMENT, border: RGB = GOLD_DEEP, border_width: int = 3) -> Image.Image:
     """A blank card (RGBA, rounded, bordered, with a thin inner line), for games to draw faces on."""
     img = rounded(w, h, max(8, w // 10), face, border, border_width).copy()
@@ -402,7 +403,7 @@ def card(w: int, h: int, face: RGB = PARCHMENT, border: RGB = GOLD_DEEP, border_
     return img
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def card_back(w: int, h: int) -> Image.Image:
     """The back of a face-down card: deep red with a gold frame, a lattice and a skull."""
     back = card(w, h, (120, 28, 38), GOLD, 3).copy()
@@ -428,7 +429,7 @@ def glow(canvas: Image.Image, box: Box, colour: RGB = HIGHLIGHT, radius: int = 1
     _over(canvas, _glow_image(x1 - x0, y1 - y0, radius, colour), x0 - _GLOW_PAD, y0 - _GLOW_PAD)
 
 
-@lru_cache(maxsize=32)
+@image_cache
 def _glow_image(w: int, h: int, radius: int, colour: RGB) -> Image.Image:
     pad = _GLOW_PAD
     alpha = Image.new("L", (w + 2 * pad, h + 2 * pad), 0)
@@ -492,7 +493,7 @@ def title(canvas: Image.Image, xy: tuple[int, int], icon_img: Image.Image, s: st
     return x + icon_img.width + 6 + text_width(s, fnt)
 
 
-@lru_cache(maxsize=32)
+@image_cache
 def cube(value: int, size: int) -> Image.Image:
     """A score cube (gold 3, silver 2, copper 1) drawn in oblique view with its value on the front."""
     s = _SUPERSAMPLE
@@ -539,12 +540,12 @@ def icon(name: str, size: int, colour: RGB | None = None, edge: RGB = OUTLINE) -
     return _icon(name, size, colour or ICON_COLOURS[name], edge)
 
 
-@lru_cache(maxsize=256)
+@image_cache
 def _icon(name: str, size: int, colour: RGB, edge: RGB) -> Image.Image:
     return _icon_master(name, colour, edge).resize((size, size), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def _icon_master(name: str, colour: RGB, edge: RGB) -> Image.Image:
     margin = 10
     k = (_ICON_MASTER - 2 * margin) / 100
@@ -731,7 +732,7 @@ def new_canvas(w: int, h: int) -> Image.Image:
     return _background(w, h).copy()
 
 
-@lru_cache(maxsize=8)
+@image_cache
 def _background(w: int, h: int) -> Image.Image:
     # A vertical gradient keeps every row a single colour, which compresses to almost nothing.
     column = Image.linear_gradient("L").resize((1, h))

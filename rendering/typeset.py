@@ -23,6 +23,8 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from rendering.cache import image_cache
+
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "assets" / "fonts"
 
 RAQM: bool = features.check("raqm")
@@ -360,7 +362,7 @@ def draw_line(
     return img, -left, -top, x
 
 
-@lru_cache(maxsize=256)
+@image_cache
 def _emoji(text: str, size: int, rtl: bool, raqm: bool) -> Image.Image:
     """Colour emoji drawn at their bitmap size, then scaled to ``size`` px text."""
     fnt = face(EMOJI, size, raqm)

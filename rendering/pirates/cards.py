@@ -3,12 +3,11 @@ and its type, crew, cannons, cargo and the mission line — each role a card can
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageDraw
 
 from games.pirates.cards import BY_CODE, Face
 from rendering import theme as t
+from rendering.cache import image_cache
 
 RED_SUIT: t.RGB = (184, 30, 36)
 BLACK_SUIT: t.RGB = (28, 26, 30)
@@ -93,7 +92,7 @@ def ship_picture(w: int, h: int, f: Face) -> Image.Image:
 CARD_W, CARD_H = 210, 300
 
 
-@lru_cache(maxsize=128)
+@image_cache
 def card_face(code: str, w: int = CARD_W, h: int = CARD_H, detail: bool = True) -> Image.Image:
     """A card's face. With ``detail`` every role is written out; without, the card shows its corner index,
     flag, ship picture and type (for the small cards of a busy table)."""
@@ -131,6 +130,6 @@ def card_face(code: str, w: int = CARD_W, h: int = CARD_H, detail: bool = True) 
     return img
 
 
-@lru_cache(maxsize=8)
+@image_cache
 def back(w: int, h: int) -> Image.Image:
     return t.card_back(w, h)

@@ -5,13 +5,13 @@ cards in full and what each unfinished mission still needs; the final image who 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from games.pirates.cards import BY_CODE, GOODS, NATIONS, Face, Mission
 from rendering import theme as t
+from rendering.cache import image_cache
 from rendering.pirates.cards import CARD_H, CARD_W, back, card_face, flag, suit_colour
 
 View = Mapping[str, Any]
@@ -27,7 +27,7 @@ def colour(seat: int) -> t.PlayerColour:
     return t.PLAYER_COLOURS[seat % len(t.PLAYER_COLOURS)]
 
 
-@lru_cache(maxsize=256)
+@image_cache
 def mini(code: str, role: str) -> Image.Image:
     """A small card: corner index, flag and one role's value (``cargo``: tons and good; ``mission``: kind)."""
     f = BY_CODE[code]
@@ -232,7 +232,7 @@ def _actors(view: View) -> set[int]:
     return {view["turn"]}
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def _base(rows: tuple[tuple[bool, bool], ...]) -> Image.Image:
     """The table's panels (the slow part: soft shadows), one per (highlighted, out) pattern of the rows."""
     canvas = t.new_canvas(W, HEADER_H + ROW_H * len(rows) + M)
@@ -282,7 +282,7 @@ def _needs(view: View, f: Face) -> str:
     return "Look for ships at sea until a Joker shows the fleet; sink it and its escort"
 
 
-@lru_cache(maxsize=32)
+@image_cache
 def _hand_base(h: int, y: int) -> Image.Image:
     """The hand image's background with the missions panel from ``y`` down."""
     canvas = t.new_canvas(W, h)

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from games.core import format_seats
 from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR, TRIBES
 from rendering import theme as t
+from rendering.cache import image_cache
 from rendering.sewerpirats.icons import SHIP_COLOURS, WHITE, icon
 from rendering.sewerpirats.pieces import (
     CARD_H,
@@ -191,7 +192,7 @@ def _pool_cx(k: int) -> int:
     return M + ROW_PANEL_W + 16 + 80 + k * 138
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _hull() -> Image.Image:
     """A ship seen from above, stern left and bow right, with a planked deck (no emblem, no hatches)."""
     s = 3
@@ -222,7 +223,7 @@ def _hull() -> Image.Image:
     return big.resize((w, h), Image.Resampling.BOX)
 
 
-@lru_cache(maxsize=4)
+@image_cache
 def _medallion(ship: str) -> Image.Image:
     """The ship's emblem: its symbol on a disc of its colour with a gold rim."""
     d, s = 76, 3
@@ -236,7 +237,7 @@ def _medallion(ship: str) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _hatch(captain: bool) -> Image.Image:
     """An empty deck space: a hatch, or the gold captain's space C with a faint captain's hat."""
     h = ROW_H - 26
@@ -248,7 +249,7 @@ def _hatch(captain: bool) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=4)
+@image_cache
 def _space_tab(space: int) -> Image.Image:
     """The label of a deck space: 1, 2, 3 on parchment, C white on red."""
     label = "C" if space == 3 else str(space + 1)
@@ -279,7 +280,7 @@ def _legend_rows(cat: Catalog) -> int:
     return sum(len(t.legend_rows(entries, fnt, INNER - 44, 20)) for entries in _legend(cat))
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog) -> Image.Image:
     """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
     ey = _events_y(seats, top, name_lines)
@@ -405,7 +406,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
         t.paste(img, _banner(" ".join(format_seats(view["pending"], names).split()), t.HIGHLIGHT), (M, BANNER_Y))
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def _banner(status: str, colour: t.RGB) -> Image.Image:
     """The line under the title: what the player to act must decide (or the result), on a dark pill."""
     img = t.rounded(INNER, BANNER_H, BANNER_H // 2, (8, 24, 34), (40, 84, 100), 2).copy()
@@ -422,7 +423,7 @@ def _event_lines(events: tuple[str, ...]) -> tuple[tuple[bool, str], ...]:
     return tuple((k == 0, part) for event in events for k, part in enumerate(t.wrap(event, fnt, INNER - 80, 2)))
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def _event_line(line: str, first: bool) -> Image.Image:
     """One line of the recent events, with a marker where an event starts."""
     img = Image.new("RGBA", (INNER - 40, EVENT_LINE_H), (*t.FOAM, 0))
@@ -440,7 +441,7 @@ def _group_key(group: View) -> GroupKey:
     return booty, (group["bonus"]["type"] if group["bonus"] else None)
 
 
-@lru_cache(maxsize=256)
+@image_cache
 def _group_image(key: GroupKey, which: int, cat: Catalog) -> Image.Image:
     """A flotsam group's contents on parchment (opaque, for the inside of its frame): its three booty
     tokens with their values and its bonus token in a row, and under them what the bonus does. A token
@@ -465,7 +466,7 @@ def _group_image(key: GroupKey, which: int, cat: Catalog) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _no_group() -> Image.Image:
     """Laid over a flotsam frame with no group left: the pools are empty."""
     img = t.rounded(GROUP_W, GROUP_H, 14, NIGHT, (64, 100, 116), 2).copy()
@@ -474,7 +475,7 @@ def _no_group() -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _empty_cell(square: bool) -> Image.Image:
     """Where a token lay before it was seized: a faint outline."""
     d = GROUP_TOKEN
@@ -516,7 +517,7 @@ def _draw_strip(img: Image.Image, view: View, top: int) -> None:
         t.text(img, (_pool_cx(k) + 6, sy + 84), str(count), t.font(40, bold=True), ink, anchor="lm")
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _ghost_card() -> Image.Image:
     return t.rounded(CARD_W, CARD_H, 9, None, t.PARCHMENT_SHADE, 3)
 
@@ -550,7 +551,7 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
         )
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def _player_content(
     seat: int,
     name: str,
@@ -617,7 +618,7 @@ def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int, word
     return x + t.text_width(plural, t.font(SMALL))
 
 
-@lru_cache(maxsize=2)
+@image_cache
 def _mini_back() -> Image.Image:
     return t.card_back(26, 36)
 
@@ -689,7 +690,7 @@ def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
         x = box[2] + 8
 
 
-@lru_cache(maxsize=256)
+@image_cache
 def _stool(tribe: str, min_bid: int, under: int, w: int, lot: bool) -> Image.Image:
     """One stool at the bar: the figure (nobody's yet), its minimum bid and the cards under it."""
     h = BAR_CELL_H - 10
@@ -731,7 +732,7 @@ def _draw_picks(img: Image.Image, view: View, names: list[str]) -> None:
             t.name_pill(img, (cx, y0 + 136), names[seat], seat, cell - 16, SMALL, 32)  # one line: cut if it must
 
 
-@lru_cache(maxsize=8)
+@image_cache
 def _pool_icon(k: int, size: int = 64) -> Image.Image:
     """A small face-down stack: booty squares (0), bonus discs (1) or a whole group (2)."""
     s = 3

@@ -11,6 +11,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering import theme as t
+from rendering.cache import image_cache
 from rendering.sewerpirats.icons import SHIP_COLOURS, WHITE, icon
 
 View = dict[str, Any]
@@ -91,7 +92,7 @@ def _catalog(items: tuple[tuple[str, str, bool, bool, str | None], ...]) -> Cata
     )
 
 
-@lru_cache(maxsize=128)
+@image_cache
 def figure(tribe: str, owner: int | None, size: int) -> Image.Image:
     """A figure token: a disc with its owner's colour as a thick ring (wood at the bar), the tribe's
     drawn icon on parchment inside and, from :data:`LETTERED` px, the tribe's letter on a tab."""
@@ -118,7 +119,7 @@ def figure(tribe: str, owner: int | None, size: int) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=64)
+@image_cache
 def badge(value: int, star: bool, d: int) -> Image.Image:
     """A token's value: in a white circle, or in a gold starburst for booty that needs its bonus."""
     s = 4
@@ -149,7 +150,7 @@ def badge_size(star: bool, size: int) -> int:
     return round(size * (0.92 if star else 0.84))
 
 
-@lru_cache(maxsize=128)
+@image_cache
 def token(kind: str, bonus: bool, group: t.RGB, size: int) -> Image.Image:
     """A token without its value: booty a rounded square, bonus a disc, tinted with its category's colour."""
     fill, edge = t.mix(group, WHITE, 0.62), t.mix(group, t.OUTLINE, 0.35)
@@ -171,7 +172,7 @@ def token_of(cat: Catalog, kind: str, size: int) -> Image.Image:
     return token(kind, kind in cat.bonus, cat.colour(kind), size)
 
 
-@lru_cache(maxsize=256)
+@image_cache
 def tile(kind: str, value: int, bonus: bool, star: bool, group: t.RGB, size: int) -> Image.Image:
     """A compact token with its value badge over the bottom-right corner (booty; a bonus has no value)."""
     d = badge_size(star, size)
@@ -191,7 +192,7 @@ def tile_of(cat: Catalog, kind: str, value: int, size: int) -> Image.Image:
 CARD_W, CARD_H = 84, 116
 
 
-@lru_cache(maxsize=16)
+@image_cache
 def talisman(symbol: str, w: int = CARD_W, h: int = CARD_H) -> Image.Image:
     """A face-up Talisman card: the ship's symbol on a tint of its colour, its name underneath."""
     colour = SHIP_COLOURS[symbol]
