@@ -36,15 +36,19 @@ R = TypeVar("R")
 
 
 def size_of(value: object) -> int:
-    """Bytes ``value`` holds: an image's pixels (width × height × bands), a bytes object's length, the
-    sum over a tuple or list (an image with its offset), plus :data:`OVERHEAD` for each value."""
+    """Bytes ``value`` holds: an image's pixels (width × height × bands) or a bytes object's length, summed
+    over a tuple or list (an image with its offset), plus :data:`OVERHEAD`."""
+    return _payload(value) + OVERHEAD
+
+
+def _payload(value: object) -> int:
     if isinstance(value, Image.Image):
-        return value.width * value.height * len(value.getbands()) + OVERHEAD
+        return value.width * value.height * len(value.getbands())
     if isinstance(value, bytes | bytearray):
-        return len(value) + OVERHEAD
+        return len(value)
     if isinstance(value, tuple | list):
-        return sum(size_of(item) for item in value) + OVERHEAD
-    return OVERHEAD
+        return sum(_payload(item) for item in value)
+    return 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,222 @@
+"""The renderers' shared image cache holds its byte budget, and the render pool bounds its threads."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from games.registry import GAMES, Renderer
+from games.simulate import self_play
+from rendering import cache, pool
+
+NAMES = ["Anne Bonny", "Mary Read", "Calico Jack", "Edward Teach", "Grace O'Malley", "Zoë 🐀", "李小龍", "محمد"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache() -> Iterator[None]:
+    """Each test starts from an empty cache and leaves the default budget behind."""
+    cache.clear()
+    yield
+    cache.configure(cache.DEFAULT_BUDGET)
+    cache.clear()
+
+
+def _image(side: int) -> Image.Image:
+    return Image.new("RGB", (side, side))
+
+
+def _renders(kind: str) -> list[tuple[Renderer, dict[str, Any]]]:
+    """Boards, a hand and the final image from seeded AI games of ``kind`` at its smallest and largest
+    player counts: each renderer with the view it draws."""
+    spec = GAMES[kind]
+    game = spec.game
+    jobs: list[tuple[Renderer, dict[str, Any]]] = []
+    for players in sorted({game.min_players, game.max_players}):
+        state: dict[str, Any] = {}
+        for step, state in enumerate(self_play(game, spec.player, players, f"cache-{players}")):
+            if step in (1, 25):
+                jobs.append((spec.render_board, game.view(state, None)))
+                if spec.render_hand is not None:
+                    jobs += [(spec.render_hand, game.view(state, seat)) for seat in game.to_act(state)[:1]]
+        jobs.append((spec.render_final, game.view(state, None)))
+    return jobs
+
+
+def _draw(job: tuple[Renderer, dict[str, Any]]) -> bytes:
+    render, view = job
+    return render(view, NAMES)
+
+
+def test_the_size_of_an_image_is_its_pixels_and_a_small_overhead() -> None:
+    assert cache.size_of(Image.new("RGBA", (10, 20))) == 10 * 20 * 4 + cache.OVERHEAD
+    assert cache.size_of(Image.new("L", (10, 20))) == 200 + cache.OVERHEAD
+    assert cache.size_of((Image.new("RGB", (4, 4)), (1, 2))) == 48 + cache.OVERHEAD
+    assert cache.size_of(b"x" * 1000) == 1000 + cache.OVERHEAD
+
+
+def test_values_are_evicted_by_bytes_least_recently_used_first() -> None:
+    one = cache.size_of(_image(100))
+    cache.configure(3 * one)
+    drawn: list[int] = []
+
+    @cache.image_cache
+    def square(n: int) -> Image.Image:
+        drawn.append(n)
+        return _image(100)
+
+    for n in (1, 2, 3):
+        square(n)
+    square(1)  # 1 is now the most recently used, 2 the least
+    square(4)
+    assert cache.stats().bytes == 3 * one
+    assert square.cache_info().currsize == 3
+    drawn.clear()
+    square(1), square(3), square(4)
+    assert drawn == []
+    square(2)
+    assert drawn == [2]
+
+
+def test_a_hit_returns_the_same_image_and_is_counted() -> None:
+    @cache.image_cache
+    def blank(side: int, *, mode: str = "RGB") -> Image.Image:
+        return Image.new(mode, (side, side))
+
+    first = blank(8, mode="L")
+    assert blank(8, mode="L") is first
+    assert blank(8) is not first
+    now = cache.stats()
+    assert (now.hits, now.misses, now.entries) == (1, 2, 2)
+    assert blank.cache_info().hits == 1
+
+
+def test_a_value_larger_than_the_budget_is_returned_uncached() -> None:
+    cache.configure(cache.size_of(_image(50)))
+
+    @cache.image_cache
+    def big(side: int) -> Image.Image:
+        return _image(side)
+
+    small = big(10)
+    huge = big(60)
+    assert huge.size == (60, 60)
+    assert big(60) is not huge
+    assert big(10) is small
+    assert cache.stats().entries == 1
+
+
+def test_shrinking_the_budget_evicts_at_once() -> None:
+    @cache.image_cache
+    def square(n: int) -> Image.Image:
+        return _image(100)
+
+    for n in range(10):
+        square(n)
+    one = cache.size_of(_image(100))
+    assert cache.stats().bytes == 10 * one
+    cache.configure(4 * one)
+    now = cache.stats()
+    assert (now.bytes, now.entries, now.budget) == (4 * one, 4, 4 * one)
+    assert now.by_function == {f"{__name__}.{square.__qualname__}": 4 * one}
+
+
+def test_describe_says_how_full_the_cache_is_and_how_many_threads_render() -> None:
+    cache.configure(64 * 2**20)
+
+    @cache.image_cache
+    def square(n: int) -> Image.Image:
+        return _image(1024)
+
+    square(1)
+    assert cache.describe(threads=2) == "render cache: 3.0 MB of 64 MB in 1 images; 2 render threads"
+
+
+def test_the_budget_holds_after_boards_hands_and_finals_of_every_game() -> None:
+    budget = 8 * 2**20
+    cache.configure(budget)
+    for kind in GAMES:
+        for job in _renders(kind):
+            assert _draw(job).startswith(b"\x89PNG")
+            assert cache.stats().bytes <= budget
+    now = cache.stats()
+    assert now.entries > 0 and now.misses > 0
+    assert sum(now.by_function.values()) == now.bytes
+
+
+def test_no_renderer_draws_on_a_cached_image() -> None:
+    """Every cached value is shared by all renders: rendering boards, hands and finals of every game
+    leaves each cached image that is still in the cache byte for byte as it was first drawn."""
+    cache.configure(2**40)  # nothing evicted, so every value drawn is checked
+    drawn: dict[tuple[str, Any], bytes] = {}
+    put = cache._SHARED.put
+
+    def remember(key: tuple[str, Any], value: Any) -> None:
+        if isinstance(value, Image.Image):
+            drawn[key] = value.tobytes()
+        put(key, value)
+
+    cache._SHARED.put = remember  # type: ignore[method-assign]
+    try:
+        for kind in GAMES:
+            for job in _renders(kind):
+                _draw(job)
+    finally:
+        del cache._SHARED.put
+    assert drawn
+    changed = [key[0] for key, pixels in drawn.items() if cache._SHARED.entries[key][0].tobytes() != pixels]
+    assert changed == []
+
+
+def test_concurrent_renders_give_the_same_png_as_serial_ones() -> None:
+    cache.configure(4 * 2**20)  # small, so threads evict each other's values while they draw
+    jobs = [job for kind in GAMES for job in _renders(kind)]
+    serial = [_draw(job) for job in jobs]
+    cache.clear()
+    with ThreadPoolExecutor(max_workers=6) as executor:
+        parallel = list(executor.map(_draw, jobs * 2))
+    assert parallel == serial * 2
+
+
+def test_the_pool_never_runs_more_renders_at_once_than_its_threads() -> None:
+    running = 0
+    most = 0
+    lock = threading.Lock()
+
+    def render(n: int) -> int:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.02)
+        with lock:
+            running -= 1
+        return n * n
+
+    async def burst() -> list[int]:
+        render_pool = pool.RenderPool(3)
+        try:
+            return await asyncio.gather(*(render_pool.run(render, n) for n in range(20)))
+        finally:
+            render_pool.shutdown()
+
+    assert asyncio.run(burst()) == [n * n for n in range(20)]
+    assert most == 3
+
+
+def test_configure_replaces_the_default_pool() -> None:
+    before = pool.default_threads()
+    try:
+        assert pool.configure(1).threads == 1
+        assert pool.default_threads() == 1
+        assert asyncio.run(pool.run(sum, [1, 2, 3])) == 6
+        with pytest.raises(ValueError):
+            pool.RenderPool(-1)
+    finally:
+        pool.configure(before)
