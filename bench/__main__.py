@@ -1,4 +1,8 @@
-"""``python -m bench``: performance figures as one JSON object, keyed by game.
+"""``python -m bench``: performance figures as one JSON object, keyed by game, plus ``scale``.
+
+``python -m bench`` runs every section; ``--section games`` or ``--section scale`` runs one
+(``python -m bench --section scale``: the figures of one bot process under many games, see
+:mod:`bench.scale`; ``--scale-actions`` and ``--scale-seconds`` size it).
 
 For each game:
 - ``action_ms``: end-to-end latency of one in-game action through the real bot in SimCord — the
@@ -17,8 +21,6 @@ import argparse
 import asyncio
 import json
 import logging
-import random
-import statistics
 import sys
 import tempfile
 import time
@@ -27,104 +29,29 @@ from typing import Any
 
 import simcord
 
+from bench.driving import percentiles, players, timed_actions
+from bench.scale import Sizes, scale
 from games.registry import GAMES
 from games.simulate import self_play, simulate
 
 
-def players(kind: str) -> int:
-    spec = GAMES[kind]
-    return spec.bench_players or spec.game.min_players
-
-
-class TimedRequests(list):
-    """SimCord's REST log, with the ``perf_counter`` time at which the bot issued each request."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.times: list[float] = []
-
-    def append(self, entry: Any) -> None:
-        self.times.append(time.perf_counter())
-        super().append(entry)
-
-    def clear(self) -> None:
-        self.times.clear()
-        super().clear()
-
-
-def percentiles(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    cut = statistics.quantiles(ordered, n=100, method="inclusive")
-    return {"p50": round(cut[49], 2), "p99": round(cut[98], 2), "n": len(ordered)}
-
-
 async def action_latency(kind: str, actions: int) -> list[float]:
-    """Play human-only games through the real bot; time each action from the interaction that applies it
-    to the end of the bot's answer: the last of the new board's post, the edit stripping the old
-    board's buttons, and the interaction's response (a picker edited to ✅, the ``/move`` follow-up).
-
-    The bot answers only once the action is committed. What it sends after answering is not counted:
-    private hands by DM, and the final scoring image once a game ends. SimCord's actors return only
-    once the bot is idle, so these times are read from the timestamped request log instead.
-    """
+    """Play human-only games through the real bot in a fresh SimCord world: :func:`timed_actions`."""
     from cogs.app import create_bot
     from cogs.demo import SimTable
 
-    samples: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(database=Path(tmp) / "bench.db", ai_delay=0, seed=f"bench-{kind}", warm_renderers=False)
-        async with simcord.run(bot) as env:
-            await bot.tree.sync()
-            # Measure a bot in its steady state, as players meet it after start-up: the production warm-up
-            # (renderers, then the heap frozen), run here rather than at start-up, where SimCord gives a
-            # bot only 5 s to settle.
-            await bot.warm_up()
-            log = env.backend.http_requests = TimedRequests()
-            table = SimTable(env, bot)
-            names = list(table.members)[: players(kind)]
-            try:
-                while len(samples) < actions:
-                    await table.challenge(kind, names[0], names[1:])
-                    record = await table.latest_game()
-                    turn = 0
-                    order = random.Random(f"bench-{record.id}")  # simultaneous deciders in a seeded order
-                    while record.status == "active" and len(samples) < actions:
-                        seat = table.human_to_act(record, order)
-                        assert seat is not None
-                        # Alternate board buttons (with pickers) and the move command.
-                        play = table.click_through if turn % 2 == 0 else table.move
-                        log.clear()  # the bench's own record must not grow the heap the bot's GC walks
-                        started, _ = (await play(record, seat, table.pick(record, seat))).spans[-1]
-                        samples.append((_answer_time(log, started, record.place_id) - started) * 1000)
-                        turn += 1
-                        record = await table.record(record.id)
-                    if record.status == "active":
-                        await bot.tables.abandon(record.id, by="bench", now=0.0)
-            finally:
-                await bot.store.close()  # also on failure: its worker thread would keep the process alive
-    return samples
-
-
-def _answer_time(log: TimedRequests, started: float, board_channel: int | None) -> float:
-    """When the bot finished answering, after ``started``: the last of its interaction responses, the
-    new board's post in ``board_channel`` and the edit that strips the old board's buttons. Later posts
-    (the final scoring) and requests elsewhere (DMs) are not part of the answer."""
-    board = None
-    answered: list[float] = []
-    for t, entry in zip(log.times, log, strict=True):
-        parts = entry.path.strip("/").split("/")
-        if t < started:
-            continue
-        if parts[0] in ("interactions", "webhooks"):
-            answered.append(t)
-        elif parts[:3] == ["channels", str(board_channel), "messages"]:
-            if entry.method == "PATCH":
-                answered.append(t)
-            elif board is None:
-                board = t
-                answered.append(t)
-    assert board is not None, "the action posted no board"
-    return max(answered)
+        try:
+            async with simcord.run(bot) as env:
+                await bot.tree.sync()
+                # Measure a bot in its steady state, as players meet it after start-up: the production warm-up
+                # (renderers, then the heap frozen), run here rather than at start-up, where SimCord gives a
+                # bot only 5 s to settle.
+                await bot.warm_up()
+                return await timed_actions(SimTable(env, bot), kind, actions)
+        finally:
+            await bot.store.close()  # also on failure: its worker thread would keep the process alive
 
 
 def render_times(kind: str, renders: int) -> list[float]:
@@ -161,15 +88,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=300, help="end-to-end actions timed per game")
     parser.add_argument("--renders", type=int, default=200, help="board renders timed per game")
     parser.add_argument("--engine-games", type=int, default=500, help="engine-level games per game")
+    parser.add_argument("--section", choices=("games", "scale"), action="append", help="run only these sections")
+    parser.add_argument("--scale-actions", type=int, default=Sizes.actions, help="actions timed per scale figure")
+    parser.add_argument("--scale-seconds", type=float, default=Sizes.seconds, help="seconds per throughput run")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    sections = args.section or ["games", "scale"]
     report: dict[str, Any] = {}
-    for kind in args.games:
+    for kind in args.games if "games" in sections else []:
         report[kind] = {
             "action_ms": percentiles(asyncio.run(action_latency(kind, args.actions))),
             "render_ms": percentiles(render_times(kind, args.renders)),
             "games_per_s": engine_speed(kind, args.engine_games),
         }
+    if "scale" in sections:
+        report["scale"] = scale(Sizes(actions=args.scale_actions, seconds=args.scale_seconds))
     print(json.dumps(report))
     return 0
 

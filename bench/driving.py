@@ -1,0 +1,98 @@
+"""Driving the real bot in SimCord and timing its answers: what the per-game ``action_ms`` and the ``scale``
+section share."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import TYPE_CHECKING, Any
+
+from games.registry import GAMES
+
+if TYPE_CHECKING:
+    from cogs.demo import SimTable
+
+
+def players(kind: str) -> int:
+    spec = GAMES[kind]
+    return spec.bench_players or spec.game.min_players
+
+
+class TimedRequests(list):
+    """SimCord's REST log, with the ``perf_counter`` time at which the bot issued each request."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[float] = []
+
+    def append(self, entry: Any) -> None:
+        self.times.append(time.perf_counter())
+        super().append(entry)
+
+    def clear(self) -> None:
+        self.times.clear()
+        super().clear()
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    cut = statistics.quantiles(ordered, n=100, method="inclusive")
+    return {"p50": round(cut[49], 2), "p99": round(cut[98], 2), "n": len(ordered)}
+
+
+async def timed_actions(table: SimTable, kind: str, actions: int) -> list[float]:
+    """Play human-only games of ``kind`` at ``table``; time each action from the interaction that applies
+    it to the end of the bot's answer: the last of the new board's post, the edit stripping the old
+    board's buttons, and the interaction's response (a picker edited to ✅, the ``/move`` follow-up).
+
+    The bot answers only once the action is committed. What it sends after answering is not counted:
+    private hands by DM, and the final scoring image once a game ends. SimCord's actors return only
+    once the bot is idle, so these times are read from the timestamped request log instead.
+    """
+    bot = table.bot
+    log = table.env.backend.http_requests = TimedRequests()
+    names = list(table.members)[: players(kind)]
+    samples: list[float] = []
+    while len(samples) < actions:
+        await table.challenge(kind, names[0], names[1:])
+        record = await table.latest_game()
+        turn = 0
+        order = random.Random(f"bench-{record.id}")  # simultaneous deciders in a seeded order
+        while record.status == "active" and len(samples) < actions:
+            seat = table.human_to_act(record, order)
+            assert seat is not None
+            # Alternate board buttons (with pickers) and the move command.
+            play = table.click_through if turn % 2 == 0 else table.move
+            log.clear()  # the bench's own record must not grow the heap the bot's GC walks
+            started, _ = (await play(record, seat, table.pick(record, seat))).spans[-1]
+            samples.append((answer_time(log, started, record.place_id) - started) * 1000)
+            turn += 1
+            record = await table.record(record.id)
+        if record.status == "active":
+            await bot.tables.abandon(record.id, by="bench", now=0.0)
+    return samples
+
+
+def answer_time(log: TimedRequests, started: float, board_channel: int | None, token: str | None = None) -> float:
+    """When the bot finished answering, after ``started``: the last of its interaction responses, the
+    new board's post in ``board_channel`` and the edit that strips the old board's buttons. Later posts
+    (the final scoring) and requests elsewhere (DMs) are not part of the answer. With ``token``, only
+    the responses to that interaction count (several interactions answered at once)."""
+    board = None
+    answered: list[float] = []
+    for t, entry in zip(log.times, log, strict=True):
+        parts = entry.path.strip("/").split("/")
+        if t < started:
+            continue
+        if parts[0] in ("interactions", "webhooks"):
+            if token is None or token in parts:
+                answered.append(t)
+        elif parts[:3] == ["channels", str(board_channel), "messages"]:
+            if entry.method == "PATCH":
+                answered.append(t)
+            elif board is None:
+                board = t
+                answered.append(t)
+    assert board is not None, "the action posted no board"
+    return max(answered)

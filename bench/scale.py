@@ -1,0 +1,431 @@
+"""The ``scale`` section of ``python -m bench``: one bot process under many games (issue 14's figures).
+
+Each bot runs in a fresh subprocess (``python -m bench.scale <role>``, printing one JSON object), so the
+bench's own imports and earlier sections never count in its memory:
+
+- ``process``: on SQLite, a bot started and warmed up (``rss_start_mb``); ``action_ms_1`` with one active
+  game; then 10,000 finished and 1,000 active games stored (real engine states from seeded AI play,
+  copied in by SQLite from a prepared file) and each active one acted on through the bot
+  (``rss_loaded_mb``); ``action_ms_1000``; ``burst_ms`` (20 ``/move`` commands from 20 games
+  dispatched at once, answer times per action); a restart on that database (``startup_s``: until
+  SimCord is ready, ``setup_hook`` has run and ``Host.resume`` has finished).
+- ``throughput``: on PostgreSQL, a bot that plays its own games in bursts for a fixed time
+  (``actions_per_s``); run once alone and twice side by side on the same server.
+
+Resident memory is ``VmRSS`` of ``/proc/self/status``; it includes SimCord's in-memory Discord (every
+message and image the bot posted), whose images alone are reported as ``simcord_images_mb``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import simcord
+
+from bench.driving import TimedRequests, answer_time, percentiles, players, timed_actions
+from games.registry import GAMES
+from games.simulate import self_play
+
+if TYPE_CHECKING:
+    from cogs.app import TableBot
+    from cogs.demo import SimTable
+    from data.store import GameRecord
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much the section does (the smoke test runs it tiny)."""
+
+    finished: int = 10_000
+    active: int = 1_000
+    actions: int = 100
+    """Actions timed for ``action_ms_1`` and for ``action_ms_1000``."""
+    bursts: int = 10
+    burst: int = 20
+    seconds: float = 15.0
+    """How long each throughput run plays."""
+    kind: str = "piratz"
+    """The game timed for ``action_ms_*`` (the stored games are of every kind)."""
+
+
+def rss_mb() -> float:
+    """This process's resident memory in MB (``VmRSS``)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+# ---------------------------------------------------------------------------------------------- stored games
+
+
+def build_seed(path: Path, *, finished: int, active: int, distinct: int = 12) -> None:
+    """An SQLite file with the store's schema holding ``finished`` finished and ``active`` active games of
+    every kind: real states of ``distinct`` seeded AI games per kind (final states, and states part-way
+    through), reused round-robin. Seats name players 0–4 in ``user_id``; :func:`load_seed` maps them to
+    members."""
+    from data.store import SeatRecord, Store
+    from tables.service import result_of
+
+    asyncio.run(_create_schema(path, Store))
+    ended: list[tuple[str, int, str, dict[str, Any], str, int]] = []
+    ongoing: list[tuple[str, int, str, dict[str, Any], int]] = []
+    for kind, spec in GAMES.items():
+        game = spec.game
+        for n in range(distinct):
+            seats = players(kind)
+            seed = f"scale-{kind}-{n}"
+            states = [json.dumps(s) for s in self_play(game, spec.player, seats, seed)]
+            final = json.loads(states[-1])
+            ended.append((kind, seats, seed, final, states[-1], len(states) - 1))
+            for cut in (len(states) // 4, len(states) // 2, 3 * len(states) // 4):
+                ongoing.append((kind, seats, seed, json.loads(states[cut]), cut))
+    names = ("Anne", "Ben", "Calico", "Dara", "Edda")
+    games, seat_rows = [], []
+    for i in range(finished + active):
+        if i < finished:
+            kind, seats, seed, state, text, version = ended[i % len(ended)]
+            game = GAMES[kind].game
+            outcome = game.outcome(state)
+            records = [SeatRecord(s, names[s], s) for s in range(seats)]
+            result = json.dumps(result_of(game, state, outcome, records)) if outcome else None
+            status, ended_at = "finished", 1_700_000_000.0 + i
+        else:
+            kind, seats, seed, state, version = ongoing[i % len(ongoing)]
+            text, result, status, ended_at = json.dumps(state), None, "active", None
+        options = json.dumps(state.get("options", {}))
+        games.append((i + 1, kind, 1, 1, 1, status, version, seed, options, text, result, 1.7e9, 1.7e9, 3600, ended_at))
+        seat_rows += [(i + 1, s, s, names[s]) for s in range(seats)]
+    with sqlite3.connect(path) as conn:
+        conn.executemany(
+            "INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
+            " result, created_at, updated_at, clock, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            games,
+        )
+        conn.executemany("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)", seat_rows)
+    with sqlite3.connect(path) as conn:
+        conn.execute("VACUUM")
+
+
+async def _create_schema(path: Path, store_class: Any) -> None:
+    store = await store_class.open(path)
+    await store.close()
+
+
+def load_seed(database: Path, seed: Path, guild_id: int, channel_id: int, members: Sequence[int]) -> tuple[int, int]:
+    """Copy the prepared games into the bot's database (SQLite's own work: nothing passes through Python),
+    in ``channel_id`` with ``members`` as players; returns the range of new game ids."""
+    with sqlite3.connect(database) as conn:
+        conn.execute("ATTACH DATABASE ? AS seed", (str(seed),))
+        (offset,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(games)") if row[1] != "id"]
+        listed = ", ".join(columns)
+        picked = ", ".join({"guild_id": "?", "channel_id": "?", "host_id": "?"}.get(c, c) for c in columns)
+        conn.execute(
+            f"INSERT INTO games (id, {listed}) SELECT id + ?, {picked} FROM seed.games",
+            (offset, guild_id, channel_id, members[0]),
+        )
+        conn.execute("CREATE TEMP TABLE players (number INTEGER PRIMARY KEY, user_id INTEGER)")
+        conn.executemany("INSERT INTO players VALUES (?, ?)", list(enumerate(members)))
+        conn.execute(
+            "INSERT INTO seats (game_id, seat, user_id, name) SELECT s.game_id + ?, s.seat, p.user_id, s.name"
+            " FROM seed.seats s JOIN players p ON p.number = s.user_id",
+            (offset,),
+        )
+        (last,) = conn.execute("SELECT MAX(id) FROM games").fetchone()
+    return offset + 1, last
+
+
+# ---------------------------------------------------------------------------------------------- bursts
+
+
+async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
+    """``/<game> move`` in each game's thread by the member to act, all arriving together; each action's
+    answer time in ms (its interaction's responses and its new board, from the common start)."""
+    from simcord.actors import _slash  # the public actors wait for the bot to settle after each
+
+    moves = []
+    for record in records:
+        seat = table.human_to_act(record)
+        assert seat is not None, f"game {record.id}: no member to act"
+        action = table.pick(record, seat).action.encode()
+        moves.append((table.member_of(record, seat), table.place(record), record, action))
+    env = table.env
+    log = env.backend.http_requests = TimedRequests()
+    # SimCord's settle (which every actor call awaits) rescans every pending task of the bot each time a
+    # task wakes: with a clock task per game, that costs the loop more than the bot's own work. So the
+    # interactions are only emitted here; the bot's answers are awaited in the request log, and the
+    # settle runs once they are all in.
+    settle = env._settle_internal
+    env._settle_internal = _emitted  # type: ignore[method-assign]
+    started = time.perf_counter()
+    try:
+        results = [await _slash(m, place, f"{r.kind} move", {"action": a}) for m, place, r, a in moves]
+    finally:
+        del env._settle_internal
+    tokens = {result._interaction.token for result in results}
+    # The ✅ follow-up comes last (after the commit and the board); the request log has no event to wait on.
+    while not tokens <= _followed_up(log):  # noqa: ASYNC110
+        await asyncio.sleep(0.001)
+    await settle()
+    return [
+        (answer_time(log, started, r.place_id, result._interaction.token) - started) * 1000
+        for (_, _, r, _), result in zip(moves, results, strict=True)
+    ]
+
+
+def _followed_up(log: TimedRequests) -> set[str]:
+    """The interaction tokens the bot has sent a follow-up for."""
+    return {entry.path.strip("/").split("/")[2] for entry in log if entry.path.startswith("/webhooks/")}
+
+
+async def _emitted(**_: Any) -> None:
+    """Stands in for SimCord's settle while a burst's interactions are emitted."""
+
+
+async def playable(table: SimTable, ids: Sequence[int]) -> list[GameRecord]:
+    """The games of ``ids`` still active with a member to act."""
+    records = [await table.record(i) for i in ids]
+    return [r for r in records if r.status == "active" and table.human_to_act(r) is not None]
+
+
+# ---------------------------------------------------------------------------------------------- one process
+
+
+async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
+    """The ``process`` role (see the module docstring)."""
+    from cogs.app import create_bot
+    from cogs.demo import SimTable
+
+    out: dict[str, Any] = {}
+    began = time.perf_counter()
+
+    def phase(name: str) -> None:
+        print(f"scale: {name} at {time.perf_counter() - began:.1f} s, {rss_mb()} MB", file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        database = Path(tmp) / "scale.db"
+        bot = create_bot(database=database, ai_delay=0, seed="scale", warm_renderers=False)
+        try:
+            async with simcord.run(bot, settle_timeout=60.0) as env:
+                await bot.tree.sync()
+                await bot.warm_up()
+                out["rss_start_mb"] = rss_mb()
+                table = SimTable(env, bot)
+                out["action_ms_1"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
+                phase("timed with 1 game")
+                first, last = load_seed(
+                    database, seed_db, table.guild.id, table.channel.id, [m.id for m in table.members.values()]
+                )
+                active = await bot.store.game_ids()
+                loaded = [g for g in active if first <= g <= last]
+                await _give_threads(bot, table, loaded)
+                phase("games stored, threads made")
+                # Each game acted on once through the bot, so it is in every cache an action fills.
+                ready = await playable(table, loaded)
+                for start in range(0, len(ready), sizes.burst):
+                    await burst(table, ready[start : start + sizes.burst])
+                phase("each active game acted on")
+                gc.collect()
+                out["rss_loaded_mb"] = rss_mb()
+                # Part of that is SimCord's, not the bot's: every image the bot posted, kept in its fake CDN.
+                out["simcord_images_mb"] = round(sum(map(len, env.backend.cdn._blobs.values())) / 2**20, 1)
+                out["active_games"] = len(await bot.store.game_ids())
+                out["action_ms_1000"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
+                ratio = out["action_ms_1000"]["p99"] / out["action_ms_1"]["p99"]
+                out["action_p99_ratio"] = round(ratio, 2)
+                phase("timed with every game")
+                samples: list[float] = []
+                rng = random.Random("bursts")
+                for _ in range(sizes.bursts):
+                    ready = await playable(table, rng.sample(loaded, min(len(loaded), sizes.burst * 2)))
+                    samples += await burst(table, ready[: sizes.burst])
+                out["burst_ms"] = percentiles(samples)
+                phase("bursts")
+                out["startup_s"] = await _restart(env, database)
+        finally:
+            await bot.store.close()
+    return out
+
+
+async def _give_threads(bot: TableBot, table: SimTable, game_ids: Sequence[int]) -> None:
+    """A thread per game, made by the bot as ``Host.start`` does, recorded as the game's place."""
+    import discord
+
+    channel = bot.get_channel(table.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    for game_id in game_ids:
+        thread = await channel.create_thread(name=f"game {game_id}", type=discord.ChannelType.public_thread)
+        await bot.tables.set_place(game_id, thread_id=thread.id)
+        bot.tables.forget(game_id)
+
+
+async def _restart(env: simcord.Env, database: Path) -> float:
+    """Seconds from starting a new bot on ``database`` until it is ready and has resumed its games."""
+    from cogs.app import create_bot
+    from cogs.host import Host
+
+    resumed = asyncio.Event()
+    original = Host.resume
+
+    async def timed(self: Host) -> None:
+        await original(self)
+        resumed.set()
+
+    Host.resume = timed  # type: ignore[method-assign]
+    old = env.bot
+    try:
+        started = time.perf_counter()
+        bot = create_bot(database=database, ai_delay=0, seed="scale-restarted", warm_renderers=False)
+        await env.restart_bot(bot)
+        await resumed.wait()
+        elapsed = time.perf_counter() - started
+    finally:
+        Host.resume = original  # type: ignore[method-assign]
+        await old.store.close()
+    await bot.store.close()
+    return round(elapsed, 2)
+
+
+# ---------------------------------------------------------------------------------------------- throughput
+
+
+async def throughput(url: str, seed: str, seconds: float, games: int, ready: bool) -> dict[str, Any]:
+    """The ``throughput`` role: a bot on ``url`` plays ``games`` games of its own in bursts (one action per
+    game each) for ``seconds``; with ``ready``, it prints ``ready`` and waits for a line on stdin first,
+    so that two processes start together."""
+    from cogs.app import create_bot
+    from cogs.demo import SimTable
+
+    bot = create_bot(database=url, ai_delay=0, seed=seed, warm_renderers=False)
+    try:
+        async with simcord.run(bot, settle_timeout=60.0) as env:
+            await bot.tree.sync()
+            await bot.warm_up()
+            table = SimTable(env, bot)
+            kind = "piratz"
+            names = list(table.members)
+            ids = []
+            for n in range(games):
+                await table.challenge(kind, names[n % 5], [names[(n + 1) % 5]])
+                ids.append((await table.latest_game()).id)
+            if ready:
+                print("ready", flush=True)
+                await asyncio.to_thread(sys.stdin.readline)
+            done = 0
+            started = time.perf_counter()
+            while time.perf_counter() - started < seconds:
+                records = await playable(table, ids)
+                for _ in range(games - len(records)):  # finished games are replaced by new ones
+                    n = len(ids)
+                    await table.challenge(kind, names[n % 5], [names[(n + 1) % 5]])
+                    ids.append((await table.latest_game()).id)
+                done += len(await burst(table, records))
+            elapsed = time.perf_counter() - started
+    finally:
+        await bot.store.close()
+    return {"actions": done, "seconds": round(elapsed, 2), "actions_per_s": round(done / elapsed, 1)}
+
+
+def actions_per_s(seconds: float, games: int = 20) -> dict[str, Any]:
+    """Actions per second of one bot process and of two side by side, each on the same throwaway
+    PostgreSQL server; ``{"skipped": why}`` when there is none to start here."""
+    from tests.postgres import PostgresUnavailable, throwaway_server
+
+    try:
+        with throwaway_server() as server:
+            url = server.url()
+            one = _throughput_runs(url, ["one"], seconds, games)[0]
+            two = _throughput_runs(url, ["two-a", "two-b"], seconds, games)
+    except PostgresUnavailable as exc:
+        return {"skipped": str(exc)}
+    both = round(sum(r["actions_per_s"] for r in two), 1)
+    return {
+        "one_process": one["actions_per_s"],
+        "two_processes": both,
+        "ratio": round(both / one["actions_per_s"], 2),
+        "runs": {"one": one, "two": two},
+    }
+
+
+def _throughput_runs(url: str, seeds: Sequence[str], seconds: float, games: int) -> list[dict[str, Any]]:
+    """Run one ``throughput`` subprocess per seed, released together once all are ready."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bench.scale", "throughput", url, s, str(seconds), str(games)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for s in seeds
+    ]
+    for p in procs:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        if line.strip() != "ready":
+            raise RuntimeError(f"throughput worker failed to start: {line!r}")
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    results = []
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode != 0:
+            raise RuntimeError(f"throughput worker failed ({p.returncode})")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return results
+
+
+# ---------------------------------------------------------------------------------------------- the section
+
+
+def scale(sizes: Sizes) -> dict[str, Any]:
+    """The whole section: the ``process`` figures, then ``actions_per_s``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        seed_db = Path(tmp) / "seed.db"
+        build_seed(seed_db, finished=sizes.finished, active=sizes.active)
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.scale", "process", str(seed_db), json.dumps(sizes.__dict__)],
+            stdout=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"the scale process failed ({done.returncode}): see its output above")
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    report["actions_per_s"] = actions_per_s(sizes.seconds, sizes.burst)
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The subprocess roles: ``process SEED_DB SIZES_JSON`` and ``throughput URL SEED SECONDS GAMES``."""
+    parser = argparse.ArgumentParser(prog="python -m bench.scale")
+    parser.add_argument("role", choices=("process", "throughput"))
+    parser.add_argument("args", nargs="*")
+    args = parser.parse_args(argv)
+    if args.role == "process":
+        seed_db, sizes = args.args
+        result = asyncio.run(process(Sizes(**json.loads(sizes)), Path(seed_db)))
+    else:
+        url, seed, seconds, games = args.args
+        result = asyncio.run(throughput(url, seed, float(seconds), int(games), ready=True))
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
