@@ -1,0 +1,54 @@
+"""Smoke test of the bench's ``scale`` section: each measurement, run tiny, returns sane numbers.
+
+Not a timing test: it proves the measurements run and measure something, not how fast the bot is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bench.scale import Sizes, actions_per_s, build_seed, process, rss_mb
+
+
+def test_rss_is_this_process_resident_memory() -> None:
+    assert 10 < rss_mb() < 100_000
+
+
+def test_seed_holds_real_finished_and_active_games(tmp_path: Path) -> None:
+    seed = tmp_path / "seed.db"
+    build_seed(seed, finished=7, active=4, distinct=1)
+    with sqlite3.connect(seed) as conn:
+        rows = conn.execute("SELECT status, COUNT(*) FROM games GROUP BY status ORDER BY status").fetchall()
+        finished = conn.execute("SELECT state, result FROM games WHERE status = 'finished' LIMIT 1").fetchone()
+        seats = conn.execute("SELECT COUNT(*) FROM seats").fetchone()[0]
+    assert rows == [("active", 4), ("finished", 7)]
+    assert json.loads(finished[1])["winners"] is not None
+    assert json.loads(finished[0])["seats"] >= 1
+    assert seats >= 11
+
+
+def test_process_figures_tiny(tmp_path: Path) -> None:
+    seed = tmp_path / "seed.db"
+    build_seed(seed, finished=6, active=5, distinct=1)
+    sizes = Sizes(finished=6, active=5, actions=3, bursts=1, burst=3)
+    out = asyncio.run(process(sizes, seed))
+    assert 10 < out["rss_start_mb"] <= out["rss_loaded_mb"] + 50
+    assert out["active_games"] >= 5
+    for figure in ("action_ms_1", "action_ms_1000"):
+        assert out[figure]["n"] == 3 and 0 < out[figure]["p50"] <= out[figure]["p99"]
+    assert out["burst_ms"]["n"] == 3 and 0 < out["burst_ms"]["p50"] <= out["burst_ms"]["p99"]
+    assert 0 < out["startup_s"] < 60
+
+
+def test_actions_per_s_tiny() -> None:
+    out = actions_per_s(seconds=1.0, games=2)
+    if "skipped" in out:
+        pytest.skip(out["skipped"])
+    assert "error" not in out, out.get("error")
+    assert out["one_process"] > 0 and out["two_processes"] > 0
+    assert out["ratio"] == pytest.approx(out["two_processes"] / out["one_process"], rel=0.01)
