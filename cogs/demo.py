@@ -100,8 +100,12 @@ class SimTable:
 
     def board_button(self, record: GameRecord, index: int = 0) -> str:
         """The custom id of the ``index``-th action button on the game's latest board."""
-        ids = [i for c in _components(self.board_message(record)) if (i := _custom_id(c)) and i.startswith("t:")]
-        return ids[index]
+        return play_buttons(self.board_message(record))[index]
+
+    def last_board(self, record: GameRecord) -> discord.Message:
+        """The newest message with play buttons in the game's place (in this world: another process may
+        have posted a newer board in its own)."""
+        return next(m for m in reversed(self.place(record).history()) if play_buttons(m))
 
     def player_of(self, record: GameRecord, seat: int) -> SeatRecord:
         """The player deciding for an engine seat."""
@@ -217,6 +221,11 @@ def _components(message: Any) -> list[Any]:
 
     walk(message.components)
     return found
+
+
+def play_buttons(message: Any) -> list[str]:
+    """The custom ids of a board's play buttons, in order."""
+    return [i for c in _components(message) if (i := _custom_id(c)) and i.startswith("t:")]
 
 
 def _custom_id(component: Any) -> str | None:

@@ -688,7 +688,7 @@ class Host:
         """After a (re)start: the games this process runs carry on (AI seats whose turn it is, clocks: see
         :mod:`cogs.runner`), and the finished games of its servers have their threads archived in time."""
         await self.bot.wait_until_ready()
-        self.runner.start()
+        await self.runner.start()
         for game_id in await self.bot.store.unarchived():
             record = await self.tables.get(game_id)
             if self.runner.serves(record.guild_id):

@@ -12,9 +12,10 @@ move on at the next sweep of another process.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
+
+from discord.ext import tasks
 
 from cogs.clocks import now_ts
 
@@ -38,36 +39,34 @@ class Runner:
         self.tables = host.tables
         self.running: set[int] = set()
         """The active games whose lease this process held at its last sweep."""
-        self._task: asyncio.Task[None] | None = None
+        self._sweeps = tasks.loop(seconds=self.tables.lease / 3)(self._sweep)
+        self._sweeps.before_loop(self.bot.wait_until_ready)
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether a server's events come to this process (one of its shards), or it has every shard."""
         count, ids = self.bot.shard_count, self.bot.config.shard_ids
         return ids is None or not count or shard_of(guild_id, count) in ids
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="runner")
+    async def start(self) -> None:
+        """Resume this process's games: every active one on a database of its own; on a shared one, those
+        it holds or can take, then again every ``lease / 3`` seconds."""
+        if self.tables.store.shared:
+            self._sweeps.start()
+        else:
+            self._resume(await self.tables.store.game_ids())
 
     async def stop(self) -> None:
         """Stop sweeping and let this process's leases go (others take its games at their next sweep)."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        if self._sweeps.is_running():
+            self._sweeps.cancel()
         if self.tables.store.shared:
             await self.tables.store.release_leases(self.tables.runner)
 
-    async def _run(self) -> None:
-        await self.bot.wait_until_ready()
-        if not self.tables.store.shared:
-            # The only process on this database: it runs every active game.
-            self._resume(await self.tables.store.game_ids())
-            return
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
-            await asyncio.sleep(self.tables.lease / 3)
+    async def _sweep(self) -> None:
+        try:
+            await self.sweep()
+        except Exception:
+            log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
 
     async def sweep(self) -> set[int]:
         """Renew this process's leases and take over the games nobody runs; resume those it did not run
