@@ -2,7 +2,7 @@
 
 ``functools.lru_cache`` bounds a cache by its number of entries, and ~80 of them each sized for the worst
 case kept ~250 MB of pre-drawn layers, icons and text alive. :func:`image_cache` replaces it on every
-function that returns images (or bytes): all of them share one budget (:func:`configure`, 64 MB by
+function that returns images (or bytes): all of them share one budget (:func:`configure`, 128 MB by
 default), and the images used least recently are dropped first whichever function made them.
 
 Values are shared between render threads and must be treated as read-only: paste them, or ``copy()``
@@ -23,12 +23,13 @@ from PIL import Image
 
 from rendering import pool
 
-DEFAULT_BUDGET = 64 * 2**20
-"""Bytes of cached values by default. Measured on this machine: the bench's board renders of any one game
-are as fast as with the old unbounded caches (p50 7–12 ms), and after the warm-up the process holds ~200
-MB (~120 MB with glibc's ``MALLOC_MMAP_THRESHOLD_=65536``, which hands freed image blocks back to the
-system) against ~610 MB before. Boards of every game and player count drawn in turn need ~256 MB to stay
-that fast (each layout's pre-drawn layer is ~4 MB); at 64 MB they are redrawn (p50 ~150–230 ms)."""
+DEFAULT_BUDGET = 128 * 2**20
+"""Bytes of cached values by default (``TABLES_RENDER_CACHE_MB``). Measured on this machine: boards of
+every game and table size drawn in turn (what a busy bot draws) need ~128 MB to stay fast (p50 11–34 ms;
+each layout's pre-drawn layer is ~4 MB); at 64 MB they are redrawn (p50 ~150–230 ms), while the boards of
+any one game stay as fast as with the old unbounded caches (p50 7–12 ms), which held ~610 MB after the
+warm-up. The bot has glibc hand freed image blocks back (:func:`cogs.app.release_freed_images`), so it
+holds little more than the budget."""
 
 OVERHEAD = 256
 """Bytes counted per cached value on top of its pixels: the Python objects around them (key, image)."""
