@@ -251,7 +251,7 @@ class TableBot(commands.Bot):
 
     async def close(self) -> None:
         if hasattr(self, "host"):
-            await self.host.runner.stop()  # first: other processes take this one's games at once
+            await self.host.stop()  # first: other processes take this one's games at once
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()

@@ -95,6 +95,10 @@ class Clocks:
         if game_id not in self._tasks:
             self._tasks[game_id] = asyncio.create_task(self._run(game_id), name=f"clock-{game_id}")
 
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The clocks running now (one task per game)."""
+        return list(self._tasks.values())
+
     def disarm(self, game_id: int) -> None:
         """Stop a game's clock (another process runs the game now)."""
         task = self._tasks.pop(game_id, None)

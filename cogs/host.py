@@ -364,7 +364,7 @@ class Host:
         if record.status == "finished" and spec.game.is_over(record.state):
             view = spec.game.view(record.state, None)
             names = seat_names(spec.game, record)
-            png = await render_pool.run(spec.render_final, view, names)
+            png = await render_pool.run_later(spec.render_final, view, names)
             alt = format_seats(spec.game.summary(view), names)[:1000]
             kwargs["file"] = discord.File(
                 io.BytesIO(png), filename=f"{spec.kind}-{record.id}-final.png", description=alt
@@ -683,6 +683,15 @@ class Host:
     def _ai_seats_to_act(spec: GameSpec, record: GameRecord) -> list[int]:
         game, state = spec.game, record.state
         return [s for s in game.to_act(state) if record.seats[game.controller(state, s)].is_ai]
+
+    async def stop(self) -> None:
+        """The bot is closing: stop this process's games (their leases go, :mod:`cogs.runner`) and the
+        timers that would use the store after it closed (AI turns, clocks, thread archiving)."""
+        await self.runner.stop()
+        waiting = [*self._ai_tasks.values(), *self._archives.values(), *self.clocks.tasks()]
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
 
     async def resume(self) -> None:
         """After a (re)start: the games this process runs carry on (AI seats whose turn it is, clocks: see

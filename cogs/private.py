@@ -87,7 +87,7 @@ class PrivateMail:
             files = []
             for s in seats[:10]:
                 view = game.view(state, s)
-                png = await render_pool.run(render, view, names)
+                png = await render_pool.run_later(render, view, names)
                 alt = format_seats(game.seat_summary(view), names)[:1000]
                 name = f"{spec.kind}-{record.id}-hand" + (f"-{s}" if len(seats) > 1 else "") + ".png"
                 files.append(discord.File(io.BytesIO(png), filename=name, description=alt))

@@ -15,6 +15,7 @@ from PIL import Image
 from games.registry import GAMES, Renderer
 from games.simulate import self_play
 from rendering import cache, pool
+from rendering.pool import RenderPool
 
 NAMES = ["Anne Bonny", "Mary Read", "Calico Jack", "Edward Teach", "Grace O'Malley", "Zoë 🐀", "李小龍", "محمد"]
 
@@ -220,3 +221,39 @@ def test_configure_replaces_the_default_pool() -> None:
             pool.RenderPool(-1)
     finally:
         pool.configure(before)
+
+
+async def test_a_board_an_answer_waits_for_goes_before_hands_queued_earlier() -> None:
+    one = RenderPool(1)
+    started, release = threading.Event(), threading.Event()
+    done: list[str] = []
+
+    def blocker() -> None:
+        started.set()
+        release.wait(5)
+
+    def draw(name: str) -> str:
+        done.append(name)
+        return name
+
+    try:
+        busy = asyncio.ensure_future(one.run(blocker))
+        await asyncio.to_thread(started.wait, 5)  # the one thread is drawing: the others queue
+        hands = [asyncio.ensure_future(one.run_later(draw, f"hand {n}")) for n in range(3)]
+        board = asyncio.ensure_future(one.run(draw, "board"))
+        await asyncio.sleep(0.05)
+        release.set()
+        assert await board == "board" and [await h for h in hands] == ["hand 0", "hand 1", "hand 2"]
+        await busy
+        assert done == ["board", "hand 0", "hand 1", "hand 2"]
+    finally:
+        one.shutdown()
+
+
+async def test_an_error_in_a_render_reaches_the_caller() -> None:
+    one = RenderPool(1)
+    try:
+        with pytest.raises(ZeroDivisionError):
+            await one.run_later(lambda: 1 / 0)
+    finally:
+        one.shutdown()
