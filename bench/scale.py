@@ -181,7 +181,7 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
     env._settle_internal = _emitted  # type: ignore[method-assign]
     started = time.perf_counter()
     try:
-        results = [await _slash(m, place, f"{r.kind} move", {"action": a}) for m, place, r, a in moves]
+        results = [await _slash(m, place, f"{r.kind} move", {"action": a, "game": r.id}) for m, place, r, a in moves]
     finally:
         del env._settle_internal
     tokens = {result._interaction.token for result in results}
@@ -325,7 +325,8 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
     from cogs.app import create_bot
     from cogs.demo import SimTable
 
-    bot = create_bot(database=url, ai_delay=0, seed=seed, warm_renderers=False)
+    # Its own process name: the workers share the database, as the processes of one bot do.
+    bot = create_bot(database=url, ai_delay=0, seed=seed, warm_renderers=False, process=seed)
     try:
         async with simcord.run(bot, settle_timeout=60.0) as env:
             await bot.tree.sync()
@@ -336,7 +337,7 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
             ids = []
             for n in range(games):
                 await table.challenge(kind, names[n % 5], [names[(n + 1) % 5]])
-                ids.append((await table.latest_game()).id)
+                ids.append(await _own_latest(bot, seed))
             if ready:
                 print("ready", flush=True)
                 await asyncio.to_thread(sys.stdin.readline)
@@ -347,12 +348,22 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
                 for _ in range(games - len(records)):  # finished games are replaced by new ones
                     n = len(ids)
                     await table.challenge(kind, names[n % 5], [names[(n + 1) % 5]])
-                    ids.append((await table.latest_game()).id)
+                    ids.append(await _own_latest(bot, seed))
                 done += len(await burst(table, records))
             elapsed = time.perf_counter() - started
     finally:
         await bot.store.close()
     return {"actions": done, "seconds": round(elapsed, 2), "actions_per_s": round(done / elapsed, 1)}
+
+
+async def _own_latest(bot: Any, seed: str) -> int:
+    """The newest active game this worker started (the others' games are in the same database, and their
+    seeds start with their own worker's)."""
+    for game_id in reversed(await bot.store.game_ids()):
+        record = await bot.tables.get(game_id)
+        if record.seed == seed or record.seed.startswith(f"{seed}-"):
+            return game_id
+    raise LookupError(f"worker {seed} has no game")
 
 
 def actions_per_s(seconds: float, games: int = 20) -> dict[str, Any]:
