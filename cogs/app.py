@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import gc
 import logging
 import os
@@ -38,21 +37,6 @@ def extensions() -> list[str]:
 # libraries (set on import, before SimCord's own probe client in the demo and the bench is built).
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
-
-
-def release_freed_images() -> None:
-    """Have glibc hand large freed blocks (images) back to the system at once rather than keep them for
-    reuse: without it, a process holds about twice its render cache (glibc's ``M_MMAP_THRESHOLD``, as
-    ``MALLOC_MMAP_THRESHOLD_=65536`` would set it). Nothing to do on another C library."""
-    try:
-        libc = ctypes.CDLL(None)
-        libc.mallopt(M_MMAP_THRESHOLD, 64 * 1024)
-    except (OSError, AttributeError):
-        pass
-
-
-M_MMAP_THRESHOLD = -3
-"""glibc's ``mallopt`` parameter number (malloc.h)."""
 
 
 class ConfigError(ValueError):
@@ -212,7 +196,6 @@ class TableBot(commands.Bot):
         from tables.service import Tables
 
         config = self.config
-        release_freed_images()
         cache.configure(config.render_cache_mb * 2**20)
         pool.configure(config.render_threads)
         self.store = await Store.open(config.database)
@@ -227,6 +210,7 @@ class TableBot(commands.Bot):
             await self.load_extension(extension)
         if self.config.warm_renderers:
             self.warmed = self.loop.create_task(self.warm_up())
+
         # Resume what was under way before a restart: AI turns and invitation timers.
         self.loop.create_task(self.host.resume())
         self.loop.create_task(self.lobbies.resume())
@@ -240,11 +224,13 @@ class TableBot(commands.Bot):
         no longer walked (``gc.freeze``, as the CPython docs suggest for long-running servers).
         """
         from rendering import cache
+        from rendering.pool import trim_memory
         from rendering.warmup import warm_renderers
 
         drawn = await asyncio.to_thread(warm_renderers)
         gc.collect()
         gc.freeze()
+        await asyncio.to_thread(trim_memory)  # the warm-up's dropped images: ~50 MB back to the system
         log.info("Warmed up: %d images drawn, %d start-up objects frozen", drawn, gc.get_freeze_count())
         log.info("%s", cache.describe())
         return drawn

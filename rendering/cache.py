@@ -28,8 +28,8 @@ DEFAULT_BUDGET = 128 * 2**20
 every game and table size drawn in turn (what a busy bot draws) need ~128 MB to stay fast (p50 11–34 ms;
 each layout's pre-drawn layer is ~4 MB); at 64 MB they are redrawn (p50 ~150–230 ms), while the boards of
 any one game stay as fast as with the old unbounded caches (p50 7–12 ms), which held ~610 MB after the
-warm-up. The bot has glibc hand freed image blocks back (:func:`cogs.app.release_freed_images`), so it
-holds little more than the budget."""
+warm-up. (glibc keeps freed image blocks for reuse, so a process holds more than the budget; making it
+hand them back, ``M_MMAP_THRESHOLD`` at 64 KB or 1 MB, saves ~50 MB but doubles render times.)"""
 
 OVERHEAD = 256
 """Bytes counted per cached value on top of its pixels: the Python objects around them (key, image)."""

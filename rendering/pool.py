@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import ctypes
 import functools
 import itertools
 import os
@@ -20,6 +21,19 @@ from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+TRIM_EVERY = 100
+"""Renders between two hand-backs of the C heap's free pages (:func:`trim_memory`)."""
+
+
+def trim_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``). The images renders draw
+    and drop are freed into glibc's heaps, which keep their pages: ~50 MB after the warm-up alone. It takes
+    a few milliseconds and slows no render (unlike making glibc map each large image on its own, which
+    doubles render times). Nothing to do on another C library."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def default_threads() -> int:
@@ -39,6 +53,7 @@ class RenderPool:
             raise ValueError("a render pool needs at least one thread")
         self._queue: queue.PriorityQueue[tuple[int, int, _Job | None]] = queue.PriorityQueue()
         self._order = itertools.count()
+        self._done = itertools.count()
         self._workers = [
             threading.Thread(target=self._work, name=f"render-{n}", daemon=True) for n in range(self.threads)
         ]
@@ -67,6 +82,8 @@ class RenderPool:
             if job is None:
                 return
             job.run()
+            if next(self._done) % TRIM_EVERY == TRIM_EVERY - 1:
+                trim_memory()
 
     def shutdown(self) -> None:
         """Stop taking renders; those already queued still finish."""

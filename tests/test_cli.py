@@ -122,6 +122,9 @@ def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, name
         ("simulate piratz --option colour=red", "Piratz has no option 'colour'; its options: blind=on|off"),
         ("simulate sewerpirats --players 6", "Sewer Pirats takes 2–5 players, not 6"),
         ("sync --guild here", "--guild: invalid int value"),
+        ("--shard-ids 0,x", "--shard-ids: shard ids are whole numbers separated by commas"),
+        ("--shard-ids 1,1", "--shard-ids: shard ids must differ"),
+        ("--shard-count 0", "--shard-count: must be a whole number from 1 up"),
     ],
 )
 def test_a_bad_command_line_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], argv: str, said: str) -> None:
@@ -351,3 +354,49 @@ def test_readme_commands_use_only_real_flags(capsys: pytest.CaptureFixture[str])
             for i, word in enumerate(words[:-1]):
                 if word == "--option":
                     game_options(GAMES[words[1]].game, [words[i + 1]])
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "said"),
+    [
+        ("--shard-count 2 --shard-ids 2", {}, "shard 2 does not exist: the ids go from 0 to 1"),
+        ("--shard-ids 0", {}, "shard ids need the shard count too"),
+        ("--shard-count 4 --shard-ids 0,1", {}, "set TABLES_DATABASE to a postgresql:// URL"),
+        ("", {"TABLES_SHARD_COUNT": "2", "TABLES_SHARD_IDS": "1"}, "set TABLES_DATABASE to a postgresql:// URL"),
+        ("", {"TABLES_SHARD_IDS": "one"}, "TABLES_SHARD_IDS: shard ids are whole numbers"),
+        ("", {"TABLES_SHARD_COUNT": "-1"}, "TABLES_SHARD_COUNT must be a whole number from 1 up"),
+        ("", {"TABLES_LEASE": "1"}, "TABLES_LEASE must be at least 3 seconds"),
+    ],
+)
+def test_shards_that_do_not_fit_together_are_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: str, env: dict[str, str], said: str
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("DISCORD_TOKEN", "")  # nothing may connect: the settings are refused first
+    status, out, err = cli(capsys, *shlex.split(argv))
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and said in err, err
+
+
+def test_the_shard_settings_make_an_auto_sharded_bot_named_after_its_shards(tmp_path: Path) -> None:
+    url = "postgresql://tables@localhost/tables"  # not connected: only the bot's configuration is built
+    sharded = app.create_bot(database=url, shard_count=4, shard_ids=(0, 1))
+    assert isinstance(sharded, discord.AutoShardedClient)
+    assert (sharded.shard_count, sharded.shard_ids) == (4, [0, 1])
+    assert sharded.config.runner == "shards 0,1 of 4"
+    every = app.create_bot(database=tmp_path / "bot.db", shard_count=2)  # every shard: SQLite will do
+    assert isinstance(every, discord.AutoShardedClient) and every.config.runner == "main"
+    plain = app.create_bot(database=tmp_path / "bot.db")
+    assert not isinstance(plain, discord.AutoShardedClient) and plain.config.runner == "main"
+    named = app.create_bot(database=url, shard_count=4, shard_ids=(3,), process="east")
+    assert named.config.runner == "east"
+
+
+def test_a_servers_games_are_run_by_the_process_holding_its_shard() -> None:
+    from cogs.runner import shard_of
+
+    guild = 1456074443980800002
+    assert shard_of(guild, 4) == (guild >> 22) % 4  # Discord's formula
+    assert shard_of(None, 4) == 0  # direct messages come to shard 0
+    assert {shard_of(guild + (n << 22), 3) for n in range(3)} == {0, 1, 2}

@@ -235,3 +235,20 @@ def test_a_process_stopped_in_the_middle_of_an_ai_turn_is_finished_by_the_other(
         for process in (first, second):
             if process.thread.is_alive():
                 process.stop()
+
+
+async def test_an_auto_sharded_bot_plays_a_game(tmp_path) -> None:
+    """``--shard-count 2``: every shard in one process, an auto-sharded bot, plays like the plain one."""
+    bot = create_bot(database=tmp_path / "bot.db", ai_delay=0, seed="sharded", warm_renderers=False, shard_count=2)
+    assert isinstance(bot, discord.AutoShardedClient)
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            table = SimTable(env, bot)
+            await table.challenge("piratz", "Anne", ["Ben"])
+            record = await table.latest_game()
+            played = await table.play_moves(record.id, 3)
+            assert played.version >= 3 and played.runner == "main"
+            check_the_log(played, await bot.store.actions(record.id))
+    finally:
+        await bot.close()

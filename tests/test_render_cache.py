@@ -257,3 +257,16 @@ async def test_an_error_in_a_render_reaches_the_caller() -> None:
             await one.run_later(lambda: 1 / 0)
     finally:
         one.shutdown()
+
+
+async def test_every_hundred_renders_the_free_heap_pages_go_back_to_the_system(monkeypatch) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(pool, "trim_memory", lambda: trims.append(1))
+    one = RenderPool(1)
+    try:
+        for n in range(2 * pool.TRIM_EVERY + 1):
+            await one.run(int, n)
+        assert len(trims) == 2
+    finally:
+        one.shutdown()
+    pool.trim_memory()  # the real one, on this machine's C library: it must not fail
