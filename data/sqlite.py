@@ -44,15 +44,28 @@ class SqliteTransaction:
         """Nothing to do: SQLite numbers a new row after the largest id in its table."""
 
 
+async def _connect(path: str | os.PathLike[str], *pragmas: str) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(path)
+    conn.row_factory = aiosqlite.Row
+    for pragma in pragmas:
+        # Close each cursor: a pragma that returns a row would otherwise keep a statement open.
+        await (await conn.execute(f"PRAGMA {pragma}")).close()
+    return conn
+
+
 class SqliteDatabase:
     """One aiosqlite connection. Use :meth:`open`."""
 
     shared = False
     """One process owns the file: nothing else writes to it."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self._conn = conn
         self._statements = SqliteTransaction(conn)
+        # Reads outside a transaction go through a second connection (WAL lets it read while the first
+        # writes): they no longer queue behind other games' writes on the one connection's thread.
+        self._reader = reader
+        self._reads = SqliteTransaction(reader) if reader is not None else self._statements
         # One connection means one transaction: every write holds this lock from its first statement to
         # its commit or rollback, so one game's rollback can never undo another game's pending write.
         self._write = asyncio.Lock()
@@ -61,21 +74,21 @@ class SqliteDatabase:
     async def open(cls, path: str | os.PathLike[str]) -> SqliteDatabase:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(path)
-        conn.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
-            # Close each cursor: a pragma that returns a row would otherwise keep a statement open.
-            await (await conn.execute(f"PRAGMA {pragma}")).close()
-        return cls(conn)
+        conn = await _connect(path, "journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON")
+        # An in-memory database exists only on its one connection: it has no reader of its own.
+        reader = None if str(path) == ":memory:" else await _connect(path, "query_only=ON")
+        return cls(conn, reader)
 
     async def close(self) -> None:
+        if self._reader is not None:
+            await self._reader.close()
         await self._conn.close()
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        return await self._statements.fetchone(sql, args)
+        return await self._reads.fetchone(sql, args)
 
     async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        return await self._statements.fetchall(sql, args)
+        return await self._reads.fetchall(sql, args)
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         async with self.transaction() as tx:

@@ -142,9 +142,12 @@ async def test_processes_starting_together_on_postgresql_migrate_once(postgres_u
 async def test_pragmas_wal_synchronous_normal_foreign_keys(tmp_path):
     store = await Store.open(tmp_path / "bot.db")
     try:
-        assert (await store._db.fetchone("PRAGMA journal_mode"))[0].lower() == "wal"
-        assert (await store._db.fetchone("PRAGMA synchronous"))[0] == 1  # NORMAL
-        assert (await store._db.fetchone("PRAGMA foreign_keys"))[0] == 1
+        async with store._db.transaction() as writer:  # the pragmas of the connection that writes
+            assert (await writer.fetchone("PRAGMA journal_mode"))[0].lower() == "wal"
+            assert (await writer.fetchone("PRAGMA synchronous"))[0] == 1  # NORMAL
+            assert (await writer.fetchone("PRAGMA foreign_keys"))[0] == 1
+        # Reads outside a transaction have a connection of their own, which cannot write.
+        assert (await store._db.fetchone("PRAGMA query_only"))[0] == 1
     finally:
         await store.close()
     # WAL is a property of the file: another connection sees it too.
