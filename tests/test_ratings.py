@@ -145,9 +145,9 @@ async def piratz_game(store: Store, users=(1, 2), guild_id: int | None = 5) -> t
     return game_id, state
 
 
-async def test_a_finished_game_is_rated_with_its_result_per_server_and_globally(store: Store) -> None:
-    game_id, state = await piratz_game(store)
-    assert await store.commit_action(
+async def first_wins(store: Store, game_id: int, state: dict) -> int | None:
+    """Commit the first action of a game as its last: the first seat wins, 9 to 4."""
+    return await store.commit_action(
         game_id,
         expected_version=0,
         seat=0,
@@ -157,6 +157,11 @@ async def test_a_finished_game_is_rated_with_its_result_per_server_and_globally(
         status="finished",
         result=result([0], [9, 4]),
     )
+
+
+async def test_a_finished_game_is_rated_with_its_result_per_server_and_globally(store: Store) -> None:
+    game_id, state = await piratz_game(store)
+    assert await first_wins(store, game_id, state)
     changes = await store.rating_changes(game_id)
     assert sorted((scope, user) for scope, user, _, _ in changes) == [(GLOBAL, 1), (GLOBAL, 2), (5, 1), (5, 2)]
     for scope in (5, GLOBAL):
@@ -189,16 +194,7 @@ async def test_a_failed_rating_leaves_the_game_unfinished(store: Store, monkeypa
 
     monkeypatch.setattr(store_module, "rate", broken)
     with pytest.raises(RuntimeError):
-        await store.commit_action(
-            game_id,
-            expected_version=0,
-            seat=0,
-            action="reveal",
-            state=state,
-            now=2.0,
-            status="finished",
-            result=result([0], [9, 4]),
-        )
+        await first_wins(store, game_id, state)
     await store.set_notify(7, True)  # a later write on the same connection commits nothing of it
     record = await store.load_game(game_id)
     assert record is not None and record.status == "active" and record.version == 0
@@ -212,19 +208,7 @@ async def test_games_ending_at_once_in_several_processes_rate_a_common_player_in
     try:
         games = [await piratz_game(stores[0], users=(1, 10 + n)) for n in range(4)]
         await asyncio.gather(
-            *(
-                s.commit_action(
-                    game_id,
-                    expected_version=0,
-                    seat=0,
-                    action="reveal",
-                    state=state,
-                    now=2.0,
-                    status="finished",
-                    result=result([0], [9, 4]),
-                )
-                for s, (game_id, state) in zip(stores, games, strict=True)
-            )
+            *(first_wins(s, game_id, state) for s, (game_id, state) in zip(stores, games, strict=True))
         )
         for scope in (5, GLOBAL):
             changes = [
