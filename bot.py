@@ -32,9 +32,10 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from cogs.app import Config, ConfigError, TableBot, create_bot, shard_ids
+from cogs.app import TableBot, create_bot
 from games.core import Game, IllegalAction, Option
 from games.registry import GAMES
+from tables.config import Config, ConfigError, shard_ids
 
 __all__ = ["create_bot", "game_options", "main"]
 

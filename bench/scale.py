@@ -291,8 +291,9 @@ async def _restart(env: simcord.Env, database: Path) -> float:
     SimCord allows a bot 5 s to settle when it attaches, and a resume may take longer: ``Host.resume``
     is held back while the bot attaches, then run here (with the AI runners it starts, until settled).
     """
-    from cogs.app import create_bot
     from cogs.host import Host
+
+    from cogs.app import create_bot
 
     original = Host.resume
 

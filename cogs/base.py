@@ -1,9 +1,9 @@
-"""The base of every game's slash-command group: ``/<game> new | open | move | hand | board | resign | rules``.
+"""Every game's slash-command group: ``/<game> new | open | move | hand | board | resign | rules``.
 
-Each game cog subclasses :class:`GameCog` and gets its ``new`` and ``open`` commands from
-:func:`table_commands`, which builds them from the game's engine: the members to challenge, the AI
-seats, one option per engine :class:`~games.core.Option` (with its description, default and choices)
-and the turn clock. Nothing about a game's table is written twice.
+A game's cog is built from its registry entry (:func:`game_cog`): the group's name and description, the
+members ``new`` may challenge, its AI seats, one option per engine :class:`~games.core.Option` (with its
+description, default and choices) and the turn clock. Nothing about a game is written twice. Each command
+turns the interaction into a call of the table service and answers with what it says.
 """
 
 from __future__ import annotations
@@ -11,16 +11,17 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.app import TableBot
-from cogs.clocks import CLOCKS, DEFAULT_CLOCK, clock_seconds
-from games.core import Option
+from cogs.components import bot_of, caller_of, confirm, deliver, guard, show, tell
+from games.core import Option, format_seats
 from games.registry import GAMES, GameSpec
+from tables.seating import seat_names
+from tables.words import CLOCKS, DEFAULT_CLOCK
 
 log = logging.getLogger("tables.cogs")
 
@@ -71,12 +72,11 @@ def _command(
     return app_commands.command(name=name, description=description)(callback)
 
 
-def table_commands(kind: str, *, members: int, new: str | None = None) -> tuple[app_commands.Command, ...]:
-    """The ``new`` and ``open`` commands of game ``kind``: ``new`` challenges up to ``members`` members
+def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
+    """The ``new`` and ``open`` commands of a game: ``new`` challenges up to ``spec.members`` members
     (``player2`` …) and adds AI seats; ``open`` opens a table anyone may join. Both take the engine's
-    options and the turn clock. ``new`` describes the ``new`` command (a default names the game)."""
-    game = GAMES[kind].game
-    title = game.title
+    options and the turn clock."""
+    game = spec.game
     ai = inspect.Parameter(
         "ai", inspect.Parameter.KEYWORD_ONLY, default=0, annotation=app_commands.Range[int, 0, game.max_players - 1]
     )
@@ -91,7 +91,7 @@ def table_commands(kind: str, *, members: int, new: str | None = None) -> tuple[
     described |= {o.name: o.description for o in game.options}
     invitees = [
         inspect.Parameter(f"player{i}", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=discord.Member | None)
-        for i in range(2, members + 1)
+        for i in range(2, spec.members + 1)
     ]
     invited = {
         p.name: "A member to challenge" if p.name == "player2" else "Another member to challenge" for p in invitees
@@ -99,25 +99,18 @@ def table_commands(kind: str, *, members: int, new: str | None = None) -> tuple[
 
     async def challenge(cog: GameCog, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         players = [values.pop(p.name, None) for p in invitees]
-        count, when = values.pop("ai"), values.pop("clock")
-        await cog.challenge(interaction, players, count, values, when)
+        count, when = values.pop("ai"), CLOCKS[values.pop("clock")][1]
+        await cog.challenge(interaction, [p for p in players if p is not None], count, values, when)
 
     async def open_table(cog: GameCog, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        count, when = values.pop("ai"), values.pop("clock")
+        count, when = values.pop("ai"), CLOCKS[values.pop("clock")][1]
         await cog.open_table(interaction, count, values, when)
 
     return (
-        _command(
-            "new",
-            new or f"Challenge members (and AI seats) to a game of {title}",
-            [*invitees, ai, *options, clock],
-            invited | described,
-            choices,
-            challenge,
-        ),
+        _command("new", spec.challenge, [*invitees, ai, *options, clock], invited | described, choices, challenge),
         _command(
             "open",
-            f"Open a {title} table that anyone here can join",
+            f"Open a {game.title} table that anyone here can join",
             [ai, *options, clock],
             described,
             choices,
@@ -128,52 +121,77 @@ def table_commands(kind: str, *, members: int, new: str | None = None) -> tuple[
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog):
-    """Shared commands of a game; subclasses set ``kind`` and ``new, open = table_commands(...)``."""
+    """The commands of one game; :func:`game_cog` makes a subclass per registered game."""
 
-    kind: ClassVar[str]
+    spec: GameSpec
 
-    def __init__(self, bot: TableBot) -> None:
+    def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
-
-    @property
-    def spec(self) -> GameSpec:
-        return GAMES[self.kind]
 
     async def challenge(
         self,
         interaction: discord.Interaction,
-        players: Sequence[discord.Member | None],
+        members: Sequence[discord.Member],
         ai: int,
         options: dict[str, Any],
-        clock: str = DEFAULT_CLOCK,
+        clock: int,
     ) -> None:
-        """``new``: the subclass's command passes its members, AI seats, table options and clock."""
-        invitees = [p for p in players if p is not None]
-        work = self.bot.lobbies.challenge(interaction, self.kind, invitees, ai, options, clock_seconds(clock))
-        await self.bot.host.guard(interaction, None, work)
+        """``new``: challenge members (and add AI seats); with no member, the game starts at once."""
+        lobbies = bot_of(interaction).tables.lobbies
+        invitees = [caller_of(interaction, m) for m in members]
+        parent = getattr(interaction.channel, "parent_id", None)
 
-    async def open_table(
-        self, interaction: discord.Interaction, ai: int, options: dict[str, Any], clock: str = DEFAULT_CLOCK
-    ) -> None:
-        """``open``: the subclass's command passes its AI seats, table options and clock."""
-        work = self.bot.lobbies.open_table(interaction, self.kind, ai, options, clock_seconds(clock))
-        await self.bot.host.guard(interaction, None, work)
+        async def work() -> None:
+            answer = await lobbies.challenge(
+                caller_of(interaction), self.spec.kind, invitees, ai, options, clock, parent_id=parent
+            )
+            await deliver(interaction, answer.entry, answer.note)
+
+        await guard(interaction, None, work())
+
+    async def open_table(self, interaction: discord.Interaction, ai: int, options: dict[str, Any], clock: int) -> None:
+        """``open``: a table anyone here may join."""
+        lobbies = bot_of(interaction).tables.lobbies
+        parent = getattr(interaction.channel, "parent_id", None)
+
+        async def work() -> None:
+            answer = await lobbies.open_table(
+                caller_of(interaction), self.spec.kind, ai, options, clock, parent_id=parent
+            )
+            await deliver(interaction, answer.entry, answer.note)
+
+        await guard(interaction, None, work())
 
     @app_commands.command(name="move", description="Make your move by text, in the game's thread")
-    @app_commands.describe(
-        action="Your move; start typing to see the moves open to you",
-        game=GAME_OPTION,
-    )
+    @app_commands.describe(action="Your move; start typing to see the moves open to you", game=GAME_OPTION)
     async def move(
         self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 100], game: int | None = None
     ) -> None:
-        await self.bot.host.guard(interaction, game, self.bot.host.move(interaction, self.kind, action, game))
+        tables = bot_of(interaction).tables
+        caller = caller_of(interaction)
+
+        async def work() -> None:
+            text, number = action.strip(), game
+            if number is None and text.startswith("#"):
+                # Autocomplete's values name the game when the caller plays several in this channel.
+                head, _, text = text[1:].partition(" ")
+                number = int(head) if head.isdigit() else None
+            record = await tables.back(caller, await tables.my_game(caller, self.spec.kind, number, action=text))
+            label, move = text, text
+            named = tables.named_choice(record, caller.user_id, text)
+            if named is not None:  # a readable label works as well as the action text
+                move, label = named.action.encode(), format_seats(named.label, seat_names(self.spec.game, record))
+            await interaction.response.defer(ephemeral=True)
+            await tables.act(caller, record.id, move)
+            await confirm(interaction, label)
+
+        await guard(interaction, game, work())
 
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
-            pairs = await self.bot.host.autocomplete(interaction, self.kind, current)
+            pairs = await bot_of(interaction).tables.autocomplete(caller_of(interaction), self.spec.kind, current)
         except Exception:
             # Autocomplete has no way to show an error; offering nothing is the safe answer.
             log.exception("Autocomplete failed for %s", interaction.user.id)
@@ -183,21 +201,39 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="hand", description="See your private view of this game (only you see it)")
     @app_commands.describe(game=GAME_OPTION)
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        async def show() -> None:
-            record = await self.bot.host.my_game(interaction, self.kind, game)
-            await self.bot.host.show_hand(interaction, record.id)
+        tables = bot_of(interaction).tables
 
-        await self.bot.host.guard(interaction, game, show())
+        async def work() -> None:
+            record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
+            message = await tables.private_view(caller_of(interaction), record.id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await show(interaction, message)
+
+        await guard(interaction, game, work())
 
     @app_commands.command(name="board", description="Post the current board again in this game's thread")
     @app_commands.describe(game=GAME_OPTION)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.bot.host.guard(interaction, game, self.bot.host.repost(interaction, self.kind, game))
+        tables = bot_of(interaction).tables
+
+        async def work() -> None:
+            record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
+            await tables.repost(caller_of(interaction), record.id)
+            await tell(interaction, "Board posted.")
+
+        await guard(interaction, game, work())
 
     @app_commands.command(name="resign", description="Leave this game; the AI plays your seat from now on")
     @app_commands.describe(game=GAME_OPTION)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.bot.host.guard(interaction, game, self.bot.host.resign(interaction, self.kind, game))
+        tables = bot_of(interaction).tables
+
+        async def work() -> None:
+            record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
+            await tables.resign(caller_of(interaction), record.id)
+            await tell(interaction, "You resigned.")
+
+        await guard(interaction, game, work())
 
     @app_commands.command(name="rules", description="A summary of the rules")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -207,3 +243,23 @@ class GameCog(commands.GroupCog):
             colour=self.spec.colour,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def game_cog(module: str) -> Callable[[commands.Bot], Any]:
+    """The extension ``setup`` of the registered game whose cog is ``module``: its command group, built
+    from its registry entry."""
+    spec = next(s for s in GAMES.values() if s.cog == module)
+    description = f"{spec.title}: {spec.tagline} ({spec.game.min_players}–{spec.game.max_players})"
+    new, open_ = table_commands(spec)
+    cog = type(
+        f"{spec.kind.title()}Cog",
+        (GameCog,),
+        {"spec": spec, "new": new, "open": open_, "__doc__": f"``/{spec.kind}``: {spec.title}, {spec.tagline}."},
+        group_name=spec.kind,
+        group_description=description[:100],
+    )
+
+    async def setup(bot: commands.Bot) -> None:
+        await bot.add_cog(cog(bot))
+
+    return setup

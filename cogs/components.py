@@ -1,21 +1,200 @@
-"""Persistent buttons and selects. Their custom ids carry everything needed to act (game id, board
-version, menu path), so they keep working after a restart: ``from_custom_id`` rebuilds them and the
-handler reloads the game from the store (RoboDanny's gatekeeper button is the model)."""
+"""Persistent buttons and selects, and what their clicks do. Their custom ids carry everything needed to
+act (game id, board version, menu path…), so they keep working after a restart: ``from_custom_id``
+rebuilds them and the handler asks the table service, which reloads the game from the store (RoboDanny's
+gatekeeper button is the model). The service describes components as data (:mod:`tables.menus`);
+:func:`view_of` makes them Discord's."""
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Sequence
+import traceback
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from games.core import Choice, format_seats
+from tables.authority import Caller, GameError
+from tables.outbox import Message
+from tables.seating import seat_names
+
 if TYPE_CHECKING:
     from cogs.app import TableBot
 
+log = logging.getLogger("tables.cogs")
 
-def _bot(interaction: discord.Interaction) -> TableBot:
+
+# ---------------------------------------------------------------------------------------------- answering
+
+
+def bot_of(interaction: discord.Interaction) -> TableBot:
     return interaction.client  # type: ignore[return-value]
+
+
+def caller_of(interaction: discord.Interaction, user: discord.abc.User | None = None) -> Caller:
+    """Who is asking (or ``user``, named in the command), and from where, as the table service needs it."""
+    who = user or interaction.user
+    return Caller(
+        user_id=who.id,
+        name=getattr(who, "display_name", who.name),
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        moderator=user is None and bool(interaction.permissions.manage_threads),
+        bot=who.bot,
+    )
+
+
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def show(interaction: discord.Interaction, message: Message) -> None:
+    """An ephemeral answer drawn from a service message (a private view, a picker)."""
+    from cogs.courier import Courier
+
+    kwargs = await Courier(bot_of(interaction)).kwargs(message)
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+async def apologise(interaction: discord.Interaction, error: BaseException, game_id: int | None = None) -> None:
+    """Log an unexpected error with its traceback and tell the user briefly (never the details)."""
+    original = getattr(error, "original", error)
+    log.error(
+        "Unexpected error (game %s, user %s, command %s)\n%s",
+        game_id,
+        interaction.user.id,
+        getattr(interaction.command, "qualified_name", None),
+        "".join(traceback.format_exception(original)),
+    )
+    try:
+        await tell(interaction, "Sorry, something went wrong on my side. Your game is safe; please try again.")
+    except discord.HTTPException:
+        log.warning("Could not send the apology for an unexpected error")
+
+
+async def guard(interaction: discord.Interaction, game_id: int | None, work: Awaitable[Any]) -> None:
+    """Await ``work``; expected errors become a specific ephemeral reply, others an apology."""
+    try:
+        await work
+    except GameError as exc:
+        await tell(interaction, str(exc))
+    except Exception as exc:
+        await apologise(interaction, exc, game_id)
+
+
+async def confirm(interaction: discord.Interaction, label: str, *, edit: bool = False) -> None:
+    """Tell a member their move was made (editing their picker, or privately). The move is committed with
+    everything it owes already: if Discord fails this answer, they are told it was saved, never invited to
+    play it again."""
+    try:
+        if edit:
+            await interaction.edit_original_response(content=f"✅ {label}", view=None)
+        else:
+            await interaction.followup.send(f"✅ {label}", ephemeral=True)
+    except discord.HTTPException:
+        log.info("The answer to a move failed; saying it was saved")
+        try:
+            await interaction.followup.send(f"Your move was saved ({label}).", ephemeral=True)
+        except discord.HTTPException:
+            log.warning("Could not say that a move was saved either")
+
+
+async def deliver(interaction: discord.Interaction, entry: int | None, note: str | None = None) -> None:
+    """Answer with outbox row ``entry`` (a lobby's message or its edit), or ``note``; if the row cannot be
+    the answer, the delivery loop posts it and the interaction is acknowledged quietly."""
+    from cogs.courier import Answer
+
+    bot = bot_of(interaction)
+    if entry is not None:
+        await bot.tables.delivery.answer(entry, Answer(bot, interaction))
+    if note is not None:
+        await tell(interaction, note)
+    elif not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+# ---------------------------------------------------------------------------------------------- playing
+
+
+async def play(interaction: discord.Interaction, game_id: int, version: int, first: str, path: tuple[int, ...]) -> None:
+    """A board button, picker button or picker option was used: act at a leaf, or show the next picker level
+    (ephemeral: only the clicker sees it)."""
+    tables = bot_of(interaction).tables
+    in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
+    caller = caller_of(interaction)
+    record, node = await tables.walk(caller, game_id, version, first, path)
+    if isinstance(node, Choice):
+        label = format_seats(node.label, seat_names(tables.spec(record).game, record))
+        await interaction.response.defer()
+        await tables.act(caller, game_id, node.action.encode(), version=version)
+        if in_picker:
+            await confirm(interaction, label, edit=True)
+        return
+    picker = tables.picker(record, node)
+    if in_picker:
+        await interaction.response.edit_message(content=picker.content, view=view_of(picker.components))
+    else:
+        ui = view_of(picker.components)
+        await interaction.response.send_message(picker.content, view=ui, ephemeral=True)
+        # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for
+        # them. Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.
+        ui.stop()
+
+
+async def hand(interaction: discord.Interaction, game_id: int) -> None:
+    """The clicker's private view, ephemeral (the fallback when DMs are closed)."""
+    message = await bot_of(interaction).tables.private_view(caller_of(interaction), game_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await show(interaction, message)
+
+
+async def follow(interaction: discord.Interaction, game_id: int) -> None:
+    tables = bot_of(interaction).tables
+    following = await tables.follow(caller_of(interaction), game_id)
+    record = await tables.get(game_id)
+    title = f"{tables.spec(record).emoji} **{tables.spec(record).title} #{game_id}**"
+    text = (
+        f"🔭 You follow {title}: I'll DM you the board after every turn. Click again to stop."
+        if following
+        else f"You no longer follow {title}."
+    )
+    await tell(interaction, text)
+
+
+async def rematch(interaction: discord.Interaction, game_id: int) -> None:
+    await tell(interaction, await bot_of(interaction).tables.lobbies.rematch(caller_of(interaction), game_id))
+
+
+async def seat_offer(
+    interaction: discord.Interaction, game_id: int, seat: int, user: int, holder: int, at: int, take: bool
+) -> None:
+    """The member offered a seat accepts (they see its private view at once) or declines."""
+    message = interaction.message
+    where = (message.channel.id, message.id) if message is not None else None
+    await interaction.response.defer(ephemeral=True, thinking=take)
+    view = await bot_of(interaction).tables.answer_seat(
+        caller_of(interaction), game_id, seat, user_id=user, holder=holder, at=at, take=take, message=where
+    )
+    if view is not None:
+        await show(interaction, view)
+    else:
+        await tell(interaction, "You declined the seat.")
+
+
+async def lobby(interaction: discord.Interaction, lobby_id: int, op: str) -> None:
+    answer = await bot_of(interaction).tables.lobbies.click(caller_of(interaction), lobby_id, op)
+    await deliver(interaction, answer.entry, answer.note)
+
+
+# ---------------------------------------------------------------------------------------------- items
 
 
 def _path_text(path: Sequence[int]) -> str:
@@ -26,17 +205,6 @@ def _path(text: str | None) -> tuple[int, ...]:
     return tuple(int(i) for i in text.split(".")) if text else ()
 
 
-async def _follow(
-    interaction: discord.Interaction, game_id: int, version: int, first: str, path: tuple[int, ...]
-) -> None:
-    """A board button, picker button or picker option was used: follow the menu path."""
-    host = _bot(interaction).host
-    in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
-    await host.guard(
-        interaction, game_id, host.on_path(interaction, game_id, version, first, path, in_picker=in_picker)
-    )
-
-
 class PlayButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"t:(?P<game>\d+):(?P<ver>\d+):(?P<tag>[0-9a-f]{6})(?::(?P<path>\d+(?:\.\d+)*))?",
@@ -45,23 +213,11 @@ class PlayButton(
     ephemeral picker (the picks ``path`` below that label)."""
 
     def __init__(
-        self,
-        game_id: int,
-        version: int,
-        tag: str,
-        path: Sequence[int] = (),
-        label: str = "…",
-        row: int | None = None,
+        self, game_id: int, version: int, tag: str, path: Sequence[int] = (), label: str = "…", row: int | None = None
     ) -> None:
         custom_id = f"t:{game_id}:{version}:{tag}" + (f":{_path_text(path)}" if path else "")
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=discord.ButtonStyle.secondary if path else discord.ButtonStyle.primary,
-                custom_id=custom_id,
-                row=row,
-            )
-        )
+        style = discord.ButtonStyle.secondary if path else discord.ButtonStyle.primary
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row))
         self.game_id, self.version, self.tag, self.path = game_id, version, tag, tuple(path)
 
     @classmethod
@@ -71,29 +227,21 @@ class PlayButton(
         return cls(int(match["game"]), int(match["ver"]), match["tag"], _path(match["path"]), item.label or "…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _follow(interaction, self.game_id, self.version, self.tag, self.path)
+        await guard(interaction, self.game_id, play(interaction, self.game_id, self.version, self.tag, self.path))
 
 
-class BoardSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"tb:(?P<game>\d+):(?P<ver>\d+):(?P<start>\d+)",
-):
+class BoardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tb:(?P<game>\d+):(?P<ver>\d+):(?P<start>\d+)"):
     """The board's select menu when more first labels are open than buttons fit; values are tags."""
 
     def __init__(
-        self,
-        game_id: int,
-        version: int,
-        options: Sequence[tuple[str, str]] = (),
-        start: int = 0,
-        row: int | None = None,
+        self, game_id: int, version: int, options: Sequence[Sequence[str]] = (), start: int = 0, row: int | None = None
     ) -> None:
+        choices = [discord.SelectOption(label=label, value=tag) for tag, label in options]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"tb:{game_id}:{version}:{start}",
                 placeholder="Choose…",
-                options=[discord.SelectOption(label=label, value=tag) for tag, label in options]
-                or [discord.SelectOption(label="…", value="-")],
+                options=choices or [discord.SelectOption(label="…", value="-")],
                 row=row,
             )
         )
@@ -106,7 +254,7 @@ class BoardSelect(
         return cls(int(match["game"]), int(match["ver"]), start=int(match["start"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _follow(interaction, self.game_id, self.version, self.item.values[0], ())
+        await guard(interaction, self.game_id, play(interaction, self.game_id, self.version, self.item.values[0], ()))
 
 
 class PlaySelect(
@@ -143,78 +291,47 @@ class PlaySelect(
         return cls(int(match["game"]), int(match["ver"]), match["tag"], _path(match["path"]), start=int(match["start"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _follow(interaction, self.game_id, self.version, self.tag, (*self.path, int(self.item.values[0])))
+        path = (*self.path, int(self.item.values[0]))
+        await guard(interaction, self.game_id, play(interaction, self.game_id, self.version, self.tag, path))
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hand:(?P<game>\d+)"):
-    """ "My hand": the clicker's private view, ephemeral (the fallback when DMs are closed)."""
+def _simple(
+    name: str,
+    template: str,
+    label: str,
+    emoji: str | None,
+    style: discord.ButtonStyle,
+    run: Callable[..., Awaitable[None]],
+) -> type[discord.ui.DynamicItem[discord.ui.Button]]:
+    """A button that names one game (``<template>:<game>``) and runs ``run(interaction, game)``."""
 
-    def __init__(self, game_id: int, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="My hand",
-                emoji="🂠",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"hand:{game_id}",
-                row=row,
+    class Simple(discord.ui.DynamicItem[discord.ui.Button], template=rf"{template}:(?P<game>\d+)"):
+        def __init__(self, game_id: int, row: int | None = None) -> None:
+            button = discord.ui.Button(
+                label=label, emoji=emoji, style=style, custom_id=f"{template}:{game_id}", row=row
             )
-        )
-        self.game_id = game_id
+            super().__init__(button)
+            self.game_id = game_id
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> HandButton:
-        return cls(int(match["game"]))
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        ) -> Simple:
+            return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        host = _bot(interaction).host
-        await host.guard(interaction, self.game_id, host.show_hand(interaction, self.game_id))
+        async def callback(self, interaction: discord.Interaction) -> None:
+            await guard(interaction, self.game_id, run(interaction, self.game_id))
 
-
-class FollowButton(discord.ui.DynamicItem[discord.ui.Button], template=r"follow:(?P<game>\d+)"):
-    """ "Follow": a member who is not playing gets the public board by DM after every turn (again: stop)."""
-
-    def __init__(self, game_id: int, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Follow", emoji="🔭", style=discord.ButtonStyle.secondary, custom_id=f"follow:{game_id}", row=row
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> FollowButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        host = _bot(interaction).host
-        await host.guard(interaction, self.game_id, host.seats.toggle_follow(interaction, self.game_id))
+    Simple.__name__ = Simple.__qualname__ = name
+    return Simple
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<game>\d+)"):
-    """ "Rematch" on a finished game's final message: the same players and options, a new seed, once every
-    member has clicked it."""
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Rematch", emoji="🔁", style=discord.ButtonStyle.success, custom_id=f"rematch:{game_id}"
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> RematchButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot = _bot(interaction)
-        await bot.host.guard(interaction, self.game_id, bot.lobbies.rematch(interaction, self.game_id))
+HandButton = _simple("HandButton", "hand", "My hand", "🂠", discord.ButtonStyle.secondary, hand)
+"""**My hand**: the clicker's private view, ephemeral (the fallback when DMs are closed)."""
+FollowButton = _simple("FollowButton", "follow", "Follow", "🔭", discord.ButtonStyle.secondary, follow)
+"""**Follow**: a member who is not playing gets the public board by DM after every turn (again: stop)."""
+RematchButton = _simple("RematchButton", "rematch", "Rematch", "🔁", discord.ButtonStyle.success, rematch)
+"""**Rematch** on a finished game's final message: the same players and options, a new seed."""
 
 
 class SeatOfferButton(
@@ -225,27 +342,21 @@ class SeatOfferButton(
     who held the seat when it was made (``0``: the AI), and when it was made (offers expire)."""
 
     def __init__(self, game_id: int, seat: int, user_id: int, holder: int, at: int, op: str) -> None:
-        label, style = (
-            ("Accept", discord.ButtonStyle.success) if op == "take" else ("Decline", discord.ButtonStyle.danger)
-        )
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"sub:{game_id}:{seat}:{user_id}:{holder}:{at}:{op}")
-        )
+        take = op == "take"
+        label, style = ("Accept", discord.ButtonStyle.success) if take else ("Decline", discord.ButtonStyle.danger)
+        custom_id = f"sub:{game_id}:{seat}:{user_id}:{holder}:{at}:{op}"
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.game_id, self.seat, self.user_id, self.holder, self.at, self.op = game_id, seat, user_id, holder, at, op
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> SeatOfferButton:
-        fields = (int(match[k]) for k in ("game", "seat", "user", "holder", "at"))
-        return cls(*fields, match["op"])
+        return cls(*(int(match[k]) for k in ("game", "seat", "user", "holder", "at")), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        host = _bot(interaction).host
-        offer = host.seats.answer_seat_offer(
-            interaction, self.game_id, self.seat, self.user_id, self.holder, self.at, take=self.op == "take"
-        )
-        await host.guard(interaction, self.game_id, offer)
+        offer = seat_offer(interaction, self.game_id, self.seat, self.user_id, self.holder, self.at, self.op == "take")
+        await guard(interaction, self.game_id, offer)
 
 
 LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -275,8 +386,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?
         return cls(int(match["lobby"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = _bot(interaction)
-        await bot.host.guard(interaction, None, bot.lobbies.on_button(interaction, self.lobby_id, self.op))
+        await guard(interaction, None, lobby(interaction, self.lobby_id, self.op))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -289,3 +399,33 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     SeatOfferButton,
     LobbyButton,
 )
+
+
+def item_of(c: dict[str, Any]) -> discord.ui.Item[Any]:
+    """The Discord item a service component describes."""
+    kind = c["type"]
+    if kind == "play":
+        return PlayButton(c["game"], c["version"], c["tag"], c["path"], c["label"], row=c["row"])
+    if kind == "board_select":
+        return BoardSelect(c["game"], c["version"], c["options"], c["start"], row=c["row"])
+    if kind == "play_select":
+        return PlaySelect(c["game"], c["version"], c["tag"], c["path"], c["labels"], c["start"], row=c["row"])
+    if kind == "hand":
+        return HandButton(c["game"], row=c.get("row"))
+    if kind == "follow":
+        return FollowButton(c["game"], row=c.get("row"))
+    if kind == "rematch":
+        return RematchButton(c["game"])
+    if kind == "seat":
+        return SeatOfferButton(c["game"], c["seat"], c["user"], c["holder"], c["at"], c["op"])
+    if kind == "lobby":
+        return LobbyButton(c["lobby"], c["op"])
+    raise ValueError(f"unknown component {kind!r}")
+
+
+def view_of(components: Sequence[dict[str, Any]]) -> discord.ui.View:
+    """A view holding the components the service describes (persistent: no time-out)."""
+    view = discord.ui.View(timeout=None)
+    for c in components:
+        view.add_item(item_of(c))
+    return view

@@ -14,17 +14,19 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import simcord
 from simcord.results import InteractionResult
 
 from cogs.app import TableBot
-from data.store import GameRecord, SeatRecord
 from games.core import Choice
 from games.registry import GAMES
 from tables import menus
+
+if TYPE_CHECKING:
+    from tables.service import GameRecord, SeatRecord
 
 DEMO_NAMES = ("Anne", "Ben", "Calico", "Dara", "Edda")
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -82,7 +84,7 @@ class SimTable:
         return await self.bot.tables.get(game_id)
 
     async def latest_game(self) -> GameRecord:
-        ids = await self.bot.store.game_ids()
+        ids = await self.bot.tables.game_ids()
         assert ids, "no active game"
         return await self.record(ids[-1])
 
@@ -327,8 +329,8 @@ async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[
             try:
                 await bot.close()
             finally:
-                if hasattr(bot, "store"):  # in case closing the bot failed before its store
-                    await bot.store.close()
+                if hasattr(bot, "tables"):  # in case closing the bot failed before its store
+                    await bot.tables.close()
     result = record.result or {}
     # Winners are seats; a player commanding a fleet holds several, so name each player once.
     players = dict.fromkeys(spec.game.controller(record.state, w) for w in result.get("winners", []))

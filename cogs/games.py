@@ -1,80 +1,76 @@
-"""``/games``: the commands shared by all games — list, abandon, notify, substitute, follow, and the
-records: leaderboard, stats, history, replay."""
+"""``/games``: the commands shared by all games — list, abandon, notify, substitute, follow, and the records:
+leaderboard, stats, history, replay. Each asks the table service and answers with what it says."""
 
 from __future__ import annotations
 
+import io
 from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import records
-from cogs.app import TableBot
-from cogs.clocks import now_ts
-from cogs.messages import NO_PINGS, shown
-from cogs.private import place_link
-from data.store import GameRecord
+from cogs import components
+from cogs.components import bot_of, caller_of, guard, tell
 from games.registry import GAMES
-from tables.service import GameError
+from rendering import pool as render_pool
+from rendering import records as drawing
+from tables import records, words
+from tables.authority import GameError
+from tables.service import Tables
+
+GAME = "The game's number (default: the game of this thread)"
+
+
+async def _game(tables: Tables, interaction: discord.Interaction, game: int | None) -> int:
+    """Game number ``game`` within the caller's reach, or the caller's game in this thread or channel."""
+    caller = caller_of(interaction)
+    return (await tables.reach(caller, game) if game is not None else await tables.my_game(caller, None)).id
 
 
 class GamesCog(commands.GroupCog, group_name="games", group_description="Your games across every server"):
-    def __init__(self, bot: TableBot) -> None:
+    def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
 
     @app_commands.command(name="list", description="Your active games, with links (only you see this)")
     async def list_games(self, interaction: discord.Interaction) -> None:
+        tables = bot_of(interaction).tables
         lines = []
-        for game_id in await self.bot.store.game_ids(user_id=interaction.user.id):
-            record = await self.bot.tables.get(game_id)
-            spec = GAMES[record.kind]
-            seat = record.seat_of(interaction.user.id)
-            to_act = spec.game.to_act(record.state)
-            turn = " — **your move**" if seat in to_act else ""
-            players = ", ".join(record.names)
-            title = f"{spec.emoji} **{spec.title} #{record.id}**"
-            lines.append(f"{title} with {players}{turn}\n{place_link(record)}")
-        text = "\n".join(lines) if lines else "You have no active games. Start one with `/piratz new`."
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        for record in await tables.games_of(caller_of(interaction)):
+            spec = tables.spec(record)
+            turn = " — **your move**" if record.seat_of(interaction.user.id) in spec.game.to_act(record.state) else ""
+            lines.append(
+                f"{words.title(spec, record)} with {words.listing(record.names)}{turn}\n{words.place_link(record)}"
+            )
+        text = "\n".join(lines) if lines else "You have no active games here. Start one with `/piratz new`."
+        await interaction.response.send_message(text[: words.MESSAGE_LIMIT], ephemeral=True)
 
     @app_commands.command(name="abandon", description="End a game without a result (its host or a thread moderator)")
-    @app_commands.describe(game="The game's number (default: the game of this thread)")
+    @app_commands.describe(game=GAME)
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        async def work() -> None:
-            record = (
-                await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
-            )
-            moderator = interaction.permissions.manage_threads and interaction.guild_id == record.guild_id
-            if interaction.user.id != record.host_id and not moderator:
-                raise GameError("Only the game's host or a member with Manage Threads can abandon it.")
-            await interaction.response.defer(ephemeral=True)
-            record = await self.bot.tables.abandon(record.id, by=shown(interaction.user.display_name), now=now_ts())
-            await self.bot.host.end_without_play(
-                record,
-                f"🏴 {GAMES[record.kind].title} #{record.id} was abandoned by {interaction.user.mention}.",
-            )
-            await self.bot.host.close_thread(record)
-            await interaction.followup.send("Game abandoned; its thread is closed.", ephemeral=True)
+        tables = bot_of(interaction).tables
 
-        await self.bot.host.guard(interaction, game, work())
+        async def work() -> None:
+            await tables.abandon(caller_of(interaction), await _game(tables, interaction, game))
+            await tell(interaction, "Game abandoned; its thread is closed.")
+
+        await guard(interaction, game, work())
 
     @abandon.autocomplete("game")
     async def abandon_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         out = []
-        for game_id in await self.bot.store.game_ids(user_id=interaction.user.id):
-            record = await self.bot.tables.get(game_id)
-            label = f"#{game_id} {GAMES[record.kind].title} with {', '.join(record.names)}"
-            if current in str(game_id) or current.lower() in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=game_id))
+        for record in await bot_of(interaction).tables.games_of(caller_of(interaction)):
+            label = f"#{record.id} {GAMES[record.kind].title} with {', '.join(record.names)}"
+            if current in str(record.id) or current.lower() in label.lower():
+                out.append(app_commands.Choice(name=label[:100], value=record.id))
         return out[:25]
 
     @app_commands.command(name="notify", description="Get a direct message when it is your turn")
     async def notify(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
-        await self.bot.store.set_notify(interaction.user.id, setting == "on")
+        await bot_of(interaction).tables.set_notify(interaction.user.id, setting == "on")
         text = (
             "I'll DM you when it's your turn (if your DMs are closed I'll say so in the game's thread)."
             if setting == "on"
@@ -86,40 +82,26 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     @app_commands.describe(
         seat="The seat to hand over: its player's name (start typing) or number",
         member="The member who takes it (they must accept)",
-        game="The game's number (default: the game of this thread)",
+        game=GAME,
     )
     async def substitute(
         self, interaction: discord.Interaction, seat: str, member: discord.Member, game: int | None = None
     ) -> None:
+        tables = bot_of(interaction).tables
+
         async def work() -> None:
-            record = (
-                await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
-            )
-            await self.bot.host.seats.offer_seat(interaction, record, self._seat(record, seat), member)
+            number = await _game(tables, interaction, game)
+            await tables.offer_seat(caller_of(interaction), number, seat, caller_of(interaction, member))
+            await tell(interaction, "Offer posted in the game's thread.")
 
-        await self.bot.host.guard(interaction, game, work())
-
-    async def _game(self, interaction: discord.Interaction, game: int | None) -> GameRecord:
-        """Game number ``game``, or the caller's game in this thread or channel."""
-        return await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
-
-    @staticmethod
-    def _seat(record: GameRecord, text: str) -> int:
-        """A seat named by its number (1-based), its player's name or a mention."""
-        wanted = text.strip().lower()
-        for s in record.seats:
-            if wanted in (str(s.seat + 1), s.name.lower(), f"<@{s.user_id}>", f"<@!{s.user_id}>"):
-                return s.seat
-        raise GameError(
-            f"This game has no seat {shown(text)!r}; its seats: {', '.join(shown(n) for n in record.names)}."
-        )
+        await guard(interaction, game, work())
 
     @substitute.autocomplete("seat")
     async def substitute_seat_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            record = await self.bot.host.my_game(interaction, None)
+            record = await bot_of(interaction).tables.my_game(caller_of(interaction), None)
         except GameError:
             return []
         return [
@@ -129,15 +111,12 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         ][:25]
 
     @app_commands.command(name="follow", description="Get this game's board by DM after every turn (again: stop)")
-    @app_commands.describe(game="The game's number (default: the game of this thread)")
+    @app_commands.describe(game=GAME)
     async def follow(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def work() -> None:
-            record = (
-                await self.bot.tables.get(game) if game is not None else await self.bot.host.my_game(interaction, None)
-            )
-            await self.bot.host.seats.toggle_follow(interaction, record.id)
+            await components.follow(interaction, await _game(bot_of(interaction).tables, interaction, game))
 
-        await self.bot.host.guard(interaction, game, work())
+        await guard(interaction, game, work())
 
     # ------------------------------------------------------------------ records
 
@@ -149,12 +128,15 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     ) -> None:
         async def work() -> None:
             if game not in GAMES:
-                raise GameError(f"There is no game called {shown(game)!r}.")
+                raise GameError(f"There is no game called {words.shown(game)!r}.")
             await interaction.response.defer(thinking=True)
-            file = await records.leaderboard_file(self.bot.store, game, interaction.guild_id, scope)
+            board = await records.leaderboard(bot_of(interaction).tables, game, interaction.guild_id, scope)
+            rows = [drawing.LeaderRow(*row) for row in board.rows]
+            png = await render_pool.run(drawing.render_leaderboard, board.title, board.subtitle, rows)
+            file = discord.File(io.BytesIO(png), filename=f"{game}-leaderboard.png", description=board.alt)
             await interaction.followup.send(file=file)
 
-        await self.bot.host.guard(interaction, None, work())
+        await guard(interaction, None, work())
 
     @app_commands.command(name="stats", description="A member's games: played, won, rating and trend, opponents")
     @app_commands.describe(member="Whose stats (default: yours)")
@@ -162,39 +144,84 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         async def work() -> None:
             await interaction.response.defer(thinking=True)
             who = member or interaction.user
-            payload = await records.stats_message(self.bot.store, who, interaction.user.id, interaction.guild_id)
-            await interaction.followup.send(allowed_mentions=NO_PINGS, **payload)
+            tables = bot_of(interaction).tables
+            found = await records.stats(tables, who.id, who.display_name, interaction.user.id, interaction.guild_id)
+            rows = [drawing.StatsRow(*row) for row in found.rows]
+            png = await render_pool.run(drawing.render_stats, found.title, found.subtitle, rows)
+            file = discord.File(io.BytesIO(png), filename=f"stats-{who.id}.png", description=found.alt)
+            await interaction.followup.send(found.content, file=file, allowed_mentions=discord.AllowedMentions.none())
 
-        await self.bot.host.guard(interaction, None, work())
+        await guard(interaction, None, work())
 
     @app_commands.command(name="history", description="A member's finished games with links, latest first (paged)")
     @app_commands.describe(member="Whose games (default: yours)")
     async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         async def work() -> None:
-            who = member or interaction.user
-            viewer, guild_id = interaction.user.id, interaction.guild_id
-            text, pages = await records.history_page(self.bot.store, who, viewer, guild_id, 0)
-            view = records.HistoryPages(self.bot.store, who, viewer, guild_id, 0, pages)
-            await interaction.response.send_message(text, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+            pages = HistoryPages(bot_of(interaction).tables, member or interaction.user, interaction)
+            text = await pages.turn(0)
+            await interaction.response.send_message(
+                text, view=pages, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
 
-        await self.bot.host.guard(interaction, None, work())
+        await guard(interaction, None, work())
 
     @app_commands.command(name="replay", description="A finished game's public boards as an animation, with its log")
     @app_commands.describe(game="The game's number")
     async def replay(self, interaction: discord.Interaction, game: int) -> None:
+        tables = bot_of(interaction).tables
+
         async def work() -> None:
-            record = await self.bot.store.load_game(game)
-            if record is None or (
-                record.guild_id != interaction.guild_id and record.seat_of(interaction.user.id) is None
-            ):
-                raise GameError(f"There is no game #{game} here.")
+            record = await tables.reach(caller_of(interaction), game)
             records.ensure_over(record)
             await interaction.response.defer(thinking=True)  # drawing the frames takes a few seconds
-            done = await records.replay(self.bot.store, record)
-            await interaction.followup.send(done.content, files=done.files, allowed_mentions=NO_PINGS)
+            done = await records.replay_of(tables, record, drawing.MAX_FRAMES)
+            spec = tables.spec(record)
 
-        await self.bot.host.guard(interaction, game, work())
+            def draw() -> bytes:
+                shown = done.frames[:-1] if done.final else done.frames
+                boards = [spec.render_board(p.view, p.names) for p in shown]
+                last = done.frames[-1]
+                return drawing.render_replay(boards, spec.render_final(last.view, last.names) if done.final else None)
+
+            webp = await render_pool.run(draw)
+            image = discord.File(
+                io.BytesIO(webp),
+                filename=f"{record.kind}-{record.id}-replay.webp",
+                description=f"Replay of {spec.title} #{record.id}, every public board from start to finish",
+            )
+            log = await tables.log_text(record.id)
+            files = [image, discord.File(io.BytesIO(log.encode()), filename=f"{record.kind}-{record.id}-log.txt")]
+            await interaction.followup.send(done.content, files=files, allowed_mentions=discord.AllowedMentions.none())
+
+        await guard(interaction, game, work())
 
 
-async def setup(bot: TableBot) -> None:
+class HistoryPages(discord.ui.View):
+    """◀ / ▶ buttons that turn the pages of ``/games history`` (on the ephemeral message of who asked)."""
+
+    def __init__(self, tables: Tables, member: discord.abc.User, interaction: discord.Interaction) -> None:
+        super().__init__(timeout=900)
+        self.tables, self.member = tables, member
+        self.viewer, self.guild_id = interaction.user.id, interaction.guild_id
+        self.page = 0
+
+    async def turn(self, page: int) -> str:
+        who = self.member
+        text, self.page, pages = await records.history_page(
+            self.tables, who.id, who.display_name, self.viewer, self.guild_id, page
+        )
+        self.older.disabled = self.page >= pages - 1
+        self.newer.disabled = self.page <= 0
+        return text
+
+    @discord.ui.button(label="◀ Newer", style=discord.ButtonStyle.secondary)
+    async def newer(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.edit_message(content=await self.turn(self.page - 1), view=self)
+
+    @discord.ui.button(label="Older ▶", style=discord.ButtonStyle.secondary)
+    async def older(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.edit_message(content=await self.turn(self.page + 1), view=self)
+
+
+async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(GamesCog(bot))

@@ -1,17 +1,7 @@
-"""``/pirates``: the Pirates Card Game, free your captain with three missions (1–8 players; alone, solo)."""
+"""``/pirates``: Pirates Card Game, its commands built from its registry entry (:func:`cogs.base.game_cog`)."""
 
 from __future__ import annotations
 
-from cogs.app import TableBot
-from cogs.base import GameCog, table_commands
+from cogs.base import game_cog
 
-
-class PiratesCog(GameCog, group_name="pirates", group_description="Pirates Card Game: complete three missions (1–8)"):
-    kind = "pirates"
-    new, open = table_commands(
-        "pirates", members=4, new="Start a Pirates Card Game: challenge members, add AI seats, or sail solo"
-    )
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(PiratesCog(bot))
+setup = game_cog(__name__)

@@ -1,15 +1,7 @@
-"""``/piratz``: Piratz, the push-your-luck treasure game (2–4 players)."""
+"""``/piratz``: Piratz, its commands built from its registry entry (:func:`cogs.base.game_cog`)."""
 
 from __future__ import annotations
 
-from cogs.app import TableBot
-from cogs.base import GameCog, table_commands
+from cogs.base import game_cog
 
-
-class PiratzCog(GameCog, group_name="piratz", group_description="Piratz: dig up treasure, beware the rats (2–4)"):
-    kind = "piratz"
-    new, open = table_commands("piratz", members=4)
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(PiratzCog(bot))
+setup = game_cog(__name__)

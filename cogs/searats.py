@@ -1,15 +1,7 @@
-"""``/searats``: Sea Rats!, the last pirate afloat wins (2–6 players commanding six ships)."""
+"""``/searats``: Sea Rats!, its commands built from its registry entry (:func:`cogs.base.game_cog`)."""
 
 from __future__ import annotations
 
-from cogs.app import TableBot
-from cogs.base import GameCog, table_commands
+from cogs.base import game_cog
 
-
-class SeaRatsCog(GameCog, group_name="searats", group_description="Sea Rats!: the last pirate afloat wins (2–6)"):
-    kind = "searats"
-    new, open = table_commands("searats", members=6)
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(SeaRatsCog(bot))
+setup = game_cog(__name__)

@@ -1,15 +1,7 @@
-"""``/sewerrat``: Sewer Rat, the last rat standing in an 8×8 board of plumbing (2–6 players)."""
+"""``/sewerrat``: Sewer Rat, its commands built from its registry entry (:func:`cogs.base.game_cog`)."""
 
 from __future__ import annotations
 
-from cogs.app import TableBot
-from cogs.base import GameCog, table_commands
+from cogs.base import game_cog
 
-
-class SewerRatCog(GameCog, group_name="sewerrat", group_description="Sewer Rat: be the last rat standing (2–6)"):
-    kind = "sewerrat"
-    new, open = table_commands("sewerrat", members=6)
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(SewerRatCog(bot))
+setup = game_cog(__name__)

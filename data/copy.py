@@ -36,6 +36,8 @@ _CONSTRAINTS = ("PRIMARY", "FOREIGN", "UNIQUE", "CHECK", "CONSTRAINT")
 _CREATE_TABLE = re.compile(r"CREATE TABLE (\w+) \((.*)\)", re.DOTALL)
 _ADD_COLUMN = re.compile(r"ALTER TABLE (\w+) ADD COLUMN (\w+)(.*)", re.DOTALL)
 _CREATE_INDEX = re.compile(r"CREATE (UNIQUE )?INDEX ")
+_ROWS_ONLY = re.compile(r"(UPDATE|DELETE FROM|INSERT INTO) ")
+"""Statements that change rows, not the schema: nothing for the copy to follow."""
 _REFERENCES = re.compile(r"\bREFERENCES (\w+)")
 
 
@@ -104,7 +106,7 @@ def schema_tables(scripts: Sequence[str]) -> list[Table]:
     drafts: dict[str, _Draft] = {}
     for script in scripts:
         for statement in (" ".join(s.split()) for s in script.split(";")):
-            if not statement or _CREATE_INDEX.match(statement):
+            if not statement or _CREATE_INDEX.match(statement) or _ROWS_ONLY.match(statement):
                 continue
             if created := _CREATE_TABLE.fullmatch(statement):
                 drafts[created[1]] = _create(created[1], created[2])

@@ -7,9 +7,10 @@ upserts (never ``INSERT OR ...``), no ``rowid``. Migration scripts use SQLite's 
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -95,3 +96,28 @@ async def open_database(target: str | os.PathLike[str]) -> Database:
     from data.sqlite import SqliteDatabase
 
     return await SqliteDatabase.open(target)
+
+
+class Repository:
+    """Statements of one concern (games, lobbies, the outbox…), bound either to the database (each write
+    commits by itself) or to a transaction (everything commits together: :meth:`data.store.Store.transaction`)."""
+
+    __slots__ = ("_q",)
+
+    def __init__(self, queries: Database | Transaction) -> None:
+        self._q = queries
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[Transaction]:
+        """The transaction writes go in: the one this repository is bound to, or a new one of their own."""
+        begin = getattr(self._q, "transaction", None)
+        if begin is None:
+            yield self._q  # type: ignore[misc]  # bound to a transaction already
+            return
+        async with begin() as tx:
+            yield tx
+
+
+def dumps(value: Any) -> str:
+    """JSON as the store writes it: compact."""
+    return json.dumps(value, separators=(",", ":"))

@@ -141,4 +141,36 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN runner_until REAL NOT NULL DEFAULT 0;
     CREATE INDEX games_runner ON games (status, runner_until);
     """,
+    # 7: the outbox — every message the bot owes, written in the transaction of the change that causes it
+    # and marked done once Discord accepted it (see data/outbox.py); when each member last decided in a game
+    # and who decided last (who is notified: tables/attention.py); one open rematch proposal per game (two
+    # members proposing it at once make one proposal; proposals doubled before this migration are closed).
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        lane TEXT NOT NULL,
+        priority INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        game_id INTEGER REFERENCES games (id) ON DELETE CASCADE,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'done', 'failed', 'dropped')),
+        attempts INTEGER NOT NULL,
+        due_at REAL NOT NULL,
+        claimed_by TEXT,
+        claimed_until REAL NOT NULL,
+        created_at REAL NOT NULL,
+        done_at REAL,
+        result TEXT
+    );
+    CREATE INDEX outbox_due ON outbox (status, due_at);
+    CREATE INDEX outbox_lane ON outbox (lane, status, id);
+    CREATE INDEX outbox_game ON outbox (game_id, status);
+    ALTER TABLE seats ADD COLUMN acted_at REAL;
+    ALTER TABLE games ADD COLUMN last_member INTEGER;
+    UPDATE lobbies SET status = 'cancelled' WHERE rematch_of IS NOT NULL AND status IN ('open', 'started')
+        AND id NOT IN (SELECT MIN(id) FROM lobbies WHERE rematch_of IS NOT NULL AND status IN ('open', 'started')
+        GROUP BY rematch_of);
+    CREATE UNIQUE INDEX lobbies_one_rematch ON lobbies (rematch_of)
+        WHERE rematch_of IS NOT NULL AND status IN ('open', 'started');
+    """,
 )

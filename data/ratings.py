@@ -14,6 +14,9 @@ Who is rated, and how (the README's *Ratings* section says the same for players)
 * A member whose seat was handed to a substitute is not rated for that game: whoever held the seat at the
   end is.
 
+How a game places its players is the table service's to say (:func:`tables.results.placings`); this module
+rates placings and keeps the ratings.
+
 The rating shown is conservative, ``μ − 3σ``: it starts at 0 and rises as the bot becomes sure of a
 player's skill.
 """
@@ -22,13 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
-if TYPE_CHECKING:
-    from data.store import SeatRecord
-    from games.core import Game
+from data.engine import Repository, Row
 
 MODEL = PlackettLuce()
 """openskill's defaults: μ = 25, σ = 25/3."""
@@ -79,43 +79,110 @@ def rate(placings: Sequence[Placing], current: Mapping[int, Rating]) -> dict[int
     }
 
 
-def placings(
-    game: Game, state: dict[str, Any], result: Mapping[str, Any], seats: Sequence[SeatRecord]
-) -> list[Placing] | None:
-    """How a finished game places its players for rating, or ``None`` when it is not rated (fewer than
-    two members, or no result). Players whose seats share an engine team form one team; a player left
-    without a seat (a Sea Rats! commander whose ships were all taken) is a team of their own."""
-    members = {s.user_id for s in seats if s.user_id is not None}
-    if len(members) < 2 or not result or result.get("reason") == "abandoned":
-        return None
-    owners = [game.controller(state, s) for s in range(state["seats"])]
-    groups: list[set[int]] = []
-    for team in game.teams(state):
-        players = {owners[s] for s in team}
-        joined = [g for g in groups if g & players]
-        for g in joined:
-            groups.remove(g)
-            players |= g
-        groups.append(players)
-    covered = set().union(*groups) if groups else set()
-    groups += [{p.seat} for p in seats if p.seat not in covered]
-    winners = set(result.get("winners") or ())
-    scores = result.get("scores") or []
-    resigned = {p.seat for p in seats if p.resigned}
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's rating in one game and scope, with how many rated games they played and won."""
 
-    def standing(group: set[int]) -> tuple[int, int, float]:
-        group_seats = [s for s in range(len(owners)) if owners[s] in group]
-        won = any(s in winners for s in group_seats)
-        best = max((scores[s] for s in group_seats if s < len(scores)), default=float("-inf")) if scores else 0
-        return (0 if won else 1, 1 if group <= resigned else 0, -best)
+    user_id: int
+    """``AI_USER`` for the game's AI."""
+    name: str | None
+    """Their latest display name at a table (``None`` when not asked for)."""
+    rating: Rating
+    games: int
+    wins: int
 
-    keys = [standing(g) for g in groups]
-    order = sorted(set(keys))
-    return [
-        Placing(
-            tuple(seats[p].user_id or AI_USER for p in sorted(group)),
-            order.index(key),
-            key[0] == 0,
+
+def _standing(row: Row) -> Standing:
+    name = "🤖 AI" if row["user_id"] == AI_USER else row["name"]
+    return Standing(row["user_id"], name, Rating(row["mu"], row["sigma"]), row["games"], row["wins"])
+
+
+class RatingsRepo(Repository):
+    """The ``ratings`` and ``rating_changes`` tables."""
+
+    __slots__ = ()
+
+    async def rate(
+        self, game_id: int, kind: str, guild_id: int | None, placed: Sequence[Placing], *, now: float
+    ) -> None:
+        """Rate a finished game from its placings, per server and globally. Called in the transaction that
+        stores the game's result, so a crash rates it either with its result or not at all, and the
+        primary key of ``rating_changes`` means a game is never rated twice."""
+        won = {u for p in placed if p.won for u in p.players}
+        users = sorted({u for p in placed for u in p.players})
+        scopes = sorted({guild_id or GLOBAL, GLOBAL})
+        async with self._writing() as tx:
+            # Read-then-write: first take every rating row this game changes (made at the default rating if
+            # new), in one order for every game (scope, then user). On PostgreSQL that locks the rows, so two
+            # games that end at once with a player in common are rated one after the other, never both from
+            # the same old rating; and the one order means two such games cannot deadlock.
+            await tx.executemany(
+                "INSERT INTO ratings (scope, kind, user_id, mu, sigma, games, wins) VALUES (?, ?, ?, ?, ?, 0, 0)"
+                " ON CONFLICT (scope, kind, user_id) DO UPDATE SET games = ratings.games",
+                [(scope, kind, user, DEFAULT.mu, DEFAULT.sigma) for scope in scopes for user in users],
+            )
+            for scope in scopes:
+                current = {}
+                for user in users:
+                    row = await tx.fetchone(
+                        "SELECT mu, sigma FROM ratings WHERE scope = ? AND kind = ? AND user_id = ?",
+                        (scope, kind, user),
+                    )
+                    current[user] = Rating(row["mu"], row["sigma"])
+                for user, new in rate(placed, current).items():
+                    await tx.execute(
+                        "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, wins = wins + ?"
+                        " WHERE scope = ? AND kind = ? AND user_id = ?",
+                        (new.mu, new.sigma, int(user in won), scope, kind, user),
+                    )
+                    old = current[user]
+                    await tx.execute(
+                        "INSERT INTO rating_changes (game_id, scope, user_id, kind, won, mu_before, sigma_before, mu,"
+                        " sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (game_id, scope, user, kind, int(user in won), old.mu, old.sigma, new.mu, new.sigma, now),
+                    )
+
+    async def leaderboard(self, kind: str, scope: int, *, limit: int = 10) -> list[Standing]:
+        """The best-rated players of a game in a scope (a server's id, or ``GLOBAL``), best first by the
+        conservative rating μ − 3σ."""
+        return [
+            _standing(row)
+            for row in await self._q.fetchall(
+                "SELECT r.*, (SELECT s.name FROM seats s WHERE s.user_id = r.user_id ORDER BY s.game_id DESC LIMIT 1)"
+                " AS name FROM ratings r WHERE r.scope = ? AND r.kind = ?"
+                " ORDER BY r.mu - 3 * r.sigma DESC, r.games DESC LIMIT ?",
+                (scope, kind, limit),
+            )
+        ]
+
+    async def standings_of(self, user_id: int, scope: int) -> dict[str, Standing]:
+        """A player's rating in every game they were rated in, by game kind."""
+        return {
+            row["kind"]: _standing(row)
+            for row in await self._q.fetchall(
+                "SELECT r.*, NULL AS name FROM ratings r WHERE r.scope = ? AND r.user_id = ?", (scope, user_id)
+            )
+        }
+
+    async def trend(self, user_id: int, scope: int, kind: str, *, limit: int = 10) -> list[float]:
+        """A player's shown rating (μ − 3σ) before their last ``limit`` rated games and after each, oldest
+        first (empty if never rated)."""
+        rows = await self._q.fetchall(
+            "SELECT mu_before, sigma_before, mu, sigma FROM rating_changes WHERE user_id = ? AND scope = ? AND"
+            " kind = ? ORDER BY at DESC, game_id DESC LIMIT ?",
+            (user_id, scope, kind, limit),
         )
-        for group, key in zip(groups, keys, strict=True)
-    ]
+        rows.reverse()
+        if not rows:
+            return []
+        first = Rating(rows[0]["mu_before"], rows[0]["sigma_before"]).shown
+        return [first, *(Rating(r["mu"], r["sigma"]).shown for r in rows)]
+
+    async def changes(self, game_id: int) -> list[tuple[int, int, Rating, Rating]]:
+        """What a game did to ratings: ``(scope, user_id, before, after)`` per rated player and scope."""
+        return [
+            (r["scope"], r["user_id"], Rating(r["mu_before"], r["sigma_before"]), Rating(r["mu"], r["sigma"]))
+            for r in await self._q.fetchall(
+                "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY scope, user_id", (game_id,)
+            )
+        ]

@@ -38,10 +38,18 @@ class GameSpec:
     private image, ``render_hand(view, names)``."""
     cog: str
     """The discord.py extension with the game's slash-command group."""
+    tagline: str = ""
+    """What the game is about, in a few words (its command group's description)."""
+    members: int = 0
+    """Members ``/<game> new`` can name, the host included (0: the game's most players)."""
+    new_text: str = ""
+    """The description of ``/<game> new`` (empty: a challenge to a game of this title)."""
     colour: int = 0xC9A227
     emoji: str = "🏴‍☠️"
     dm_hands: bool = False
     """Keep each player's private view in a direct message, edited as it changes."""
+    hand_image: bool = False
+    """The renderer draws a private image of a seat (``render_hand``) beside its private text."""
     bench_players: int = 0
     """Players in the benchmark's games (0: the game's minimum)."""
     player: Player = field(init=False, repr=False, compare=False)
@@ -49,6 +57,13 @@ class GameSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "player", self.ai())
+        if not self.members:
+            object.__setattr__(self, "members", self.game.max_players)
+
+    @property
+    def challenge(self) -> str:
+        """The description of ``/<game> new``."""
+        return self.new_text or f"Challenge members (and AI seats) to a game of {self.title}"
 
     @property
     def kind(self) -> str:
@@ -105,6 +120,7 @@ register(
         ai=PiratzAI,
         renderer="rendering.piratz",
         cog="cogs.piratz",
+        tagline="dig up treasure, beware the rats",
         colour=0xD4A017,
         emoji="💰",
         bench_players=2,
@@ -116,9 +132,11 @@ register(
         ai=SewerPiratsAI,
         renderer="rendering.sewerpirats",
         cog="cogs.sewerpirats",
+        tagline="crew the pirat ships, seize the booty",
         colour=0x3D8B5A,
         emoji="🐀",
         dm_hands=True,
+        hand_image=True,
         bench_players=3,
     )
 )
@@ -128,9 +146,13 @@ register(
         ai=PiratesAI,
         renderer="rendering.pirates",
         cog="cogs.pirates",
+        tagline="complete three missions",
+        members=4,
+        new_text="Start a Pirates Card Game: challenge members, add AI seats, or sail solo",
         colour=0x8B1E2D,
         emoji="🏴‍☠️",
         dm_hands=True,
+        hand_image=True,
         bench_players=2,
     )
 )
@@ -140,6 +162,7 @@ register(
         ai=SewerRatAI,
         renderer="rendering.sewerrat",
         cog="cogs.sewerrat",
+        tagline="be the last rat standing",
         colour=0x5A7D8C,
         emoji="🚽",
         bench_players=2,
@@ -151,6 +174,7 @@ register(
         ai=SeaRatsAI,
         renderer="rendering.searats",
         cog="cogs.searats",
+        tagline="the last pirate afloat wins",
         colour=0x1F6F8B,
         emoji="⚓",
         bench_players=2,

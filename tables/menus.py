@@ -161,3 +161,77 @@ def _leads_to(choices: Sequence[Choice], first: str, path: list[int], target: Ch
     return any(
         entry.leaf == target or _leads_to(choices, first, [*path, entry.index], target) for entry in node.entries
     )
+
+
+# ---------------------------------------------------------------------------------------------- components
+# A message's persistent components, as data: the cogs make Discord's buttons and selects of them
+# (``cogs.components``). Every id they need to act later is here, so they work after a restart.
+
+ACTION_BUTTONS = 20
+"""Board buttons for actions (4 rows of 5); the fifth row holds "My hand" and "Follow"."""
+PICKER_BUTTONS = 15
+"""Picker options shown as buttons; more become select menus."""
+
+
+def play_button(game_id: int, version: int, first: str, path: Sequence[int], label: str, row: int) -> dict:
+    """A board button (``path`` empty: the first label ``first``) or a picker's option button."""
+    return {
+        "type": "play",
+        "game": game_id,
+        "version": version,
+        "tag": first,
+        "path": list(path),
+        "label": label,
+        "row": row,
+    }
+
+
+def board_components(
+    game_id: int, version: int, choices: Sequence[Choice], labels: Sequence[str], *, active: bool
+) -> list[dict]:
+    """The board's components: a button per first label (``labels``: each as shown, names filled in), or
+    select menus when there are more than fit; then **My hand** and, while the game is on, **Follow**."""
+    firsts = top_labels([choices])
+    out: list[dict] = []
+    if len(firsts) <= ACTION_BUTTONS:
+        for i, (label, text) in enumerate(zip(firsts, labels, strict=True)):
+            out.append(play_button(game_id, version, tag(label), (), text, i // 5))
+    else:
+        pairs = [[tag(label), text] for label, text in zip(firsts, labels, strict=True)]
+        for row, start in enumerate(range(0, min(len(pairs), 100), 25)):
+            out.append(
+                {
+                    "type": "board_select",
+                    "game": game_id,
+                    "version": version,
+                    "options": pairs[start : start + 25],
+                    "start": start,
+                    "row": row,
+                }
+            )
+    out.append({"type": "hand", "game": game_id, "row": 4})
+    if active:
+        out.append({"type": "follow", "game": game_id, "row": 4})
+    return out
+
+
+def picker_components(game_id: int, version: int, menu: Menu, labels: Sequence[str]) -> list[dict]:
+    """One picker level (``labels``: its entries as shown): a button per entry, or select menus of at most
+    25 entries in up to 5 rows."""
+    if len(labels) <= PICKER_BUTTONS:
+        return [
+            play_button(game_id, version, menu.tag, (*menu.path, i), label, i // 5) for i, label in enumerate(labels)
+        ]
+    return [
+        {
+            "type": "play_select",
+            "game": game_id,
+            "version": version,
+            "tag": menu.tag,
+            "path": list(menu.path),
+            "labels": list(labels[start : start + 25]),
+            "start": start,
+            "row": row,
+        }
+        for row, start in enumerate(range(0, min(len(labels), 125), 25))
+    ]

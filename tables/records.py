@@ -10,15 +10,23 @@ legal when it was taken, and the replayed game ends with the posted result.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from data.ratings import GLOBAL
 from data.store import GameRecord, SeatRecord
-from games.core import Action, Game, IllegalAction, format_seats
+from games.core import JSON, Action, Game, IllegalAction, format_seats
 from games.registry import GAMES
-from tables.service import result_of, seat_owners, seed_digest
+from tables import words
+from tables.authority import GameError
+from tables.results import after_resignation, result_of
+from tables.seating import seat_owners, seed_digest
+
+if TYPE_CHECKING:
+    from tables.service import Tables
 
 LOG_TITLE = "# Pirate Tables game log"
 ACTIONS = "actions:"
@@ -30,9 +38,33 @@ class BadLog(ValueError):
     """The file is not a game log this program can read; ``str(exc)`` says why, in one line."""
 
 
-def names_at(game: Game, state: dict[str, Any], record: GameRecord) -> list[str]:
+def names_at(game: Game, state: dict[str, Any], names: Sequence[str]) -> list[str]:
     """Each engine seat's player's name in ``state`` (controllers can change during a game)."""
-    return [record.seats[p].name for p in seat_owners(game, state)]
+    return [names[p] for p in seat_owners(game, state)]
+
+
+def apply_logged(game: Game, state: JSON, seat: int, text: str) -> JSON:
+    """Apply one action of a game's log to ``state`` in place, as the service applied it: a lapse (the
+    platform's own action, never a legal move of the player) trusted, everything else checked."""
+    lapse = game.lapse(state)
+    trusted = lapse is not None and lapse.seat == seat and lapse.action == Action.decode(text)
+    return game.apply(state, seat, text, inplace=True, trusted=trusted).state
+
+
+def replay(record: GameRecord, actions: Iterable[tuple[int, int, str]]) -> JSON:
+    """A game's state rebuilt from its seed and action log."""
+    game = GAMES[record.kind].game
+    state = game.new_game(len(record.seats), record.options, record.seed)
+    for _seq, seat, text in actions:
+        state = apply_logged(game, state, seat, text)
+    return state
+
+
+def log_line(game: Game, state: JSON, seq: int, seat: int, action: str, names: Sequence[str]) -> str:
+    """An action's line in the log: its number, seat and text, then who did what, for people."""
+    shown = names_at(game, state, names)
+    label = format_seats(" → ".join(game.describe(state, seat, Action.decode(action))), shown)
+    return f"{seq}\t{seat}\t{action}\t{shown[seat]}: {label}"
 
 
 def game_log(record: GameRecord, actions: Sequence[tuple[int, int, str]]) -> str:
@@ -57,31 +89,35 @@ def game_log(record: GameRecord, actions: Sequence[tuple[int, int, str]]) -> str
     ]
     state = game.new_game(len(record.seats), record.options, record.seed)
     for seq, seat, action in actions:
-        names = names_at(game, state, record)
-        label = format_seats(" → ".join(game.describe(state, seat, Action.decode(action))), names)
-        lines.append(f"{seq}\t{seat}\t{action}\t{names[seat]}: {label}")
-        state = game.apply(state, seat, action, inplace=True).state
+        lines.append(log_line(game, state, seq, seat, action, record.names))
+        state = apply_logged(game, state, seat, action)
     return "\n".join(lines) + "\n"
 
 
 @dataclass(slots=True)
 class Log:
-    """A game log read back: the header's values and the actions."""
+    """A game log read back: the header's values and the actions (with the line each was written as)."""
 
     kind: str
     players: int
     options: dict[str, Any]
+    names: list[str]
     resigned: list[int]
     digest: str
     seed: str
     result: dict[str, Any]
     actions: list[tuple[int, int, str]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+HEADER = ("game", "players", "options", "names", "resigned", "seed-sha256", "seed", "result")
 
 
 def read_log(text: str) -> Log:
     """Parse a game log; :class:`BadLog` with the reason if it is not one."""
     header: dict[str, str] = {}
     actions: list[tuple[int, int, str]] = []
+    written: list[str] = []
     lines = iter(text.splitlines())
     for line in lines:
         if line.strip() == ACTIONS:
@@ -101,9 +137,8 @@ def read_log(text: str) -> Log:
         if len(parts) < 3 or not parts[0].isdigit() or not parts[1].isdigit():
             raise BadLog(f"not a game log: the action line {line[:60]!r} is not 'number<TAB>seat<TAB>action'")
         actions.append((int(parts[0]), int(parts[1]), parts[2]))
-    missing = [
-        k for k in ("game", "players", "options", "resigned", "seed-sha256", "seed", "result") if k not in header
-    ]
+        written.append(line)
+    missing = [k for k in HEADER if k not in header]
     if missing:
         raise BadLog(f"not a game log: its header lacks {', '.join(missing)}")
     try:
@@ -111,11 +146,13 @@ def read_log(text: str) -> Log:
             kind=header["game"],
             players=int(header["players"]),
             options=json.loads(header["options"]),
-            resigned=list(json.loads(header["resigned"])),
+            names=[str(n) for n in json.loads(header["names"])],
+            resigned=[int(r) for r in json.loads(header["resigned"])],
             digest=header["seed-sha256"],
             seed=header["seed"],
             result=json.loads(header["result"]) or {},
             actions=actions,
+            lines=written,
         )
     except (ValueError, TypeError) as exc:
         raise BadLog(f"not a game log: a header value cannot be read ({exc})") from None
@@ -129,8 +166,62 @@ class Verdict:
     lines: list[str]
 
 
+def _header_faults(game: Game, log: Log) -> str | None:
+    """What in a log's header cannot be so (players, names, resigned seats, options), if anything."""
+    if len(log.names) != log.players:
+        return f"the header names {len(log.names)} players but says there were {log.players}"
+    if any(not 0 <= r < log.players for r in log.resigned) or len(set(log.resigned)) != len(log.resigned):
+        return f"the resigned seats {log.resigned} are not seats of this game"
+    try:
+        resolved = game.resolve_options(log.options)
+    except IllegalAction as exc:
+        return f"the options cannot be: {exc}"
+    if resolved != log.options:
+        return f"the options {log.options} are not those the game was played with ({resolved})"
+    return None
+
+
+def _result_fault(game: Game, state: JSON, log: Log) -> str | None:
+    """How the posted result differs from what the replay and the resignations give, if it does."""
+    reason = log.result.get("reason")
+    seats = [SeatRecord(p, log.names[p], None, p in log.resigned) for p in range(log.players)]
+    outcome = game.outcome(state)
+    if reason in DECIDED:
+        if outcome is None:
+            return "the replayed game is not over, but the log posts a result"
+        replayed = result_of(game, state, outcome, seats)
+        for key in ("winners", "scores", "reason", "summary"):
+            if replayed[key] != log.result.get(key):
+                return f"the replay gives {key} {replayed[key]!r}; the log posts {log.result.get(key)!r}"
+        return None
+    if outcome is not None:
+        return f"the replay ends the game by the rules, but the log says {reason}"
+    if reason == "resignation" or (reason == "abandoned" and log.resigned):
+        if not log.resigned:
+            return "the log says the game was won by resignation, but names no resigned seat"
+        said = [after_resignation(game, state, seats, who) for who in log.resigned]
+        if said[0] is None:
+            return f"with seats {log.resigned} resigned the game goes on: nobody won it by resignation"
+        summaries = {r["summary"] for r in said if r is not None}
+        summaries |= {f"{log.names[who]} resigned." for who in log.resigned}
+        for key in ("winners", "reason"):
+            if said[0][key] != log.result.get(key):
+                return f"the resignations give {key} {said[0][key]!r}; the log posts {log.result.get(key)!r}"
+        if log.result.get("summary") not in summaries:
+            return f"the summary {log.result.get('summary')!r} does not name a player who resigned"
+        return None
+    if reason == "abandoned":
+        if log.result.get("winners") or log.result.get("scores"):
+            return "an abandoned game has no winner and no scores, but the log posts some"
+        return None
+    return f"the log posts an ending this program does not know: {reason!r}"
+
+
 def verify_log(text: str) -> Verdict:
-    """Check a game log against the published engines (see the module's docstring). :class:`BadLog` if
+    """Check a game log against the published engines: the seed hashes to the posted digest, the header
+    (players, names, resigned seats, options) can be so, every action was legal where it was taken and is
+    written as the replay describes it (its player's name included), and the posted result (winners,
+    scores, reason, summary; for a resignation, who resigned) is what the replay gives. :class:`BadLog` if
     the text is not a game log at all."""
     log = read_log(text)
     spec = GAMES.get(log.kind)
@@ -138,40 +229,40 @@ def verify_log(text: str) -> Verdict:
         raise BadLog(f"the log is of a game this program does not know: {log.kind!r}")
     game = spec.game
     lines: list[str] = []
+
+    def fail(why: str) -> Verdict:
+        return Verdict(False, [*lines, f"FAIL: {why}."])
+
     if seed_digest(log.seed) != log.digest:
-        return Verdict(False, [f"FAIL: the seed's SHA-256 is {seed_digest(log.seed)}, not the posted {log.digest}."])
+        return fail(f"the seed's SHA-256 is {seed_digest(log.seed)}, not the posted {log.digest}")
     lines.append(f"ok: the seed hashes to the posted SHA-256 {log.digest}.")
+    fault = _header_faults(game, log)
+    if fault:
+        return fail(fault)
     try:
         state = game.new_game(log.players, log.options, log.seed)
     except IllegalAction as exc:
-        return Verdict(False, [*lines, f"FAIL: the game cannot be set up: {exc}"])
-    for expected, (seq, seat, action) in enumerate(log.actions, start=1):
+        return fail(f"the game cannot be set up: {exc}")
+    lines.append(f"ok: {log.players} players ({', '.join(log.names)}) with options {log.options} can play this game.")
+    for expected, ((seq, seat, action), written) in enumerate(zip(log.actions, log.lines, strict=True), start=1):
         if seq != expected:
-            return Verdict(False, [*lines, f"FAIL: action {expected} is missing (the next one is numbered {seq})."])
+            return fail(f"action {expected} is missing (the next one is numbered {seq})")
         try:
-            state = game.apply(state, seat, action, inplace=True).state
-        except IllegalAction as exc:
-            return Verdict(False, [*lines, f"FAIL: action {seq} ({action!r} by seat {seat}) is not legal there: {exc}"])
+            line = log_line(game, state, seq, seat, action, log.names)
+            state = apply_logged(game, state, seat, action)
+        except (IllegalAction, ValueError, LookupError) as exc:
+            return fail(f"action {seq} ({action!r} by seat {seat}) is not legal there: {exc}")
+        said, described = written.split("\t", 3), line.split("\t", 3)
+        if len(said) > 3 and said != described:
+            return fail(f"action {seq} is written {said[3]!r}; the replay describes it {described[3]!r}")
     lines.append(f"ok: all {len(log.actions)} actions are legal, replayed from the seed with the published engine.")
-    outcome = game.outcome(state)
-    reason = log.result.get("reason")
-    if reason not in DECIDED:
-        if outcome is not None:
-            return Verdict(False, [*lines, f"FAIL: the replay ends the game by the rules, but the log says {reason}."])
-        lines.append(f"ok: the game was not over when it ended by {reason}, as the log says.")
-        return Verdict(True, lines)
-    if outcome is None:
-        return Verdict(False, [*lines, "FAIL: the replayed game is not over, but the log posts a result."])
-    seats = [SeatRecord(p, "", None, p in log.resigned) for p in range(log.players)]
-    replayed = result_of(game, state, outcome, seats)
-    for key in ("winners", "scores", "reason", "summary"):
-        if replayed[key] != log.result.get(key):
-            return Verdict(
-                False,
-                [*lines, f"FAIL: the replay gives {key} {replayed[key]!r}; the log posts {log.result.get(key)!r}."],
-            )
+    fault = _result_fault(game, state, log)
+    if fault:
+        return fail(fault)
+    result = log.result
     lines.append(
-        f"ok: the replay gives the posted result (winners {replayed['winners']}, scores {replayed['scores']})."
+        f"ok: the replay gives the posted result ({result.get('reason')}: winners {result.get('winners')},"
+        f" scores {result.get('scores')})."
     )
     return Verdict(True, lines)
 
@@ -193,12 +284,12 @@ def public_positions(record: GameRecord, actions: Iterable[tuple[int, int, str]]
     public view (a secret choice that shows nothing new makes no new position)."""
     game = GAMES[record.kind].game
     state = game.new_game(len(record.seats), record.options, record.seed)
-    out = [Position(0, game.view(state, None), tuple(names_at(game, state, record)))]
+    out = [Position(0, game.view(state, None), tuple(names_at(game, state, record.names)))]
     for seq, seat, action in actions:
-        state = game.apply(state, seat, action, inplace=True).state
+        state = apply_logged(game, state, seat, action)
         view = game.view(state, None)
         if view != out[-1].view:
-            out.append(Position(seq, view, tuple(names_at(game, state, record))))
+            out.append(Position(seq, view, tuple(names_at(game, state, record.names))))
     return out
 
 
@@ -253,3 +344,162 @@ def member_stats(records: Iterable[GameRecord], user_id: int, *, latest: int = 3
         if len(entry.latest) < latest:
             entry.latest.append(record)
     return {kind: stats[kind] for kind in GAMES if kind in stats}
+
+
+# ---------------------------------------------------------------------------------------------- commands
+# What /games leaderboard, stats, history and replay show, without Discord (the cogs draw and send it).
+
+HISTORY_PAGE = 5
+STATS_GAMES = 500
+"""The latest games that ``/games stats`` counts."""
+GLOBAL_SCOPE = "every server"
+
+
+def scope_of(guild_id: int | None, scope: str | None) -> tuple[int, str]:
+    """The ratings scope asked for (this server unless ``global``, or outside a server) and its name."""
+    if scope == "global" or guild_id is None:
+        return GLOBAL, GLOBAL_SCOPE
+    return guild_id, "this server"
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A leaderboard: its heading and rows ``(rank, name, rating, games, wins)``."""
+
+    title: str
+    subtitle: str
+    rows: list[tuple[int, str, float, int, int]]
+
+    @property
+    def alt(self) -> str:
+        text = "; ".join(f"{r[0]}. {r[1]} {r[2]:.1f} ({r[3]} games, {r[4]} won)" for r in self.rows)
+        return (text or "Nobody is rated yet")[:1000]
+
+
+async def leaderboard(tables: Tables, kind: str, guild_id: int | None, scope: str | None) -> Board:
+    number, name = scope_of(guild_id, scope)
+    standings = await tables.store.ratings.leaderboard(kind, number, limit=10)
+    rows = [(i + 1, s.name or "?", s.rating.shown, s.games, s.wins) for i, s in enumerate(standings)]
+    return Board(f"{GAMES[kind].title} leaderboard", f"Ratings in {name}", rows)
+
+
+def game_line(record: GameRecord, user_id: int | None = None) -> str:
+    """One game that is over, for people: title, when, who played, how it ended, a link to its thread."""
+    spec = GAMES[record.kind]
+    when = f"<t:{int(record.ended_at or record.created_at)}:d>"
+    if record.status == "abandoned":
+        outcome = "abandoned"
+    else:
+        won = words.winners(record, spec)
+        outcome = "🏆 " + ", ".join(won) if won else "no winner"
+        if user_id is not None and record.seat_of(user_id) is not None:
+            outcome = ("won" if record.seat_of(user_id) in players_won(record) else "lost") + f" · {outcome}"
+    return (
+        f"{words.title(spec, record)} · {when} · {words.listing(record.names)} · {outcome} · {words.place_link(record)}"
+    )
+
+
+def _where(member_id: int, viewer: int, guild_id: int | None) -> dict[str, Any]:
+    """Which games of a member a ``viewer`` is shown: all of their own; another member's in this server
+    only (a member's games elsewhere are not this server's business)."""
+    return {"everywhere": member_id == viewer, "guild_id": guild_id}
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """``/games stats``: the image's heading and rows ``(title, played, won, rating, trend, opponents)``,
+    and the message's text."""
+
+    title: str
+    subtitle: str
+    rows: list[tuple[str, int, int, float | None, tuple[float, ...], tuple[str, ...]]]
+    content: str
+
+    @property
+    def alt(self) -> str:
+        return ("; ".join(f"{r[0]}: {r[1]} played, {r[2]} won" for r in self.rows) or "No finished games yet")[:1000]
+
+
+async def stats(tables: Tables, member_id: int, member_name: str, viewer: int, guild_id: int | None) -> Stats:
+    store = tables.store
+    number, name = scope_of(guild_id, None)
+    ids = await store.games.ended(member_id, limit=STATS_GAMES, **_where(member_id, viewer, guild_id))
+    records = [r for i in ids if (r := await store.games.load(i))]
+    per_game = member_stats(records, member_id)
+    ratings = await store.ratings.standings_of(member_id, number)
+    rows = []
+    for kind, spec in GAMES.items():
+        entry = per_game.get(kind)
+        if entry is None and kind not in ratings:
+            continue
+        rating = ratings.get(kind)
+        trend = await store.ratings.trend(member_id, number, kind)
+        rows.append(
+            (
+                spec.title,
+                entry.played if entry else 0,
+                entry.won if entry else 0,
+                rating.rating.shown if rating else None,
+                tuple(trend),
+                tuple(entry.favourites()) if entry else (),
+            )
+        )
+    latest = [game_line(r, member_id) for r in records if r.status == "finished"][:5]
+    lines = [f"📊 **{words.shown(member_name)}** — stats (ratings in {name})"]
+    lines += ["Last games:", *latest] if latest else ["No finished games yet."]
+    return Stats(member_name, f"Ratings in {name}", rows, "\n".join(lines)[: words.MESSAGE_LIMIT])
+
+
+async def history_page(
+    tables: Tables, member_id: int, member_name: str, viewer: int, guild_id: int | None, page: int
+) -> tuple[str, int, int]:
+    """One page of ``/games history`` (0-based, clamped): its text, the page shown and the number of pages."""
+    store, where = tables.store, _where(member_id, viewer, guild_id)
+    total = await store.games.count_ended(member_id, **where)
+    pages = max(1, -(-total // HISTORY_PAGE))
+    page = min(max(page, 0), pages - 1)
+    ids = await store.games.ended(member_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE, **where)
+    records = [r for i in ids if (r := await store.games.load(i))]
+    head = f"📜 **{words.shown(member_name)}** — games played, latest first (page {page + 1} of {pages})"
+    body = [game_line(r, member_id) for r in records] or ["No games played to the end yet."]
+    return "\n".join([head, *body])[: words.MESSAGE_LIMIT], page, pages
+
+
+def ensure_over(record: GameRecord) -> None:
+    """Replays are of games that are over (a running game's thread shows its board)."""
+    if record.status == "active":
+        raise GameError(f"{GAMES[record.kind].title} #{record.id} is still being played: replay it once it is over.")
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What ``/games replay`` posts: the public positions to draw (the last as the final image when the game
+    ended by its rules), the message, and how it was made."""
+
+    frames: list[Position]
+    final: bool
+    content: str
+    positions: int
+    """Public positions in the whole game."""
+
+    @property
+    def versions(self) -> list[int]:
+        """The action number after which each frame shows the board."""
+        return [p.version for p in self.frames]
+
+
+async def replay_of(tables: Tables, record: GameRecord, limit: int) -> Replay:
+    """The public boards of a game that is over (at most ``limit``, spread evenly): only spectator views,
+    no seat's secret."""
+    ensure_over(record)
+    spec = GAMES[record.kind]
+    actions = await tables.store.games.actions(record.id)
+    positions = await asyncio.to_thread(public_positions, record, actions)
+    frames = sample(positions, limit)
+    sampled = f", {len(frames)} shown" if len(frames) < len(positions) else ""
+    content = (
+        f"🎞️ Replay of {words.title(spec, record)}: {len(actions)} actions, {len(positions)} public positions"
+        f"{sampled}, as spectators saw them. The log is attached: check it with `python bot.py verify`. "
+        f"{words.place_link(record)}"
+    )
+    return Replay(frames, spec.game.is_over(record.state), content, len(positions))

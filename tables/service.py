@@ -1,50 +1,75 @@
-"""The game service: load a game, let the engine validate and apply an action, commit it.
+"""The table service: everything the platform decides about games, with no Discord in it.
 
-No Discord here: the cogs call this with user ids and action text, and turn its errors into ephemeral
-replies. One asyncio lock per game serialises actions inside this process; the store's version check
-protects against everything else (a second process, a stale snapshot).
+The cogs turn an interaction into a call here, with a :class:`~tables.authority.Caller`; the service
+checks who may act (:mod:`tables.authority`), lets the engine validate and apply the action, and commits in
+one transaction the new state, the action, the rating of a finished game and every message the change
+owes (:mod:`tables.notices`, written into the outbox). Then the cog answers its interaction, and the
+delivery loop (:mod:`tables.delivery`) hands the messages to Discord. Nothing the bot owes is sent fire
+and forget, so nothing is lost when Discord fails or the process stops.
+
+One asyncio lock per game serialises the changes to a game inside this process; the store's conditional
+writes settle everything else (a second process, a seat handed over meanwhile, a stale snapshot).
 
 Several processes (shards) on one PostgreSQL: a cached game is checked against the database's revision
 before it is trusted, and each active game has one *runner*, the process holding its lease, which alone
-runs its AI turns and clocks. A member's action hands the lease to the process that applied it; a
-process renews its leases while it lives (:mod:`cogs.runner`), and another takes a game over once its
-lease ran out.
-
-Players and seats: a stored game has one :class:`SeatRecord` per *player* (a member or an AI), while
-the engine moves *seats* (rats, ships, hands). :meth:`Game.controller` says which player decides for a
-seat; most games have one seat per player, Sea Rats! gives a player a fleet.
+runs its AI turns and clocks. A member's action hands the lease to the process that applied it; a process
+renews its leases while it lives (:mod:`tables.runner`), and another takes a game over once it ran out.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from data.store import GameRecord, SeatRecord, Store
-from games.core import Action, Event, Game, IllegalAction, Outcome, Termination
+from data.games import Commit
+from data.outbox import Owed
+from data.store import GameRecord, SeatRecord, Store, Unit
+from games.core import Action, Choice, Event, IllegalAction, Termination, format_seats
 from games.registry import GAMES, GameSpec
+from tables import attention, menus, notices, outbox, words
+from tables.authority import (
+    Caller,
+    GameError,
+    NotSeated,
+    NotYourTurn,
+    StaleBoard,
+    may_abandon,
+    may_offer,
+    reach,
+    seated,
+)
+from tables.clocks import Clocks
+from tables.clocks import deadlines as clock_deadlines
+from tables.config import Config
+from tables.outbox import Message
+from tables.results import after_resignation, ended_without_play, placings, result_of
+from tables.seating import deciding, players_out, seat_names
+
+__all__ = [
+    "Applied",
+    "Caller",
+    "GameError",
+    "GameRecord",
+    "NotSeated",
+    "NotYourTurn",
+    "SeatRecord",
+    "StaleBoard",
+    "Tables",
+]
+
+log = logging.getLogger("tables.service")
+
+AI_NAMES = ("Salty Sal", "One-Eyed Olga", "Barnacle Bill", "Captain Cheddar", "Rusty Rita", "Peg-Leg Pip", "Bosun Bea")
 
 
-class GameError(Exception):
-    """An expected problem with a user's request; ``str(exc)`` is shown to that user only."""
-
-
-class NotSeated(GameError):
-    pass
-
-
-class NotYourTurn(GameError):
-    pass
-
-
-class StaleBoard(GameError):
-    pass
+def ai_name(seat: int) -> str:
+    return f"🤖 {AI_NAMES[seat % len(AI_NAMES)]}"
 
 
 @dataclass(slots=True)
@@ -58,87 +83,12 @@ class Applied:
     events: list[Event]
 
 
-def seed_digest(seed: str) -> str:
-    """The SHA-256 posted when a game starts, so players can verify the shuffle once the seed is revealed."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A game that was created, and the outbox entry the caller's interaction may deliver as its answer."""
 
-
-# ---------------------------------------------------------------------------------------------- seats
-
-
-def seat_owners(game: Game, state: dict[str, Any]) -> list[int]:
-    """The player deciding for each seat."""
-    return [game.controller(state, s) for s in range(state["seats"])]
-
-
-def seat_names(game: Game, record: GameRecord) -> list[str]:
-    """A display name per engine seat (its controller's), for ``{pN}`` in engine text and for renderers."""
-    names = record.names
-    return [names[p] for p in seat_owners(game, record.state)]
-
-
-def players_out(game: Game, record: GameRecord) -> set[int]:
-    """Players who have no seat left in the game (every seat they control is out)."""
-    out = game.out(record.state)
-    owners = seat_owners(game, record.state)
-    playing = {owners[s] for s in range(len(owners)) if s not in out}
-    return {p.seat for p in record.seats if p.seat not in playing}
-
-
-def seats_of(game: Game, state: dict[str, Any], player: int) -> list[int]:
-    """Every seat ``player`` decides for (one, or a fleet)."""
-    return [s for s in range(state["seats"]) if game.controller(state, s) == player]
-
-
-def deciding(game: Game, record: GameRecord, player: int) -> list[int]:
-    """The seats ``player`` must decide for now, in the engine's order."""
-    state = record.state
-    return [s for s in game.to_act(state) if game.controller(state, s) == player]
-
-
-# ---------------------------------------------------------------------------------------------- results
-
-
-def result_of(game: Game, state: dict[str, Any], outcome: Outcome, players: Sequence[SeatRecord]) -> dict[str, Any]:
-    """The stored result of a finished game, per team. Resigned players cannot win: their seats are never
-    winners, and a team whose players all resigned is out of the running; if that leaves no winning
-    team, the best-scoring team still standing wins (ties shared). A game the engine ends without a
-    winner (a draw with nobody left) has none."""
-    resigned = {p.seat for p in players if p.resigned}
-    owners = seat_owners(game, state)
-    teams = game.teams(state)
-
-    def standing(team: tuple[int, ...]) -> bool:
-        return any(owners[s] not in resigned for s in team)
-
-    winning = [t for t in teams if standing(t) and any(s in outcome.winners for s in t)]
-    if not winning and outcome.winners and outcome.scores:
-        # The engine's winners all resigned: the best of the teams still standing win instead.
-        alive = [t for t in teams if standing(t)]
-        if alive:
-            best = max(max(outcome.scores[s] for s in t) for t in alive)
-            winning = [t for t in alive if max(outcome.scores[s] for s in t) == best]
-    winners = sorted(s for t in winning for s in t if owners[s] not in resigned)
-    return {
-        "winners": winners,
-        "scores": list(outcome.scores),
-        "summary": outcome.summary,
-        "reason": outcome.termination.name.lower(),
-    }
-
-
-def ended_without_play(winners: Sequence[int], summary: str, termination: Termination) -> dict[str, Any]:
-    """The stored result of a game ended by resignation or abandonment."""
-    return {"winners": list(winners), "scores": [], "summary": summary, "reason": termination.name.lower()}
-
-
-# ---------------------------------------------------------------------------------------------- service
-
-
-CACHED_GAMES = 1000
-"""Game records kept in memory (the most recently used; the others are read from the store again)."""
-LEASE = 30.0
-"""Seconds a process's lease on a game lasts unless renewed (see :mod:`cogs.runner`)."""
+    record: GameRecord
+    answer: int | None = None
 
 
 class KeyedLocks:
@@ -164,50 +114,94 @@ class KeyedLocks:
 
 
 class Tables:
-    """Creates games and applies actions to them. Keeps the latest records of the most recently used games
-    in memory, so memory does not grow with every game ever played.
+    """Games, lobbies, seats and the messages they owe, for every game kind. Keeps the latest records of the
+    most recently used games in memory, so memory does not grow with every game ever played.
 
-    ``runner`` names this process among those sharing the store (its leases carry the name; a process
-    restarted under the same name takes its games back at once); ``lease``: seconds a lease lasts."""
+    ``now`` is the clock (Discord's, so simulated time in tests applies too)."""
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        seed: str | None = None,
-        cached: int = CACHED_GAMES,
-        runner: str = "main",
-        lease: float = LEASE,
-    ) -> None:
+    def __init__(self, store: Store, config: Config, *, now: Callable[[], float]) -> None:
+        from tables.ai import AiDriver
+        from tables.delivery import Delivery
+        from tables.lobbies import Lobbies
+        from tables.runner import Runner
+
         self.store = store
-        self.runner = runner
-        self.lease = lease
-        self._seed = seed
+        self.config = config
+        self.now = now
+        self.runner_name = config.runner
+        self.lease = config.lease
         self._seeded = 0
+        self._closed = False
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, GameRecord] = OrderedDict()
-        self._cached = cached
+        self.clocks = Clocks(self)
+        self.ai = AiDriver(self)
+        self.delivery = Delivery(self)
+        self.lobbies = Lobbies(self)
+        self.runner = Runner(self)
+
+    @classmethod
+    async def open(cls, config: Config, *, now: Callable[[], float]) -> Tables:
+        """The service over the database ``config`` names (opened and migrated)."""
+        return cls(await Store.open(config.database), config, now=now)
+
+    # ------------------------------------------------------------------ running
+
+    async def start(self) -> None:
+        """Begin this process's work: deliver what is owed (after a restart: at once), run the clocks, the
+        AI turns of the games it runs, and the expiry of open lobbies."""
+        await self.store.outbox.rush(now=self.now())
+        self.delivery.start()
+        self.clocks.start()
+        await self.runner.start()
+        await self.lobbies.resume()
+
+    async def stop(self) -> None:
+        """Stop this process's work (other processes take its games at once) before the store closes."""
+        await self.runner.stop()
+        await self.lobbies.stop()
+        await self.ai.stop()
+        await self.clocks.stop()
+        await self.delivery.stop()
+
+    async def close(self) -> None:
+        """Stop, then close the store (once: closing again does nothing)."""
+        if not self._closed:
+            self._closed = True
+            await self.stop()
+            await self.store.close()
 
     def spec(self, record: GameRecord) -> GameSpec:
         return GAMES[record.kind]
 
     def lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
-        """Hold the game: one action (or seat change) at a time in this process."""
+        """Hold the game: one change at a time in this process."""
         return self.locks.hold(game_id)
 
-    def runs(self, record: GameRecord, now: float) -> bool:
-        """Whether this process may run the game's AI turns and clocks: it holds the lease, or nobody
-        does. (The store has the last word: a commit under a lease that was lost is refused.)"""
-        return record.runner in (None, self.runner) or record.runner_until < now
+    def runs(self, record: GameRecord) -> bool:
+        """Whether this process may run the game's AI turns and clocks: it holds the lease, or nobody does.
+        (The store has the last word: a commit under a lease that was lost is refused.)"""
+        return record.runner in (None, self.runner_name) or record.runner_until < self.now()
+
+    def _changed(self, record: GameRecord) -> None:
+        """After a committed change: deliver what it owes, look at its clock, let the AI move."""
+        self.delivery.wake()
+        if record.status == "active":
+            self.clocks.arm(record.id)
+            self.ai.kick(record.id)
+        else:
+            self.clocks.disarm(record.id)
+
+    # ------------------------------------------------------------------ records
 
     async def get(self, game_id: int) -> GameRecord:
         """The game's latest record: from memory, once checked against the database's revision when other
         processes share the store."""
         record = self._cache.get(game_id)
-        if record is not None and self.store.shared and await self.store.revision(game_id) != record.revision:
+        if record is not None and self.store.shared and await self.store.games.revision(game_id) != record.revision:
             record = None  # another process wrote to it since: read it again
         if record is None:
-            record = await self.store.load_game(game_id)
+            record = await self.store.games.load(game_id)
             if record is None:
                 raise GameError(f"There is no game #{game_id}.")
             self._remember(record)
@@ -215,57 +209,154 @@ class Tables:
             self._cache.move_to_end(game_id)
         return record
 
+    async def reach(self, caller: Caller, game_id: int) -> GameRecord:
+        """Game ``game_id``, if the caller may reach it (:func:`tables.authority.reach`)."""
+        try:
+            record = await self.get(game_id)
+        except GameError:
+            raise GameError(f"There is no game #{game_id} here.") from None
+        reach(caller, record)
+        return record
+
     def _remember(self, record: GameRecord) -> None:
         """Cache a record as the most recently used; forget the least recently used games beyond the limit."""
         self._cache[record.id] = record
         self._cache.move_to_end(record.id)
-        while len(self._cache) > self._cached:
+        while len(self._cache) > self.config.cached_games:
             self._cache.popitem(last=False)
 
-    async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
-        """Record the game's thread or latest board message, in the store and the cached record."""
-        revision = await self.store.set_place(game_id, thread_id=thread_id, message_id=message_id)
+    def forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    async def set_place(
+        self,
+        game_id: int,
+        *,
+        thread_id: int | None = None,
+        message_id: int | None = None,
+        no_thread: bool = False,
+        owed: Sequence[Owed] = (),
+    ) -> None:
+        """Record the game's thread, or that it has none any more (``no_thread``), or its latest board
+        message, with the messages that owes, in the store and the cached record."""
+        async with self.store.transaction() as db:
+            revision = await db.games.set_place(
+                game_id, thread_id=thread_id, message_id=message_id, no_thread=no_thread
+            )
+            if owed:
+                await db.outbox.add(owed, now=self.now())
         record = self._cache.get(game_id)
         if record is not None and revision is not None:
-            if thread_id is not None:
+            if thread_id is not None or no_thread:
                 record.thread_id = thread_id
             if message_id is not None:
                 record.message_id = message_id
             # Exact: the store returned the revision this write made (any write by another process in
             # between makes it differ from what this copy saw, and the next get reads the game again).
             record.revision = revision if revision == record.revision + 1 else -1
+        if owed:
+            self.delivery.wake()
 
-    async def claim(self, game_id: int, *, now: float) -> bool:
+    async def log_text(self, game_id: int) -> str:
+        """The verifiable action log of a game that is over (:func:`tables.records.game_log`)."""
+        from tables.records import game_log
+
+        record = await self.get(game_id)
+        return await asyncio.to_thread(game_log, record, await self.store.games.actions(game_id))
+
+    async def claim(self, game_id: int) -> bool:
         """Take the game's lease for this process if nobody else holds it (see :meth:`runs`)."""
-        claimed = await self.store.claim_game(game_id, self.runner, until=now + self.lease, now=now)
+        now = self.now()
+        claimed = await self.store.games.claim(game_id, self.runner_name, until=now + self.lease, now=now)
         self.forget(game_id)
         return claimed
 
-    def forget(self, game_id: int) -> None:
-        self._cache.pop(game_id, None)
+    async def game_ids(self, *, status: str = "active") -> list[int]:
+        """Every game of a status, oldest first."""
+        return await self.store.games.ids(status=status)
+
+    async def games_here(self, place_id: int, user_id: int | None = None) -> list[GameRecord]:
+        """The active games played in a thread or channel (newest first); with ``user_id``, only those that
+        user plays in."""
+        records = [await self.get(g) for g in await self.store.games.in_place(place_id)]
+        if user_id is not None:
+            records = [r for r in records if r.seat_of(user_id) is not None]
+        return records
+
+    async def games_of(self, caller: Caller) -> list[GameRecord]:
+        """The caller's active games within their reach (all of them in DMs, this server's in a server)."""
+        records = [await self.get(g) for g in await self.store.games.ids(user_id=caller.user_id)]
+        return [r for r in records if caller.guild_id is None or r.guild_id == caller.guild_id]
+
+    async def my_game(
+        self, caller: Caller, kind: str | None, game_id: int | None = None, *, action: str | None = None
+    ) -> GameRecord:
+        """The caller's game: ``game_id`` if given (within their reach); else the one they play where they
+        asked — when they play several, the one where ``action`` is legal for them, or a question which one."""
+        if game_id is not None:
+            record = await self.reach(caller, game_id)
+            if kind is not None and record.kind != kind:
+                raise GameError(f"Game #{game_id} is {self.spec(record).title}: use `/{record.kind}` commands.")
+            return record
+        records = await self.games_here(caller.channel_id) if caller.channel_id is not None else []
+        records = [r for r in records if r.guild_id == caller.guild_id]
+        if not records:
+            raise GameError("There is no game in progress here: use this in a game's thread.")
+        if kind is not None:
+            of_kind = [r for r in records if r.kind == kind]
+            if not of_kind:
+                other = self.spec(records[0])
+                raise GameError(f"This thread hosts {other.title}: use `/{records[0].kind}` commands here.")
+            records = of_kind
+        mine = [r for r in records if r.seat_of(caller.user_id) is not None]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            return records[0]  # the newest: acting says "You are not playing in …"
+        if action is not None:
+            fits = [r for r in mine if self.named_choice(r, caller.user_id, action) is not None]
+            if len(fits) == 1:
+                return fits[0]
+        numbers = ", ".join(f"#{r.id}" for r in mine)
+        raise GameError(f"You play several games here ({numbers}): say which one with the `game` option.")
+
+    # ------------------------------------------------------------------ creating
+
+    def _next_seed(self) -> str:
+        if self.config.seed is None:
+            return secrets.token_hex(16)
+        self._seeded += 1
+        return self.config.seed if self._seeded == 1 else f"{self.config.seed}-{self._seeded}"
 
     async def create(
         self,
+        db: Unit,
         kind: str,
         *,
-        seats: Sequence[SeatRecord],
+        players: Sequence[tuple[int, str]],
+        ai: int,
         options: dict[str, Any],
         guild_id: int | None,
         channel_id: int,
         host_id: int,
-        now: float,
-        seed: str | None = None,
         clock: int = 0,
-    ) -> GameRecord:
-        """A new game for ``seats`` (one record per player, members and AIs), with a turn clock of
-        ``clock`` seconds per decision (0: none)."""
+        lobby: int | None = None,
+        announce: Message | None = None,
+    ) -> Started:
+        """A new game in transaction ``db`` for ``players`` (members, in seat order) and ``ai`` AI seats, with
+        a turn clock of ``clock`` seconds per decision (0: none), and the messages it owes: its thread
+        (on the lobby's message, or on ``announce``, posted first as the caller's answer), the opening that
+        notifies every member, the first board and the private views."""
         spec = GAMES[kind]
-        seed = seed or self._next_seed()
+        seats = [SeatRecord(i, name, user_id) for i, (user_id, name) in enumerate(players)]
+        seats += [SeatRecord(len(seats) + i, ai_name(len(seats) + i)) for i in range(ai)]
+        seed = self._next_seed()
         try:
             state = spec.game.new_game(len(seats), options, seed)
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
-        game_id = await self.store.create_game(
+        now = self.now()
+        game_id = await db.games.create(
             kind=kind,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -276,24 +367,36 @@ class Tables:
             state=state,
             now=now,
             clock=clock,
-            runner=self.runner,
+            runner=self.runner_name,
             lease_until=now + self.lease,
         )
-        return await self.get(game_id)
+        record = await db.games.load(game_id)
+        assert record is not None
+        answer = None
+        if announce is not None:
+            (answer,) = await db.outbox.add(
+                [
+                    outbox.to_channel(
+                        outbox.game_lane(game_id), channel_id, guild_id, announce, game_id=game_id, answer=True
+                    )
+                ],
+                now=now,
+            )
+        name = menus.clip(f"{spec.title} #{game_id}: {words.listing(record.names)}", 100)
+        humans = [s.user_id for s in seats if s.user_id is not None]
+        owed = [
+            outbox.open_thread(game_id, channel_id, name, lobby=lobby, entry=answer),
+            outbox.to_place(game_id, Message(words.opening(spec, record), notifies=humans)),
+            *await notices.board(db, spec, record, [], []),
+            *await notices.private(db, spec, record, []),
+        ]
+        await db.outbox.add(owed, now=now)
+        return Started(record, answer)
 
-    def _next_seed(self) -> str:
-        if self._seed is None:
-            return secrets.token_hex(16)
-        self._seeded += 1
-        return self._seed if self._seeded == 1 else f"{self._seed}-{self._seeded}"
-
-    async def games_here(self, place_id: int, user_id: int | None = None) -> list[GameRecord]:
-        """The active games played in a thread or channel (newest first); with ``user_id``, only those
-        that user plays in."""
-        records = [await self.get(g) for g in await self.store.games_in_place(place_id)]
-        if user_id is not None:
-            records = [r for r in records if r.seat_of(user_id) is not None]
-        return records
+    def started(self, record: GameRecord) -> None:
+        """A game was created (its transaction committed): remember it and set it going."""
+        self._remember(record)
+        self._changed(record)
 
     # ------------------------------------------------------------------ acting
 
@@ -329,39 +432,52 @@ class Tables:
             seats = fresh
         if not seats:
             names = seat_names(game, record)
-            waiting = ", ".join(dict.fromkeys(names[s] for s in game.to_act(state)))
+            waiting = ", ".join(dict.fromkeys(words.shown(names[s]) for s in game.to_act(state)))
             raise NotYourTurn(f"It is not your turn: waiting for {waiting}.")
         return seats
 
-    async def act(
-        self,
-        game_id: int,
-        action_text: str,
-        *,
-        now: float,
-        user_id: int | None = None,
-        seat: int | None = None,
-        version: int | None = None,
-    ) -> Applied:
-        """Apply an action for a user (``user_id``: whichever of their seats may take it) or an AI seat
-        (``seat``), checking the board ``version`` the user acted on when given. Commits before returning."""
+    async def act(self, caller: Caller, game_id: int, action_text: str, *, version: int | None = None) -> Applied:
+        """Apply a member's action (for whichever of their seats may take it), checking the board ``version``
+        they acted on when given. Commits, with every message it owes, before returning."""
+        async with self.lock(game_id):
+            before = await self.reach(caller, game_id)
+            spec = self.spec(before)
+            seats = self.seats_to_act(before, user_id=caller.user_id, version=version)
+            try:
+                action = Action.decode(action_text)
+            except IllegalAction as exc:
+                raise GameError(str(exc)) from exc
+            acting = next((s for s in seats if action in spec.game.legal_actions(before.state, s)), seats[0])
+            player = before.seats[spec.game.controller(before.state, acting)]
+            presence = (player.seat, 0, False) if player.timeouts or player.away else None
+            return await self._commit(
+                before, [(acting, action)], member=(caller.user_id, player.seat), presence=presence, take_over=True
+            )
+
+    async def ai_turn(self, game_id: int, moves: int) -> Applied | None:
+        """Up to ``moves`` decisions of the AI seats that must act now, committed together with one board;
+        ``None`` if no AI seat must act, or another process runs the game now."""
         async with self.lock(game_id):
             before = await self.get(game_id)
             spec = self.spec(before)
-            seats = self.seats_to_act(before, user_id=user_id, seat=seat, version=version)
-            try:
-                action = Action.decode(action_text)
-                acting = next((s for s in seats if action in spec.game.legal_actions(before.state, s)), seats[0])
-            except IllegalAction as exc:
-                raise GameError(str(exc)) from exc
-            presence = None
-            if user_id is not None:
-                player = before.seats[spec.game.controller(before.state, acting)]
-                if player.timeouts or player.away:
-                    presence = (player.seat, 0, False)  # the member is here: their clock count starts afresh
-            return await self._commit(before, acting, action, now=now, presence=presence, take_over=user_id is not None)
+            game = spec.game
+            if before.status != "active" or not self.runs(before):
+                return None
+            state, played = before.state, []
+            for _ in range(moves):
+                if game.is_over(state):
+                    break
+                seats = [s for s in game.to_act(state) if before.seats[game.controller(state, s)].is_ai]
+                if not seats:
+                    break
+                action = spec.player.choose(game, state, seats[0], game.rng(state))
+                state = game.apply(state, seats[0], action, trusted=True, inplace=state is not before.state).state
+                played.append((seats[0], action))
+            if not played:
+                return None
+            return await self._commit(before, played, trusted=True)
 
-    async def time_out(self, game_id: int, seat: int, *, version: int, now: float) -> Applied | None:
+    async def time_out(self, game_id: int, seat: int, *, version: int) -> Applied | None:
         """The turn clock ran out for ``seat``'s decision on board ``version``: the AI decides for it, from
         what the seat may see, and the player's time-outs in a row are counted (two make them away).
         ``None`` if the decision was made meanwhile, or another process runs the game now."""
@@ -369,7 +485,7 @@ class Tables:
             before = await self.get(game_id)
             spec = self.spec(before)
             game, state = spec.game, before.state
-            if before.status != "active" or seat not in game.to_act(state) or not self.runs(before, now):
+            if before.status != "active" or seat not in game.to_act(state) or not self.runs(before):
                 return None
             since = state.get("since") or [0] * state["seats"]
             player = before.seats[game.controller(state, seat)]
@@ -377,164 +493,450 @@ class Tables:
                 return None
             action = spec.player.choose(game, state, seat, game.rng(state))
             timeouts = player.timeouts + 1
-            return await self._commit(before, seat, action, now=now, presence=(player.seat, timeouts, timeouts >= 2))
+            note = f"⏰ {{p{seat}}}'s time ran out: the AI decided for them."
+            if timeouts >= 2:
+                note += f" {{p{seat}}} is away now: the AI plays for them until they use the game again."
+            return await self._commit(
+                before, [(seat, action)], presence=(player.seat, timeouts, timeouts >= 2), notes=[Event(note)]
+            )
 
-    async def lapse(self, game_id: int, *, version: int, now: float) -> Applied | None:
-        """A decision the rules let lapse (``Game.lapse``) has waited its time since board ``version``:
-        apply its lapse. ``None`` if it was decided meanwhile, or another process runs the game now."""
+    async def lapse(self, game_id: int, *, version: int) -> Applied | None:
+        """A decision the rules let lapse (``Game.lapse``) has waited its time since board ``version``: apply
+        its lapse. ``None`` if it was decided meanwhile, or another process runs the game now."""
         async with self.lock(game_id):
             before = await self.get(game_id)
             game = self.spec(before).game
             lapse = game.lapse(before.state) if before.status == "active" else None
             since = before.state.get("since") or [0] * before.state["seats"]
-            if lapse is None or since[lapse.seat] > version or not self.runs(before, now):
+            if lapse is None or since[lapse.seat] > version or not self.runs(before):
                 return None
-            return await self._commit(before, lapse.seat, lapse.action, now=now, presence=None, trusted=True)
+            return await self._commit(before, [(lapse.seat, lapse.action)], trusted=True)
+
+    async def remind(self, game_id: int, seat: int, *, since: int) -> None:
+        """Half the time for ``seat``'s decision (begun at step ``since``) is gone: mention its member in the
+        thread, and DM them if they asked for reminders. Once per decision, even across a restart."""
+        async with self.lock(game_id):
+            record = await self.get(game_id)
+            spec = self.spec(record)
+            state = record.state
+            player = record.seats[spec.game.controller(state, seat)]
+            still = record.status == "active" and seat in spec.game.to_act(state)
+            if not still or (state.get("since") or [0] * state["seats"])[seat] != since or player.user_id is None:
+                return
+            due = (await clock_deadlines(self.store, record)).get(seat)
+            if due is None:
+                return
+            text = (
+                f"⏳ {words.mention(player.user_id)}, half your time for this decision is gone: "
+                f"the AI decides for you <t:{int(due)}:R> unless you do."
+            )
+            owed = [outbox.to_place(game_id, Message(text, notifies=[player.user_id]))]
+            async with self.store.transaction() as db:
+                if await db.outbox.marker(game_id, seat, "half") == str(since):
+                    return
+                await db.outbox.set_marker(game_id, seat, "half", str(since))
+                if await db.settings.notify_enabled(player.user_id):
+                    note = Message(f"⏳ {words.title(spec, record)}: {text}")
+                    owed.append(outbox.direct(game_id, player.user_id, note))
+                await db.outbox.add(owed, now=self.now())
+        self.delivery.wake()
 
     async def _commit(
         self,
         before: GameRecord,
-        seat: int,
-        action: Action,
+        moves: Sequence[tuple[int, Action]],
         *,
-        now: float,
-        presence: tuple[int, int, bool] | None,
+        member: tuple[int, int] | None = None,
+        presence: tuple[int, int, bool] | None = None,
         trusted: bool = False,
         take_over: bool = False,
+        notes: Sequence[Event] = (),
     ) -> Applied:
-        """Apply and commit one action (the caller holds the game's lock); ``presence`` updates a player's
-        time-outs and away flag in the same transaction; ``trusted``: the platform's own action (a lapse).
-        The commit takes the game's lease for this process: a member's action always (``take_over``), the
-        platform's own actions only while this process may run the game (:meth:`runs`)."""
+        """Apply and commit ``moves`` (the caller holds the game's lock), with every message they owe.
+
+        ``member``: the member whose own decision this is (``(user_id, player)``; the store checks they
+        still hold that place); ``presence`` updates a player's time-outs and away flag; ``trusted``: the
+        platform's own moves (AI, lapses), picked from the legal ones; ``notes``: public lines before the
+        events. The commit takes the game's lease for this process: a member's action always
+        (``take_over``), the platform's own moves only while this process may run the game (:meth:`runs`)."""
         spec = self.spec(before)
+        game = spec.game
+        state, events = before.state, list(notes)
         try:
-            step = spec.game.apply(before.state, seat, action, trusted=trusted)
+            for seat, action in moves:
+                step = game.apply(state, seat, action, trusted=trusted, inplace=state is not before.state)
+                state = step.state
+                events += step.events
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
-        outcome = spec.game.outcome(step.state)
+        outcome = game.outcome(state)
         status = "active" if outcome is None else "finished"
-        result = result_of(spec.game, step.state, outcome, before.seats) if outcome else None
-        revision = await self.store.commit_action(
-            before.id,
-            expected_version=before.version,
-            seat=seat,
-            action=action.encode(),
-            state=step.state,
-            now=now,
-            status=status,
-            result=result,
-            presence=presence,
-            runner=self.runner,
-            lease_until=now + self.lease,
-            take_over=take_over,
-        )
-        if revision is None:
-            self.forget(before.id)
-            raise StaleBoard("The game moved on while you were acting; look at the latest board.")
+        result = result_of(game, state, outcome, before.seats) if outcome else None
+        now = self.now()
         seats = before.seats
-        if presence is not None:
-            number, timeouts, away = presence
-            seats = [replace(s, timeouts=timeouts, away=away) if s.seat == number else s for s in seats]
+        if presence is not None or member is not None:
+            seats = [replace(s) for s in seats]
+            if presence is not None:
+                number, timeouts, away = presence
+                seats[number].timeouts, seats[number].away = timeouts, away
+            if member is not None:
+                seats[member[1]].acted_at = now
         # A new record object: callers holding the old one keep a consistent snapshot.
         record = replace(
             before,
-            state=step.state,
-            version=before.version + 1,
+            state=state,
+            version=before.version + len(moves),
             status=status,
             result=result,
             seats=seats,
             ended_at=None if status == "active" else now,
             updated_at=now,
-            revision=revision,
-            runner=self.runner,
+            runner=self.runner_name,
             runner_until=now + self.lease,
+            last_member=member[0] if member is not None else before.last_member,
         )
+        step = Commit([(s, a.encode()) for s, a in moves], state, status, result, member, presence)
+        async with self.store.transaction() as db:
+            revision = await db.games.commit(
+                before.id,
+                expected_version=before.version,
+                step=step,
+                now=now,
+                runner=self.runner_name,
+                lease_until=now + self.lease,
+                take_over=take_over,
+            )
+            if revision is None:
+                self.forget(before.id)
+                raise StaleBoard("The game moved on while you were acting; look at the latest board.")
+            record.revision = revision
+            owed = await notices.board(db, spec, record, events, attention.notified(spec, before, record, now=now))
+            owed += await notices.private(db, spec, record, events)
+            if status != "active":
+                await self._finish(db, spec, record)
+                owed += notices.ending(spec, record, archive_after=self.config.archive_after)
+            await db.outbox.add(owed, now=now)
         self._remember(record)
-        return Applied(before, record, seat, action, step.events)
+        self._changed(record)
+        return Applied(before, record, moves[-1][0], moves[-1][1], events)
 
-    async def back(self, record: GameRecord, user_id: int) -> GameRecord:
-        """A member who was away used the game again: they play their seat themselves from now on."""
+    async def _finish(self, db: Unit, spec: GameSpec, record: GameRecord) -> None:
+        """Rate a game that has just finished, in the transaction that stores its result."""
+        placed = placings(spec.game, record.state, record.result or {}, record.seats)
+        if record.status == "finished" and placed is not None:
+            await db.ratings.rate(record.id, record.kind, record.guild_id, placed, now=self.now())
+
+    # ------------------------------------------------------------------ menus
+
+    def named_choice(self, record: GameRecord, user_id: int, text: str) -> Choice | None:
+        """The user's legal choice that ``text`` names, by its action text or its label as shown."""
+        spec = self.spec(record)
         player = record.seat_of(user_id)
+        if player is None or record.status != "active":
+            return None
+        wanted = text.strip().lower()
+        names = seat_names(spec.game, record)
+        for seat in deciding(spec.game, record, player):
+            for choice in spec.game.choices(record.state, seat):
+                if wanted in (choice.action.encode(), format_seats(choice.label, names).lower()):
+                    return choice
+        return None
+
+    async def walk(
+        self, caller: Caller, game_id: int, version: int, first: str, path: tuple[int, ...]
+    ) -> tuple[GameRecord, Choice | menus.Menu]:
+        """A board button, picker button or picker option was used: the caller's completed choice, or the
+        next picker level to show them (only they see it)."""
+        record = await self.back(caller, await self.reach(caller, game_id))
+        spec = self.spec(record)
+        for seat in self.seats_to_act(record, user_id=caller.user_id, version=version):
+            node = menus.walk(spec.game.choices(record.state, seat), first, path)
+            if node is not None:
+                return record, node
+        raise GameError("That option is not yours to choose right now.")
+
+    def picker(self, record: GameRecord, menu: menus.Menu) -> Message:
+        """A picker level as an ephemeral message: the trail so far and what to choose next."""
+        names = seat_names(self.spec(record).game, record)
+        labels = [format_seats(e.label, names) for e in menu.entries]
+        trail = format_seats(" → ".join(menu.trail), words.names_shown(self.spec(record), record))
+        return Message(
+            f"**{trail}** — choose:", components=menus.picker_components(record.id, record.version, menu, labels)
+        )
+
+    async def autocomplete(self, caller: Caller, kind: str, current: str) -> list[tuple[str, str]]:
+        """The caller's legal actions in games of ``kind`` where they asked, as (label, action text), filtered by
+        what they typed. When they must move in several games there, labels and values start with the game's
+        number."""
+        if caller.channel_id is None:
+            return []
+        records = [
+            r
+            for r in await self.games_here(caller.channel_id, caller.user_id)
+            if r.kind == kind and r.guild_id == caller.guild_id
+        ]
+        needle = current.strip().lower()
+        options = []
+        for record in records:
+            player = record.seat_of(caller.user_id)
+            if player is None or record.seats[player].resigned:
+                continue
+            seats = deciding(self.spec(record).game, record, player)
+            if seats:
+                options.append((record, seats))
+        out: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for record, seats in options:
+            spec = self.spec(record)
+            names = seat_names(spec.game, record)
+            for seat in seats:
+                for choice in spec.game.choices(record.state, seat):
+                    label, value = format_seats(choice.label, names), choice.action.encode()
+                    if len(options) > 1:
+                        label, value = f"#{record.id}: {label}", f"#{record.id} {value}"
+                    if (needle in label.lower() or needle in value) and value not in seen:
+                        seen.add(value)  # a fleet's seats often share an action: offer it once
+                        out.append((menus.clip(label, 100), value))
+        return out[:25]
+
+    # ------------------------------------------------------------------ views and boards
+
+    async def back(self, caller: Caller, record: GameRecord) -> GameRecord:
+        """A member who was away used the game again: they play their seat themselves from now on."""
+        player = record.seat_of(caller.user_id)
         if player is None or not record.seats[player].away:
             return record
         async with self.lock(record.id):
-            await self.store.set_presence(record.id, player, timeouts=0, away=False)
+            await self.store.seats.set_presence(record.id, player, timeouts=0, away=False)
             self.forget(record.id)
-            return await self.get(record.id)
+            record = await self.get(record.id)
+        self._changed(record)
+        return record
 
-    async def substitute(self, game_id: int, player: int, *, user_id: int, name: str) -> GameRecord:
-        """Hand a place at the table to another member: they play it (and see its private view) from now
-        on; its former player no longer can. A member already at the table cannot take a second place,
-        except in games that give players several seats."""
-        async with self.lock(game_id):
-            record = await self.get(game_id)
-            spec = self.spec(record)
-            if record.status != "active":
-                raise GameError("This game is over.")
-            if not 0 <= player < len(record.seats):
-                raise GameError("There is no such seat in this game.")
-            game = spec.game
-            fleets = game.seat_count(len(record.seats), record.options) > len(record.seats)
-            if record.seat_of(user_id) is not None and not fleets:
-                raise GameError("That member already plays in this game.")
-            if not await self.store.substitute(game_id, player, user_id=user_id, name=name):
-                raise GameError("That member already holds this seat.")
-            self.forget(game_id)
-            return await self.get(game_id)
+    async def private_view(self, caller: Caller, game_id: int) -> Message:
+        """The caller's private view (every seat they control), for an ephemeral answer."""
+        record = await self.back(caller, await self.reach(caller, game_id))
+        if record.seat_of(caller.user_id) is None:
+            title = self.spec(record).title
+            raise NotSeated(f"You are not playing in {title} #{game_id}, so you have no hand here.")
+        return notices.private_message(self.spec(record), record, seated(caller, record))
 
-    async def resign(self, game_id: int, user_id: int, *, now: float) -> tuple[GameRecord, bool]:
-        """Resign a user's place: the AI plays all of their seats from now on. Returns the record and
+    async def repost(self, caller: Caller, game_id: int) -> None:
+        """Post the board again in the game's place (notifying nobody), and try at once what is still owed."""
+        record = await self.reach(caller, game_id)
+        spec = self.spec(record)
+        now = self.now()
+        async with self.store.transaction() as db:
+            await db.outbox.add(await notices.board(db, spec, record, [], []), now=now)
+            await db.outbox.rush(now=now, game_id=game_id)
+        self.delivery.wake()
+
+    # ------------------------------------------------------------------ leaving
+
+    async def resign(self, caller: Caller, game_id: int) -> tuple[GameRecord, bool]:
+        """Resign the caller's place: the AI plays all of their seats from now on. Returns the record and
         whether that ended the game: won by the one team still standing, or abandoned when no member is
         left playing."""
         async with self.lock(game_id):
-            record = await self.get(game_id)
+            record = await self.reach(caller, game_id)
             spec = self.spec(record)
-            player = record.seat_of(user_id)
-            if player is None:
-                raise NotSeated(f"You are not playing in {spec.title} #{game_id}.")
+            player = seated(caller, record)
             if record.status != "active":
                 raise GameError("This game is already over.")
             if record.seats[player].resigned:
                 raise GameError("You have already resigned from this game.")
-            await self.store.resign_seat(game_id, player)
-            record.seats[player].resigned = True
-            game, state = spec.game, record.state
-            owners = seat_owners(game, state)
-            gone = {p.seat for p in record.seats if p.resigned} | players_out(game, record)
-            teams = [t for t in game.teams(state) if any(owners[s] not in gone for s in t)]
-            humans = [p for p in record.seats if p.user_id is not None and p.seat not in gone]
-            if len(teams) > 1 and humans:
-                return record, False
-            summary = f"{record.seats[player].name} resigned."
-            if len(teams) == 1:
-                winners = [s for s in teams[0] if owners[s] not in gone]
-                result = ended_without_play(winners, summary, Termination.RESIGNATION)
-                status = "finished"
-            else:
-                result = ended_without_play([], summary, Termination.ABANDONED)
-                status = "abandoned"
-            await self.store.finish_game(game_id, status=status, result=result, now=now)
+            seats = [replace(s, resigned=True) if s.seat == player else s for s in record.seats]
+            result = after_resignation(spec.game, record.state, seats, player)
+            name = words.shown(record.seats[player].name)
+            now = self.now()
+            async with self.store.transaction() as db:
+                if not await db.seats.resign(game_id, player, user_id=caller.user_id):
+                    raise GameError("You have already resigned from this game.")
+                if result is None:
+                    note = f"🏳️ {name} resigned; the AI plays their seat for the rest of the game."
+                    await db.outbox.add([outbox.to_place(game_id, Message(note))], now=now)
+                else:
+                    status = "finished" if result["reason"] == "resignation" else "abandoned"
+                    await db.games.finish(game_id, status=status, result=result, now=now)
+                    ended = await db.games.load(game_id)
+                    assert ended is not None
+                    await self._finish(db, spec, ended)
+                    note = outbox.to_place(game_id, Message(f"🏳️ {name} resigned."))
+                    await db.outbox.add(
+                        [note, *notices.ending(spec, ended, archive_after=self.config.archive_after)], now=now
+                    )
             self.forget(game_id)
-            return await self.get(game_id), True
-
-    async def abandon(self, game_id: int, *, by: str, now: float) -> GameRecord:
-        async with self.lock(game_id):
             record = await self.get(game_id)
+        self._changed(record)
+        return record, result is not None
+
+    async def abandon(self, caller: Caller, game_id: int) -> GameRecord:
+        """End a game without a result (its host or a moderator), and close its thread at once."""
+        async with self.lock(game_id):
+            record = await self.reach(caller, game_id)
+            may_abandon(caller, record)
             if record.status != "active":
                 raise GameError("This game is already over.")
-            result = ended_without_play([], f"Abandoned by {by}.", Termination.ABANDONED)
-            await self.store.finish_game(game_id, status="abandoned", result=result, now=now)
+            spec = self.spec(record)
+            name = words.shown(caller.name)
+            result = ended_without_play([], f"Abandoned by {name}.", Termination.ABANDONED)
+            now = self.now()
+            async with self.store.transaction() as db:
+                if not await db.games.finish(game_id, status="abandoned", result=result, now=now):
+                    raise GameError("This game is already over.")
+                ended = await db.games.load(game_id)
+                assert ended is not None
+                note = outbox.to_place(game_id, Message(f"🏴 {spec.title} #{game_id} was abandoned by {name}."))
+                await db.outbox.add([note, *notices.ending(spec, ended, archive_after=0.0)], now=now)
             self.forget(game_id)
-            return await self.get(game_id)
+            record = await self.get(game_id)
+        self._changed(record)
+        return record
+
+    # ------------------------------------------------------------------ seats and followers
+
+    async def follow(self, caller: Caller, game_id: int) -> bool:
+        """Follow (or stop following) a game as a spectator: the public board by DM after every turn.
+        Whether the caller follows it now."""
+        record = await self.reach(caller, game_id)
+        spec = self.spec(record)
+        if record.seat_of(caller.user_id) is not None:
+            raise GameError(f"You play in {spec.title} #{game_id}: its turns come to you already.")
+        if record.status != "active":
+            raise GameError(f"{spec.title} #{game_id} is over.")
+        if await self.store.seats.follow(game_id, caller.user_id, True):
+            return True
+        await self.store.seats.follow(game_id, caller.user_id, False)
+        return False
+
+    def seat_named(self, record: GameRecord, text: str) -> int:
+        """A place named by its number (1-based), its player's name or a mention."""
+        wanted = text.strip().lower()
+        for s in record.seats:
+            if wanted in (str(s.seat + 1), s.name.lower(), f"<@{s.user_id}>", f"<@!{s.user_id}>"):
+                return s.seat
+        raise GameError(f"This game has no seat {words.shown(text)!r}; its seats: {words.listing(record.names)}.")
+
+    async def offer_seat(self, caller: Caller, game_id: int, seat: str, member: Caller) -> None:
+        """``/games substitute``: offer a place at the table to ``member`` (of the game's server), who must
+        accept. Its player, the game's host or a moderator may offer it; never to a member who already has a
+        place at this table."""
+        record = await self.reach(caller, game_id)
+        spec = self.spec(record)
+        player = self.seat_named(record, seat)
+        if record.status != "active":
+            raise GameError(f"{spec.title} #{record.id} is over.")
+        may_offer(caller, record, player)
+        if member.bot:
+            raise GameError(f"{words.shown(member.name)} is a bot account.")
+        if member.guild_id != record.guild_id:
+            raise GameError(f"{words.shown(member.name)} is not a member of this game's server.")
+        if record.seat_of(member.user_id) is not None:
+            raise GameError(f"{words.shown(member.name)} already plays in this game.")
+        at = int(self.now())
+        holder = record.seats[player].user_id or 0
+        buttons = [
+            {
+                "type": "seat",
+                "game": game_id,
+                "seat": player,
+                "user": member.user_id,
+                "holder": holder,
+                "at": at,
+                "op": op,
+            }
+            for op in ("take", "refuse")
+        ]
+        text = (
+            f"🔁 {words.mention(member.user_id)}, {words.shown(caller.name)} offers you "
+            f"{words.shown(record.seats[player].name)}'s seat in {words.title(spec, record)}. "
+            f"The offer expires <t:{at + int(self.config.invite_ttl)}:R>."
+        )
+        owed = outbox.to_place(game_id, Message(text, components=buttons, notifies=[member.user_id]))
+        await self.store.outbox.add([owed], now=self.now())
+        self.delivery.wake()
+
+    async def answer_seat(
+        self,
+        caller: Caller,
+        game_id: int,
+        player: int,
+        *,
+        user_id: int,
+        holder: int,
+        at: int,
+        take: bool,
+        message: tuple[int, int] | None,
+    ) -> Message | None:
+        """The member offered a place accepts it (they play it and get its private view at once, which is
+        returned; its former player no longer can) or declines. ``message``: the offer's ``(channel, id)``,
+        which loses its buttons. Of two members accepting at once, one takes the place."""
+        if caller.user_id != user_id:
+            raise GameError("This offer is for someone else.")
+        record = await self.reach(caller, game_id)
+        spec = self.spec(record)
+        if self.now() > at + self.config.invite_ttl:
+            raise GameError("This offer has expired; ask for a new one.")
+        if record.status != "active":
+            raise GameError(f"{spec.title} #{game_id} is over.")
+        if (record.seats[player].user_id or 0) != holder:
+            raise GameError("This seat has changed hands since the offer was made.")
+        name, old = words.shown(caller.name), record.seats[player]
+        done = f"🔁 {name} takes over {words.shown(old.name)}'s seat." if take else f"🚫 {name} declined the seat."
+        now = self.now()
+        async with self.lock(game_id):
+            async with self.store.transaction() as db:
+                owed: list[Owed] = []
+                if message is not None:
+                    channel_id, message_id = message
+                    lane = outbox.game_lane(game_id)
+                    owed.append(
+                        outbox.edit_message(lane, message_id, Message(done), channel_id=channel_id, game_id=game_id)
+                    )
+                if take:
+                    if not await db.seats.substitute(
+                        game_id, player, holder=old.user_id, user_id=caller.user_id, name=caller.name
+                    ):
+                        raise GameError("This seat has changed hands since the offer was made.")
+                    owed += await self._hand_over(db, spec, record, player, old.user_id, caller.name)
+                    record = await db.games.load(game_id)
+                    assert record is not None
+                    owed += await notices.board(db, spec, record, [], [])
+                    owed += await notices.private(db, spec, record, [])
+                await db.outbox.add(owed, now=now)
+            self.forget(game_id)
+        if not take:
+            self.delivery.wake()
+            return None
+        record = await self.get(game_id)
+        self._changed(record)
+        return notices.private_message(spec, record, player)
+
+    async def _hand_over(
+        self, db: Unit, spec: GameSpec, record: GameRecord, player: int, old: int | None, newcomer: str
+    ) -> list[Owed]:
+        """A place changed hands: the former member's private message no longer shows it, and the newcomer's
+        private messages start afresh."""
+        kept = await db.outbox.marker(record.id, player, "hand_message")
+        await db.outbox.forget_markers(record.id, player)
+        if old is None or kept is None:
+            return []
+        note = (
+            f"You handed your seat in {words.title(spec, record)} over to {words.shown(newcomer)}; "
+            "this view is no longer kept."
+        )
+        lane = outbox.dm_lane(record.id, old)
+        return [outbox.edit_message(lane, int(kept), Message(note), user=old, game_id=record.id)]
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        """Whether a member wants a direct message when it is their turn (``/games notify``)."""
+        await self.store.settings.set_notify(user_id, on)
+
+    # ------------------------------------------------------------------ records
 
     async def replay(self, game_id: int) -> dict[str, Any]:
         """Rebuild a game's state from its seed and action log (for audits and tests)."""
+        from tables.records import replay
+
         record = await self.get(game_id)
-        game = self.spec(record).game
-        state = game.new_game(len(record.seats), record.options, record.seed)
-        for _seq, seat, text in await self.store.actions(game_id):
-            # A lapse is the platform's own action, never a legal move: replay it as it was applied.
-            lapse = game.lapse(state)
-            trusted = lapse is not None and lapse.seat == seat and lapse.action == Action.decode(text)
-            state = game.apply(state, seat, text, inplace=True, trusted=trusted).state
-        return state
+        return replay(record, await self.store.games.actions(game_id))

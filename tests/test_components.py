@@ -7,10 +7,10 @@ import importlib
 
 import discord
 import pytest
-
-from cogs.base import GameCog
 from cogs.clocks import CLOCKS, DEFAULT_CLOCK
 from cogs.host import add_choices
+
+from cogs.base import GameCog
 from data.store import GameRecord
 from games.registry import GAMES
 

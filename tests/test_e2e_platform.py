@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from cogs.messages import event_line, names_shown
 
 from cogs.app import TableBot, create_bot
-from cogs.messages import event_line, names_shown
 from data.store import GameRecord
 from games.registry import registered
 from tables import menus

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 from cogs.private import RETRY_DELAYS
+
 from games.registry import GAMES
 from tests.conftest import World
 from tests.support import raw_messages, said, texts

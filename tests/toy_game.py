@@ -21,12 +21,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import discord
+from cogs.clocks import DEFAULT_CLOCK
 from discord import app_commands
 from PIL import Image, ImageDraw, PngImagePlugin
 
 from cogs.app import TableBot
 from cogs.base import CLOCK_CHOICES, GameCog
-from cogs.clocks import DEFAULT_CLOCK
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Player, Termination, act, dice
 from games.registry import GameSpec
 

@@ -4,7 +4,7 @@ On SQLite one process owns the database and runs every game. On a shared Postgre
 has a lease (``games.runner``, ``games.runner_until``): the process that created the game or applied its
 latest action holds it and alone moves for AI seats and times decisions out (a commit under a lost lease
 is refused by the store). Every ``lease / 3`` seconds a process renews its leases and takes over the
-games whose lease ran out — at once for the servers on its own shards, after one more lease for others
+games whose lease ran out — at once for the servers its own shards serve, after one more lease for others
 (in case their own process is only slow) — so a process that dies has its games carried on within
 ``2 × lease`` at most, by whoever is left. A process that shuts down lets its leases go, so its games
 move on at the next sweep of another process.
@@ -12,15 +12,12 @@ move on at the next sweep of another process.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from discord.ext import tasks
-
-from cogs.clocks import now_ts
-
 if TYPE_CHECKING:
-    from cogs.host import Host
+    from tables.service import Tables
 
 log = logging.getLogger("tables.runner")
 
@@ -33,58 +30,62 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
 class Runner:
     """Keeps this process's leases and resumes the games it comes to run (after a start or a takeover)."""
 
-    def __init__(self, host: Host) -> None:
-        self.host = host
-        self.bot = host.bot
-        self.tables = host.tables
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
         self.running: set[int] = set()
         """The active games whose lease this process held at its last sweep."""
-        self._sweeps = tasks.loop(seconds=self.tables.lease / 3)(self._sweep)
-        self._sweeps.before_loop(self.bot.wait_until_ready)
+        self._task: asyncio.Task[None] | None = None
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether a server's events come to this process (one of its shards), or it has every shard."""
-        count, ids = self.bot.shard_count, self.bot.config.shard_ids
+        config = self.tables.config
+        ids, count = config.shard_ids, config.shard_count
         return ids is None or not count or shard_of(guild_id, count) in ids
 
     async def start(self) -> None:
         """Resume this process's games: every active one on a database of its own; on a shared one, those
         it holds or can take, then again every ``lease / 3`` seconds."""
-        if self.tables.store.shared:
-            self._sweeps.start()
+        store = self.tables.store
+        if store.shared:
+            self._task = asyncio.get_running_loop().create_task(self._sweeps(), name="leases")
         else:
-            self._resume(await self.tables.store.game_ids())
+            self._resume(await store.games.ids())
 
     async def stop(self) -> None:
         """Stop sweeping and let this process's leases go (others take its games at their next sweep)."""
-        if self._sweeps.is_running():
-            self._sweeps.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
         if self.tables.store.shared:
-            await self.tables.store.release_leases(self.tables.runner)
+            await self.tables.store.games.release_leases(self.tables.runner_name)
 
-    async def _sweep(self) -> None:
-        try:
-            await self.sweep()
-        except Exception:
-            log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
+    async def _sweeps(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
+            await asyncio.sleep(self.tables.lease / 3)
 
     async def sweep(self) -> set[int]:
         """Renew this process's leases and take over the games nobody runs; resume those it did not run
         before. Returns the games it runs now."""
-        store, tables = self.tables.store, self.tables
-        now = now_ts()
-        held = set(await store.renew_leases(tables.runner, until=now + tables.lease))
-        for game_id, guild_id, until in await store.unleased_games(now=now):
-            if (self.serves(guild_id) or until < now - tables.lease) and await tables.claim(game_id, now=now):
+        tables = self.tables
+        games = tables.store.games
+        now = tables.now()
+        held = set(await games.renew_leases(tables.runner_name, until=now + tables.lease))
+        for game_id, guild_id, until in await games.unleased(now=now):
+            if (self.serves(guild_id) or until < now - tables.lease) and await tables.claim(game_id):
                 log.info("Game %s: taken over (its lease ran out)", game_id)
                 held.add(game_id)
         for game_id in self.running - held:
-            self.host.clocks.disarm(game_id)  # another process runs it now
+            tables.clocks.disarm(game_id)  # another process runs it now
         self._resume(sorted(held - self.running))
         self.running = held
         return held
 
     def _resume(self, game_ids: list[int]) -> None:
         for game_id in game_ids:
-            self.host.kick_ai(game_id)
-            self.host.clocks.kick(game_id)
+            self.tables.ai.kick(game_id)
+            self.tables.clocks.arm(game_id)

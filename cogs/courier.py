@@ -1,0 +1,188 @@
+"""Delivering the outbox to Discord: :class:`Courier` is the delivery loop's :class:`~tables.delivery.Sender`,
+and :class:`Answer` delivers a row as the answer of the interaction that caused it.
+
+Each message is drawn here (its images, on the bounded render pool: boards a player waits for before
+private views and final sheets), with its log file and components, and sent with ``allowed_mentions``
+naming exactly the members it notifies. Discord's refusals become :class:`~tables.delivery.Transient`
+(5xx, 429 with its retry-after, time-outs: tried again) or :class:`~tables.delivery.Permanent` (closed
+DMs, a deleted channel or message, no permission: handled once).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+import discord
+
+from cogs.components import view_of
+from games.registry import GAMES
+from rendering import pool as render_pool
+from tables.delivery import ClosedDms, Gone, Permanent, Transient
+from tables.outbox import Message
+
+if TYPE_CHECKING:
+    from cogs.app import TableBot
+
+CLOSED_DMS = 50007
+"""Discord's error code for "Cannot send messages to this user"."""
+UNKNOWN = (10003, 10008)
+"""Unknown channel, unknown message."""
+
+
+def notifying(message: Message) -> discord.AllowedMentions:
+    """Allowed mentions that reach exactly the members a message notifies (never @everyone or a role)."""
+    users = [discord.Object(u) for u in message.notifies]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+@asynccontextmanager
+async def refusals() -> AsyncIterator[None]:
+    """Discord's refusals as the delivery loop's failures."""
+    try:
+        yield
+    except discord.HTTPException as exc:
+        if exc.status == 429 or exc.status >= 500:
+            after = exc.response.headers.get("Retry-After") if exc.response is not None else None
+            raise Transient(f"{exc.status} {exc.text or exc}", float(after) if after else None) from exc
+        if exc.code == CLOSED_DMS:
+            raise ClosedDms(exc.text or str(exc), exc.code) from exc
+        if exc.status == 404 or exc.code in UNKNOWN:
+            raise Gone(exc.text or str(exc), exc.code) from exc
+        raise Permanent(f"{exc.status} {exc.text or exc}", exc.code) from exc
+    except (TimeoutError, aiohttp.ClientError) as exc:
+        raise Transient(f"{type(exc).__name__}: {exc}") from exc
+
+
+class Courier:
+    """The delivery loop's sender for one bot."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    async def files(self, message: Message) -> list[discord.File]:
+        """A message's images, drawn, and its log."""
+        files = []
+        for image in message.images:
+            spec = GAMES[image.kind]
+            render = {"board": spec.render_board, "final": spec.render_final}.get(image.render) or spec.render_hand
+            assert render is not None, f"{image.kind} draws no {image.render} image"
+            draw = render_pool.run if image.render == "board" else render_pool.run_later
+            png = await draw(render, image.view, image.names)
+            files.append(discord.File(io.BytesIO(png), filename=image.file, description=image.alt))
+        if message.log is not None:
+            text = await self.bot.tables.log_text(message.log)
+            record = await self.bot.tables.get(message.log)
+            files.append(
+                discord.File(
+                    io.BytesIO(text.encode()),
+                    filename=f"{record.kind}-{record.id}-log.txt",
+                    description=f"The action log of {GAMES[record.kind].title} #{record.id}: "
+                    "check it with python bot.py verify",
+                )
+            )
+        return files
+
+    async def kwargs(self, message: Message) -> dict[str, Any]:
+        """``send`` arguments of a message."""
+        out: dict[str, Any] = {"content": message.content or None, "allowed_mentions": notifying(message)}
+        files = await self.files(message)
+        if files:
+            out["files"] = files
+        if message.components:
+            out["view"] = view_of(message.components)
+        return out
+
+    def _place(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+        kwargs = await self.kwargs(message)
+        async with refusals():
+            return (await self._place(channel_id, guild_id).send(**kwargs)).id
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> None:
+        kwargs = await self.kwargs(message)
+        kwargs.setdefault("view", None)
+        kwargs["attachments"] = kwargs.pop("files", [])
+        async with refusals():
+            await self._place(channel_id).get_partial_message(message_id).edit(**kwargs)
+
+    async def _dm(self, user_id: int) -> discord.DMChannel:
+        # create_dm needs only the id and is cached, so no user lookup (the bot has no members intent).
+        async with refusals():
+            return await self.bot.create_dm(discord.Object(id=user_id))
+
+    async def direct(self, user_id: int, message: Message) -> int:
+        kwargs = await self.kwargs(message)
+        channel = await self._dm(user_id)
+        async with refusals():
+            return (await channel.send(**kwargs)).id
+
+    async def edit_direct(self, user_id: int, message_id: int, message: Message) -> None:
+        kwargs = await self.kwargs(message)
+        kwargs["attachments"] = kwargs.pop("files", [])
+        channel = await self._dm(user_id)
+        async with refusals():
+            await channel.get_partial_message(message_id).edit(**kwargs)
+
+    async def thread(self, channel_id: int, name: str, *, message_id: int | None, shared: bool) -> int | None:
+        async with refusals():
+            channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+            if isinstance(channel, discord.Thread):
+                if not shared:
+                    return None  # a thread of its own already: the game is played in it
+                channel = channel.parent or await self.bot.fetch_channel(channel.parent_id)
+                message_id = None
+            try:
+                if message_id is not None:
+                    origin = channel.get_partial_message(message_id)  # type: ignore[union-attr]
+                    return (await origin.create_thread(name=name, auto_archive_duration=1440)).id
+                if isinstance(channel, discord.TextChannel):
+                    thread = await channel.create_thread(
+                        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+                    )
+                    return thread.id
+            except discord.Forbidden:
+                pass  # no permission to open threads: the game is played in the channel
+        return None
+
+    async def archive(self, thread_id: int) -> None:
+        async with refusals():
+            thread = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=True, locked=True)
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        async with refusals():
+            await self._place(channel_id).get_partial_message(message_id).edit(view=None)
+
+
+class Answer(Courier):
+    """Delivers a row as the answer of the interaction that caused it: a post as its (public) response, an
+    edit of the message whose button was clicked as its update. Anything else is left to the loop."""
+
+    def __init__(self, bot: TableBot, interaction: discord.Interaction) -> None:
+        super().__init__(bot)
+        self.interaction = interaction
+
+    async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+        if self.interaction.response.is_done() or channel_id != self.interaction.channel_id:
+            raise Transient("not this interaction's answer")
+        kwargs = await self.kwargs(message)
+        async with refusals():
+            await self.interaction.response.send_message(**kwargs)
+            return (await self.interaction.original_response()).id
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> None:
+        clicked = self.interaction.message
+        if self.interaction.response.is_done() or clicked is None or clicked.id != message_id:
+            raise Transient("not this interaction's answer")
+        kwargs = await self.kwargs(message)
+        kwargs.setdefault("view", None)
+        kwargs["attachments"] = kwargs.pop("files", [])
+        async with refusals():
+            await self.interaction.response.edit_message(**kwargs)

@@ -1,0 +1,241 @@
+"""The outbox: every message the bot owes, as a row written in the transaction of the change that causes
+it (the transactional outbox pattern), delivered later and marked done only once Discord accepted it.
+
+Rows of one *lane* (a game's thread, one member's private messages of a game, a lobby's message…) are
+delivered in order: only the oldest pending row of a lane is ever due. Between lanes, a lower
+``priority`` goes first. A delivering process *claims* a row for a while, so two processes never deliver
+the same row at once, and a row whose process died is claimed again once the claim ran out.
+
+Beside it, ``deliveries`` keeps small per-seat markers of what a player was last told (the digest of
+their private view, the message that shows it, a reminder already sent), so a restart neither repeats
+nor loses them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from data.engine import Repository, Row, dumps
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """A message to write into the outbox (see :class:`Entry` for the fields)."""
+
+    lane: str
+    kind: str
+    payload: dict[str, Any]
+    priority: int = 1
+    game_id: int | None = None
+    due_at: float | None = None
+    """Not before this time (``None``: as soon as possible)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A row of the outbox."""
+
+    id: int
+    lane: str
+    """Rows of one lane are delivered in order."""
+    kind: str
+    """What to do: the table service's vocabulary (post, edit, direct message…)."""
+    payload: dict[str, Any]
+    priority: int
+    """Lower goes first between lanes."""
+    game_id: int | None
+    attempts: int
+    """Failed deliveries so far."""
+    due_at: float
+    created_at: float
+    status: str = "pending"
+    """``pending``, ``done`` (Discord accepted it), ``failed`` (it could not be delivered) or ``dropped``."""
+
+
+def _entry(row: Row) -> Entry:
+    return Entry(
+        row["id"],
+        row["lane"],
+        row["kind"],
+        json.loads(row["payload"]),
+        row["priority"],
+        row["game_id"],
+        row["attempts"],
+        row["due_at"],
+        row["created_at"],
+        row["status"],
+    )
+
+
+_HEAD = "NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.status = 'pending' AND p.id < o.id)"
+"""A row is the oldest pending one of its lane."""
+
+
+class OutboxRepo(Repository):
+    """The ``outbox`` and ``deliveries`` tables."""
+
+    __slots__ = ()
+
+    async def add(self, owed: Sequence[Owed], *, now: float) -> list[int]:
+        """Write messages owed; their ids, in order."""
+        ids = []
+        async with self._writing() as tx:
+            for o in owed:
+                ids.append(
+                    await tx.insert(
+                        "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
+                        " claimed_until, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?)",
+                        (o.lane, o.priority, o.kind, dumps(o.payload), o.game_id, o.due_at or now, now),
+                    )
+                )
+        return ids
+
+    async def due(self, *, now: float, limit: int) -> list[Entry]:
+        """The rows to deliver now: the oldest pending row of each lane, due and not claimed by a living
+        process, lowest priority first."""
+        return [
+            _entry(r)
+            for r in await self._q.fetchall(
+                f"SELECT o.* FROM outbox o WHERE o.status = 'pending' AND o.due_at <= ? AND o.claimed_until < ?"
+                f" AND {_HEAD} ORDER BY o.priority, o.id LIMIT ?",
+                (now, now, limit),
+            )
+        ]
+
+    async def next_due(self) -> float | None:
+        """When the next row falls due, as the oldest pending row of its lane, or its claim runs out
+        (``None``: nothing is pending)."""
+        row = await self._q.fetchone(
+            "SELECT MIN(CASE WHEN o.claimed_until > o.due_at THEN o.claimed_until ELSE o.due_at END) AS at"
+            f" FROM outbox o WHERE o.status = 'pending' AND {_HEAD}"
+        )
+        return None if row is None or row["at"] is None else float(row["at"])
+
+    async def get(self, entry_id: int) -> Entry | None:
+        row = await self._q.fetchone("SELECT * FROM outbox WHERE id = ?", (entry_id,))
+        return None if row is None else _entry(row)
+
+    async def claim(self, entry_id: int, by: str, *, until: float, now: float) -> bool:
+        """Take a pending row for delivery by process ``by`` until ``until``; False if another has it."""
+        async with self._writing() as tx:
+            return (
+                await tx.execute(
+                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND status = 'pending'"
+                    " AND claimed_until < ?",
+                    (by, until, entry_id, now),
+                )
+                == 1
+            )
+
+    async def settle(self, entry_id: int, status: str, result: str | None, *, now: float) -> bool:
+        """Close a row: ``done`` (Discord accepted it; ``result`` is what it answered, a message id),
+        ``failed`` (it cannot be delivered: ``result`` says why) or ``dropped`` (a later row says it all).
+        False if it was closed already."""
+        async with self._writing() as tx:
+            return (
+                await tx.execute(
+                    "UPDATE outbox SET status = ?, result = ?, done_at = ?, claimed_until = 0 WHERE id = ?"
+                    " AND status = 'pending'",
+                    (status, result, now, entry_id),
+                )
+                == 1
+            )
+
+    async def retry(self, entry_id: int, *, due_at: float, error: str) -> None:
+        """A delivery failed for a passing reason: try again at ``due_at``."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE outbox SET attempts = attempts + 1, due_at = ?, result = ?, claimed_until = 0"
+                " WHERE id = ? AND status = 'pending'",
+                (due_at, error, entry_id),
+            )
+
+    async def rush(self, *, now: float, game_id: int | None = None) -> int:
+        """Make the pending rows of a game (of every game: ``None``) due now, after a passing failure: a
+        player asking for the board, or a restart, means try again at once. How many."""
+        where, args = ("AND game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        async with self._writing() as tx:
+            return await tx.execute(
+                f"UPDATE outbox SET due_at = ? WHERE status = 'pending' AND due_at > ? AND attempts > 0 {where}",
+                (now, now, *args),
+            )
+
+    async def later(self, entry: Entry, kind: str) -> list[Entry]:
+        """The pending rows of ``kind`` queued behind ``entry`` in its lane, oldest first."""
+        return [
+            _entry(r)
+            for r in await self._q.fetchall(
+                "SELECT * FROM outbox WHERE lane = ? AND kind = ? AND status = 'pending' AND id > ? ORDER BY id",
+                (entry.lane, kind, entry.id),
+            )
+        ]
+
+    async def replace_payload(self, entry_id: int, payload: dict[str, Any]) -> None:
+        async with self._writing() as tx:
+            await tx.execute("UPDATE outbox SET payload = ? WHERE id = ?", (dumps(payload), entry_id))
+
+    async def result(self, entry_id: int) -> str | None:
+        """What Discord answered to a delivered row (a message id), if it was delivered."""
+        row = await self._q.fetchone("SELECT result FROM outbox WHERE id = ? AND status = 'done'", (entry_id,))
+        return None if row is None else row["result"]
+
+    async def pending(self, *, game_id: int | None = None, lane: str | None = None) -> list[Entry]:
+        """Every row not yet delivered (of one game, or one lane), oldest first."""
+        where, args = ("", ())
+        if game_id is not None:
+            where, args = "AND game_id = ?", (game_id,)
+        elif lane is not None:
+            where, args = "AND lane = ?", (lane,)
+        return [
+            _entry(r)
+            for r in await self._q.fetchall(f"SELECT * FROM outbox WHERE status = 'pending' {where} ORDER BY id", args)
+        ]
+
+    async def closed(self, *, status: str, game_id: int | None = None) -> list[tuple[Entry, str | None]]:
+        """Rows closed with ``status`` (of one game) and their results, oldest first."""
+        where, args = ("AND game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        return [
+            (_entry(r), r["result"])
+            for r in await self._q.fetchall(
+                f"SELECT * FROM outbox WHERE status = ? {where} ORDER BY id", (status, *args)
+            )
+        ]
+
+    async def purge(self, *, before: float) -> int:
+        """Forget rows closed before ``before`` (delivered, failed or dropped); how many."""
+        async with self._writing() as tx:
+            return await tx.execute("DELETE FROM outbox WHERE status != 'pending' AND done_at < ?", (before,))
+
+    # ------------------------------------------------------------------ markers
+
+    async def marker(self, game_id: int, seat: int, kind: str) -> str | None:
+        """What a seat was last told of ``kind`` (a private view's digest, its message, a reminder…)."""
+        row = await self._q.fetchone(
+            "SELECT value FROM deliveries WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind)
+        )
+        return row["value"] if row else None
+
+    async def markers(self, game_id: int, kind: str) -> dict[int, str]:
+        """Every seat's marker of ``kind`` in a game."""
+        return {
+            r["seat"]: r["value"]
+            for r in await self._q.fetchall(
+                "SELECT seat, value FROM deliveries WHERE game_id = ? AND kind = ?", (game_id, kind)
+            )
+        }
+
+    async def set_marker(self, game_id: int, seat: int, kind: str, value: str) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO deliveries (game_id, seat, kind, value) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
+                (game_id, seat, kind, value),
+            )
+
+    async def forget_markers(self, game_id: int, seat: int) -> None:
+        """Forget what was told to a place at the table (it has a new player)."""
+        async with self._writing() as tx:
+            await tx.execute("DELETE FROM deliveries WHERE game_id = ? AND seat = ?", (game_id, seat))

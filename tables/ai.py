@@ -1,0 +1,61 @@
+"""The AI's turns: AI seats (and resigned or away members) move by themselves in the games this process
+runs, a little after the position is shown (``TABLES_AI_DELAY``) so that people can follow. A run of AI
+decisions is committed together, with one board, so a table of AI seats does not flood the thread."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from tables.authority import GameError
+from tables.seating import ai_seats_to_act
+
+if TYPE_CHECKING:
+    from tables.service import Tables
+
+log = logging.getLogger("tables.ai")
+
+AI_BATCH = 12
+"""AI decisions applied before a board is posted."""
+
+
+class AiDriver:
+    """One task per game while its AI seats have something to decide."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    def kick(self, game_id: int) -> None:
+        """Let the game's AI seats move, unless they are moving already."""
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id), name=f"ai-{game_id}")
+
+    async def stop(self) -> None:
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _run(self, game_id: int) -> None:
+        tables = self.tables
+        try:
+            while True:
+                record = await tables.get(game_id)
+                if not ai_seats_to_act(tables.spec(record), record) or not tables.runs(record):
+                    return
+                if tables.config.ai_delay > 0:
+                    await asyncio.sleep(tables.config.ai_delay)
+                try:
+                    if await tables.ai_turn(game_id, AI_BATCH) is None:
+                        return
+                except GameError as exc:
+                    # A member acted at the same moment (simultaneous choices): look again.
+                    log.info("Game %s: AI turn not applied: %s", game_id, exc)
+        except Exception:
+            log.exception("Game %s: the AI's turn failed; it starts again with the next action or restart", game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]

@@ -1,0 +1,91 @@
+"""The one authority rule: who may act on a game, a lobby or a seat, and from where.
+
+* **Where.** A game or lobby is acted on only from its own server; in direct messages, only by a member
+  seated in the game. A game of another server does not exist as far as the caller can tell ("There is no
+  game #N here"), so no command reaches into, or reveals, another server's games.
+* **Who.** A seat's decisions by the member who holds it; resigning by a seated member; abandoning by the
+  game's host or a member with Manage Threads; handing a seat over by its member, the host or such a
+  moderator, and only to a member of the game's server who has no place at the table yet.
+
+These checks read the record under the game's lock; the store's conditional writes then settle any race
+with another process or click (the version read, the seat's holder, the lobby's version, one open rematch
+per game), so a check and its change cannot come apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from data.store import GameRecord, LobbyRecord
+from games.registry import GAMES
+
+
+class GameError(Exception):
+    """An expected problem with a user's request; ``str(exc)`` is shown to that user only."""
+
+
+class NotSeated(GameError):
+    pass
+
+
+class NotYourTurn(GameError):
+    pass
+
+
+class StaleBoard(GameError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks, and from where: what the cog knows of an interaction."""
+
+    user_id: int
+    name: str
+    """Their display name (raw: shown only through :func:`tables.words.shown`)."""
+    guild_id: int | None
+    """The server the command came from (``None``: a direct message)."""
+    channel_id: int | None = None
+    moderator: bool = False
+    """They may manage threads where they asked (Discord's Manage Threads)."""
+    bot: bool = False
+
+
+def reach(caller: Caller, record: GameRecord) -> None:
+    """The game is within the caller's reach: asked from its server, or in DMs by a member seated in it."""
+    here = (
+        record.guild_id == caller.guild_id
+        if caller.guild_id is not None
+        else record.seat_of(caller.user_id) is not None
+    )
+    if not here:
+        raise GameError(f"There is no game #{record.id} here.")
+
+
+def reach_lobby(caller: Caller, lobby: LobbyRecord) -> None:
+    if lobby.guild_id != caller.guild_id:
+        raise GameError("That invitation is not from this server.")
+
+
+def moderates(caller: Caller, record: GameRecord) -> bool:
+    """The caller is the game's host or a moderator of its server."""
+    return caller.user_id == record.host_id or (caller.moderator and caller.guild_id == record.guild_id)
+
+
+def may_abandon(caller: Caller, record: GameRecord) -> None:
+    if not moderates(caller, record):
+        raise GameError("Only the game's host or a member with Manage Threads can abandon it.")
+
+
+def may_offer(caller: Caller, record: GameRecord, player: int) -> None:
+    """Whether the caller may hand place ``player`` over: its member, the host or a moderator."""
+    if caller.user_id != record.seats[player].user_id and not moderates(caller, record):
+        raise GameError("Only the seat's player, the game's host or a member with Manage Threads can hand it over.")
+
+
+def seated(caller: Caller, record: GameRecord) -> int:
+    """The caller's place at the table, or :class:`NotSeated`."""
+    player = record.seat_of(caller.user_id)
+    if player is None:
+        raise NotSeated(f"You are not playing in {GAMES[record.kind].title} #{record.id}.")
+    return player

@@ -1,0 +1,402 @@
+"""The delivery loop: hands what the outbox holds to Discord, and marks a row done only once Discord
+accepted it.
+
+The loop takes the oldest pending row of each lane that is due (boards a member waits for first), claims
+it for a while (so no other process delivers it too) and delivers it through a :class:`Sender`, the cogs'
+Discord adapter, which raises :class:`Transient` or :class:`Permanent` for what Discord refused.
+
+* **Transient** failures (5xx, 429 with its retry-after, time-outs) are tried again after a growing pause
+  (:data:`RETRY`), also across a restart; a restart, or a player asking for the board again, tries at
+  once.
+* **Permanent** ones are handled once and visibly: closed direct messages (50007) are said once in the
+  game's thread, which points at **My hand**; a deleted thread moves the game to its channel, which says
+  so; anything else is logged with the row, which is kept as ``failed``.
+* Rows a later row of their lane says better are not delivered as they were: an older board overtaken
+  by a newer one is posted as its lines only (nothing said is dropped), an older private view's notes go
+  into the newer one, an older lobby edit is skipped.
+
+What the interaction that caused a row may deliver as its answer (:meth:`Delivery.answer`) goes the same
+way, through a sender that answers the interaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Protocol
+
+from data.outbox import Entry
+from tables import outbox, words
+from tables.authority import GameError
+from tables.outbox import Message
+from tables.pacer import Pacer
+
+if TYPE_CHECKING:
+    from tables.service import Tables
+
+log = logging.getLogger("tables.delivery")
+
+RETRY = (0.0, 1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
+"""Seconds before each new try of a row that failed for a passing reason (then every 5 minutes)."""
+CLAIM = 60.0
+"""Seconds a process holds a row it is delivering before another may take it (a process that died)."""
+LANES_AT_ONCE = 8
+"""Lanes delivered at the same time."""
+BROKEN_AFTER = 8
+"""Tries of a row whose delivery fails in an unexpected way (a bug) before it is given up as failed."""
+KEEP_CLOSED = 86400.0
+"""Seconds delivered and failed rows are kept (for the record) before they are purged."""
+
+
+class Transient(Exception):
+    """Discord could not take it now; ``retry_after`` says when to try again, if it said."""
+
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
+
+
+class Permanent(Exception):
+    """Discord will never take it as it is (``code``: Discord's error code)."""
+
+    def __init__(self, reason: str, code: int = 0) -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+class Gone(Permanent):
+    """The channel, thread or message no longer exists."""
+
+
+class ClosedDms(Permanent):
+    """The member does not accept direct messages from the bot."""
+
+
+class Sender(Protocol):
+    """What the delivery loop needs of Discord. Each call raises :class:`Transient` or :class:`Permanent`
+    when Discord refuses; images are drawn by the sender."""
+
+    async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+        """Post in a channel or thread; the new message's id."""
+        ...
+
+    async def edit(self, channel_id: int, message_id: int, message: Message) -> None: ...
+
+    async def direct(self, user_id: int, message: Message) -> int:
+        """A direct message; its id."""
+        ...
+
+    async def edit_direct(self, user_id: int, message_id: int, message: Message) -> None: ...
+
+    async def thread(self, channel_id: int, name: str, *, message_id: int | None, shared: bool) -> int | None:
+        """Open a thread on a message (or in a channel); its id. ``None``: the game is played in the channel
+        (no permission to open threads, or the channel is a thread: unless ``shared`` with another game,
+        the game is played in it)."""
+        ...
+
+    async def archive(self, thread_id: int) -> None: ...
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        """Remove a message's components (an old board's buttons)."""
+        ...
+
+
+class Delivery:
+    """Delivers the outbox of this process (one per service)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.outbox = tables.store.outbox
+        self.sender: Sender | None = None
+        self._lanes: dict[str, asyncio.Task[None]] = {}
+        self._pacer = Pacer(self._look, "delivery")
+        self._purged = 0.0
+
+    def start(self) -> None:
+        if self.sender is not None:
+            self._pacer.wake()
+
+    async def stop(self) -> None:
+        await self._pacer.stop()
+        lanes = list(self._lanes.values())
+        for task in lanes:
+            task.cancel()
+        await asyncio.gather(*lanes, return_exceptions=True)
+
+    def wake(self) -> None:
+        """Something new is owed: look at the outbox now."""
+        if self.sender is not None:
+            self._pacer.wake()
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _look(self) -> float | None:
+        """Start delivering every lane whose next row is due (up to :data:`LANES_AT_ONCE` lanes at once);
+        the seconds until the next row falls due."""
+        now = self.tables.now()
+        room = LANES_AT_ONCE - len(self._lanes)
+        for entry in await self.outbox.due(now=now, limit=room) if room > 0 else ():
+            if entry.lane not in self._lanes and await self._claim(entry):
+                self._lanes[entry.lane] = asyncio.get_running_loop().create_task(
+                    self._deliver_claimed(entry), name=f"deliver-{entry.id}"
+                )
+        if now - self._purged > KEEP_CLOSED / 24:
+            self._purged = now
+            await self.outbox.purge(before=now - KEEP_CLOSED)
+        due = await self.outbox.next_due()
+        # A lane being delivered wakes the loop when it is done; a row claimed by a process that died is
+        # taken over when its claim runs out.
+        return None if due is None else max(0.0, due - now) or None
+
+    async def _claim(self, entry: Entry) -> bool:
+        now = self.tables.now()
+        return await self.outbox.claim(entry.id, self.tables.runner_name, until=now + CLAIM, now=now)
+
+    async def _deliver_claimed(self, entry: Entry) -> None:
+        try:
+            assert self.sender is not None
+            await self.deliver(entry, self.sender)
+        finally:
+            self._lanes.pop(entry.lane, None)
+            self._pacer.wake()
+
+    async def answer(self, entry_id: int, sender: Sender) -> bool:
+        """Deliver row ``entry_id`` through ``sender`` (the interaction that caused it answering with it);
+        whether it was delivered. If not, the loop delivers it the usual way, at once."""
+        entry = await self.outbox.get(entry_id)
+        if entry is None or entry.status != "pending" or not await self._claim(entry):
+            return False
+        delivered = await self.deliver(entry, sender)
+        self.wake()
+        return delivered
+
+    async def deliver(self, entry: Entry, sender: Sender) -> bool:
+        """Deliver one claimed row and record how it went; whether Discord accepted it."""
+        try:
+            status, result = await getattr(self, f"_{entry.kind}")(entry, sender)
+        except Transient as exc:
+            await self._retry(entry, str(exc), exc.retry_after)
+            return False
+        except Permanent as exc:
+            await self._permanent(entry, exc)
+            return False
+        except Exception as exc:
+            log.exception("Outbox row %s (%s, game %s) could not be delivered", entry.id, entry.kind, entry.game_id)
+            if entry.attempts + 1 >= BROKEN_AFTER:
+                await self.outbox.settle(entry.id, "failed", f"{type(exc).__name__}: {exc}", now=self.tables.now())
+            else:
+                await self._retry(entry, f"{type(exc).__name__}: {exc}", None)
+            return False
+        await self.outbox.settle(entry.id, status, result, now=self.tables.now())
+        return status == "done"
+
+    async def _retry(self, entry: Entry, reason: str, after: float | None) -> None:
+        delay = max(RETRY[min(entry.attempts, len(RETRY) - 1)], after or 0.0)
+        log.info(
+            "Outbox row %s (%s, game %s): %s; trying again in %.0f s",
+            entry.id,
+            entry.kind,
+            entry.game_id,
+            reason,
+            delay,
+        )
+        await self.outbox.retry(entry.id, due_at=self.tables.now() + delay, error=reason[:300])
+
+    # ------------------------------------------------------------------ the kinds of rows
+
+    async def _post(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+        message = Message.from_json(p["message"])
+        if p["to"] == "channel":
+            if p.get("result_of") is not None and (await self.tables.get(p["result_of"])).thread_id is None:
+                return "dropped", "the game has no thread: its channel has the final message"
+            message_id = await sender.post(p["channel"], p.get("guild"), message)
+            if p.get("lobby") is not None:
+                await self.tables.store.lobbies.set_message(p["lobby"], message_id)
+            return "done", str(message_id)
+        record = await self.tables.get(entry.game_id or 0)
+        channel = record.place_id
+        board = p.get("board")
+        later = [e for e in await self.outbox.later(entry, "post") if "board" in e.payload] if board is not None else []
+        if later:
+            # A newer board follows: what happened is posted, but not how the game stood (its image, its
+            # buttons and its status lines would be stale). Whom it notified, the newer one does.
+            newer = later[0]
+            notifies = sorted({*message.notifies, *newer.payload["message"]["notifies"]})
+            await self.outbox.replace_payload(
+                newer.id, {**newer.payload, "message": {**newer.payload["message"], "notifies": notifies}}
+            )
+            kept = message.content.split("\n")[: -p.get("status", 0) or None]
+            if not kept:
+                return "dropped", f"overtaken by row {newer.id}"
+            board, message = None, Message("\n".join(kept))
+        if record.thread_id is None and p.get("title"):
+            content = f"{p['title']}\n{message.content}"[: words.MESSAGE_LIMIT]
+            message = Message(content, message.images, message.log, message.components, message.notifies)
+        if p.get("strip_board") and record.message_id is not None:
+            await self._strip(sender, channel, record.message_id)
+        try:
+            message_id = await sender.post(channel, record.guild_id, message)
+        except Gone:
+            if record.thread_id is None:
+                raise
+            await self._thread_gone(entry, record.id)
+            raise Transient("the game's thread is gone: posting in its channel instead") from None
+        if board is not None:
+            old = record.message_id
+            await self.tables.set_place(record.id, message_id=message_id)
+            if old is not None and old != message_id:
+                await self._strip(sender, channel, old)
+        return "done", str(message_id)
+
+    async def _edit(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+
+        def target(payload: dict) -> tuple:
+            return payload.get("lobby"), payload.get("message_id")
+
+        if any(target(later.payload) == target(p) for later in await self.outbox.later(entry, "edit")):
+            return "dropped", "a newer edit of this message follows"
+        message = Message.from_json(p["message"])
+        if p.get("lobby") is not None:
+            lobby = await self.tables.store.lobbies.load(p["lobby"])
+            if lobby is None or lobby.message_id is None:
+                if await self._waiting_for_lobby(p["lobby"]):
+                    raise Transient("the lobby's message is not posted yet", 1.0)
+                return "dropped", "the lobby has no message"
+            channel, message_id = lobby.channel_id, lobby.message_id
+        else:
+            channel, message_id = p["channel"], p["message_id"]
+        try:
+            if p.get("user") is not None:
+                await sender.edit_direct(p["user"], message_id, message)
+            else:
+                await sender.edit(channel, message_id, message)
+        except Gone:
+            return "dropped", "the message is gone"
+        return "done", str(message_id)
+
+    async def _dm(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+        return "done", str(await sender.direct(p["user"], Message.from_json(p["message"])))
+
+    async def _hand(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        """A member's one private message of a game: edited in place, or sent anew when they must decide and
+        asked for reminders (``fresh``) or when it is gone. A newer view queued behind it takes its notes."""
+        p = entry.payload
+        later = await self.outbox.later(entry, "hand")
+        if later:
+            newer = later[0]
+            await self.outbox.replace_payload(
+                newer.id,
+                {
+                    **newer.payload,
+                    "notes": [*p["notes"], *newer.payload["notes"]],
+                    "fresh": p["fresh"] or newer.payload["fresh"],
+                },
+            )
+            return "dropped", f"overtaken by row {newer.id}"
+        game_id, player, user = entry.game_id or 0, p["player"], p["user"]
+        message = Message.from_json(p["message"])
+        head = [f"• {note}" for note in p["notes"]]
+        if p["fresh"]:
+            head.insert(0, f"⏰ Your turn: {words.place_link(await self.tables.get(game_id))}")
+        if head:
+            content = ("\n".join(head) + "\n" + message.content)[: words.MESSAGE_LIMIT]
+            message = Message(content, message.images)
+        kept = await self.outbox.marker(game_id, player, "hand_message")
+        if kept is not None and not p["fresh"]:
+            try:
+                await sender.edit_direct(user, int(kept), message)
+                return "done", kept
+            except Gone:
+                pass  # deleted: send a new one
+        message_id = await sender.direct(user, message)
+        await self.outbox.set_marker(game_id, player, "hand_message", str(message_id))
+        return "done", str(message_id)
+
+    async def _thread(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+        game_id = entry.game_id or 0
+        origin = None
+        if p.get("lobby") is not None:
+            lobby = await self.tables.store.lobbies.load(p["lobby"])
+            origin = lobby.message_id if lobby is not None else None
+            if origin is None and await self._waiting_for_lobby(p["lobby"]):
+                raise Transient("the lobby's message is not posted yet", 1.0)
+        elif p.get("entry") is not None:
+            # The announcement before this row in its lane was delivered (or given up) already.
+            result = await self.outbox.result(p["entry"])
+            origin = int(result) if result else None
+        shared = any(g != game_id for g in await self.tables.store.games.in_place(p["channel"]))
+        thread_id = await sender.thread(p["channel"], p["name"], message_id=origin, shared=shared)
+        if thread_id is None:
+            return "done", None
+        await self.tables.set_place(game_id, thread_id=thread_id)
+        return "done", str(thread_id)
+
+    async def _archive(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        record = await self.tables.get(entry.game_id or 0)
+        if record.thread_id is None:
+            return "dropped", "the game has no thread"
+        try:
+            await sender.archive(record.thread_id)
+        except Gone:
+            return "dropped", "the thread is gone"
+        return "done", str(record.thread_id)
+
+    # ------------------------------------------------------------------ failures
+
+    async def _waiting_for_lobby(self, lobby_id: int) -> bool:
+        """Whether the lobby's message is still owed (its post has not been delivered or given up yet)."""
+        pending = await self.tables.store.outbox.pending(lane=outbox.lobby_lane(lobby_id))
+        return any(e.kind == "post" for e in pending)
+
+    async def _strip(self, sender: Sender, channel: int, message_id: int) -> None:
+        """Take an old board's buttons away; a failure costs only a stale button, which says so when used."""
+        try:
+            await sender.strip(channel, message_id)
+        except (Transient, Permanent) as exc:
+            log.info("Could not remove the buttons of message %s: %s", message_id, exc)
+
+    async def _thread_gone(self, entry: Entry, game_id: int) -> None:
+        """The game's thread was deleted: the game goes on in its channel, which says so first."""
+        record = await self.tables.get(game_id)
+        log.warning(
+            "Game %s: its thread %s is gone; it goes on in channel %s", game_id, record.thread_id, record.channel_id
+        )
+        spec = self.tables.spec(record)
+        note = Message(f"🧵 The thread of {words.title(spec, record)} is gone: the game goes on here.")
+        lane = f"thread-gone:{game_id}"
+        await self.tables.set_place(
+            game_id,
+            no_thread=True,
+            owed=[outbox.to_channel(lane, record.channel_id, record.guild_id, note, game_id=game_id)],
+        )
+
+    async def _permanent(self, entry: Entry, exc: Permanent) -> None:
+        now = self.tables.now()
+        await self.outbox.settle(entry.id, "failed", f"{type(exc).__name__} {exc.code}: {exc}"[:300], now=now)
+        if isinstance(exc, ClosedDms) and entry.game_id is not None:
+            await self._closed_dms(entry.game_id, entry.payload["user"])
+            return
+        log.warning("Outbox row %s (%s, game %s) cannot be delivered: %s", entry.id, entry.kind, entry.game_id, exc)
+
+    async def _closed_dms(self, game_id: int, user_id: int) -> None:
+        """Say once in the game's thread that a player's DMs are closed, pointing at **My hand**."""
+        try:
+            record = await self.tables.get(game_id)
+        except GameError:
+            return
+        player = record.seat_of(user_id)
+        if player is None or await self.outbox.marker(game_id, player, "dm_closed") is not None:
+            return
+        log.info("Game %s: %s has closed DMs", game_id, user_id)
+        text = (
+            f"{words.mention(user_id)} I can't send you direct messages, so use the **My hand** button or the "
+            "`hand` command here for your private view."
+        )
+        async with self.tables.store.transaction() as db:
+            await db.outbox.set_marker(game_id, player, "dm_closed", "50007")
+            await db.outbox.add([outbox.to_place(game_id, Message(text, notifies=[user_id]))], now=self.tables.now())
+        self.wake()

@@ -1,0 +1,161 @@
+"""Who is told what about a change: the outbox entries the table service writes with it.
+
+After a step of a game: the board in the game's thread with every public event of the step, whose
+decision it is (notifying only whom :mod:`tables.attention` says) and its buttons; each member's private
+view (kept in one direct message, edited; sent anew as a turn reminder to members who asked for them) or
+their private notes; the followers' copies of the public board; and, once the game is over, the final
+message with its image, log and **Rematch** button, the result line where the game began, and the thread's
+archiving a while later. Everything here runs inside the transaction of the change (``db``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+
+from data.outbox import Owed
+from data.store import GameRecord, Unit
+from games.core import Event, format_seats
+from games.registry import GameSpec
+from tables import menus, outbox, words
+from tables.clocks import deadlines
+from tables.outbox import Image, Message
+from tables.seating import deciders, players_out, seat_names, seats_of
+
+ARCHIVE_AFTER = 86400.0
+"""Seconds after a game ends before its thread is archived (the default of ``TABLES_ARCHIVE_AFTER``)."""
+
+
+def board_image(spec: GameSpec, record: GameRecord, view: dict, *, render: str = "board") -> Image:
+    """The spectators' board (or ``final`` sheet) of a record, described for screen readers."""
+    names = seat_names(spec.game, record)
+    alt = format_seats(spec.game.summary(view), names)[:1000]
+    suffix = "final" if render == "final" else str(record.version)
+    return Image(render, spec.kind, view, names, alt, f"{spec.kind}-{record.id}-{suffix}.png")
+
+
+def board_components(spec: GameSpec, record: GameRecord) -> list[dict]:
+    """The board's buttons: the choices of every seat a member decides for now (the AI's included while
+    the member is away: a click brings them back)."""
+    game, state = spec.game, record.state
+    choices = []
+    if record.status == "active":
+        choices = [
+            c
+            for s in game.to_act(state)
+            if record.seats[game.controller(state, s)].member
+            for c in game.choices(state, s)
+        ]
+    names = seat_names(game, record)  # labels show no markdown: names as they are
+    labels = [format_seats(menus.button_label(label, choices), names) for label in menus.top_labels([choices])]
+    return menus.board_components(record.id, record.version, choices, labels, active=record.status == "active")
+
+
+async def board(
+    db: Unit, spec: GameSpec, record: GameRecord, events: Sequence[Event], notifies: Sequence[int]
+) -> list[Owed]:
+    """The posts of a new board: every public event of the step as a line, whose decision it is, then the
+    image with its buttons (earlier lines in posts of their own when they do not fit one message)."""
+    names = words.names_shown(spec, record)
+    view = spec.game.view(record.state, None)
+    lines = [words.event_line(e, names) for e in events if e.seat is None]
+    status = [words.waiting_line(spec, record, view, await deadlines(db, record)), words.out_line(spec, record)]
+    status = [line for line in status if line]
+    *earlier, last = words.chunks([*lines, *status]) or [""]
+    posts = [outbox.to_place(record.id, Message(text)) for text in earlier]
+    waited = any(not record.seats[p].is_ai for p in deciders(spec, record))
+    image = board_image(spec, record, view)
+    message = Message(last, [image], components=board_components(spec, record), notifies=list(notifies))
+    priority = outbox.WAITED_FOR if waited else outbox.THREAD
+    title = words.title(spec, record)
+    board = outbox.to_place(
+        record.id, message, priority=priority, board=record.version, title=title, status=len(status)
+    )
+    posts.append(board)
+    for follower in await db.seats.followers(record.id):
+        head = f"🔭 {words.title(spec, record)} — {words.place_link(record)}"
+        update = Message("\n".join([head, *lines])[: words.MESSAGE_LIMIT], [image])
+        posts.append(outbox.direct(record.id, follower, update, priority=outbox.FOLLOWERS))
+    return posts
+
+
+def private_message(spec: GameSpec, record: GameRecord, player: int) -> Message:
+    """A player's private view: the summary of every seat they control and, where the game draws one, an
+    image per seat; labelled with the game and its place."""
+    game, state = spec.game, record.state
+    names = words.names_shown(spec, record)
+    seats = seats_of(game, state, player)
+    parts = [format_seats(game.seat_summary(game.view(state, s)), names) for s in seats]
+    content = (words.private_head(spec, record) + "\n" + "\n".join(parts))[: words.MESSAGE_LIMIT]
+    images = []
+    if spec.hand_image:
+        raw = seat_names(game, record)
+        for s in seats[:10]:
+            view = game.view(state, s)
+            suffix = f"-{s}" if len(seats) > 1 else ""
+            alt = format_seats(game.seat_summary(view), raw)[:1000]
+            images.append(Image("hand", spec.kind, view, raw, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
+    return Message(content, images)
+
+
+def _digest(message: Message) -> str:
+    views = json.dumps([i.view for i in message.images], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256((message.content + views).encode()).hexdigest()
+
+
+async def private(db: Unit, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> list[Owed]:
+    """Each member's private view and notes after a step, and turn reminders for those who asked for them.
+    A private view that did not change is not sent again; one reminder per stretch of decisions."""
+    game = spec.game
+    out = players_out(game, record)
+    active = record.status == "active"
+    deciding = set(deciders(spec, record))
+    names = words.names_shown(spec, record)
+    notes: dict[int, list[str]] = {}
+    for e in events:
+        if e.seat is not None:
+            notes.setdefault(game.controller(record.state, e.seat), []).append(format_seats(e.text, names))
+    owed = []
+    for seat in record.seats:
+        if seat.user_id is None or seat.resigned or seat.seat in out:
+            continue
+        mine = notes.get(seat.seat, [])
+        reminded = await db.outbox.marker(record.id, seat.seat, "turn") == "1"
+        remind = False
+        if seat.seat not in deciding:
+            if reminded:
+                await db.outbox.set_marker(record.id, seat.seat, "turn", "0")
+        else:
+            remind = not reminded and await db.settings.notify_enabled(seat.user_id)
+        if spec.dm_hands and active:
+            message = private_message(spec, record, seat.seat)
+            digest = _digest(message)
+            if mine or remind or await db.outbox.marker(record.id, seat.seat, "hand") != digest:
+                owed.append(outbox.hand(record.id, seat.seat, seat.user_id, message, mine, fresh=remind))
+                await db.outbox.set_marker(record.id, seat.seat, "hand", digest)
+        else:
+            if mine:
+                owed.append(outbox.direct(record.id, seat.user_id, Message("\n".join(mine)[: words.MESSAGE_LIMIT])))
+            if remind:
+                text = f"⏰ Your turn in {words.title(spec, record)}: {words.place_link(record)}"
+                owed.append(outbox.direct(record.id, seat.user_id, Message(text)))
+        if remind:
+            await db.outbox.set_marker(record.id, seat.seat, "turn", "1")
+    return owed
+
+
+def ending(spec: GameSpec, record: GameRecord, *, archive_after: float) -> list[Owed]:
+    """Once a game is over: the final message (result, image, log, **Rematch**; the last board loses its
+    buttons), the result line where the game began, and the thread archived ``archive_after`` later."""
+    content = "\n".join(words.final_lines(spec, record))[: words.MESSAGE_LIMIT]
+    images = []
+    if record.status == "finished" and spec.game.is_over(record.state):
+        images.append(board_image(spec, record, spec.game.view(record.state, None), render="final"))
+    components = [{"type": "rematch", "game": record.id}] if any(s.user_id for s in record.seats) else []
+    final = outbox.to_place(record.id, Message(content, images, record.id, components), strip_board=True)
+    line = Message(words.result_line(spec, record))
+    result = outbox.to_channel(
+        outbox.game_lane(record.id), record.channel_id, record.guild_id, line, game_id=record.id, result_of=record.id
+    )
+    return [final, result, outbox.archive(record.id, at=(record.ended_at or 0) + archive_after)]
