@@ -51,7 +51,7 @@ async def action_latency(kind: str, actions: int) -> list[float]:
                 await bot.warm_up()
                 return await timed_actions(SimTable(env, bot), kind, actions)
         finally:
-            await bot.store.close()  # also on failure: its worker thread would keep the process alive
+            await bot.tables.close()  # also on failure: its worker thread would keep the process alive
 
 
 def render_times(kind: str, renders: int) -> list[float]:

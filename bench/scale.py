@@ -238,7 +238,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                 first, last = load_seed(
                     database, seed_db, table.guild.id, table.channel.id, [m.id for m in table.members.values()]
                 )
-                active = await bot.store.game_ids()
+                active = await bot.tables.game_ids()
                 loaded = [g for g in active if first <= g <= last]
                 await _give_threads(bot, table, loaded)
                 phase("games stored, threads made")
@@ -252,7 +252,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                 phase("each active game acted on")
                 gc.collect()
                 out["rss_loaded_mb"] = rss_mb()
-                out["active_games"] = len(await bot.store.game_ids())
+                out["active_games"] = len(await bot.tables.game_ids())
                 out["action_ms_1000"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
                 ratio = out["action_ms_1000"]["p99"] / out["action_ms_1"]["p99"]
                 out["action_p99_ratio"] = round(ratio, 2)
@@ -269,7 +269,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                 except TimeoutError:
                     out["startup_s"] = {"error": f"not ready and resumed within {STARTUP_LIMIT:.0f} s"}
         finally:
-            await bot.store.close()
+            await bot.tables.close()
     return out
 
 
@@ -314,7 +314,7 @@ async def _restart(env: simcord.Env, database: Path) -> float:
         await env.settle(timeout=600)
         return round(time.perf_counter() - started, 2)
     finally:
-        await bot.store.close()
+        await bot.tables.close()
 
 
 # ---------------------------------------------------------------------------------------------- throughput
@@ -354,14 +354,14 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
                 done += len(await burst(table, records))
             elapsed = time.perf_counter() - started
     finally:
-        await bot.store.close()
+        await bot.tables.close()
     return {"actions": done, "seconds": round(elapsed, 2), "actions_per_s": round(done / elapsed, 1)}
 
 
 async def _own_latest(bot: Any, seed: str) -> int:
     """The newest active game this worker started (the others' games are in the same database, and their
     seeds start with their own worker's)."""
-    for game_id in reversed(await bot.store.game_ids()):
+    for game_id in reversed(await bot.tables.game_ids()):
         record = await bot.tables.get(game_id)
         if record.seed == seed or record.seed.startswith(f"{seed}-"):
             return game_id

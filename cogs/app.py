@@ -59,8 +59,19 @@ class TableBot(commands.Bot):
             # messages would only hold ~1000 boards' worth of objects for the garbage collector to walk.
             max_messages=None,
         )
-        self.config = config
+        self._config = config
         self._started = False
+
+    @property
+    def config(self) -> Config:
+        """The settings, as the table service uses them (changing them changes the service's)."""
+        return self.tables.config if hasattr(self, "tables") else self._config
+
+    @config.setter
+    def config(self, config: Config) -> None:
+        self._config = config
+        if hasattr(self, "tables"):
+            self.tables.config = config
 
     async def setup_hook(self) -> None:
         from rendering import cache, pool

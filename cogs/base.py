@@ -245,13 +245,12 @@ class GameCog(commands.GroupCog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def game_cog(module: str) -> Callable[[commands.Bot], Any]:
-    """The extension ``setup`` of the registered game whose cog is ``module``: its command group, built
-    from its registry entry."""
-    spec = next(s for s in GAMES.values() if s.cog == module)
-    description = f"{spec.title}: {spec.tagline} ({spec.game.min_players}–{spec.game.max_players})"
+def cog_class(spec: GameSpec) -> type[GameCog]:
+    """The command group of a registered game, built from its registry entry."""
+    game = spec.game
+    description = f"{spec.title}: {spec.tagline} ({game.min_players}–{game.max_players})"
     new, open_ = table_commands(spec)
-    cog = type(
+    return type(
         f"{spec.kind.title()}Cog",
         (GameCog,),
         {"spec": spec, "new": new, "open": open_, "__doc__": f"``/{spec.kind}``: {spec.title}, {spec.tagline}."},
@@ -259,7 +258,12 @@ def game_cog(module: str) -> Callable[[commands.Bot], Any]:
         group_description=description[:100],
     )
 
+
+def game_cog(module: str) -> Callable[[commands.Bot], Any]:
+    """The extension ``setup`` of the registered game whose cog is ``module``."""
+
     async def setup(bot: commands.Bot) -> None:
-        await bot.add_cog(cog(bot))
+        spec = next(s for s in GAMES.values() if s.cog == module)
+        await bot.add_cog(cog_class(spec)(bot))
 
     return setup

@@ -153,14 +153,23 @@ class OutboxRepo(Repository):
                 (due_at, error, entry_id),
             )
 
-    async def rush(self, *, now: float, game_id: int | None = None) -> int:
-        """Make the pending rows of a game (of every game: ``None``) due now, after a passing failure: a
-        player asking for the board, or a restart, means try again at once. How many."""
+    async def rush(self, *, now: float, game_id: int | None = None, waiting: bool = False) -> int:
+        """Make the pending rows of a game (of every game: ``None``) that failed for a passing reason due now:
+        a player asking for the board means try again at once. ``waiting``: also the rows waiting for an
+        answer that is not coming (a restart). How many."""
         where, args = ("AND game_id = ?", (game_id,)) if game_id is not None else ("", ())
+        held = "(attempts > 0 OR payload LIKE '%\"answer\":true%')" if waiting else "attempts > 0"
         async with self._writing() as tx:
             return await tx.execute(
-                f"UPDATE outbox SET due_at = ? WHERE status = 'pending' AND due_at > ? AND attempts > 0 {where}",
+                f"UPDATE outbox SET due_at = ? WHERE status = 'pending' AND due_at > ? AND {held} {where}",
                 (now, now, *args),
+            )
+
+    async def release(self, by: str) -> int:
+        """Let go of the claims of process ``by`` (restarted: it delivers them again at once); how many."""
+        async with self._writing() as tx:
+            return await tx.execute(
+                "UPDATE outbox SET claimed_until = 0 WHERE claimed_by = ? AND status = 'pending'", (by,)
             )
 
     async def later(self, entry: Entry, kind: str) -> list[Entry]:

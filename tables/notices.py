@@ -146,14 +146,16 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, events: Sequence
 
 
 def ending(spec: GameSpec, record: GameRecord, *, archive_after: float) -> list[Owed]:
-    """Once a game is over: the final message (result, image, log, **Rematch**; the last board loses its
-    buttons), the result line where the game began, and the thread archived ``archive_after`` later."""
+    """Once a game is over: the final message (result, image, log, **Rematch**; the last board of a game
+    that did not end by its rules loses its buttons), the result line where the game began, and the thread archived ``archive_after`` later."""
     content = "\n".join(words.final_lines(spec, record))[: words.MESSAGE_LIMIT]
     images = []
     if record.status == "finished" and spec.game.is_over(record.state):
         images.append(board_image(spec, record, spec.game.view(record.state, None), render="final"))
     components = [{"type": "rematch", "game": record.id}] if any(s.user_id for s in record.seats) else []
-    final = outbox.to_place(record.id, Message(content, images, record.id, components), strip_board=True)
+    # Ended by the rules, the last board has no moves left; ended otherwise, its buttons are taken away.
+    stale = not spec.game.is_over(record.state)
+    final = outbox.to_place(record.id, Message(content, images, record.id, components), strip_board=stale)
     line = Message(words.result_line(spec, record))
     result = outbox.to_channel(
         outbox.game_lane(record.id), record.channel_id, record.guild_id, line, game_id=record.id, result_of=record.id

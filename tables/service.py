@@ -150,7 +150,8 @@ class Tables:
     async def start(self) -> None:
         """Begin this process's work: deliver what is owed (after a restart: at once), run the clocks, the
         AI turns of the games it runs, and the expiry of open lobbies."""
-        await self.store.outbox.rush(now=self.now())
+        await self.store.outbox.release(self.runner_name)
+        await self.store.outbox.rush(now=self.now(), waiting=True)
         self.delivery.start()
         self.clocks.start()
         await self.runner.start()

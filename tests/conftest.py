@@ -29,7 +29,7 @@ class World:
         old = self.bot
         self.bot = create_bot(database=self.database, ai_delay=0, seed="e2e-restarted", warm_renderers=False)
         await self.env.restart_bot(self.bot)
-        await old.store.close()  # SimCord detaches the old bot without closing it
+        await old.tables.close()  # SimCord detaches the old bot without closing it
         self.table.bot = self.bot
 
 
@@ -51,4 +51,4 @@ async def world(simcord_env: simcord.Env, simcord_bot: TableBot, database: Path)
         yield world
     finally:
         # The aiosqlite worker thread would otherwise keep the test process alive.
-        await world.bot.store.close()
+        await world.bot.tables.close()

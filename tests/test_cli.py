@@ -394,7 +394,7 @@ def test_the_shard_settings_make_an_auto_sharded_bot_named_after_its_shards(tmp_
 
 
 def test_a_servers_games_are_run_by_the_process_holding_its_shard() -> None:
-    from cogs.runner import shard_of
+    from tables.runner import shard_of
 
     guild = 1456074443980800002
     assert shard_of(guild, 4) == (guild >> 22) % 4  # Discord's formula

@@ -1,51 +1,53 @@
-"""The menu-level builder shared by board messages and pickers stays within Discord's limits; the
-game commands' table options are the engines' own."""
+"""The pickers' components stay within Discord's limits and become Discord's items; the game commands'
+table options are the engines' own."""
 
 from __future__ import annotations
 
-import importlib
-
 import discord
 import pytest
-from cogs.clocks import CLOCKS, DEFAULT_CLOCK
-from cogs.host import add_choices
 
-from cogs.base import GameCog
-from data.store import GameRecord
+from cogs.base import GameCog, cog_class
+from cogs.components import view_of
 from games.registry import GAMES
+from tables.menus import Entry, Menu, board_components, picker_components
+from tables.words import CLOCKS, DEFAULT_CLOCK
 
 
-def record() -> GameRecord:
-    return GameRecord(
-        id=7, kind="piratz", status="active", version=3, seed="s", options={}, state={}, seats=[],
-        guild_id=1, channel_id=2, thread_id=None, message_id=None, host_id=1, created_at=0.0,
-    )  # fmt: skip
+def menu(path: tuple[int, ...], count: int) -> Menu:
+    return Menu(("Pass",), "a1b2c3", path, tuple(Entry(f"Option {i}", i, None) for i in range(count)))
 
 
 def test_few_options_become_buttons_that_extend_the_path() -> None:
-    view = discord.ui.View(timeout=None)
-    add_choices(view, record(), "a1b2c3", (1,), [f"Option {i}" for i in range(7)], max_buttons=15, rows=5)
+    view = view_of(picker_components(7, 3, menu((1,), 7), [f"Option {i}" for i in range(7)]))
     buttons = [c.item for c in view.children if isinstance(c.item, discord.ui.Button)]
     assert [b.custom_id for b in buttons] == [f"t:7:3:a1b2c3:1.{i}" for i in range(7)]
     assert [b.label for b in buttons] == [f"Option {i}" for i in range(7)]
 
 
-@pytest.mark.parametrize(("count", "rows", "selects"), [(21, 4, 1), (60, 4, 3), (130, 5, 5), (130, 4, 4)])
-def test_many_options_become_selects_of_25(count: int, rows: int, selects: int) -> None:
-    view = discord.ui.View(timeout=None)
-    add_choices(view, record(), "a1b2c3", (), [f"Option {i}" for i in range(count)], max_buttons=20, rows=rows)
+@pytest.mark.parametrize(("count", "selects"), [(21, 1), (60, 3), (130, 5), (200, 5)])
+def test_many_options_become_selects_of_25(count: int, selects: int) -> None:
+    view = view_of(picker_components(7, 3, menu((), count), [f"Option {i}" for i in range(count)]))
     menus = [c.item for c in view.children if isinstance(c.item, discord.ui.Select)]
     assert len(menus) == selects and len(view.children) == selects
     assert all(len(m.options) <= 25 for m in menus)
     assert [m.custom_id for m in menus] == [f"ts:7:3:a1b2c3::{25 * i}" for i in range(selects)]
     values = [int(o.value) for m in menus for o in m.options]
-    assert values == list(range(min(count, 25 * rows)))
+    assert values == list(range(min(count, 125)))
+
+
+def test_a_board_with_more_first_labels_than_buttons_gets_selects_and_keeps_my_hand() -> None:
+    from games.core import Choice, act
+
+    choices = [Choice(act("x", i), (f"Label {i}",)) for i in range(30)]
+    labels = [c.path[0] for c in choices]
+    view = view_of(board_components(7, 3, choices, labels, active=True))
+    items = [c.item for c in view.children]
+    assert [type(i) for i in items].count(discord.ui.Select) == 2
+    assert [i.custom_id for i in items if isinstance(i, discord.ui.Button)] == ["hand:7", "follow:7"]
 
 
 def cog_of(kind: str) -> type[GameCog]:
-    module = importlib.import_module(GAMES[kind].cog)
-    (cog,) = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, GameCog) and c is not GameCog]
-    return cog
+    return cog_class(GAMES[kind])
 
 
 @pytest.mark.parametrize("kind", list(GAMES))

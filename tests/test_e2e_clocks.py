@@ -65,7 +65,7 @@ async def test_a_time_out_plays_for_an_absent_player_without_showing_their_hand(
     await world.env.advance_time(TWO_MINUTES + 1)
     after = await table.record(record.id)
     assert after.version > record.version
-    assert (await world.bot.store.actions(record.id))[0][1] == seat  # the AI decided for the absent seat
+    assert (await world.bot.tables.store.games.actions(record.id))[0][1] == seat  # the AI decided for the absent seat
     text = thread_text(world, after)
     assert f"{absent.name}'s time ran out: the AI decided for them." in text
     for line in secrets + hand_lines(after, seat):
@@ -90,16 +90,16 @@ async def test_two_time_outs_make_a_player_away_until_they_use_the_game_again(wo
     assert record.seats[bens].away, "Ben should be away after two time-outs in a row"
     assert f"{record.seats[bens].name} is away now" in thread_text(world, record)
     # While away, the AI plays Ben's turns at once, without waiting for the clock.
-    played = len([a for a in await world.bot.store.actions(record.id) if a[1] == bens])
+    played = len([a for a in await world.bot.tables.store.games.actions(record.id) if a[1] == bens])
     for _ in range(40):
         if (
             record.status != "active"
-            or len([a for a in await world.bot.store.actions(record.id) if a[1] == bens]) > played
+            or len([a for a in await world.bot.tables.store.games.actions(record.id) if a[1] == bens]) > played
         ):
             break
         await table.play_moves(record.id, 1)
         record = await table.record(record.id)
-    assert len([a for a in await world.bot.store.actions(record.id) if a[1] == bens]) > played
+    assert len([a for a in await world.bot.tables.store.games.actions(record.id) if a[1] == bens]) > played
     assert record.seats[bens].away
     # Any button brings him back: "My hand" here.
     result = await ben.click(table.board_message(record), label="My hand")

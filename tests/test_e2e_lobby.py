@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import pytest
 
+from data.lobbies import LobbiesRepo
 from data.store import LobbyRecord
 from tests.conftest import World
 from tests.support import said, texts
@@ -29,20 +30,19 @@ def hold(
 ) -> list[asyncio.Event]:
     """Park each of the bot's next ``calls`` calls of ``update_lobby`` — before it writes, or just after —
     until its event (in call order) is set: see :func:`release`. Later calls go straight through."""
-    store = world.bot.store
-    real = store.update_lobby
+    real = LobbiesRepo.update
     gates = [asyncio.Event() for _ in range(calls)]
     waiting = list(gates)
 
-    async def update_lobby(lobby: LobbyRecord) -> bool:
+    async def update_lobby(self: LobbiesRepo, lobby: LobbyRecord) -> bool:
         if not waiting:
-            return await real(lobby)
+            return await real(self, lobby)
         gate = waiting.pop(0)
-        written = await real(lobby) if after_write else None
+        written = await real(self, lobby) if after_write else None
         await world.env.external_wait(gate.wait(), reason="the test holds this lobby write")
-        return written if written is not None else await real(lobby)
+        return written if written is not None else await real(self, lobby)
 
-    monkeypatch.setattr(store, "update_lobby", update_lobby)
+    monkeypatch.setattr(LobbiesRepo, "update", update_lobby)
     return gates
 
 
@@ -52,7 +52,7 @@ async def release(world: World, gate: asyncio.Event) -> None:
 
 
 async def only_lobby(world: World) -> LobbyRecord:
-    lobby = await world.bot.store.load_lobby(1)
+    lobby = await world.bot.tables.store.lobbies.load(1)
     assert lobby is not None
     return lobby
 
@@ -84,7 +84,7 @@ async def test_two_invitees_accept_at_the_same_moment(world: World, monkeypatch:
     await release(world, gate)
 
     assert ben_clicked.acknowledged
-    (game_id,) = await world.bot.store.game_ids()
+    (game_id,) = await world.bot.tables.game_ids()
     record = await world.bot.tables.get(game_id)
     assert [s.user_id for s in record.seats] == [table.members["Anne"].id, ben.id, calico.id]
     lobby = await only_lobby(world)
@@ -106,7 +106,7 @@ async def test_two_members_join_an_open_table_at_the_same_moment(world: World, m
     assert (await only_lobby(world)).accepted == [anne.id, calico.id, ben.id]
     assert "• Ben" in lobby_message(world).content and "• Calico" in lobby_message(world).content
     await anne.click(lobby_msg, label="Start")
-    record = await world.bot.tables.get((await world.bot.store.game_ids())[0])
+    record = await world.bot.tables.get((await world.bot.tables.game_ids())[0])
     assert [s.name for s in record.seats] == ["Anne", "Calico", "Ben"]
 
 
@@ -123,7 +123,7 @@ async def test_start_while_the_only_other_player_leaves(world: World, monkeypatc
 
     assert not said(left, "Sorry") and left.acknowledged
     assert start.ephemeral and said(start, "needs at least 2 players"), texts(start)
-    assert await world.bot.store.game_ids() == []  # no game with a member who had left
+    assert await world.bot.tables.game_ids() == []  # no game with a member who had left
     lobby = await only_lobby(world)
     assert (lobby.status, lobby.accepted) == ("open", [anne.id])
     message = lobby_message(world)
@@ -142,7 +142,7 @@ async def test_leave_while_the_host_starts(world: World, monkeypatch: pytest.Mon
     await release(world, gate)
 
     assert left.ephemeral and said(left, "Too late: this game has already started"), texts(left)
-    (game_id,) = await world.bot.store.game_ids()
+    (game_id,) = await world.bot.tables.game_ids()
     record = await world.bot.tables.get(game_id)
     assert [s.user_id for s in record.seats] == [anne.id, ben.id]  # Ben is in the game, and was told so
     assert (await only_lobby(world)).status == "started"
@@ -161,7 +161,7 @@ async def test_decline_while_the_last_invitee_accepts(world: World, monkeypatch:
 
     # Before, the decline failed silently: Calico's click was never answered.
     assert declined.ephemeral and said(declined, "Too late: this game has already started"), texts(declined)
-    assert len(await world.bot.store.game_ids()) == 1
+    assert len(await world.bot.tables.game_ids()) == 1
     assert (await only_lobby(world)).status == "started"
     assert "All aboard" in lobby_message(world).content
 
@@ -178,7 +178,7 @@ async def test_accept_while_another_invitee_declines(world: World, monkeypatch: 
     await release(world, gate)
 
     assert accepted.ephemeral and said(accepted, "This invitation is closed (declined)"), texts(accepted)
-    assert await world.bot.store.game_ids() == []
+    assert await world.bot.tables.game_ids() == []
     message = lobby_message(world)
     assert "Calico declined" in message.content and not message.components
 
@@ -198,7 +198,7 @@ async def test_host_cancels_while_someone_joins(world: World, monkeypatch: pytes
     # The join's answer came last, but the message shows the closed table, not the open one it joined.
     message = lobby_message(world)
     assert "The host closed this table" in message.content and not message.components
-    assert await world.bot.store.game_ids() == []
+    assert await world.bot.tables.game_ids() == []
 
 
 async def test_join_while_the_host_cancels(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -227,7 +227,7 @@ async def test_expiry_keeps_an_acceptance_written_at_the_same_moment(
     # Meanwhile Ben's acceptance lands, written by another bot process on the same database.
     lobby = await only_lobby(world)
     lobby.accepted.append(ben.id)
-    assert await world.bot.store.update_lobby(lobby)
+    assert await world.bot.tables.store.lobbies.update(lobby)
     await release(world, gate)
 
     lobby = await only_lobby(world)
@@ -249,7 +249,7 @@ async def test_expiry_at_the_moment_the_last_invitee_accepts(world: World, monke
 
     # Before, Ben was asked to "try again" an invitation that had expired.
     assert accepted.ephemeral and said(accepted, "This invitation is closed (expired)"), texts(accepted)
-    assert await world.bot.store.game_ids() == []
+    assert await world.bot.tables.game_ids() == []
     assert "expired" in lobby_message(world).content
 
 
@@ -267,7 +267,7 @@ async def test_last_acceptance_wins_over_an_expiry_at_the_same_moment(
     await release(world, accept)
     await release(world, expire)
 
-    assert len(await world.bot.store.game_ids()) == 1
+    assert len(await world.bot.tables.game_ids()) == 1
     assert (await only_lobby(world)).status == "started"
     assert "expired" not in lobby_message(world).content and "All aboard" in lobby_message(world).content
 
@@ -299,7 +299,7 @@ async def test_new_in_a_game_thread_is_posted_in_the_parent_channel(world: World
     new = await table.latest_game()
     assert new.id != running.id and new.place_id not in (thread.id, table.channel.id)
     assert table.place(new).is_thread
-    assert await world.bot.store.games_in_place(thread.id) == [running.id]  # its commands reach only it
+    assert await world.bot.tables.store.games.in_place(thread.id) == [running.id]  # its commands reach only it
 
 
 async def test_open_in_a_game_thread_is_posted_in_the_parent_channel(world: World) -> None:
@@ -317,7 +317,7 @@ async def test_open_in_a_game_thread_is_posted_in_the_parent_channel(world: Worl
     new = await table.latest_game()
     assert new.id != running.id and new.place_id not in (thread.id, table.channel.id)
     assert [s.name for s in new.seats] == ["Ben", "Calico"]
-    assert await world.bot.store.games_in_place(thread.id) == [running.id]
+    assert await world.bot.tables.store.games.in_place(thread.id) == [running.id]
 
 
 async def test_ai_game_from_a_game_thread_starts_from_the_parent_channel(world: World) -> None:
@@ -328,13 +328,13 @@ async def test_ai_game_from_a_game_thread_starts_from_the_parent_channel(world: 
     assert result.ephemeral and said(result, f"<#{table.channel.id}>"), texts(result)
     new = await table.latest_game()
     assert new.id != running.id and new.place_id not in (thread.id, table.channel.id)
-    assert await world.bot.store.games_in_place(thread.id) == [running.id]
+    assert await world.bot.tables.store.games.in_place(thread.id) == [running.id]
 
 
 async def test_lobby_in_a_thread_where_a_game_started_meanwhile_gets_its_own_thread(world: World) -> None:
     table = world.table
     finished, thread = await game_thread(world)
-    await world.bot.store.finish_game(finished.id, status="abandoned", result=None, now=0.0)
+    await world.bot.tables.store.games.finish(finished.id, status="abandoned", result=None, now=0.0)
     # The thread hosts no game now: two lobbies are posted right in it.
     await table.members["Anne"].slash(thread, "piratz new", player2=table.members["Calico"])
     first = thread.last_message
@@ -347,7 +347,7 @@ async def test_lobby_in_a_thread_where_a_game_started_meanwhile_gets_its_own_thr
 
     newest = await table.latest_game()
     assert newest.id != in_thread.id and newest.place_id != thread.id
-    assert await world.bot.store.games_in_place(thread.id) == [in_thread.id]
+    assert await world.bot.tables.store.games.in_place(thread.id) == [in_thread.id]
 
 
 # ---------------------------------------------------------------------- names never ping
@@ -411,8 +411,8 @@ async def test_a_lobby_whose_message_failed_still_expires(world: World) -> None:
     world.env.inject_error("POST", "/interactions/*/callback")
     result = await table.members["Anne"].slash(table.channel, "piratz new", player2=table.members["Ben"])
     assert not result.acknowledged or said(result, "Sorry")
-    assert len(await world.bot.store.open_lobbies(host_id=table.members["Anne"].id)) == 1
+    assert len(await world.bot.tables.store.lobbies.open(host_id=table.members["Anne"].id)) == 1
     await world.env.advance_time(world.bot.config.invite_ttl + 1)
     # Before, it stayed open until a restart, counting against Anne's limit of waiting invitations.
-    assert await world.bot.store.open_lobbies() == []
+    assert await world.bot.tables.store.lobbies.open() == []
     assert (await only_lobby(world)).status == "expired"

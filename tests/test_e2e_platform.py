@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from cogs.messages import event_line, names_shown
+from tables.words import event_line, names_shown
 
 from cogs.app import TableBot, create_bot
 from data.store import GameRecord
@@ -125,7 +125,7 @@ async def test_every_public_event_reaches_the_thread_in_order(world: World) -> N
     expected = []
     state = GAME.new_game(len(record.seats), record.options, record.seed)
     names = names_shown(TOY, record)
-    for _seq, seat, action in await world.bot.store.actions(record.id):
+    for _seq, seat, action in await world.bot.tables.store.games.actions(record.id):
         step = GAME.apply(state, seat, action)
         state = step.state
         expected += [event_line(e, names) for e in step.events if e.seat is None]

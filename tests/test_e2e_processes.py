@@ -87,7 +87,7 @@ class Process:
 
         async def stop() -> None:
             if crash:
-                await self.bot.store.close()
+                await self.bot.tables.close()
             else:
                 await self.bot.close()
             self._stopping.set()
@@ -160,7 +160,7 @@ def test_a_game_played_through_two_processes_in_turn_loses_and_repeats_nothing(p
         posted[process.name] += 1
     record = second.record(game_id)
     assert record.version == 12
-    check_the_log(record, second.call(second.bot.store.actions(game_id)))
+    check_the_log(record, second.call(second.bot.tables.store.games.actions(game_id)))
 
 
 def test_a_double_click_reaching_both_processes_is_applied_once(processes: list[Process]) -> None:
@@ -187,7 +187,7 @@ def test_a_double_click_reaching_both_processes_is_applied_once(processes: list[
     results = [c.result(60) for c in clicks]
     after = first.record(game_id)
     assert after.version == record.version + 1
-    log = first.call(first.bot.store.actions(game_id))
+    log = first.call(first.bot.tables.store.games.actions(game_id))
     check_the_log(after, log)
     answers = [" ".join(texts(r)) for r in results]
     refused = [a for a in answers if "out of date" in a or "moved on" in a]
@@ -230,7 +230,7 @@ def test_a_process_stopped_in_the_middle_of_an_ai_turn_is_finished_by_the_other(
         assert finished.version > record.version  # the AI seats moved, in the second process
         assert second.table.human_to_act(finished) is not None or finished.status != "active"
         assert second.boards(), "the second process posted the board after the AI's moves"
-        check_the_log(finished, second.call(second.bot.store.actions(record.id)))
+        check_the_log(finished, second.call(second.bot.tables.store.games.actions(record.id)))
     finally:
         for process in (first, second):
             if process.thread.is_alive():
@@ -249,6 +249,6 @@ async def test_an_auto_sharded_bot_plays_a_game(tmp_path) -> None:
             record = await table.latest_game()
             played = await table.play_moves(record.id, 3)
             assert played.version >= 3 and played.runner == "main"
-            check_the_log(played, await bot.store.actions(record.id))
+            check_the_log(played, await bot.tables.store.games.actions(record.id))
     finally:
         await bot.close()

@@ -71,7 +71,7 @@ async def test_resignations_rate_both_scopes_and_the_leaderboard_shows_them(worl
         await table.members[loser].slash(table.place(record), "piratz resign")
         record = await table.record(record.id)
         assert record.status == "finished" and record.result["reason"] == "resignation"
-        changes = await world.bot.store.rating_changes(record.id)
+        changes = await world.bot.tables.store.ratings.changes(record.id)
         assert {(scope, user) for scope, user, _, _ in changes} == {
             (scope, user) for scope in (table.guild.id, GLOBAL) for user in (anne.id, ben.id)
         }
@@ -80,7 +80,7 @@ async def test_resignations_rate_both_scopes_and_the_leaderboard_shows_them(worl
     # Abandoned: no rating change.
     record = await start(world, "piratz", "Anne", ["Ben"])
     await anne.slash(table.place(record), "games abandon")
-    assert await world.bot.store.rating_changes(record.id) == []
+    assert await world.bot.tables.store.ratings.changes(record.id) == []
 
     shown = await ben.slash(table.channel, "games leaderboard", game="piratz")
     message = shown.response  # the deferred answer, edited
@@ -88,7 +88,7 @@ async def test_resignations_rate_both_scopes_and_the_leaderboard_shows_them(worl
     png = data(world, image)
     assert png.startswith(PNG_MAGIC) and Image.open(io.BytesIO(png)).size[0] == 1100
     look("leaderboard.png", png)
-    board = await world.bot.store.leaderboard("piratz", table.guild.id)
+    board = await world.bot.tables.store.ratings.leaderboard("piratz", table.guild.id)
     assert [s.user_id for s in board] == [anne.id, ben.id] and [s.games for s in board] == [3, 3]
     alt = field(image, "description")
     assert alt.startswith(f"1. Anne {board[0].rating.shown:.1f} (3 games, 2 won); 2. Ben"), alt
@@ -165,7 +165,7 @@ async def test_a_sewer_pirats_replay_is_the_spectator_boards_and_no_secret(world
 
     # Replay the log: each frame is the spectator board of its position, which is the board the thread showed
     # then, and which stays the same when every seat's secrets are dealt anew.
-    actions = await world.bot.store.actions(record.id)
+    actions = await world.bot.tables.store.games.actions(record.id)
     states = [game.new_game(len(record.seats), record.options, record.seed)]
     for _seq, seat, action in actions:
         states.append(game.apply(states[-1], seat, action).state)
@@ -215,7 +215,7 @@ async def test_verify_passes_on_a_real_log_and_fails_with_one_action_changed(wor
     out = capsys.readouterr().out
     assert "VERIFIED" in out and f"all {record.version} actions are legal" in out
     # Two members and the AI: all three rated, the AI as the game's one AI player.
-    assert {user for _, user, _, _ in await world.bot.store.rating_changes(record.id)} == {
+    assert {user for _, user, _, _ in await world.bot.tables.store.ratings.changes(record.id)} == {
         table.members["Anne"].id,
         table.members["Ben"].id,
         AI_USER,

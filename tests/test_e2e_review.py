@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from cogs.private import RETRY_DELAYS
+from tables.delivery import RETRY as RETRY_DELAYS
 
 from games.registry import GAMES
 from tests.conftest import World
@@ -65,7 +65,7 @@ async def test_a_saved_move_whose_confirmation_fails_says_it_was_saved(world: Wo
 async def test_a_passing_dm_failure_is_retried_and_not_called_closed_dms(world: World) -> None:
     table = world.table
     anne = table.members["Anne"]
-    await world.bot.store.set_notify(anne.id, True)
+    await world.bot.tables.set_notify(anne.id, True)
     world.env.inject_error("POST", f"/channels/{anne.user.dm_channel.id}/messages", status=503, times=1)
     game_id = await duel(world, "Ben", "Anne")
     record = await table.record(game_id)
@@ -101,7 +101,7 @@ async def test_the_board_pings_only_a_new_decider(world: World) -> None:
     table = world.table
     game_id = await duel(world)
     record = await table.play_to_end(game_id)
-    log = await world.bot.store.actions(game_id)
+    log = await world.bot.tables.store.games.actions(game_id)
     boards = [m for m in raw_messages(world.env, record.place_id) if "-final" not in str(m.attachments)]
     boards = [m for m in boards if m.attachments]
     assert len(boards) == len(log) + 1  # a board per action (no AI here)

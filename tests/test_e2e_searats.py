@@ -149,7 +149,7 @@ async def test_an_unanswered_offer_lapses_by_itself_also_across_a_restart(world:
     record = await table.record(record.id)
     assert record.state["phase"] != "answer" and record.state["offer"] is None
     assert "lapse unanswered" in thread_text(world, record)
-    assert (await world.bot.store.actions(record.id))[-1][2] == "lapse"
+    assert (await world.bot.tables.store.games.actions(record.id))[-1][2] == "lapse"
     assert await world.bot.tables.replay(record.id) == record.state  # the log replays through the lapse
 
 

@@ -18,7 +18,7 @@ from data.store import GameRecord
 from games.core import Event, format_seats
 from games.registry import GAMES
 from tables import menus
-from tables.service import seed_digest
+from tables.seating import seed_digest
 from tests import support
 from tests.conftest import World
 from tests.support import PNG_MAGIC, png, png_text, said, texts
@@ -176,7 +176,7 @@ async def secrets_of(world: World, record: GameRecord) -> Secrets:
     state = SEWER.new_game(len(record.seats), record.options, record.seed)
     seats = range(len(record.seats))
     history: list[tuple[dict, list[Event]]] = [(state, [])]
-    for _seq, seat, action in await world.bot.store.actions(record.id):
+    for _seq, seat, action in await world.bot.tables.store.games.actions(record.id):
         step = SEWER.apply(state, seat, action)
         state = step.state
         history.append((state, step.events))
@@ -522,7 +522,7 @@ async def test_out_of_turn_unseated_stale_and_autocomplete(world: World, quick_i
 
     after = await table.record(record.id)
     assert after.version == record.version and after.state == state
-    assert await world.bot.store.actions(record.id) == []
+    assert await world.bot.tables.store.games.actions(record.id) == []
     assert len(thread.history()) == before  # nothing public was posted
 
     # A picker opened before the player moved by command is out of date afterwards.
@@ -588,7 +588,7 @@ async def test_restart_mid_auction_old_board_still_works(world: World, quick_ima
     watcher = Watcher(world, record.id)
 
     async def bids() -> int:
-        return sum(a.startswith("bid ") for _seq, _seat, a in await world.bot.store.actions(record.id))
+        return sum(a.startswith("bid ") for _seq, _seat, a in await world.bot.tables.store.games.actions(record.id))
 
     for _ in range(100):
         record = await table.record(record.id)
@@ -667,7 +667,7 @@ async def test_challenge_refusals(world: World, invitees: list[str], ai: int, fr
     args = {f"player{i + 2}": table.members[n] for i, n in enumerate(invitees)}
     result = await table.members["Anne"].slash(table.channel, "sewerpirats new", ai=ai, **args)
     assert result.ephemeral and said(result, fragment), texts(result)
-    assert await world.bot.store.open_lobbies() == [] and await world.bot.store.game_ids() == []
+    assert await world.bot.tables.store.lobbies.open() == [] and await world.bot.tables.game_ids() == []
 
 
 async def test_bad_moves_by_command_are_refused_specifically(world: World, quick_images: Drawn) -> None:
@@ -704,7 +704,7 @@ async def test_bad_moves_by_command_are_refused_specifically(world: World, quick
         assert not said(result, "Sorry"), text
     after = await table.record(record.id)
     assert after.version == record.version and after.state == state
-    assert await world.bot.store.actions(record.id) == []
+    assert await world.bot.tables.store.games.actions(record.id) == []
     assert len(thread.history()) == posted
 
     # In the auction: bidding more cards than one holds.

@@ -20,13 +20,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import discord
-from cogs.clocks import DEFAULT_CLOCK
-from discord import app_commands
 from PIL import Image, ImageDraw, PngImagePlugin
 
-from cogs.app import TableBot
-from cogs.base import CLOCK_CHOICES, GameCog
+from cogs.base import game_cog
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Player, Termination, act, dice
 from games.registry import GameSpec
 
@@ -194,31 +190,7 @@ def render_hand(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
 # ---------------------------------------------------------------------------------------------- cog
 
 
-class OddsAndEvensCog(GameCog, group_name="oddsevens", group_description="Odds and Evens (a test game)"):
-    kind = "oddsevens"
-
-    @app_commands.command(name="new", description="Challenge members to Odds and Evens")
-    @app_commands.choices(clock=CLOCK_CHOICES)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        player2: discord.Member | None = None,
-        player3: discord.Member | None = None,
-        player4: discord.Member | None = None,
-        ai: app_commands.Range[int, 0, 3] = 0,
-        fleet: str = "1",
-        teams: bool = False,
-        clock: str = DEFAULT_CLOCK,
-    ) -> None:
-        await self.challenge(interaction, [player2, player3, player4], ai, {"fleet": fleet, "teams": teams}, clock)
-
-    @app_commands.command(name="open", description="Open a table of Odds and Evens")
-    async def open(self, interaction: discord.Interaction, ai: app_commands.Range[int, 0, 3] = 0) -> None:
-        await self.open_table(interaction, ai, {})
-
-
-async def setup(bot: TableBot) -> None:
-    await bot.add_cog(OddsAndEvensCog(bot))
+setup = game_cog(__name__)
 
 
 TOY = GameSpec(
@@ -229,4 +201,7 @@ TOY = GameSpec(
     colour=0x3366CC,
     emoji="🎲",
     dm_hands=True,
+    hand_image=True,
+    tagline="a test game",
+    members=4,
 )
