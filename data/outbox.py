@@ -118,6 +118,13 @@ class OutboxRepo(Repository):
         row = await self._q.fetchone("SELECT * FROM outbox WHERE id = ?", (entry_id,))
         return None if row is None else _entry(row)
 
+    async def first(self, entry: Entry) -> bool:
+        """Whether a row is the oldest pending one of its lane (the next to deliver there)."""
+        row = await self._q.fetchone(
+            "SELECT 1 FROM outbox WHERE lane = ? AND status = 'pending' AND id < ? LIMIT 1", (entry.lane, entry.id)
+        )
+        return row is None
+
     async def claim(self, entry_id: int, by: str, *, until: float, now: float) -> bool:
         """Take a pending row for delivery by process ``by`` until ``until``; False if another has it."""
         async with self._writing() as tx:
@@ -163,6 +170,13 @@ class OutboxRepo(Repository):
             return await tx.execute(
                 f"UPDATE outbox SET due_at = ? WHERE status = 'pending' AND due_at > ? AND {held} {where}",
                 (now, now, *args),
+            )
+
+    async def make_due(self, entry_id: int, *, now: float) -> None:
+        """Make a pending row due now (one an interaction meant to deliver as its answer, but could not)."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE outbox SET due_at = ? WHERE id = ? AND status = 'pending' AND due_at > ?", (now, entry_id, now)
             )
 
     async def release(self, by: str) -> int:

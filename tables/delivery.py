@@ -161,10 +161,14 @@ class Delivery:
             self._pacer.wake()
 
     async def answer(self, entry_id: int, sender: Sender) -> bool:
-        """Deliver row ``entry_id`` through ``sender`` (the interaction that caused it answering with it);
-        whether it was delivered. If not, the loop delivers it the usual way, at once."""
+        """Deliver row ``entry_id`` through ``sender`` (the interaction that caused it answering with it), if
+        it is the next of its lane; whether it was delivered. If not, the loop delivers it, in its turn."""
         entry = await self.outbox.get(entry_id)
-        if entry is None or entry.status != "pending" or not await self._claim(entry):
+        if entry is None or entry.status != "pending":
+            return False
+        if not await self.outbox.first(entry) or not await self._claim(entry):
+            await self.outbox.make_due(entry.id, now=self.tables.now())
+            self.wake()
             return False
         delivered = await self.deliver(entry, sender)
         self.wake()

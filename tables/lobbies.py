@@ -317,9 +317,7 @@ class Lobbies:
         the game), unless another write came first: then read the lobby again and re-apply ``change`` to
         that (it checks again, and may refuse now). The lobby and its edit's outbox entry."""
         for _ in range(ATTEMPTS):
-            lobby = await self.store.lobbies.load(lobby_id)
-            if lobby is None:
-                raise GameError("That invitation no longer exists.")
+            lobby = await self.read(lobby_id)
             change(lobby)
             async with self.store.transaction() as db:
                 if not await db.lobbies.update(lobby):
@@ -335,6 +333,14 @@ class Lobbies:
             self.tables.delivery.wake()
             return lobby, entry
         raise GameError("Many people are clicking this right now; try again in a moment.")
+
+    async def read(self, lobby_id: int) -> LobbyRecord:
+        """The lobby as stored now: what a change checks and changes before writing it back over this
+        version (another click may write it in between: then the change reads it again)."""
+        lobby = await self.store.lobbies.load(lobby_id)
+        if lobby is None:
+            raise GameError("That invitation no longer exists.")
+        return lobby
 
     async def click(self, caller: Caller, lobby_id: int, op: str) -> Answer:
         """A lobby button: apply its change for the clicker; the lobby's edit is the click's answer."""

@@ -22,7 +22,7 @@ MESSAGE_LIMIT = 2000
 """Discord's limit for a message's content."""
 
 _MENTIONS = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
-_MARKDOWN = re.compile(r"([\\*_~`|<]|^>(?:>>)?\s|^#{1,3}|^\s*-|\[.+\]\(.+\))", re.MULTILINE)
+_MARKDOWN = re.compile(r"([\\*_~`|]|^>(?:>>)?\s|^#{1,3}|^\s*-|\[.+\]\(.+\))", re.MULTILINE)
 
 CLOCKS: dict[str, tuple[str, int]] = {
     "off": ("Off", 0),

@@ -15,10 +15,11 @@ from dataclasses import replace
 
 import pytest
 
-from data.lobbies import LobbiesRepo
 from data.store import LobbyRecord
+from tables.delivery import Delivery
+from tables.lobbies import Lobbies
 from tests.conftest import World
-from tests.support import said, texts
+from tests.support import raw_messages, said, texts
 
 TTL = 10.0
 """A short invitation life for expiry races: longer than SimCord's settling (5 s, which would let the timer
@@ -28,21 +29,34 @@ fire inside a click), and a click's last second still falls within Discord's 3-s
 def hold(
     world: World, monkeypatch: pytest.MonkeyPatch, *, calls: int = 1, after_write: bool = False
 ) -> list[asyncio.Event]:
-    """Park each of the bot's next ``calls`` calls of ``update_lobby`` — before it writes, or just after —
-    until its event (in call order) is set: see :func:`release`. Later calls go straight through."""
-    real = LobbiesRepo.update
+    """Park each of the bot's next ``calls`` lobby changes — after it read the lobby and before it writes it
+    back, or (``after_write``) after it wrote it and before it answers — until its event (in call order) is
+    set: see :func:`release`. Later changes go straight through."""
     gates = [asyncio.Event() for _ in range(calls)]
     waiting = list(gates)
 
-    async def update_lobby(self: LobbiesRepo, lobby: LobbyRecord) -> bool:
-        if not waiting:
-            return await real(self, lobby)
-        gate = waiting.pop(0)
-        written = await real(self, lobby) if after_write else None
-        await world.env.external_wait(gate.wait(), reason="the test holds this lobby write")
-        return written if written is not None else await real(self, lobby)
+    async def park() -> None:
+        if waiting:
+            gate = waiting.pop(0)
+            await world.env.external_wait(gate.wait(), reason="the test holds this lobby change")
 
-    monkeypatch.setattr(LobbiesRepo, "update", update_lobby)
+    if after_write:
+        real_answer = Delivery.answer
+
+        async def answer(self: Delivery, entry_id: int, sender) -> bool:
+            await park()
+            return await real_answer(self, entry_id, sender)
+
+        monkeypatch.setattr(Delivery, "answer", answer)
+    else:
+        real_read = Lobbies.read
+
+        async def read(self: Lobbies, lobby_id: int) -> LobbyRecord:
+            lobby = await real_read(self, lobby_id)
+            await park()
+            return lobby
+
+        monkeypatch.setattr(Lobbies, "read", read)
     return gates
 
 
@@ -406,13 +420,16 @@ async def test_a_display_name_never_makes_the_bot_ping(world: World) -> None:
 # ---------------------------------------------------------------------- rough edges
 
 
-async def test_a_lobby_whose_message_failed_still_expires(world: World) -> None:
+async def test_a_lobby_whose_answer_failed_is_posted_anyway_and_expires(world: World) -> None:
     table = world.table
+    ben = table.members["Ben"]
     world.env.inject_error("POST", "/interactions/*/callback")
-    result = await table.members["Anne"].slash(table.channel, "piratz new", player2=table.members["Ben"])
-    assert not result.acknowledged or said(result, "Sorry")
+    await table.members["Anne"].slash(table.channel, "piratz new", player2=ben)
+    # The invitation could not be the command's answer: it is posted in the channel all the same, once.
+    invitations = [m for m in raw_messages(world.env, table.channel.id) if "challenges" in m.content]
+    assert len(invitations) == 1 and invitations[0].ping_user_ids == [ben.id]
     assert len(await world.bot.tables.store.lobbies.open(host_id=table.members["Anne"].id)) == 1
     await world.env.advance_time(world.bot.config.invite_ttl + 1)
-    # Before, it stayed open until a restart, counting against Anne's limit of waiting invitations.
     assert await world.bot.tables.store.lobbies.open() == []
     assert (await only_lobby(world)).status == "expired"
+    assert "expired" in raw_messages(world.env, table.channel.id)[-1].content
