@@ -160,7 +160,8 @@ MIGRATIONS: tuple[str, ...] = (
         claimed_until REAL NOT NULL,
         created_at REAL NOT NULL,
         done_at REAL,
-        result TEXT
+        result TEXT,
+        after_id INTEGER
     );
     CREATE INDEX outbox_due ON outbox (status, due_at);
     CREATE INDEX outbox_lane ON outbox (lane, status, id);

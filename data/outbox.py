@@ -32,6 +32,8 @@ class Owed:
     game_id: int | None = None
     due_at: float | None = None
     """Not before this time (``None``: as soon as possible)."""
+    after: int | None = None
+    """Not before row ``after`` (of another lane) is delivered or given up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +72,11 @@ def _entry(row: Row) -> Entry:
     )
 
 
-_HEAD = "NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.status = 'pending' AND p.id < o.id)"
-"""A row is the oldest pending one of its lane."""
+_HEAD = (
+    "NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.status = 'pending' AND p.id < o.id)"
+    " AND (o.after_id IS NULL OR NOT EXISTS (SELECT 1 FROM outbox a WHERE a.id = o.after_id AND a.status = 'pending'))"
+)
+"""A row is the oldest pending one of its lane, and the row it waits for (if any) is settled."""
 
 
 class OutboxRepo(Repository):
@@ -87,8 +92,8 @@ class OutboxRepo(Repository):
                 ids.append(
                     await tx.insert(
                         "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
-                        " claimed_until, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?)",
-                        (o.lane, o.priority, o.kind, dumps(o.payload), o.game_id, o.due_at or now, now),
+                        " claimed_until, created_at, after_id) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?)",
+                        (o.lane, o.priority, o.kind, dumps(o.payload), o.game_id, o.due_at or now, now, o.after),
                     )
                 )
         return ids
@@ -119,11 +124,9 @@ class OutboxRepo(Repository):
         return None if row is None else _entry(row)
 
     async def first(self, entry: Entry) -> bool:
-        """Whether a row is the oldest pending one of its lane (the next to deliver there)."""
-        row = await self._q.fetchone(
-            "SELECT 1 FROM outbox WHERE lane = ? AND status = 'pending' AND id < ? LIMIT 1", (entry.lane, entry.id)
-        )
-        return row is None
+        """Whether a row is the next to deliver in its lane (the oldest pending one, not waiting for another)."""
+        row = await self._q.fetchone(f"SELECT 1 FROM outbox o WHERE o.id = ? AND {_HEAD}", (entry.id,))
+        return row is not None
 
     async def claim(self, entry_id: int, by: str, *, until: float, now: float) -> bool:
         """Take a pending row for delivery by process ``by`` until ``until``; False if another has it."""

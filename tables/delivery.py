@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from data.outbox import Entry
@@ -177,6 +178,8 @@ class Delivery:
     async def deliver(self, entry: Entry, sender: Sender) -> bool:
         """Deliver one claimed row and record how it went; whether Discord accepted it."""
         try:
+            if entry.game_id is not None:
+                entry = await self._here(entry)
             status, result = await getattr(self, f"_{entry.kind}")(entry, sender)
         except Transient as exc:
             await self._retry(entry, str(exc), exc.retry_after)
@@ -193,6 +196,14 @@ class Delivery:
             return False
         await self.outbox.settle(entry.id, status, result, now=self.tables.now())
         return status == "done"
+
+    async def _here(self, entry: Entry) -> Entry:
+        """The row with the link to where its game is played now in place of :data:`tables.words.HERE`."""
+        content = entry.payload.get("message", {}).get("content", "")
+        if words.HERE not in content:
+            return entry
+        message = {**entry.payload["message"], "content": words.linked(content, await self.tables.get(entry.game_id or 0))}
+        return replace(entry, payload={**entry.payload, "message": message})
 
     async def _retry(self, entry: Entry, reason: str, after: float | None) -> None:
         delay = max(RETRY[min(entry.attempts, len(RETRY) - 1)], after or 0.0)

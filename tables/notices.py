@@ -74,7 +74,7 @@ async def board(
     )
     posts.append(board)
     for follower in await db.seats.followers(record.id):
-        head = f"🔭 {words.title(spec, record)} — {words.place_link(record)}"
+        head = f"🔭 {words.title(spec, record)} — {words.HERE}"
         update = Message("\n".join([head, *lines])[: words.MESSAGE_LIMIT], [image])
         posts.append(outbox.direct(record.id, follower, update, priority=outbox.FOLLOWERS))
     return posts
@@ -138,7 +138,7 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, events: Sequence
             if mine:
                 owed.append(outbox.direct(record.id, seat.user_id, Message("\n".join(mine)[: words.MESSAGE_LIMIT])))
             if remind:
-                text = f"⏰ Your turn in {words.title(spec, record)}: {words.place_link(record)}"
+                text = f"⏰ Your turn in {words.title(spec, record)}: {words.HERE}"
                 owed.append(outbox.direct(record.id, seat.user_id, Message(text)))
         if remind:
             await db.outbox.set_marker(record.id, seat.seat, "turn", "1")

@@ -375,21 +375,16 @@ class Tables:
         assert record is not None
         answer = None
         if announce is not None:
-            (answer,) = await db.outbox.add(
-                [
-                    outbox.to_channel(
-                        outbox.game_lane(game_id), channel_id, guild_id, announce, game_id=game_id, answer=True
-                    )
-                ],
-                now=now,
-            )
+            post = outbox.to_channel(outbox.game_lane(game_id), channel_id, guild_id, announce, game_id=game_id)
+            (answer,) = await db.outbox.add([outbox.answering(post, now=now)], now=now)
         name = menus.clip(f"{spec.title} #{game_id}: {words.listing(record.names)}", 100)
         humans = [s.user_id for s in seats if s.user_id is not None]
+        (thread,) = await db.outbox.add([outbox.open_thread(game_id, channel_id, name, lobby=lobby, entry=answer)], now=now)
         owed = [
-            outbox.open_thread(game_id, channel_id, name, lobby=lobby, entry=answer),
             outbox.to_place(game_id, Message(words.opening(spec, record), notifies=humans)),
             *await notices.board(db, spec, record, [], []),
-            *await notices.private(db, spec, record, []),
+            # Private messages link to the game's thread: they go once it is open.
+            *(replace(o, after=thread) for o in await notices.private(db, spec, record, [])),
         ]
         await db.outbox.add(owed, now=now)
         return Started(record, answer)
@@ -720,7 +715,8 @@ class Tables:
         if record.seat_of(caller.user_id) is None:
             title = self.spec(record).title
             raise NotSeated(f"You are not playing in {title} #{game_id}, so you have no hand here.")
-        return notices.private_message(self.spec(record), record, seated(caller, record))
+        message = notices.private_message(self.spec(record), record, seated(caller, record))
+        return replace(message, content=words.linked(message.content, record))
 
     async def repost(self, caller: Caller, game_id: int) -> None:
         """Post the board again in the game's place (notifying nobody), and try at once what is still owed."""
@@ -911,7 +907,8 @@ class Tables:
             return None
         record = await self.get(game_id)
         self._changed(record)
-        return notices.private_message(spec, record, player)
+        message = notices.private_message(spec, record, player)
+        return replace(message, content=words.linked(message.content, record))
 
     async def _hand_over(
         self, db: Unit, spec: GameSpec, record: GameRecord, player: int, old: int | None, newcomer: str

@@ -55,6 +55,16 @@ def place_link(record: GameRecord) -> str:
     return channel_link(record.guild_id, record.place_id)
 
 
+HERE = "\ue000here\ue000"
+"""In a message the outbox delivers later: the link to where its game is played *then* (a game's thread is
+opened by the outbox too, so it may not exist yet when the message is written)."""
+
+
+def linked(text: str, record: GameRecord) -> str:
+    """``text`` with the link to where the game is played now in place of :data:`HERE`."""
+    return text.replace(HERE, place_link(record))
+
+
 def channel_link(guild_id: int | None, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
 
@@ -219,7 +229,7 @@ def result_line(spec: GameSpec, record: GameRecord) -> str:
     else:
         outcome = "ended with no winner"
     scores = scores_line(spec, record)
-    return f"🏁 {title(spec, record)} {outcome}." + (f" {scores}." if scores else "") + f" {place_link(record)}"
+    return f"🏁 {title(spec, record)} {outcome}." + (f" {scores}." if scores else "") + f" {HERE}"
 
 
 # ---------------------------------------------------------------------------------------------- lobbies
@@ -295,7 +305,7 @@ def lobby_moved(channel_id: int, what: str) -> str:
 
 
 def private_head(spec: GameSpec, record: GameRecord) -> str:
-    return f"**Your private view in {spec.title} #{record.id} ({place_link(record)})**"
+    return f"**Your private view in {spec.title} #{record.id} ({HERE})**"
 
 
 def listing(names: Iterable[str]) -> str:

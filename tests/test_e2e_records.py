@@ -13,7 +13,7 @@ from pathlib import Path
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 from bot import main
-from cogs import records
+from tables import records
 from data.ratings import AI_USER, GLOBAL
 from data.store import GameRecord
 from games.registry import GAMES
