@@ -9,6 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from games.registry import GAMES
+from tables.authority import Caller
 
 if TYPE_CHECKING:
     from cogs.demo import SimTable
@@ -70,7 +71,8 @@ async def timed_actions(table: SimTable, kind: str, actions: int) -> list[float]
             turn += 1
             record = await table.record(record.id)
         if record.status == "active":
-            await bot.tables.abandon(record.id, by="bench", now=0.0)
+            host = Caller(record.host_id, "bench", record.guild_id)
+            await bot.tables.abandon(host, record.id)
     return samples
 
 

@@ -185,8 +185,10 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
     finally:
         del env._settle_internal
     tokens = {result._interaction.token for result in results}
-    # The ✅ follow-up comes last (after the commit and the board); the request log has no event to wait on.
-    while not tokens <= _followed_up(log):  # noqa: ASYNC110
+    places = {str(r.place_id) for _, _, r, _ in moves}
+    # An answer is the ✅ follow-up (once the action is committed) and the new board (posted by the delivery
+    # loop); the request log has no event to wait on.
+    while not (tokens <= _followed_up(log) and places <= _boards_posted(log)):  # noqa: ASYNC110
         await asyncio.sleep(0.001)
     await settle()
     return [
@@ -198,6 +200,11 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
 def _followed_up(log: TimedRequests) -> set[str]:
     """The interaction tokens the bot has sent a follow-up for."""
     return {entry.path.strip("/").split("/")[2] for entry in log if entry.path.startswith("/webhooks/")}
+
+
+def _boards_posted(log: TimedRequests) -> set[str]:
+    """The channels the bot has posted a message in."""
+    return {entry.path.split("/")[2] for entry in log if entry.method == "POST" and entry.path.startswith("/channels/")}
 
 
 async def _emitted(**_: Any) -> None:
@@ -288,29 +295,27 @@ async def _give_threads(bot: TableBot, table: SimTable, game_ids: Sequence[int])
 async def _restart(env: simcord.Env, database: Path) -> float:
     """Seconds from starting a new bot on ``database`` until it is ready and has resumed its games.
 
-    SimCord allows a bot 5 s to settle when it attaches, and a resume may take longer: ``Host.resume``
-    is held back while the bot attaches, then run here (with the AI runners it starts, until settled).
+    SimCord allows a bot 5 s to settle when it attaches, and a resume may take longer: the table service's
+    start is held back while the bot attaches, then run here (with the AI turns it starts, until settled).
     """
-    from cogs.host import Host
+    from cogs.app import TableBot, create_bot
 
-    from cogs.app import create_bot
+    original = TableBot._start
 
-    original = Host.resume
-
-    async def held(self: Host) -> None:
+    async def held(self: TableBot) -> None:
         return None
 
-    Host.resume = held  # type: ignore[method-assign]
+    TableBot._start = held  # type: ignore[method-assign]
     old = env.bot
     try:
         started = time.perf_counter()
         bot = create_bot(database=database, ai_delay=0, seed="scale-restarted", warm_renderers=False)
         await env.restart_bot(bot)
     finally:
-        Host.resume = original  # type: ignore[method-assign]
-        await old.store.close()
+        TableBot._start = original  # type: ignore[method-assign]
+        await old.tables.close()
     try:
-        await bot.host.resume()
+        await bot.tables.start()
         await env.settle(timeout=600)
         return round(time.perf_counter() - started, 2)
     finally:

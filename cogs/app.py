@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from cogs.components import DYNAMIC_ITEMS, apologise
 from cogs.courier import Courier
@@ -90,11 +90,22 @@ class TableBot(commands.Bot):
         self.loop.create_task(self._start())
 
     async def _start(self) -> None:
-        """Once connected: deliver what is owed (at once after a restart) and resume the games' work."""
+        """Once connected: deliver what is owed (at once after a restart) and resume the games' work; with
+        other processes on the database, sweep the games' leases every ``lease / 3`` seconds."""
         await self.wait_until_ready()
         if not self._started:
             self._started = True
             await self.tables.start()
+            if self.tables.store.shared:
+                self._sweeps.change_interval(seconds=self.tables.lease / 3)
+                self._sweeps.start()
+
+    @tasks.loop(seconds=10)
+    async def _sweeps(self) -> None:
+        try:
+            await self.tables.runner.sweep()
+        except Exception:
+            log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
 
     async def warm_up(self) -> int:
         """Fill the renderers' caches in a thread (returns the images drawn), then move everything
@@ -117,6 +128,7 @@ class TableBot(commands.Bot):
         return drawn
 
     async def close(self) -> None:
+        self._sweeps.cancel()
         if hasattr(self, "tables"):
             await self.tables.stop()  # first: other processes take this one's games at once
         await super().close()

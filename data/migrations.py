@@ -142,7 +142,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_runner ON games (status, runner_until);
     """,
     # 7: the outbox — every message the bot owes, written in the transaction of the change that causes it
-    # and marked done once Discord accepted it (see data/outbox.py); when each member last decided in a game
+    # and marked done once Discord accepted it, by the process that wrote it (see data/outbox.py); when each member last decided in a game
     # and who decided last (who is notified: tables/attention.py); one open rematch proposal per game (two
     # members proposing it at once make one proposal; proposals doubled before this migration are closed).
     """
@@ -161,7 +161,8 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL NOT NULL,
         done_at REAL,
         result TEXT,
-        after_id INTEGER
+        after_id INTEGER,
+        owner TEXT
     );
     CREATE INDEX outbox_due ON outbox (status, due_at);
     CREATE INDEX outbox_lane ON outbox (lane, status, id);

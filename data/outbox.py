@@ -3,8 +3,9 @@ it (the transactional outbox pattern), delivered later and marked done only once
 
 Rows of one *lane* (a game's thread, one member's private messages of a game, a lobby's message…) are
 delivered in order: only the oldest pending row of a lane is ever due. Between lanes, a lower
-``priority`` goes first. A delivering process *claims* a row for a while, so two processes never deliver
-the same row at once, and a row whose process died is claimed again once the claim ran out.
+``priority`` goes first. The process that wrote a row delivers it; another process takes it over once it
+has waited too long (its writer died). A delivering process *claims* a row for a while, so two processes
+never deliver the same row at once, and a row whose process died is claimed again once the claim ran out.
 
 Beside it, ``deliveries`` keeps small per-seat markers of what a player was last told (the digest of
 their private view, the message that shows it, a reminder already sent), so a restart neither repeats
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Repository, Row, dumps
+from data.engine import Database, Repository, Row, Transaction, dumps
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,42 +81,59 @@ _HEAD = (
 
 
 class OutboxRepo(Repository):
-    """The ``outbox`` and ``deliveries`` tables."""
+    """The ``outbox`` and ``deliveries`` tables, as process ``owner`` writes and delivers them."""
 
-    __slots__ = ()
+    __slots__ = ("owner",)
+
+    def __init__(self, queries: Database | Transaction, owner: str | None = None) -> None:
+        super().__init__(queries)
+        self.owner = owner
 
     async def add(self, owed: Sequence[Owed], *, now: float) -> list[int]:
-        """Write messages owed; their ids, in order."""
+        """Write messages owed, to be delivered by this repository's process; their ids, in order."""
         ids = []
         async with self._writing() as tx:
             for o in owed:
                 ids.append(
                     await tx.insert(
                         "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
-                        " claimed_until, created_at, after_id) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?)",
-                        (o.lane, o.priority, o.kind, dumps(o.payload), o.game_id, o.due_at or now, now, o.after),
+                        " claimed_until, created_at, after_id, owner) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)",
+                        (
+                            o.lane,
+                            o.priority,
+                            o.kind,
+                            dumps(o.payload),
+                            o.game_id,
+                            o.due_at or now,
+                            now,
+                            o.after,
+                            self.owner,
+                        ),
                     )
                 )
         return ids
 
-    async def due(self, *, now: float, limit: int) -> list[Entry]:
-        """The rows to deliver now: the oldest pending row of each lane, due and not claimed by a living
-        process, lowest priority first."""
+    async def due(self, *, now: float, limit: int, orphaned: float = 0.0) -> list[Entry]:
+        """The rows this process delivers now: the oldest pending row of each lane, due and not claimed by a
+        living process, written by this process (or by any process before ``orphaned``: its writer died),
+        lowest priority first."""
         return [
             _entry(r)
             for r in await self._q.fetchall(
                 f"SELECT o.* FROM outbox o WHERE o.status = 'pending' AND o.due_at <= ? AND o.claimed_until < ?"
-                f" AND {_HEAD} ORDER BY o.priority, o.id LIMIT ?",
-                (now, now, limit),
+                f" AND (o.owner IS NULL OR o.owner = ? OR o.created_at < ?) AND {_HEAD} ORDER BY o.priority, o.id"
+                " LIMIT ?",
+                (now, now, self.owner, orphaned, limit),
             )
         ]
 
     async def next_due(self) -> float | None:
-        """When the next row falls due, as the oldest pending row of its lane, or its claim runs out
-        (``None``: nothing is pending)."""
+        """When the next row this process wrote falls due, as the oldest pending row of its lane, or its
+        claim runs out (``None``: nothing is pending)."""
         row = await self._q.fetchone(
             "SELECT MIN(CASE WHEN o.claimed_until > o.due_at THEN o.claimed_until ELSE o.due_at END) AS at"
-            f" FROM outbox o WHERE o.status = 'pending' AND {_HEAD}"
+            f" FROM outbox o WHERE o.status = 'pending' AND (o.owner IS NULL OR o.owner = ?) AND {_HEAD}",
+            (self.owner,),
         )
         return None if row is None or row["at"] is None else float(row["at"])
 

@@ -37,12 +37,12 @@ class Unit:
 
     __slots__ = ("games", "lobbies", "outbox", "ratings", "seats", "settings")
 
-    def __init__(self, queries: Database | Transaction) -> None:
+    def __init__(self, queries: Database | Transaction, owner: str | None = None) -> None:
         self.games = GamesRepo(queries)
         self.lobbies = LobbiesRepo(queries)
         self.seats = SeatsRepo(queries)
         self.ratings = RatingsRepo(queries)
-        self.outbox = OutboxRepo(queries)
+        self.outbox = OutboxRepo(queries, owner)
         self.settings = SettingsRepo(queries)
 
 
@@ -51,8 +51,8 @@ class Store(Unit):
 
     __slots__ = ("_db",)
 
-    def __init__(self, db: Database) -> None:
-        super().__init__(db)
+    def __init__(self, db: Database, owner: str | None = None) -> None:
+        super().__init__(db, owner)
         self._db = db
 
     @property
@@ -62,19 +62,20 @@ class Store(Unit):
         return self._db.shared
 
     @classmethod
-    async def open(cls, target: str | os.PathLike[str]) -> Store:
+    async def open(cls, target: str | os.PathLike[str], *, owner: str | None = None) -> Store:
         """Open the database ``TABLES_DATABASE`` names — a ``postgresql://`` URL, or an SQLite file (created
-        with its folders if missing) or ``:memory:`` — and run the migrations it has not run yet."""
+        with its folders if missing) or ``:memory:`` — and run the migrations it has not run yet. ``owner``:
+        this process's name, which delivers the messages it writes into the outbox."""
         db = await open_database(target)
         await db.migrate(MIGRATIONS)
-        return cls(db)
+        return cls(db, owner)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Unit]:
         """Every repository writing in one transaction: committed when the block ends, rolled back if it
         raises."""
         async with self._db.transaction() as tx:
-            yield Unit(tx)
+            yield Unit(tx, self.outbox.owner)
 
     async def close(self) -> None:
         await self._db.close()

@@ -136,7 +136,8 @@ class Delivery:
         the seconds until the next row falls due."""
         now = self.tables.now()
         room = LANES_AT_ONCE - len(self._lanes)
-        for entry in await self.outbox.due(now=now, limit=room) if room > 0 else ():
+        orphaned = now - 2 * self.tables.lease  # rows a process that died wrote are taken over then
+        for entry in await self.outbox.due(now=now, limit=room, orphaned=orphaned) if room > 0 else ():
             if entry.lane not in self._lanes and await self._claim(entry):
                 self._lanes[entry.lane] = asyncio.get_running_loop().create_task(
                     self._deliver_claimed(entry), name=f"deliver-{entry.id}"
@@ -146,7 +147,7 @@ class Delivery:
             await self.outbox.purge(before=now - KEEP_CLOSED)
         due = await self.outbox.next_due()
         # A lane being delivered wakes the loop when it is done; a row claimed by a process that died is
-        # taken over when its claim runs out.
+        # taken over when its claim runs out, and rows it wrote at the lease sweeps (tables.runner).
         return None if due is None else max(0.0, due - now) or None
 
     async def _claim(self, entry: Entry) -> bool:
@@ -202,7 +203,10 @@ class Delivery:
         content = entry.payload.get("message", {}).get("content", "")
         if words.HERE not in content:
             return entry
-        message = {**entry.payload["message"], "content": words.linked(content, await self.tables.get(entry.game_id or 0))}
+        message = {
+            **entry.payload["message"],
+            "content": words.linked(content, await self.tables.get(entry.game_id or 0)),
+        }
         return replace(entry, payload={**entry.payload, "message": message})
 
     async def _retry(self, entry: Entry, reason: str, after: float | None) -> None:

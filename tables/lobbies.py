@@ -233,6 +233,7 @@ class Lobbies:
                 host_id=caller.user_id,
                 clock=clock,
                 announce=Message(text),
+                answered=parent is None,
             )
         self.tables.started(started.record)
         if parent is not None:

@@ -3,8 +3,9 @@
 On SQLite one process owns the database and runs every game. On a shared PostgreSQL each active game
 has a lease (``games.runner``, ``games.runner_until``): the process that created the game or applied its
 latest action holds it and alone moves for AI seats and times decisions out (a commit under a lost lease
-is refused by the store). Every ``lease / 3`` seconds a process renews its leases and takes over the
-games whose lease ran out — at once for the servers its own shards serve, after one more lease for others
+is refused by the store). Every ``lease / 3`` seconds (:meth:`Runner.sweep`, which the bot runs as a
+``discord.ext.tasks`` loop) a process renews its leases, delivers what a process that died left in the
+outbox, and takes over the games whose lease ran out — at once for the servers its own shards serve, after one more lease for others
 (in case their own process is only slow) — so a process that dies has its games carried on within
 ``2 × lease`` at most, by whoever is left. A process that shuts down lets its leases go, so its games
 move on at the next sweep of another process.
@@ -12,7 +13,6 @@ move on at the next sweep of another process.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,6 @@ class Runner:
         self.tables = tables
         self.running: set[int] = set()
         """The active games whose lease this process held at its last sweep."""
-        self._task: asyncio.Task[None] | None = None
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether a server's events come to this process (one of its shards), or it has every shard."""
@@ -44,29 +43,17 @@ class Runner:
 
     async def start(self) -> None:
         """Resume this process's games: every active one on a database of its own; on a shared one, those
-        it holds or can take, then again every ``lease / 3`` seconds."""
+        it holds or can take (and again at each sweep)."""
         store = self.tables.store
         if store.shared:
-            self._task = asyncio.get_running_loop().create_task(self._sweeps(), name="leases")
+            await self.sweep()
         else:
             self._resume(await store.games.ids())
 
     async def stop(self) -> None:
-        """Stop sweeping and let this process's leases go (others take its games at their next sweep)."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        """Let this process's leases go (others take its games at their next sweep)."""
         if self.tables.store.shared:
             await self.tables.store.games.release_leases(self.tables.runner_name)
-
-    async def _sweeps(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
-            await asyncio.sleep(self.tables.lease / 3)
 
     async def sweep(self) -> set[int]:
         """Renew this process's leases and take over the games nobody runs; resume those it did not run
@@ -83,6 +70,7 @@ class Runner:
             tables.clocks.disarm(game_id)  # another process runs it now
         self._resume(sorted(held - self.running))
         self.running = held
+        tables.delivery.wake()  # what a process that died left in the outbox
         return held
 
     def _resume(self, game_ids: list[int]) -> None:

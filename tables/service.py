@@ -143,7 +143,7 @@ class Tables:
     @classmethod
     async def open(cls, config: Config, *, now: Callable[[], float]) -> Tables:
         """The service over the database ``config`` names (opened and migrated)."""
-        return cls(await Store.open(config.database), config, now=now)
+        return cls(await Store.open(config.database, owner=config.runner), config, now=now)
 
     # ------------------------------------------------------------------ running
 
@@ -343,10 +343,11 @@ class Tables:
         clock: int = 0,
         lobby: int | None = None,
         announce: Message | None = None,
+        answered: bool = True,
     ) -> Started:
         """A new game in transaction ``db`` for ``players`` (members, in seat order) and ``ai`` AI seats, with
         a turn clock of ``clock`` seconds per decision (0: none), and the messages it owes: its thread
-        (on the lobby's message, or on ``announce``, posted first as the caller's answer), the opening that
+        (on the lobby's message, or on ``announce``, posted first: as the caller's answer if ``answered``), the opening that
         notifies every member, the first board and the private views."""
         spec = GAMES[kind]
         seats = [SeatRecord(i, name, user_id) for i, (user_id, name) in enumerate(players)]
@@ -376,10 +377,12 @@ class Tables:
         answer = None
         if announce is not None:
             post = outbox.to_channel(outbox.game_lane(game_id), channel_id, guild_id, announce, game_id=game_id)
-            (answer,) = await db.outbox.add([outbox.answering(post, now=now)], now=now)
+            (answer,) = await db.outbox.add([outbox.answering(post, now=now) if answered else post], now=now)
         name = menus.clip(f"{spec.title} #{game_id}: {words.listing(record.names)}", 100)
         humans = [s.user_id for s in seats if s.user_id is not None]
-        (thread,) = await db.outbox.add([outbox.open_thread(game_id, channel_id, name, lobby=lobby, entry=answer)], now=now)
+        (thread,) = await db.outbox.add(
+            [outbox.open_thread(game_id, channel_id, name, lobby=lobby, entry=answer)], now=now
+        )
         owed = [
             outbox.to_place(game_id, Message(words.opening(spec, record), notifies=humans)),
             *await notices.board(db, spec, record, [], []),

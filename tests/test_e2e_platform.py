@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from tables.words import event_line, names_shown
 
 from cogs.app import TableBot, create_bot
 from data.store import GameRecord
 from games.registry import registered
 from tables import menus
+from tables.words import event_line, names_shown
 from tests.conftest import World
 from tests.support import png_text, raw_messages, said, texts
 from tests.toy_game import TOY

@@ -13,11 +13,11 @@ from pathlib import Path
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
 from bot import main
-from tables import records
 from data.ratings import AI_USER, GLOBAL
 from data.store import GameRecord
 from games.registry import GAMES
 from rendering.records import FINAL_MS, MAX_FRAMES, replay_frame
+from tables import records
 from tests.conftest import World
 from tests.support import PNG_MAGIC, raw_messages, said, texts
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import itertools
 
-from tables.delivery import RETRY as RETRY_DELAYS
-
 from games.registry import GAMES
+from tables.delivery import RETRY as RETRY_DELAYS
 from tests.conftest import World
 from tests.support import raw_messages, said, texts
 
