@@ -198,8 +198,9 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
 
 
 def _followed_up(log: TimedRequests) -> set[str]:
-    """The interaction tokens the bot has sent a follow-up for."""
-    return {entry.path.strip("/").split("/")[2] for entry in log if entry.path.startswith("/webhooks/")}
+    """The interaction tokens the bot has answered (a response or a follow-up)."""
+    answers = ("/webhooks/", "/interactions/")
+    return {entry.path.strip("/").split("/")[2] for entry in log if entry.path.startswith(answers)}
 
 
 def _boards_posted(log: TimedRequests) -> set[str]:

@@ -182,9 +182,8 @@ class GameCog(commands.GroupCog):
             named = tables.named_choice(record, caller.user_id, text)
             if named is not None:  # a readable label works as well as the action text
                 move, label = named.action.encode(), format_seats(named.label, seat_names(self.spec.game, record))
-            await interaction.response.defer(ephemeral=True)
             await tables.act(caller, record.id, move)
-            await confirm(interaction, label)
+            await confirm(interaction, label, picker=False)
 
         await guard(interaction, game, work())
 

@@ -90,19 +90,21 @@ async def guard(interaction: discord.Interaction, game_id: int | None, work: Awa
         await apologise(interaction, exc, game_id)
 
 
-async def confirm(interaction: discord.Interaction, label: str, *, edit: bool = False) -> None:
-    """Tell a member their move was made (editing their picker, or privately). The move is committed with
-    everything it owes already: if Discord fails this answer, they are told it was saved, never invited to
-    play it again."""
+async def confirm(interaction: discord.Interaction, label: str, *, picker: bool) -> None:
+    """Tell a member their move was made: their picker becomes ✅, a typed move gets a private ✅, a board
+    button is simply acknowledged (the new board shows it). The move is committed, with everything it owes,
+    before this answer: if Discord fails it, they are told it was saved, never invited to play it again."""
     try:
-        if edit:
-            await interaction.edit_original_response(content=f"✅ {label}", view=None)
+        if picker:
+            await interaction.response.edit_message(content=f"✅ {label}", view=None)
+        elif interaction.type == discord.InteractionType.application_command:
+            await interaction.response.send_message(f"✅ {label}", ephemeral=True)
         else:
-            await interaction.followup.send(f"✅ {label}", ephemeral=True)
+            await interaction.response.defer()
     except discord.HTTPException:
         log.info("The answer to a move failed; saying it was saved")
         try:
-            await interaction.followup.send(f"Your move was saved ({label}).", ephemeral=True)
+            await tell(interaction, f"Your move was saved ({label}).")
         except discord.HTTPException:
             log.warning("Could not say that a move was saved either")
 
@@ -133,10 +135,8 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
     record, node = await tables.walk(caller, game_id, version, first, path)
     if isinstance(node, Choice):
         label = format_seats(node.label, seat_names(tables.spec(record).game, record))
-        await interaction.response.defer()
         await tables.act(caller, game_id, node.action.encode(), version=version)
-        if in_picker:
-            await confirm(interaction, label, edit=True)
+        await confirm(interaction, label, picker=in_picker)
         return
     picker = tables.picker(record, node)
     if in_picker:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tables.delivery")
 
-RETRY = (0.0, 1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
+RETRY = (0.0, 10.0, 30.0, 60.0, 300.0)
 """Seconds before each new try of a row that failed for a passing reason (then every 5 minutes)."""
 CLAIM = 60.0
 """Seconds a process holds a row it is delivering before another may take it (a process that died)."""

@@ -54,8 +54,8 @@ async def test_a_saved_move_whose_confirmation_fails_says_it_was_saved(world: Wo
     game_id = await duel(world)
     record = await table.record(game_id)
     mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
-    # The ✅ follow-up of /piratz move fails: the move is saved and the player is told so.
-    world.env.inject_error("POST", "/webhooks/*", status=500)
+    # The ✅ answer of /piratz move fails: the move is saved and the player is told so.
+    world.env.inject_error("POST", "/interactions/*/callback", status=500)
     result = await mover.slash(table.place(record), "piratz move", action="reveal")
     assert said(result, "Your move was saved") and not said(result, "try again"), texts(result)
     assert (await table.record(game_id)).version == record.version + 1

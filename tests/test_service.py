@@ -1,4 +1,5 @@
-"""The game service: creating games, checked actions, resignation, abandonment and replay from the log."""
+"""The table service: creating games, checked actions, several processes, results, resignation,
+abandonment and replay from the log — on both store engines, without Discord."""
 
 from __future__ import annotations
 
@@ -11,20 +12,12 @@ import pytest
 from data.store import SeatRecord, Store
 from games.core import Action, IllegalAction, Outcome, Termination, clone
 from games.piratz import Piratz
-from tables.service import (
-    Applied,
-    GameError,
-    NotSeated,
-    NotYourTurn,
-    StaleBoard,
-    Tables,
-    result_of,
-    seed_digest,
-)
+from tables.results import result_of
+from tables.seating import seed_digest
+from tables.service import Applied, GameError, NotSeated, NotYourTurn, StaleBoard, Tables
+from tests.service_support import NAMES, USERS, member, mover, new_game, some_legal, tables_on, to_act
 
 GAME = Piratz()
-NAMES = ("Anne", "Bart", "Cleo", "Dirk")
-USERS = (101, 102, 103, 104)
 
 
 @pytest.fixture
@@ -35,42 +28,32 @@ async def store(store_target):
 
 
 @pytest.fixture
-def tables(store):
-    return Tables(store, seed="test")
+async def tables(store):
+    t = tables_on(store)
+    yield t
+    await t.stop()
 
 
 @pytest.fixture
 async def two_processes(store_target):
-    """Two stores on one database, as two bot processes have, each with its Tables (runners "first" and
-    "second"): the first seeded "p". Yields ``(store1, store2, tables1, tables2)``."""
-    store1, store2 = await Store.open(store_target), await Store.open(store_target)
-    yield store1, store2, Tables(store1, seed="p", runner="first"), Tables(store2, runner="second")
+    """Two stores on one database, as two bot processes have, each with its service (processes "first" and
+    "second"). Yields ``(store1, store2, tables1, tables2)``; both clocks start at 10."""
+    store1, store2 = await Store.open(store_target, owner="first"), await Store.open(store_target, owner="second")
+    tables1, tables2 = tables_on(store1, seed="p", runner="first"), tables_on(store2, seed="q", runner="second")
+    yield store1, store2, tables1, tables2
+    for t in (tables1, tables2):
+        await t.stop()
     await store1.close()
     await store2.close()
 
 
-def seats_for(n: int, ai: tuple[int, ...] = ()) -> list[SeatRecord]:
-    return [SeatRecord(i, NAMES[i], None if i in ai else USERS[i]) for i in range(n)]
-
-
-async def new_game(tables: Tables, n: int = 2, *, ai: tuple[int, ...] = (), **kw):
-    args = {"options": {}, "guild_id": 1, "channel_id": 2, "host_id": USERS[0], "now": 10.0}
-    args.update(kw)
-    return await tables.create("piratz", seats=seats_for(n, ai), **args)
-
-
-def to_act(record) -> int:
-    (seat,) = GAME.to_act(record.state)
-    return seat
-
-
-def some_legal(record) -> str:
-    return GAME.legal_actions(record.state, to_act(record))[0].encode()
+def seats_for(n: int) -> list[SeatRecord]:
+    return [SeatRecord(i, NAMES[i], USERS[i]) for i in range(n)]
 
 
 async def snapshot(store: Store, game_id: int):
-    record = await store.load_game(game_id)
-    return record.version, record.status, record.state, await store.actions(game_id)
+    record = await store.games.load(game_id)
+    return record.version, record.status, record.state, await store.games.actions(game_id)
 
 
 # ---------------------------------------------------------------------------------------------- create
@@ -78,113 +61,92 @@ async def snapshot(store: Store, game_id: int):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 async def test_create_game(tables, store, n):
-    record = await new_game(tables, n, channel_id=77)
-    assert record.kind == "piratz"
-    assert record.status == "active"
-    assert record.version == 0
-    assert record.channel_id == 77
+    record = await new_game(tables, n, channel=77)
+    assert (record.kind, record.status, record.version, record.channel_id) == ("piratz", "active", 0, 77)
     assert record.names == list(NAMES[:n])
     assert [s.user_id for s in record.seats] == list(USERS[:n])
     assert record.state == GAME.new_game(n, {}, record.seed)
     assert record.options == {"blind": False}  # resolved options are stored
-    assert await store.load_game(record.id) == record
-    assert await store.game_ids() == [record.id]
+    assert await store.games.load(record.id) == record
+    assert await store.games.ids() == [record.id]
 
 
-async def test_create_with_ai_seat_and_options(tables, store):
-    record = await new_game(tables, 3, ai=(1,), options={"blind": True})
-    assert [s.is_ai for s in record.seats] == [False, True, False]
-    assert record.options == {"blind": True}
-    assert record.state["options"] == {"blind": True}
-    assert (await store.load_game(record.id)).seats[1].user_id is None
+async def test_create_with_ai_seats_and_options(tables, store):
+    record = await new_game(tables, 3, ai=1, options={"blind": True})
+    assert [s.is_ai for s in record.seats] == [False, False, True]
+    assert record.seats[2].name.startswith("🤖")
+    assert record.options == record.state["options"] == {"blind": True}
 
 
 @pytest.mark.parametrize(("n", "options"), [(1, {}), (5, {}), (2, {"bogus": 1})])
-async def test_create_refuses_bad_tables(tables, store, n, options):
+async def test_create_refuses_bad_tables_and_writes_nothing(tables, store, n, options):
     with pytest.raises(GameError) as info:
-        await tables.create(
-            "piratz",
-            seats=[SeatRecord(i, f"P{i}", 200 + i) for i in range(n)],
-            options=options,
-            guild_id=1,
-            channel_id=2,
-            host_id=USERS[0],
-            now=1.0,
-        )
+        await new_game(tables, n, options=options)
     assert type(info.value) is GameError
     with pytest.raises(IllegalAction) as engine:
         GAME.new_game(n, options, "x")
     assert str(info.value) == str(engine.value)
-    assert await store.game_ids() == []
+    assert await store.games.ids() == [] and await store.outbox.pending() == []
 
 
 async def test_seeds_follow_the_configured_seed(store):
-    tables = Tables(store, seed="x")
-    first = await new_game(tables)
-    second = await new_game(tables, 3)
-    explicit = await new_game(tables, seed="mine")
-    third = await new_game(tables)
-    assert [first.seed, second.seed, explicit.seed, third.seed] == ["x", "x-2", "mine", "x-3"]
-    assert first.state == GAME.new_game(2, {}, "x")
-    assert second.state == GAME.new_game(3, {}, "x-2")
-    assert (await store.load_game(second.id)).seed == "x-2"
+    tables = tables_on(store, seed="x")
+    seeds = [(await new_game(tables, n)).seed for n in (2, 3, 2)]
+    assert seeds == ["x", "x-2", "x-3"]
+    assert (await store.games.load(2)).state == GAME.new_game(3, {}, "x-2")
 
 
 async def test_unseeded_tables_use_fresh_random_seeds(store):
-    tables = Tables(store)
+    tables = tables_on(store, seed=None)
     seeds = {(await new_game(tables)).seed for _ in range(3)}
-    assert len(seeds) == 3
-    assert all(len(s) == 32 and int(s, 16) >= 0 for s in seeds)
+    assert len(seeds) == 3 and all(len(s) == 32 and int(s, 16) >= 0 for s in seeds)
 
 
 def test_seed_digest_is_sha256_hex():
     assert seed_digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert seed_digest("x-2") == hashlib.sha256(b"x-2").hexdigest()
-    assert seed_digest("a") != seed_digest("b")
 
 
 # ---------------------------------------------------------------------------------------------- act
 
 
-async def test_act_as_the_right_user(tables, store):
+async def test_act_as_the_right_member(tables, store):
     record = await new_game(tables, 3)
-    seat = to_act(record)
-    before = clone(record.state)
-    text = some_legal(record)
-    applied = await tables.act(record.id, text.upper(), now=20.0, user_id=USERS[seat], version=0)
+    seat, before, text = to_act(record), clone(record.state), some_legal(record)
+    applied = await tables.act(member(seat), record.id, text.upper(), version=0)
     assert isinstance(applied, Applied)
-    assert applied.seat == seat
-    assert applied.action == Action.decode(text)
-    assert GAME.to_act(before) == (seat,)
-    assert applied.record.version == 1
-    assert applied.record.status == "active"
+    assert (applied.seat, applied.action, applied.record.version) == (seat, Action.decode(text), 1)
     assert applied.events  # the engine's events are passed on
     expected = GAME.apply(before, seat, text).state
-    assert applied.record.state == expected
-    stored = await store.load_game(record.id)
-    assert (stored.version, stored.state) == (1, expected)
-    assert await store.actions(record.id) == [(1, seat, text)]  # the normalised action text
+    stored = await store.games.load(record.id)
+    assert (stored.version, stored.state, stored.last_member) == (1, expected, USERS[seat])
+    assert stored.seats[seat].acted_at == tables.now()
+    assert await store.games.actions(record.id) == [(1, seat, text)]  # the normalised action text
 
 
-async def test_act_by_seat_for_an_ai(tables, store):
-    record = await new_game(tables, 2, ai=(0, 1))
-    seat = to_act(record)
-    applied = await tables.act(record.id, some_legal(record), now=20.0, seat=seat)
-    assert applied.seat == seat
-    assert (await store.load_game(record.id)).version == 1
+async def test_the_ai_moves_its_seats_in_one_commit(tables, store):
+    record = await new_game(tables, 2, ai=2)
+    applied = await tables.ai_turn(record.id, 5)
+    assert applied is not None and applied.record.version == 5
+    log = await store.games.actions(record.id)
+    assert [seq for seq, _, _ in log] == [1, 2, 3, 4, 5]
+    assert (await tables.replay(record.id)) == applied.record.state
+    boards = [r for r in await store.outbox.pending(game_id=record.id) if r.payload.get("board") == 5]
+    assert len(boards) == 1  # one board for the run of AI moves, with every event of it
+    assert len(applied.events) >= 5
 
 
-async def test_act_by_a_user_not_seated(tables, store):
+async def test_act_by_a_member_not_seated(tables, store):
     record = await new_game(tables, 2)
     before = await snapshot(store, record.id)
     with pytest.raises(NotSeated, match="not playing in Piratz #"):
-        await tables.act(record.id, some_legal(record), now=20.0, user_id=999)
+        await tables.act(member(4), record.id, some_legal(record))
     assert await snapshot(store, record.id) == before
 
 
 async def test_act_on_a_missing_game(tables):
     with pytest.raises(GameError, match="no game #404"):
-        await tables.act(404, "reveal", now=1.0, user_id=USERS[0])
+        await tables.act(member(0), 404, "reveal")
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -193,102 +155,91 @@ async def test_act_out_of_turn_names_who_is_awaited(tables, store, n):
     seat = to_act(record)
     other = (seat + 1) % n
     before = await snapshot(store, record.id)
-    for kwargs in ({"user_id": USERS[other]}, {"seat": other}):
-        with pytest.raises(NotYourTurn) as info:
-            await tables.act(record.id, some_legal(record), now=20.0, **kwargs)
-        assert NAMES[seat] in str(info.value)
-        assert NAMES[other] not in str(info.value)
+    with pytest.raises(NotYourTurn) as info:
+        await tables.act(member(other), record.id, some_legal(record))
+    assert NAMES[seat] in str(info.value) and NAMES[other] not in str(info.value)
     assert await snapshot(store, record.id) == before
 
 
 async def test_act_on_a_stale_board(tables, store):
     record = await new_game(tables, 2)
-    seat = to_act(record)
-    await tables.act(record.id, some_legal(record), now=20.0, user_id=USERS[seat], version=0)
+    await tables.act(mover(record), record.id, some_legal(record), version=0)
     record = await tables.get(record.id)
-    before = await snapshot(store, record.id)
-    cached = clone(record.state)
+    before, cached = await snapshot(store, record.id), clone(record.state)
     for version in (0, 2, 7):
         with pytest.raises(StaleBoard):
-            await tables.act(record.id, some_legal(record), now=21.0, user_id=USERS[to_act(record)], version=version)
+            await tables.act(mover(record), record.id, some_legal(record), version=version)
     assert await snapshot(store, record.id) == before
     assert (await tables.get(record.id)).state == cached
-    # the current version works
-    await tables.act(record.id, some_legal(record), now=22.0, user_id=USERS[to_act(record)], version=1)
-    assert (await store.load_game(record.id)).version == 2
+    await tables.act(mover(record), record.id, some_legal(record), version=1)
+    assert (await store.games.load(record.id)).version == 2
 
 
 @pytest.mark.parametrize("text", ["dig", "end", "take 3", "bury 1", "pass gold", "", "reveal " + "x" * 60])
-async def test_illegal_action_reports_the_engine_message(tables, store, text):
+async def test_illegal_action_reports_the_engine_message_and_changes_nothing(tables, store, text):
     record = await new_game(tables, 3)
     seat = to_act(record)
     with pytest.raises(IllegalAction) as engine:
         GAME.apply(clone(record.state), seat, text)
     before = await snapshot(store, record.id)
-    cached = clone(record.state)
+    pending = await store.outbox.pending()
     with pytest.raises(GameError) as info:
-        await tables.act(record.id, text, now=20.0, user_id=USERS[seat], version=0)
-    assert type(info.value) is GameError
-    assert str(info.value) == str(engine.value)
-    assert str(info.value)
+        await tables.act(member(seat), record.id, text, version=0)
+    assert type(info.value) is GameError and str(info.value) == str(engine.value) and str(info.value)
     assert await snapshot(store, record.id) == before
-    assert (await tables.get(record.id)).state == cached
+    assert await store.outbox.pending() == pending  # nothing owed either
     assert (await tables.get(record.id)).version == 0
 
 
 async def test_concurrent_acts_on_the_same_version_apply_once(tables, store):
     record = await new_game(tables, 2)
-    seat = to_act(record)
-    text = some_legal(record)
+    seat, text = to_act(record), some_legal(record)
     results = await asyncio.gather(
-        *(tables.act(record.id, text, now=20.0, user_id=USERS[seat], version=0) for _ in range(3)),
-        return_exceptions=True,
+        *(tables.act(member(seat), record.id, text, version=0) for _ in range(3)), return_exceptions=True
     )
-    applied = [r for r in results if isinstance(r, Applied)]
-    stale = [r for r in results if isinstance(r, StaleBoard)]
-    assert len(applied) == 1 and len(stale) == 2
+    assert sum(isinstance(r, Applied) for r in results) == 1
+    assert sum(isinstance(r, StaleBoard) for r in results) == 2
     version, _, state, log = await snapshot(store, record.id)
-    assert version == 1
-    assert log == [(1, seat, text)]
+    assert (version, log) == (1, [(1, seat, text)])
     assert state == GAME.apply(GAME.new_game(2, {}, record.seed), seat, text).state
+
+
+async def test_an_action_and_what_it_owes_commit_together(tables, store, monkeypatch):
+    """If the messages an action owes cannot be written, the action is not committed either."""
+    from data.outbox import OutboxRepo
+
+    record = await new_game(tables, 2)
+    before = await snapshot(store, record.id)
+
+    async def broken(self, owed, *, now):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(OutboxRepo, "add", broken)
+    with pytest.raises(RuntimeError, match="disk is full"):
+        await tables.act(mover(record), record.id, some_legal(record))
+    monkeypatch.undo()
+    tables.forget(record.id)
+    assert await snapshot(store, record.id) == before
+    applied = await tables.act(mover(record), record.id, some_legal(record))
+    assert applied.record.version == 1
+
+
+# ---------------------------------------------------------------------------------------------- processes
 
 
 async def test_a_second_process_moving_the_game_makes_the_cache_stale(two_processes):
     store1, store2, tables1, tables2 = two_processes
     record = await new_game(tables1, 2)
-    seat = to_act(record)
-    text = some_legal(record)
-    await tables2.act(record.id, text, now=20.0, user_id=USERS[seat])  # the other process acts first
+    seat, text = to_act(record), some_legal(record)
+    await tables2.act(member(seat), record.id, text)  # the other process acts first
     # The same click reaching the first process: on a shared store it sees the newer revision and calls
     # the board out of date; otherwise the store's version check refuses the commit.
     with pytest.raises(StaleBoard, match="out of date" if store1.shared else "moved on"):
-        await tables1.act(record.id, text, now=21.0, user_id=USERS[seat], version=0)
-    assert await store1.actions(record.id) == [(1, seat, text)]
-    # the cache was dropped: the next attempt sees the real board
-    fresh = await tables1.get(record.id)
-    assert fresh.version == 1
-    next_seat = to_act(fresh)
-    await tables1.act(record.id, some_legal(fresh), now=22.0, user_id=USERS[next_seat], version=1)
-    assert (await store2.load_game(record.id)).version == 2
-
-
-async def test_a_refused_commit_does_not_lose_another_games_action(two_processes):
-    store1, _, tables1, tables2 = two_processes
-    a = await new_game(tables1, 2)
-    b = await new_game(tables1, 2)
-    await tables2.act(a.id, some_legal(a), now=20.0, user_id=USERS[to_act(a)])  # A's cache in tables1 is stale
-    b_text, b_seat = some_legal(b), to_act(b)
-    stale, applied = await asyncio.gather(
-        tables1.act(a.id, some_legal(a), now=21.0, user_id=USERS[to_act(a)], version=0),
-        tables1.act(b.id, b_text, now=21.0, seat=b_seat, version=0),
-        return_exceptions=True,
-    )
-    assert isinstance(stale, StaleBoard)
-    assert isinstance(applied, Applied)
-    stored = await store1.load_game(b.id)
-    assert stored.version == 1
-    assert stored.state == applied.record.state
-    assert await store1.actions(b.id) == [(1, b_seat, b_text)]
+        await tables1.act(member(seat), record.id, text, version=0)
+    assert await store1.games.actions(record.id) == [(1, seat, text)]
+    fresh = await tables1.get(record.id)  # the cache was dropped: the next attempt sees the real board
+    await tables1.act(mover(fresh), record.id, some_legal(fresh), version=1)
+    assert (await store2.games.load(record.id)).version == 2
 
 
 async def test_a_process_reads_what_another_process_wrote(two_processes):
@@ -296,10 +247,8 @@ async def test_a_process_reads_what_another_process_wrote(two_processes):
     if not store1.shared:
         pytest.skip("one process owns an SQLite file: its cache is the truth")
     record = await new_game(tables1, 2)
-    await tables2.act(record.id, some_legal(record), now=20.0, user_id=USERS[to_act(record)])
+    await tables2.act(mover(record), record.id, some_legal(record))
     assert (await tables1.get(record.id)).version == 1  # no failed commit needed to notice
-    await tables2.substitute(record.id, 1, user_id=999, name="Zed")
-    assert (await tables1.get(record.id)).seats[1].name == "Zed"
     await tables2.set_place(record.id, message_id=77)
     assert (await tables1.get(record.id)).message_id == 77
     cached = await tables1.get(record.id)
@@ -308,89 +257,78 @@ async def test_a_process_reads_what_another_process_wrote(two_processes):
 
 async def test_the_process_that_creates_a_game_runs_it(two_processes):
     _, _, tables1, tables2 = two_processes
-    record = await new_game(tables1, 2, ai=(0, 1))
+    record = await new_game(tables1, 2, ai=2)
     assert record.runner == "first" and record.runner_until == 10.0 + tables1.lease
-    assert tables1.runs(record, 11.0) and not tables2.runs(record, 11.0)
+    assert tables1.runs(record) and not tables2.runs(record)
     # The other process can neither move for an AI seat nor time a decision out meanwhile.
-    with pytest.raises(StaleBoard):
-        await tables2.act(record.id, some_legal(record), now=11.0, seat=to_act(record))
-    assert await tables2.time_out(record.id, to_act(record), version=0, now=11.0) is None
+    assert await tables2.ai_turn(record.id, 1) is None
+    assert await tables2.time_out(record.id, to_act(record), version=0) is None
     assert (await tables2.get(record.id)).version == 0
-    # Once the lease ran out (its process died), it can.
-    applied = await tables2.act(record.id, some_legal(record), now=10.0 + tables1.lease + 1, seat=to_act(record))
-    assert applied.record.runner == "second"
+    tables2.now.t = 10.0 + tables1.lease + 1  # the lease ran out (its process died): now it can
+    applied = await tables2.ai_turn(record.id, 1)
+    assert applied is not None and applied.record.runner == "second"
 
 
 async def test_a_members_action_hands_the_game_to_the_process_that_applied_it(two_processes):
     store1, _, tables1, tables2 = two_processes
     record = await new_game(tables1, 2)
-    applied = await tables2.act(record.id, some_legal(record), now=20.0, user_id=USERS[to_act(record)])
+    tables2.now.t = 20.0
+    applied = await tables2.act(mover(record), record.id, some_legal(record))
     assert (applied.record.runner, applied.record.runner_until) == ("second", 20.0 + tables2.lease)
-    stored = await store1.load_game(record.id)
+    stored = await store1.games.load(record.id)
     assert (stored.runner, stored.runner_until) == ("second", 20.0 + tables2.lease)
-    assert not tables1.runs(stored, 21.0)
+    assert not tables1.runs(stored)
 
 
-async def test_leases_are_renewed_claimed_once_run_out_and_released(two_processes):
-    store1, store2, tables1, _ = two_processes
-    first = await new_game(tables1, 2)
-    second = await new_game(tables1, 2)
-    assert await store1.renew_leases("first", until=100.0) == [first.id, second.id]
-    assert not await store2.claim_game(first.id, "second", until=150.0, now=99.0)  # still held
-    assert await store2.unleased_games(now=99.0) == []
-    assert await store2.unleased_games(now=101.0) == [(first.id, 1, 100.0), (second.id, 1, 100.0)]
-    assert await store2.claim_game(first.id, "second", until=150.0, now=101.0)  # ran out: taken over
-    assert await store1.renew_leases("first", until=200.0) == [second.id]  # the first runs only the other now
-    assert await store1.release_leases("first") == 1
-    assert await store2.unleased_games(now=0.5) == [(second.id, 1, 0.0)]
-    assert await tables1.abandon(second.id, by="test", now=1.0)
-    assert await store2.unleased_games(now=1000.0) == [(first.id, 1, 150.0)]  # only active games
+async def test_a_process_delivers_what_it_wrote_and_takes_over_what_a_dead_one_left(two_processes):
+    store1, store2, tables1, tables2 = two_processes
+    record = await new_game(tables1, 2)
+    mine = await store1.outbox.pending(game_id=record.id)
+    assert mine and await store1.outbox.due(now=10.0, limit=50)
+    assert await store2.outbox.due(now=10.0, limit=50) == []  # the writer delivers them
+    orphaned = await store2.outbox.due(now=100.0, limit=50, orphaned=50.0)  # its writer died
+    assert {e.lane for e in orphaned} <= {e.lane for e in mine} and orphaned
 
 
-async def play_to_end(tables: Tables, game_id: int, rng: random.Random, *, now: float = 100.0) -> int:
+# ---------------------------------------------------------------------------------------------- replay
+
+
+async def play_to_end(tables: Tables, game_id: int, rng: random.Random) -> int:
+    """Random legal moves for every member and the AI's own for AI seats, until the game ends."""
     record = await tables.get(game_id)
     moves = 0
     while record.status == "active":
-        seat = to_act(record)
-        action = rng.choice(GAME.legal_actions(record.state, seat))
-        applied = await tables.act(game_id, action.encode(), now=now + moves, seat=seat, version=record.version)
+        if record.seats[GAME.controller(record.state, to_act(record))].is_ai:
+            applied = await tables.ai_turn(game_id, 1)
+        else:
+            action = rng.choice(GAME.legal_actions(record.state, to_act(record)))
+            applied = await tables.act(mover(record), game_id, action.encode(), version=record.version)
+        assert applied is not None
         record = applied.record
         moves += 1
     return moves
 
 
-async def test_acting_on_a_finished_game(tables, store):
-    record = await new_game(tables, 2)
-    await play_to_end(tables, record.id, random.Random(3))
-    record = await store.load_game(record.id)
-    assert record.status == "finished"
-    with pytest.raises(GameError, match="is over"):
-        await tables.act(record.id, "reveal", now=1.0, user_id=USERS[0])
-    assert await store.load_game(record.id) == record
-
-
 async def test_replay_matches_the_snapshot_after_random_games(store):
-    tables = Tables(store, seed="replay")
+    tables = tables_on(store, seed="replay")
     rng = random.Random(2024)
     ids = []
-    for i in range(50):
+    for i in range(20):
         n = 2 + i % 3
-        ai = (n - 1,) if i % 4 == 0 else ()
-        record = await new_game(tables, n, ai=ai, options={"blind": i % 5 == 0})
-        moves = await play_to_end(tables, record.id, rng)
-        assert moves > 0
+        record = await new_game(tables, n, ai=1 if i % 4 == 0 else 0, options={"blind": i % 5 == 0})
+        assert await play_to_end(tables, record.id, rng) > 0
         ids.append(record.id)
-    fresh = Tables(store)  # no cache: reads everything from the database
+    fresh = tables_on(store)  # no cache: reads everything from the database
     for game_id in ids:
-        record = await store.load_game(game_id)
+        record = await store.games.load(game_id)
         assert record.status == "finished"
-        log = await store.actions(game_id)
+        log = await store.games.actions(game_id)
         assert [seq for seq, _, _ in log] == list(range(1, record.version + 1))
         replayed = await tables.replay(game_id)
-        assert record.state == replayed
-        assert await fresh.replay(game_id) == replayed
+        assert record.state == replayed == await fresh.replay(game_id)
         assert record.result == result_of(GAME, record.state, GAME.outcome(record.state), record.seats)
         assert record.result["winners"]
+    await tables.stop()
 
 
 # ---------------------------------------------------------------------------------------------- results
@@ -413,8 +351,7 @@ def test_result_of_excludes_resigned_winners():
     assert result_of(GAME, {"seats": 4}, Outcome((1, 3), (1, 9, 2, 9), "s"), seats)["winners"] == [3]
     # the only winner resigned: the best-scoring seats still in win, ties shared
     result = result_of(GAME, {"seats": 4}, Outcome((1,), (5, 9, 7, 7), "s"), seats)
-    assert result["winners"] == [2, 3]
-    assert result["scores"] == [5, 9, 7, 7]
+    assert result["winners"] == [2, 3] and result["scores"] == [5, 9, 7, 7]
     seats[2].resigned = True
     assert result_of(GAME, {"seats": 4}, Outcome((1,), (5, 9, 7, 7), "s"), seats)["winners"] == [3]
 
@@ -449,21 +386,20 @@ def test_result_of_everyone_resigned():
 
 
 async def test_resigned_seat_cannot_win_a_played_out_game(store):
-    tables = Tables(store, seed="resign-play")
+    tables = tables_on(store, seed="resign-play")
     rng = random.Random(7)
     would_have_won = 0
     for _ in range(8):
         record = await new_game(tables, 3)
-        await tables.resign(record.id, USERS[0], now=11.0)
-        await play_to_end(tables, record.id, rng)  # the AI plays seat 0 on (here: random moves)
-        done = await store.load_game(record.id)
-        assert done.status == "finished"
-        assert 0 not in done.result["winners"]
-        assert done.result["winners"]
+        await tables.resign(member(0), record.id)
+        await play_to_end(tables, record.id, rng)  # the AI plays seat 0 on
+        done = await store.games.load(record.id)
+        assert done.status == "finished" and 0 not in done.result["winners"] and done.result["winners"]
         assert done.result == result_of(GAME, done.state, GAME.outcome(done.state), done.seats)
         assert done.state == await tables.replay(record.id)
         would_have_won += 0 in GAME.outcome(done.state).winners
     assert would_have_won, "the rule was exercised: seat 0 topped the scores in some game"
+    await tables.stop()
 
 
 # ------------------------------------------------------------------------------------- resign / abandon
@@ -471,89 +407,76 @@ async def test_resigned_seat_cannot_win_a_played_out_game(store):
 
 async def test_resign_one_of_three(tables, store):
     record = await new_game(tables, 3)
-    version = record.version
-    after, ended = await tables.resign(record.id, USERS[1], now=30.0)
-    assert ended is False
-    assert after.status == "active"
-    stored = await store.load_game(record.id)
-    assert stored.status == "active"
-    assert [s.resigned for s in stored.seats] == [False, True, False]
-    assert stored.seats[1].is_ai
-    assert stored.version == version
+    after, ended = await tables.resign(member(1), record.id)
+    assert ended is False and after.status == "active"
+    stored = await store.games.load(record.id)
+    assert [s.resigned for s in stored.seats] == [False, True, False] and stored.seats[1].is_ai
+    assert stored.version == record.version
     with pytest.raises(GameError, match="already resigned"):
-        await tables.resign(record.id, USERS[1], now=31.0)
+        await tables.resign(member(1), record.id)
     with pytest.raises(NotSeated):
-        await tables.resign(record.id, 999, now=31.0)
-    # the resigned user may no longer act (the AI plays the seat now)
+        await tables.resign(member(4), record.id)
+    # the resigned member may no longer act (the AI plays the seat now)
     with pytest.raises(NotSeated, match="resigned"):
-        await tables.act(record.id, some_legal(stored), now=32.0, user_id=USERS[1])
+        await tables.act(member(1), record.id, some_legal(stored))
 
 
 async def test_resign_in_a_two_player_game_ends_it(tables, store):
     record = await new_game(tables, 2)
-    after, ended = await tables.resign(record.id, USERS[0], now=30.0)
-    assert ended is True
-    assert after.status == "finished"
-    assert after.result["winners"] == [1]
-    assert "Anne resigned" in after.result["summary"]
-    stored = await store.load_game(record.id)
-    assert stored.status == "finished"
-    assert stored.result["winners"] == [1]
-    assert stored.seats[0].resigned
-    assert await store.game_ids() == []
+    after, ended = await tables.resign(member(0), record.id)
+    assert ended is True and after.status == "finished"
+    assert after.result["winners"] == [1] and after.result["reason"] == "resignation"
+    # The summary names the player by seat, so that their name is shown escaped wherever it is read.
+    assert after.result["summary"] == "{p0} resigned."
+    stored = await store.games.load(record.id)
+    assert stored.seats[0].resigned and stored.result == after.result
+    assert await store.games.ids() == []
     with pytest.raises(GameError, match="is over"):
-        await tables.act(record.id, some_legal(stored), now=31.0, user_id=USERS[1])
+        await tables.act(member(1), record.id, some_legal(stored))
     with pytest.raises(GameError, match="already over"):
-        await tables.resign(record.id, USERS[1], now=31.0)
+        await tables.resign(member(1), record.id)
 
 
 async def test_resign_leaving_only_ai_seats_abandons(tables, store):
-    record = await new_game(tables, 4, ai=(2, 3))
-    _, ended = await tables.resign(record.id, USERS[0], now=30.0)
-    assert ended is False  # one human is still in
-    after, ended = await tables.resign(record.id, USERS[1], now=31.0)
-    assert ended is True
-    assert after.status == "abandoned"
-    assert after.result["winners"] == []
-    assert (await store.load_game(record.id)).status == "abandoned"
+    record = await new_game(tables, 4, ai=2)
+    assert (await tables.resign(member(0), record.id))[1] is False  # one member is still in
+    after, ended = await tables.resign(member(1), record.id)
+    assert ended is True and after.status == "abandoned" and after.result["winners"] == []
 
 
 async def test_last_seat_standing_wins_even_if_ai(tables, store):
-    record = await new_game(tables, 3, ai=(2,))
-    await tables.resign(record.id, USERS[0], now=30.0)
-    after, ended = await tables.resign(record.id, USERS[1], now=31.0)
-    assert ended is True
-    assert after.status == "finished"
-    assert after.result["winners"] == [2]
+    record = await new_game(tables, 3, ai=1)
+    await tables.resign(member(0), record.id)
+    after, ended = await tables.resign(member(1), record.id)
+    assert ended is True and after.status == "finished" and after.result["winners"] == [2]
 
 
 async def test_abandon(tables, store):
     record = await new_game(tables, 3)
-    seat = to_act(record)
-    text = some_legal(record)
-    await tables.act(record.id, text, now=20.0, seat=seat)
-    after = await tables.abandon(record.id, by="Anne", now=40.0)
+    seat, text = to_act(record), some_legal(record)
+    await tables.act(member(seat), record.id, text)
+    with pytest.raises(GameError, match="Only the game's host"):
+        await tables.abandon(member(1), record.id)
+    after = await tables.abandon(member(0), record.id)
     assert after.status == "abandoned"
     assert after.result == {"winners": [], "scores": [], "summary": "Abandoned by Anne.", "reason": "abandoned"}
-    stored = await store.load_game(record.id)
-    assert stored.status == "abandoned"
-    assert stored.version == 2
-    assert await store.game_ids(status="abandoned") == [record.id]
-    assert await store.games_in_place(2) == []
+    stored = await store.games.load(record.id)
+    assert stored.version == 2 and await store.games.ids(status="abandoned") == [record.id]
+    assert await store.games.in_place(2) == []
     with pytest.raises(GameError, match="already over"):
-        await tables.abandon(record.id, by="Bart", now=41.0)
-    with pytest.raises(GameError, match="is over"):
-        await tables.act(record.id, "reveal", now=42.0, seat=0)
-    assert await store.actions(record.id) == [(1, seat, text)]
+        await tables.abandon(member(0), record.id)
+    assert await store.games.actions(record.id) == [(1, seat, text)]
+    moderator = member(3, moderator=True)  # a member with Manage Threads may abandon another game
+    assert (await tables.abandon(moderator, (await new_game(tables, 2)).id)).status == "abandoned"
 
 
 async def test_only_the_most_recently_used_games_stay_in_memory(store):
-    tables = Tables(store, seed="lru", cached=3)
+    tables = tables_on(store, seed="lru", cached_games=3)
     records = [await new_game(tables, 2) for _ in range(5)]
     assert len(tables._cache) == 3 and len(tables.locks) == 0  # no lock is kept for an idle game
     first = records[0]
     again = await tables.get(first.id)  # read from the store again, the same game
     assert again.id == first.id and again.state == first.state and again is not first
-    seat = to_act(again)
-    await tables.act(first.id, some_legal(again), now=20.0, seat=seat)
+    await tables.act(mover(again), first.id, some_legal(again))
     assert list(tables._cache)[-1] == first.id and len(tables._cache) == 3
+    await tables.stop()

@@ -1,0 +1,287 @@
+"""The table service's rules, without Discord: who may act on a game, a lobby or a seat and from where
+(the authority rule), what two members doing something at the same moment end in (settled by the
+database), whom a board notifies, and what every change owes (its outbox rows, written with it)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from data.store import Store
+from tables.authority import Caller, GameError
+from tables.outbox import Message
+from tables.words import shown
+from tests.service_support import (
+    CHANNEL,
+    GUILD,
+    USERS,
+    deliver_all,
+    member,
+    mover,
+    new_game,
+    owed,
+    some_legal,
+    tables_on,
+    to_act,
+)
+
+OTHER_GUILD = 9
+
+
+@pytest.fixture
+async def store(store_target):
+    s = await Store.open(store_target)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def tables(store):
+    t = tables_on(store)
+    yield t
+    await t.stop()
+
+
+def boards(rows) -> list[Message]:
+    return [message for _lane, kind, message, payload in rows if kind == "post" and "board" in payload]
+
+
+# ---------------------------------------------------------------------------------------------- authority
+
+
+async def test_a_game_is_out_of_reach_from_another_server(tables, store):
+    record = await new_game(tables, 2)
+    stranger = member(0, guild=OTHER_GUILD)  # Anne herself, asking from another server
+    calls = [
+        tables.act(stranger, record.id, some_legal(record)),
+        tables.follow(member(4, guild=OTHER_GUILD), record.id),
+        tables.repost(member(4, guild=OTHER_GUILD), record.id),
+        tables.offer_seat(member(0, guild=OTHER_GUILD), record.id, "2", member(5, guild=OTHER_GUILD)),
+        tables.private_view(stranger, record.id),
+        tables.resign(stranger, record.id),
+        tables.abandon(member(0, guild=OTHER_GUILD, moderator=True), record.id),
+        tables.lobbies.rematch(stranger, record.id),
+    ]
+    pending = await store.outbox.pending()
+    for call in calls:
+        with pytest.raises(GameError, match=f"There is no game #{record.id} here"):
+            await call
+    assert (await store.games.load(record.id)).version == 0 and await store.seats.followers(record.id) == []
+    assert await store.outbox.pending() == pending  # nothing was posted into the game's server
+
+
+async def test_in_direct_messages_only_its_members_reach_a_game(tables):
+    record = await new_game(tables, 2)
+    with pytest.raises(GameError, match="no game"):
+        await tables.follow(member(4, guild=None), record.id)
+    view = await tables.private_view(member(1, guild=None), record.id)
+    assert "Your private view" in view.content and "\ue000" not in view.content  # the link is filled in
+    applied = await tables.act(Caller(USERS[to_act(record)], "x", None), record.id, some_legal(record))
+    assert applied.record.version == 1
+
+
+async def test_a_seat_is_offered_only_to_a_member_of_the_games_server_without_a_place(tables):
+    record = await new_game(tables, 2, kind="searats")  # a fleet per player: the host must not take both
+    for name, who, why in [
+        ("Bart", member(0), "already plays"),  # the host offering the other player's fleet to herself
+        ("Bart", member(5, guild=OTHER_GUILD), "not a member of this game's server"),
+        ("Bart", Caller(777, "Bot", GUILD, bot=True), "is a bot account"),
+    ]:
+        with pytest.raises(GameError, match=why):
+            await tables.offer_seat(member(0), record.id, name, who)
+    with pytest.raises(GameError, match="Only the seat's player"):
+        await tables.offer_seat(member(4), record.id, "Bart", member(5))
+
+
+async def test_one_seat_offered_to_two_members_accepted_at_once_goes_to_one(tables, store):
+    record = await new_game(tables, 2)
+    for who in (4, 5):
+        await tables.offer_seat(member(1), record.id, "Bart", member(who))
+    at = int(tables.now())
+    answers = await asyncio.gather(
+        *(
+            tables.answer_seat(
+                member(who), record.id, 1, user_id=USERS[who], holder=USERS[1], at=at, take=True, message=None
+            )
+            for who in (4, 5)
+        ),
+        return_exceptions=True,
+    )
+    taken = [a for a in answers if isinstance(a, Message)]
+    refused = [a for a in answers if isinstance(a, GameError)]
+    assert len(taken) == 1 and len(refused) == 1 and "changed hands" in str(refused[0])
+    holder = (await store.games.load(record.id)).seats[1].user_id
+    assert holder in (USERS[4], USERS[5])
+    assert sum(s.user_id in (USERS[4], USERS[5]) for s in (await store.games.load(record.id)).seats) == 1
+
+
+async def test_an_offer_is_answered_only_by_its_member_and_expires(tables):
+    record = await new_game(tables, 2)
+    at = int(tables.now())
+    kwargs = {"user_id": USERS[4], "holder": USERS[1], "at": at, "take": True, "message": None}
+    with pytest.raises(GameError, match="for someone else"):
+        await tables.answer_seat(member(5), record.id, 1, **kwargs)
+    tables.now.t += tables.config.invite_ttl + 1
+    with pytest.raises(GameError, match="expired"):
+        await tables.answer_seat(member(4), record.id, 1, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------- rematches
+
+
+async def finished_duel(tables) -> int:
+    record = await new_game(tables, 2)
+    await tables.resign(member(1), record.id)
+    return record.id
+
+
+async def test_two_quick_clicks_on_rematch_make_one_proposal(tables, store):
+    game_id = await finished_duel(tables)
+    answers = await asyncio.gather(
+        tables.lobbies.rematch(member(0), game_id), tables.lobbies.rematch(member(0), game_id), return_exceptions=True
+    )
+    assert sum(isinstance(a, str) and "Rematch proposed" in a for a in answers) == 1
+    assert sum(isinstance(a, GameError) and "You are in" in str(a) for a in answers) == 1
+    assert len(await store.lobbies.open()) == 1
+
+
+async def test_both_players_clicking_rematch_at_once_start_one_game(tables, store):
+    game_id = await finished_duel(tables)
+    answers = await asyncio.gather(
+        tables.lobbies.rematch(member(0), game_id), tables.lobbies.rematch(member(1), game_id)
+    )
+    assert any("Rematch proposed" in a for a in answers) and any("begins" in a for a in answers)
+    assert len(await store.games.ids()) == 1  # the rematch, once
+    (lobby,) = [lobby for lobby in [await store.lobbies.rematch_of(game_id)] if lobby]
+    assert lobby.status == "started" and lobby.game_id is not None
+    again = await asyncio.gather(tables.lobbies.rematch(member(0), game_id), return_exceptions=True)
+    rematch = await tables.get(lobby.game_id)
+    # Clicked again: the answer links to where the rematch is played (its channel until its thread opens).
+    assert isinstance(again[0], GameError) and f"<#{rematch.place_id}>" in str(again[0])
+
+
+# ---------------------------------------------------------------------------------------------- lobbies
+
+
+async def test_two_invitees_accepting_at_once_start_one_game(tables, store):
+    answer = await tables.lobbies.challenge(member(0), "piratz", [member(1), member(2)], 0, {})
+    assert answer.entry is not None
+    (lobby,) = await store.lobbies.open()
+    await asyncio.gather(
+        tables.lobbies.click(member(1), lobby.id, "accept"), tables.lobbies.click(member(2), lobby.id, "accept")
+    )
+    lobby = await store.lobbies.load(lobby.id)
+    assert lobby.status == "started" and len(await store.games.ids()) == 1
+    assert sorted(lobby.accepted) == [USERS[1], USERS[2]]
+
+
+async def test_a_full_table_takes_one_of_two_late_joiners(tables, store):
+    await tables.lobbies.open_table(member(0), "piratz", 2, {})  # 1 host + 2 AI seats of 4
+    (lobby,) = await store.lobbies.open()
+    results = await asyncio.gather(
+        tables.lobbies.click(member(1), lobby.id, "join"),
+        tables.lobbies.click(member(2), lobby.id, "join"),
+        tables.lobbies.click(member(3), lobby.id, "join"),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, GameError) and "full" in str(r) for r in results) == 2
+    assert len((await store.lobbies.load(lobby.id)).accepted) == 2
+
+
+async def test_lobby_buttons_answer_only_their_members_and_server(tables, store):
+    await tables.lobbies.challenge(member(0), "piratz", [member(1)], 0, {})
+    (lobby,) = await store.lobbies.open()
+    with pytest.raises(GameError, match="not addressed to you"):
+        await tables.lobbies.click(member(3), lobby.id, "accept")
+    with pytest.raises(GameError, match="not from this server"):
+        await tables.lobbies.click(member(1, guild=OTHER_GUILD), lobby.id, "accept")
+    assert (await store.lobbies.load(lobby.id)).status == "open"
+
+
+# ---------------------------------------------------------------------------------------------- words
+
+
+async def test_names_never_ping_or_format_in_what_the_service_writes(tables, store):
+    victim = 345678901234567890  # a member's id, as Discord's are
+    mallory = Caller(USERS[1], f"@everyone <@{victim}> **Mal**", GUILD, CHANNEL)
+    await tables.lobbies.challenge(member(0), "piratz", [mallory], 0, {})
+    (lobby,) = await store.lobbies.open()
+    await tables.lobbies.click(mallory, lobby.id, "accept")
+    game_id = (await store.games.ids())[0]
+    await tables.resign(mallory, game_id)
+    rows = await owed(tables)
+    texts = "\n".join(message.content for *_rest, message, _payload in rows)
+    assert f"<@{victim}>" not in texts and "@everyone" not in texts.replace("@\u200beveryone", "")
+    assert "**Mal**" not in texts and shown(mallory.name) in texts
+    assert all(victim not in message.notifies for _lane, _kind, message, _payload in rows)
+    final = next(m for _l, _k, m, p in rows if "is over" in m.content)
+    assert f"{shown(mallory.name)} resigned." in final.content
+
+
+# ---------------------------------------------------------------------------------------------- attention
+
+
+async def test_a_board_notifies_a_member_when_the_decision_passes_from_another_member(tables):
+    record = await new_game(tables, 2)
+    await deliver_all(tables)
+    first = to_act(record)
+    while to_act(record) == first:
+        record = (await tables.act(mover(record), record.id, some_legal(record))).record
+    notified = [m.notifies for m in boards(await owed(tables, record.id))]
+    assert notified[:-1] == [[]] * (len(notified) - 1)  # while the first player went on: nobody
+    assert notified[-1] == [USERS[to_act(record)]]  # the turn passed: the other player
+
+
+async def test_the_ai_handing_the_turn_back_notifies_nobody_until_a_member_was_away_a_while(tables):
+    record = await new_game(tables, 2, ai=1)
+    game = record.id
+    for step in range(40):
+        record = await tables.get(game)
+        if record.status != "active":
+            break
+        if record.seats[to_act(record)].is_ai:
+            await tables.ai_turn(game, 12)
+        else:
+            tables.now.t += 1
+            await tables.act(mover(record), game, some_legal(record))
+    assert step > 5
+    assert all(m.notifies == [] for m in boards(await owed(tables, game)))
+    await deliver_all(tables)
+    # Anne played her turn long ago: when the AI hands it back now, she is notified.
+    record = await tables.get(game)
+    while record.status == "active" and not record.seats[to_act(record)].is_ai:
+        record = (await tables.act(mover(record), game, some_legal(record))).record
+    if record.status == "active":
+        tables.now.t += 121
+        await tables.ai_turn(game, 12)
+        latest = boards(await owed(tables, game))[-1]
+        record = await tables.get(game)
+        assert record.status != "active" or latest.notifies == [USERS[0]]
+
+
+async def test_a_board_posted_again_notifies_nobody(tables):
+    record = await new_game(tables, 2)
+    await deliver_all(tables)
+    for _ in range(3):
+        await tables.repost(member(4), record.id)  # a spectator asks for the board
+    reposts = boards(await owed(tables, record.id))
+    assert len(reposts) == 3 and all(m.notifies == [] for m in reposts)
+
+
+# ---------------------------------------------------------------------------------------------- what is owed
+
+
+async def test_a_finishing_action_owes_the_board_final_message_result_line_and_archiving(tables, store):
+    record = await new_game(tables, 2)
+    await deliver_all(tables)
+    await tables.resign(member(1), record.id)
+    rows = await owed(tables, record.id)
+    kinds = [(lane.split(":")[0], kind) for lane, kind, _m, _p in rows]
+    assert kinds == [("game", "post"), ("game", "post"), ("game", "post"), ("archive", "archive")]
+    note, final, result = (m for _l, _k, m, _p in rows[:3])
+    assert "resigned" in note.content
+    assert "is over" in final.content and final.log == record.id
+    assert final.components == [{"type": "rematch", "game": record.id}]
+    assert rows[1][3]["strip_board"] is True  # the last board's buttons go
+    assert "won by" in result.content and rows[2][3]["result_of"] == record.id
