@@ -97,7 +97,8 @@ class OutboxRepo(Repository):
                 ids.append(
                     await tx.insert(
                         "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
-                        " claimed_until, created_at, after_id, owner) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)",
+                        " claimed_until, created_at, after_id, owner)"
+                        " VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)",
                         (
                             o.lane,
                             o.priority,

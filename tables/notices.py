@@ -147,7 +147,8 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, events: Sequence
 
 def ending(spec: GameSpec, record: GameRecord, *, archive_after: float) -> list[Owed]:
     """Once a game is over: the final message (result, image, log, **Rematch**; the last board of a game
-    that did not end by its rules loses its buttons), the result line where the game began, and the thread archived ``archive_after`` later."""
+    that did not end by its rules loses its buttons), the result line where the game began, and the thread
+    archived ``archive_after`` later."""
     content = "\n".join(words.final_lines(spec, record))[: words.MESSAGE_LIMIT]
     images = []
     if record.status == "finished" and spec.game.is_over(record.state):

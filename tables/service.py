@@ -346,9 +346,9 @@ class Tables:
         answered: bool = True,
     ) -> Started:
         """A new game in transaction ``db`` for ``players`` (members, in seat order) and ``ai`` AI seats, with
-        a turn clock of ``clock`` seconds per decision (0: none), and the messages it owes: its thread
-        (on the lobby's message, or on ``announce``, posted first: as the caller's answer if ``answered``), the opening that
-        notifies every member, the first board and the private views."""
+        a turn clock of ``clock`` seconds per decision (0: none), and the messages it owes: its thread (on
+        the lobby's message, or on ``announce``, posted first: as the caller's answer if ``answered``), the
+        opening that notifies every member, the first board and the private views."""
         spec = GAMES[kind]
         seats = [SeatRecord(i, name, user_id) for i, (user_id, name) in enumerate(players)]
         seats += [SeatRecord(len(seats) + i, ai_name(len(seats) + i)) for i in range(ai)]

@@ -281,7 +281,7 @@ async def test_a_members_action_hands_the_game_to_the_process_that_applied_it(tw
 
 
 async def test_a_process_delivers_what_it_wrote_and_takes_over_what_a_dead_one_left(two_processes):
-    store1, store2, tables1, tables2 = two_processes
+    store1, store2, tables1, _ = two_processes
     record = await new_game(tables1, 2)
     mine = await store1.outbox.pending(game_id=record.id)
     assert mine and await store1.outbox.due(now=10.0, limit=50)
