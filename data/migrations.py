@@ -143,8 +143,9 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 7: the outbox — every message the bot owes, written in the transaction of the change that causes it
     # and marked done once Discord accepted it, by the process that wrote it (see data/outbox.py); when
-    # each member last decided in a game and who decided last (who is notified: tables/attention.py); one open rematch proposal per game (two
-    # members proposing it at once make one proposal; proposals doubled before this migration are closed).
+    # each member last decided in a game and who decided last (who is notified: tables/attention.py); one
+    # open rematch proposal per game (two members proposing it at once make one proposal; proposals
+    # doubled before this migration are closed).
     """
     CREATE TABLE outbox (
         id INTEGER PRIMARY KEY,

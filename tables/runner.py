@@ -6,9 +6,9 @@ latest action holds it and alone moves for AI seats and times decisions out (a c
 is refused by the store). Every ``lease / 3`` seconds (:meth:`Runner.sweep`, which the bot runs as a
 ``discord.ext.tasks`` loop) a process renews its leases, delivers what a process that died left in the
 outbox, and takes over the games whose lease ran out — at once for the servers its own shards serve,
-after one more lease for others (in case their own process is only slow) — so a process that dies has its games carried on within
-``2 × lease`` at most, by whoever is left. A process that shuts down lets its leases go, so its games
-move on at the next sweep of another process.
+after one more lease for others (in case their own process is only slow) — so a process that dies has
+its games carried on within ``2 × lease`` at most, by whoever is left. A process that shuts down lets its
+leases go, so its games move on at the next sweep of another process.
 """
 
 from __future__ import annotations
