@@ -13,7 +13,8 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
-from cogs.components import DYNAMIC_ITEMS, apologise
+from cogs import handlers
+from cogs.components import DYNAMIC_ITEMS
 from cogs.courier import Courier
 from tables.config import Config
 from tables.service import Tables
@@ -44,6 +45,8 @@ class TableBot(commands.Bot):
     starts the service's work (delivery, clocks, AI turns, lobbies' expiry) once connected."""
 
     tables: Tables
+    handlers = handlers
+    """What interactions do (persistent components reach it through the client)."""
     warmed: asyncio.Task[int] | None = None
     """The background warm-up started at set-up (``None`` when switched off): :meth:`warm_up`."""
 
@@ -80,7 +83,7 @@ class TableBot(commands.Bot):
         cache.configure(config.render_cache_mb * 2**20)
         pool.configure(config.render_threads)
         self.tables = await Tables.open(config, now=now_ts)
-        self.tables.delivery.sender = Courier(self)
+        self.tables.delivery.sender = Courier(self, self.tables)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.on_error = self.on_app_command_error
         for extension in extensions():
@@ -139,7 +142,7 @@ class TableBot(commands.Bot):
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
         """The one handler for unexpected errors: log with the traceback, apologise briefly."""
-        await apologise(interaction, error)
+        await handlers.apologise(interaction, error)
 
 
 def create_bot(

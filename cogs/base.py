@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import bot_of, caller_of, confirm, deliver, guard, show, tell
+from cogs.handlers import caller_of, confirm, deliver, guard, show, tables_of, tell
 from games.core import Option, format_seats
 from games.registry import GAMES, GameSpec
 from tables.seating import seat_names
@@ -138,7 +138,7 @@ class GameCog(commands.GroupCog):
         clock: int,
     ) -> None:
         """``new``: challenge members (and add AI seats); with no member, the game starts at once."""
-        lobbies = bot_of(interaction).tables.lobbies
+        lobbies = tables_of(interaction).lobbies
         invitees = [caller_of(interaction, m) for m in members]
         parent = getattr(interaction.channel, "parent_id", None)
 
@@ -152,7 +152,7 @@ class GameCog(commands.GroupCog):
 
     async def open_table(self, interaction: discord.Interaction, ai: int, options: dict[str, Any], clock: int) -> None:
         """``open``: a table anyone here may join."""
-        lobbies = bot_of(interaction).tables.lobbies
+        lobbies = tables_of(interaction).lobbies
         parent = getattr(interaction.channel, "parent_id", None)
 
         async def work() -> None:
@@ -168,7 +168,7 @@ class GameCog(commands.GroupCog):
     async def move(
         self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 100], game: int | None = None
     ) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
         caller = caller_of(interaction)
 
         async def work() -> None:
@@ -190,7 +190,7 @@ class GameCog(commands.GroupCog):
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
-            pairs = await bot_of(interaction).tables.autocomplete(caller_of(interaction), self.spec.kind, current)
+            pairs = await tables_of(interaction).autocomplete(caller_of(interaction), self.spec.kind, current)
         except Exception:
             # Autocomplete has no way to show an error; offering nothing is the safe answer.
             log.exception("Autocomplete failed for %s", interaction.user.id)
@@ -200,7 +200,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="hand", description="See your private view of this game (only you see it)")
     @app_commands.describe(game=GAME_OPTION)
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
 
         async def work() -> None:
             record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
@@ -213,7 +213,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="board", description="Post the current board again in this game's thread")
     @app_commands.describe(game=GAME_OPTION)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
 
         async def work() -> None:
             record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
@@ -225,7 +225,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="resign", description="Leave this game; the AI plays your seat from now on")
     @app_commands.describe(game=GAME_OPTION)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
 
         async def work() -> None:
             record = await tables.my_game(caller_of(interaction), self.spec.kind, game)

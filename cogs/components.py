@@ -1,200 +1,25 @@
-"""Persistent buttons and selects, and what their clicks do. Their custom ids carry everything needed to
-act (game id, board version, menu path…), so they keep working after a restart: ``from_custom_id``
-rebuilds them and the handler asks the table service, which reloads the game from the store (RoboDanny's
-gatekeeper button is the model). The service describes components as data (:mod:`tables.menus`);
-:func:`view_of` makes them Discord's."""
+"""Persistent buttons and selects. Their custom ids carry everything needed to act (game id, board version,
+menu path…), so they keep working after a restart: ``from_custom_id`` rebuilds them and the click goes to
+the bot's handlers (:mod:`cogs.handlers`), which ask the table service; it reloads the game from the store
+(RoboDanny's gatekeeper button is the model). The service describes components as data
+(:mod:`tables.menus`); :func:`view_of` makes them Discord's.
+
+The handlers are reached through the client (``interaction.client.handlers``), so that they can build
+these items without this module importing them back."""
 
 from __future__ import annotations
 
-import logging
 import re
-import traceback
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 
-from games.core import Choice, format_seats
-from tables.authority import Caller, GameError
-from tables.outbox import Message
-from tables.seating import seat_names
 
-if TYPE_CHECKING:
-    from cogs.app import TableBot
-
-log = logging.getLogger("tables.cogs")
-
-
-# ---------------------------------------------------------------------------------------------- answering
-
-
-def bot_of(interaction: discord.Interaction) -> TableBot:
-    return interaction.client  # type: ignore[return-value]
-
-
-def caller_of(interaction: discord.Interaction, user: discord.abc.User | None = None) -> Caller:
-    """Who is asking (or ``user``, named in the command), and from where, as the table service needs it."""
-    who = user or interaction.user
-    return Caller(
-        user_id=who.id,
-        name=getattr(who, "display_name", who.name),
-        guild_id=interaction.guild_id,
-        channel_id=interaction.channel_id,
-        moderator=user is None and bool(interaction.permissions.manage_threads),
-        bot=who.bot,
-    )
-
-
-async def tell(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already acknowledged."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
-
-
-async def show(interaction: discord.Interaction, message: Message) -> None:
-    """An ephemeral answer drawn from a service message (a private view, a picker)."""
-    from cogs.courier import Courier
-
-    kwargs = await Courier(bot_of(interaction)).kwargs(message)
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=True, **kwargs)
-
-
-async def apologise(interaction: discord.Interaction, error: BaseException, game_id: int | None = None) -> None:
-    """Log an unexpected error with its traceback and tell the user briefly (never the details)."""
-    original = getattr(error, "original", error)
-    log.error(
-        "Unexpected error (game %s, user %s, command %s)\n%s",
-        game_id,
-        interaction.user.id,
-        getattr(interaction.command, "qualified_name", None),
-        "".join(traceback.format_exception(original)),
-    )
-    try:
-        await tell(interaction, "Sorry, something went wrong on my side. Your game is safe; please try again.")
-    except discord.HTTPException:
-        log.warning("Could not send the apology for an unexpected error")
-
-
-async def guard(interaction: discord.Interaction, game_id: int | None, work: Awaitable[Any]) -> None:
-    """Await ``work``; expected errors become a specific ephemeral reply, others an apology."""
-    try:
-        await work
-    except GameError as exc:
-        await tell(interaction, str(exc))
-    except Exception as exc:
-        await apologise(interaction, exc, game_id)
-
-
-async def confirm(interaction: discord.Interaction, label: str, *, picker: bool) -> None:
-    """Tell a member their move was made: their picker becomes ✅, a typed move gets a private ✅, a board
-    button is simply acknowledged (the new board shows it). The move is committed, with everything it owes,
-    before this answer: if Discord fails it, they are told it was saved, never invited to play it again."""
-    try:
-        if picker:
-            await interaction.response.edit_message(content=f"✅ {label}", view=None)
-        elif interaction.type == discord.InteractionType.application_command:
-            await interaction.response.send_message(f"✅ {label}", ephemeral=True)
-        else:
-            await interaction.response.defer()
-    except discord.HTTPException:
-        log.info("The answer to a move failed; saying it was saved")
-        try:
-            await tell(interaction, f"Your move was saved ({label}).")
-        except discord.HTTPException:
-            log.warning("Could not say that a move was saved either")
-
-
-async def deliver(interaction: discord.Interaction, entry: int | None, note: str | None = None) -> None:
-    """Answer with outbox row ``entry`` (a lobby's message or its edit), or ``note``; if the row cannot be
-    the answer, the delivery loop posts it and the interaction is acknowledged quietly."""
-    from cogs.courier import Answer
-
-    bot = bot_of(interaction)
-    if entry is not None:
-        await bot.tables.delivery.answer(entry, Answer(bot, interaction))
-    if note is not None:
-        await tell(interaction, note)
-    elif not interaction.response.is_done():
-        await interaction.response.defer()
-
-
-# ---------------------------------------------------------------------------------------------- playing
-
-
-async def play(interaction: discord.Interaction, game_id: int, version: int, first: str, path: tuple[int, ...]) -> None:
-    """A board button, picker button or picker option was used: act at a leaf, or show the next picker level
-    (ephemeral: only the clicker sees it)."""
-    tables = bot_of(interaction).tables
-    in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
-    caller = caller_of(interaction)
-    record, node = await tables.walk(caller, game_id, version, first, path)
-    if isinstance(node, Choice):
-        label = format_seats(node.label, seat_names(tables.spec(record).game, record))
-        await tables.act(caller, game_id, node.action.encode(), version=version)
-        await confirm(interaction, label, picker=in_picker)
-        return
-    picker = tables.picker(record, node)
-    if in_picker:
-        await interaction.response.edit_message(content=picker.content, view=view_of(picker.components))
-    else:
-        ui = view_of(picker.components)
-        await interaction.response.send_message(picker.content, view=ui, ephemeral=True)
-        # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for
-        # them. Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.
-        ui.stop()
-
-
-async def hand(interaction: discord.Interaction, game_id: int) -> None:
-    """The clicker's private view, ephemeral (the fallback when DMs are closed)."""
-    message = await bot_of(interaction).tables.private_view(caller_of(interaction), game_id)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    await show(interaction, message)
-
-
-async def follow(interaction: discord.Interaction, game_id: int) -> None:
-    tables = bot_of(interaction).tables
-    following = await tables.follow(caller_of(interaction), game_id)
-    record = await tables.get(game_id)
-    title = f"{tables.spec(record).emoji} **{tables.spec(record).title} #{game_id}**"
-    text = (
-        f"🔭 You follow {title}: I'll DM you the board after every turn. Click again to stop."
-        if following
-        else f"You no longer follow {title}."
-    )
-    await tell(interaction, text)
-
-
-async def rematch(interaction: discord.Interaction, game_id: int) -> None:
-    await tell(interaction, await bot_of(interaction).tables.lobbies.rematch(caller_of(interaction), game_id))
-
-
-async def seat_offer(
-    interaction: discord.Interaction, game_id: int, seat: int, user: int, holder: int, at: int, take: bool
-) -> None:
-    """The member offered a seat accepts (they see its private view at once) or declines."""
-    message = interaction.message
-    where = (message.channel.id, message.id) if message is not None else None
-    await interaction.response.defer(ephemeral=True, thinking=take)
-    view = await bot_of(interaction).tables.answer_seat(
-        caller_of(interaction), game_id, seat, user_id=user, holder=holder, at=at, take=take, message=where
-    )
-    if view is not None:
-        await show(interaction, view)
-    else:
-        await tell(interaction, "You declined the seat.")
-
-
-async def lobby(interaction: discord.Interaction, lobby_id: int, op: str) -> None:
-    answer = await bot_of(interaction).tables.lobbies.click(caller_of(interaction), lobby_id, op)
-    await deliver(interaction, answer.entry, answer.note)
-
-
-# ---------------------------------------------------------------------------------------------- items
+def _handle(interaction: discord.Interaction, name: str, game_id: int | None, *args: Any) -> Any:
+    """The bot's handler ``name`` for this click, guarded: expected errors answered, others apologised for."""
+    handlers = interaction.client.handlers  # type: ignore[attr-defined]
+    return handlers.guard(interaction, game_id, getattr(handlers, name)(interaction, *args))
 
 
 def _path_text(path: Sequence[int]) -> str:
@@ -227,7 +52,7 @@ class PlayButton(
         return cls(int(match["game"]), int(match["ver"]), match["tag"], _path(match["path"]), item.label or "…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guard(interaction, self.game_id, play(interaction, self.game_id, self.version, self.tag, self.path))
+        await _handle(interaction, "play", self.game_id, self.game_id, self.version, self.tag, self.path)
 
 
 class BoardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tb:(?P<game>\d+):(?P<ver>\d+):(?P<start>\d+)"):
@@ -254,7 +79,7 @@ class BoardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tb:(?P<g
         return cls(int(match["game"]), int(match["ver"]), start=int(match["start"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guard(interaction, self.game_id, play(interaction, self.game_id, self.version, self.item.values[0], ()))
+        await _handle(interaction, "play", self.game_id, self.game_id, self.version, self.item.values[0], ())
 
 
 class PlaySelect(
@@ -292,7 +117,7 @@ class PlaySelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         path = (*self.path, int(self.item.values[0]))
-        await guard(interaction, self.game_id, play(interaction, self.game_id, self.version, self.tag, path))
+        await _handle(interaction, "play", self.game_id, self.game_id, self.version, self.tag, path)
 
 
 def _simple(
@@ -301,9 +126,9 @@ def _simple(
     label: str,
     emoji: str | None,
     style: discord.ButtonStyle,
-    run: Callable[..., Awaitable[None]],
+    run: str,
 ) -> type[discord.ui.DynamicItem[discord.ui.Button]]:
-    """A button that names one game (``<template>:<game>``) and runs ``run(interaction, game)``."""
+    """A button that names one game (``<template>:<game>``) and runs handler ``run(interaction, game)``."""
 
     class Simple(discord.ui.DynamicItem[discord.ui.Button], template=rf"{template}:(?P<game>\d+)"):
         def __init__(self, game_id: int, row: int | None = None) -> None:
@@ -320,17 +145,17 @@ def _simple(
             return cls(int(match["game"]))
 
         async def callback(self, interaction: discord.Interaction) -> None:
-            await guard(interaction, self.game_id, run(interaction, self.game_id))
+            await _handle(interaction, run, self.game_id, self.game_id)
 
     Simple.__name__ = Simple.__qualname__ = name
     return Simple
 
 
-HandButton = _simple("HandButton", "hand", "My hand", "🂠", discord.ButtonStyle.secondary, hand)
+HandButton = _simple("HandButton", "hand", "My hand", "🂠", discord.ButtonStyle.secondary, "hand")
 """**My hand**: the clicker's private view, ephemeral (the fallback when DMs are closed)."""
-FollowButton = _simple("FollowButton", "follow", "Follow", "🔭", discord.ButtonStyle.secondary, follow)
+FollowButton = _simple("FollowButton", "follow", "Follow", "🔭", discord.ButtonStyle.secondary, "follow")
 """**Follow**: a member who is not playing gets the public board by DM after every turn (again: stop)."""
-RematchButton = _simple("RematchButton", "rematch", "Rematch", "🔁", discord.ButtonStyle.success, rematch)
+RematchButton = _simple("RematchButton", "rematch", "Rematch", "🔁", discord.ButtonStyle.success, "rematch")
 """**Rematch** on a finished game's final message: the same players and options, a new seed."""
 
 
@@ -355,8 +180,8 @@ class SeatOfferButton(
         return cls(*(int(match[k]) for k in ("game", "seat", "user", "holder", "at")), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        offer = seat_offer(interaction, self.game_id, self.seat, self.user_id, self.holder, self.at, self.op == "take")
-        await guard(interaction, self.game_id, offer)
+        offer = (self.game_id, self.seat, self.user_id, self.holder, self.at, self.op == "take")
+        await _handle(interaction, "seat_offer", self.game_id, *offer)
 
 
 LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -386,7 +211,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?
         return cls(int(match["lobby"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guard(interaction, None, lobby(interaction, self.lobby_id, self.op))
+        await _handle(interaction, "lobby", None, self.lobby_id, self.op)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -23,9 +23,7 @@ from games.registry import GAMES
 from rendering import pool as render_pool
 from tables.delivery import ClosedDms, Gone, Permanent, Transient
 from tables.outbox import Message
-
-if TYPE_CHECKING:
-    from cogs.app import TableBot
+from tables.service import Tables
 
 CLOSED_DMS = 50007
 """Discord's error code for "Cannot send messages to this user"."""
@@ -60,8 +58,9 @@ async def refusals() -> AsyncIterator[None]:
 class Courier:
     """The delivery loop's sender for one bot."""
 
-    def __init__(self, bot: TableBot) -> None:
+    def __init__(self, bot: discord.Client, tables: Tables) -> None:
         self.bot = bot
+        self.tables = tables
 
     async def files(self, message: Message) -> list[discord.File]:
         """A message's images, drawn, and its log."""
@@ -74,8 +73,8 @@ class Courier:
             png = await draw(render, image.view, image.names)
             files.append(discord.File(io.BytesIO(png), filename=image.file, description=image.alt))
         if message.log is not None:
-            text = await self.bot.tables.log_text(message.log)
-            record = await self.bot.tables.get(message.log)
+            text = await self.tables.log_text(message.log)
+            record = await self.tables.get(message.log)
             files.append(
                 discord.File(
                     io.BytesIO(text.encode()),
@@ -165,8 +164,8 @@ class Answer(Courier):
     """Delivers a row as the answer of the interaction that caused it: a post as its (public) response, an
     edit of the message whose button was clicked as its update. Anything else is left to the loop."""
 
-    def __init__(self, bot: TableBot, interaction: discord.Interaction) -> None:
-        super().__init__(bot)
+    def __init__(self, bot: discord.Client, tables: Tables, interaction: discord.Interaction) -> None:
+        super().__init__(bot, tables)
         self.interaction = interaction
 
     async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:

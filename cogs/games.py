@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import components
-from cogs.components import bot_of, caller_of, guard, tell
+from cogs import handlers
+from cogs.handlers import caller_of, guard, tables_of, tell
 from games.registry import GAMES
 from rendering import pool as render_pool
 from rendering import records as drawing
@@ -35,7 +35,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
 
     @app_commands.command(name="list", description="Your active games, with links (only you see this)")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
         lines = []
         for record in await tables.games_of(caller_of(interaction)):
             spec = tables.spec(record)
@@ -49,7 +49,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     @app_commands.command(name="abandon", description="End a game without a result (its host or a thread moderator)")
     @app_commands.describe(game=GAME)
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
 
         async def work() -> None:
             await tables.abandon(caller_of(interaction), await _game(tables, interaction, game))
@@ -62,7 +62,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         out = []
-        for record in await bot_of(interaction).tables.games_of(caller_of(interaction)):
+        for record in await tables_of(interaction).games_of(caller_of(interaction)):
             label = f"#{record.id} {GAMES[record.kind].title} with {', '.join(record.names)}"
             if current in str(record.id) or current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=record.id))
@@ -70,7 +70,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
 
     @app_commands.command(name="notify", description="Get a direct message when it is your turn")
     async def notify(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
-        await bot_of(interaction).tables.set_notify(interaction.user.id, setting == "on")
+        await tables_of(interaction).set_notify(interaction.user.id, setting == "on")
         text = (
             "I'll DM you when it's your turn (if your DMs are closed I'll say so in the game's thread)."
             if setting == "on"
@@ -87,7 +87,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     async def substitute(
         self, interaction: discord.Interaction, seat: str, member: discord.Member, game: int | None = None
     ) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
 
         async def work() -> None:
             number = await _game(tables, interaction, game)
@@ -101,7 +101,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            record = await bot_of(interaction).tables.my_game(caller_of(interaction), None)
+            record = await tables_of(interaction).my_game(caller_of(interaction), None)
         except GameError:
             return []
         return [
@@ -114,7 +114,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     @app_commands.describe(game=GAME)
     async def follow(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def work() -> None:
-            await components.follow(interaction, await _game(bot_of(interaction).tables, interaction, game))
+            await handlers.follow(interaction, await _game(tables_of(interaction), interaction, game))
 
         await guard(interaction, game, work())
 
@@ -130,7 +130,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
             if game not in GAMES:
                 raise GameError(f"There is no game called {words.shown(game)!r}.")
             await interaction.response.defer(thinking=True)
-            board = await records.leaderboard(bot_of(interaction).tables, game, interaction.guild_id, scope)
+            board = await records.leaderboard(tables_of(interaction), game, interaction.guild_id, scope)
             rows = [drawing.LeaderRow(*row) for row in board.rows]
             png = await render_pool.run(drawing.render_leaderboard, board.title, board.subtitle, rows)
             file = discord.File(io.BytesIO(png), filename=f"{game}-leaderboard.png", description=board.alt)
@@ -144,7 +144,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         async def work() -> None:
             await interaction.response.defer(thinking=True)
             who = member or interaction.user
-            tables = bot_of(interaction).tables
+            tables = tables_of(interaction)
             found = await records.stats(tables, who.id, who.display_name, interaction.user.id, interaction.guild_id)
             rows = [drawing.StatsRow(*row) for row in found.rows]
             png = await render_pool.run(drawing.render_stats, found.title, found.subtitle, rows)
@@ -157,7 +157,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     @app_commands.describe(member="Whose games (default: yours)")
     async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         async def work() -> None:
-            pages = HistoryPages(bot_of(interaction).tables, member or interaction.user, interaction)
+            pages = HistoryPages(tables_of(interaction), member or interaction.user, interaction)
             text = await pages.turn(0)
             await interaction.response.send_message(
                 text, view=pages, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
@@ -168,7 +168,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     @app_commands.command(name="replay", description="A finished game's public boards as an animation, with its log")
     @app_commands.describe(game="The game's number")
     async def replay(self, interaction: discord.Interaction, game: int) -> None:
-        tables = bot_of(interaction).tables
+        tables = tables_of(interaction)
 
         async def work() -> None:
             record = await tables.reach(caller_of(interaction), game)

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from data.engine import Database, Transaction, is_postgres, open_database
+from data.engine import Database, Transaction, checked_url, is_postgres, open_database
 from data.migrations import MIGRATIONS
 
 BATCH_ROWS = 500
@@ -135,7 +135,7 @@ def database_target(text: str) -> str:
     """What :func:`data.engine.open_database` takes for a command-line database: a ``postgresql://`` URL as
     it is, ``sqlite:PATH`` or a bare ``PATH`` as the SQLite file's path. Raises ``ValueError`` otherwise."""
     if is_postgres(text):
-        return text
+        return checked_url(text)
     path = text.removeprefix(SQLITE_SCHEME)
     if "://" in text and not text.startswith(SQLITE_SCHEME):
         raise ValueError(f"{text!r} is neither an SQLite file (sqlite:PATH or PATH) nor a postgresql:// URL")

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -84,6 +86,16 @@ class Database(Protocol):
 def is_postgres(target: str | os.PathLike[str]) -> bool:
     """Whether ``TABLES_DATABASE`` names a PostgreSQL server (a URL) rather than an SQLite file."""
     return str(target).startswith(POSTGRES_SCHEMES)
+
+
+def checked_url(url: str) -> str:
+    """A ``postgresql://`` URL, if it can be read; ``ValueError`` saying why not (its password hidden)."""
+    try:
+        urlsplit(url).port  # noqa: B018  (reading the port checks the whole address)
+    except ValueError as exc:
+        masked = re.sub(r"^(\w+://[^:/@]*:)[^@]*@", r"\1***@", url)
+        raise ValueError(f"{masked!r} is not a PostgreSQL URL that can be read: {exc}") from None
+    return url
 
 
 async def open_database(target: str | os.PathLike[str]) -> Database:

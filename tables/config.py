@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from data.engine import is_postgres
+from data.engine import checked_url, is_postgres
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "tables.db"
 
@@ -107,8 +107,13 @@ class Config:
             shards = shard_ids(ids) if ids else None
         except ValueError as exc:
             raise ConfigError(f"TABLES_SHARD_IDS: {exc}") from None
+        database = os.environ.get("TABLES_DATABASE") or str(DEFAULT_DATABASE)
+        try:
+            database = checked_url(database) if is_postgres(database) else database
+        except ValueError as exc:
+            raise ConfigError(f"TABLES_DATABASE: {exc}") from None
         return cls(
-            database=os.environ.get("TABLES_DATABASE") or str(DEFAULT_DATABASE),
+            database=database,
             ai_delay=_float_env("TABLES_AI_DELAY", cls.ai_delay),
             invite_ttl=_float_env("TABLES_INVITE_TTL", cls.invite_ttl, 1.0),
             archive_after=_float_env("TABLES_ARCHIVE_AFTER", cls.archive_after),

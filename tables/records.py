@@ -253,17 +253,22 @@ def verify_log(text: str) -> Verdict:
         except (IllegalAction, ValueError, LookupError) as exc:
             return fail(f"action {seq} ({action!r} by seat {seat}) is not legal there: {exc}")
         said, described = written.split("\t", 3), line.split("\t", 3)
-        if len(said) > 3 and said != described:
+        if len(said) > 3 and said[3] and said != described:
             return fail(f"action {seq} is written {said[3]!r}; the replay describes it {described[3]!r}")
     lines.append(f"ok: all {len(log.actions)} actions are legal, replayed from the seed with the published engine.")
     fault = _result_fault(game, state, log)
     if fault:
         return fail(fault)
-    result = log.result
-    lines.append(
-        f"ok: the replay gives the posted result ({result.get('reason')}: winners {result.get('winners')},"
-        f" scores {result.get('scores')})."
-    )
+    result, reason = log.result, log.result.get("reason")
+    if reason in DECIDED:
+        lines.append(
+            f"ok: the replay gives the posted result (winners {result['winners']}, scores {result['scores']})."
+        )
+    else:
+        lines.append(
+            f"ok: the game was not over when it ended by {reason}, and who resigned gives the posted result"
+            f" (winners {result.get('winners')})."
+        )
     return Verdict(True, lines)
 
 

@@ -30,6 +30,7 @@ from bot import game_options, main
 from cogs import app
 from cogs.demo import SimTable
 from games.registry import GAMES
+from tables.config import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 PIRATZ = GAMES["piratz"].game
@@ -316,7 +317,7 @@ def test_env_example_lists_every_setting_with_a_comment_and_its_default(monkeypa
     environ = _RecordingEnviron({})
     with monkeypatch.context() as m:
         m.setattr(os, "environ", environ)
-        app.Config.from_env()
+        Config.from_env()
         with pytest.raises(bot.Fatal):
             bot._token()  # the one setting bot.py reads itself
     assert "DISCORD_TOKEN" in environ.read
@@ -333,7 +334,7 @@ def test_env_example_lists_every_setting_with_a_comment_and_its_default(monkeypa
     shown = {k: str(ROOT / v) if k == "TABLES_DATABASE" else v for k, v in listed.items() if v}
     with monkeypatch.context() as m:
         m.setattr(os, "environ", _RecordingEnviron(shown))
-        assert app.Config.from_env() == app.Config()
+        assert Config.from_env() == Config()
 
 
 def test_readme_commands_use_only_real_flags(capsys: pytest.CaptureFixture[str]) -> None:
@@ -366,9 +367,13 @@ def test_readme_commands_use_only_real_flags(capsys: pytest.CaptureFixture[str])
         ("", {"TABLES_SHARD_IDS": "one"}, "TABLES_SHARD_IDS: shard ids are whole numbers"),
         ("", {"TABLES_SHARD_COUNT": "-1"}, "TABLES_SHARD_COUNT must be a whole number from 1 up"),
         ("", {"TABLES_LEASE": "1"}, "TABLES_LEASE must be at least 3 seconds"),
+        ("", {"TABLES_LOG_LEVEL": "LOUD"}, "TABLES_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ("", {"TABLES_INVITE_TTL": "-1"}, "TABLES_INVITE_TTL must be a number of seconds from 1 up"),
+        ("", {"TABLES_ARCHIVE_AFTER": "soon"}, "TABLES_ARCHIVE_AFTER must be a number of seconds"),
+        ("", {"TABLES_DATABASE": "postgresql://u:secret@[::1/x"}, "TABLES_DATABASE: 'postgresql://u:***@[::1/x'"),
     ],
 )
-def test_shards_that_do_not_fit_together_are_one_line_and_status_2(
+def test_settings_that_cannot_be_used_are_one_line_and_status_2(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: str, env: dict[str, str], said: str
 ) -> None:
     for name, value in env.items():

@@ -22,9 +22,11 @@ from data.copy import CopyError, copy_database, database_target, describe, schem
 from data.engine import Database, is_postgres, open_database
 from data.migrations import MIGRATIONS
 from data.ratings import GLOBAL
-from data.store import SeatRecord, Store
+from data.store import LobbyRecord, Store
 from games.registry import GAMES
+from tables.authority import Caller
 from tables.service import Tables
+from tests.service_support import tables_on
 
 ROOT = Path(__file__).resolve().parent.parent
 KIND = "piratz"
@@ -38,19 +40,41 @@ NAMES = ("Anne", "Bart", "Cleo")
 # ---------------------------------------------------------------------- a bot's database, with real content
 
 
-def seats(users: tuple[int | None, ...]) -> list[SeatRecord]:
-    return [SeatRecord(i, NAMES[i], user) for i, user in enumerate(users)]
+def lobby(**fields: Any) -> LobbyRecord:
+    """A new lobby of the game, with these fields."""
+    base = {"id": 0, "kind": KIND, "status": "open", "message_id": None, "options": {}, "names": {}, "ai": 0}
+    return LobbyRecord(**(base | fields))
+
+
+async def game(
+    tables: Tables, users: tuple[int | None, ...], *, channel: int, guild: int | None, t: float, clock: int = 0
+):
+    """A game as a lobby starts one: ``users`` members (``None``: an AI seat, after the members)."""
+    tables.now.t = t
+    members = [(u, NAMES[USERS.index(u)]) for u in users if u is not None]
+    async with tables.store.transaction() as db:
+        started = await tables.create(
+            db, KIND, players=members, ai=users.count(None), options={}, guild_id=guild, channel_id=channel,
+            host_id=members[0][0], clock=clock,
+        )  # fmt: skip
+    return started.record
 
 
 async def play(tables: Tables, game_id: int, actions: int | None, now: float) -> None:
-    """Let the AI make ``actions`` decisions in a game (``None``: until it ends), each committed as a click is."""
+    """Let the AI make ``actions`` decisions in a game (``None``: until it ends): its own seats' with its
+    turns, the members' as if they clicked."""
     while actions is None or actions > 0:
+        tables.now.t = now
         record = await tables.get(game_id)
         if record.status != "active":
             return
         seat = GAME.to_act(record.state)[0]
-        action = AI.choose(GAME, record.state, seat, GAME.rng(record.state))
-        await tables.act(game_id, action.encode(), seat=seat, now=now)
+        holder = record.seats[GAME.controller(record.state, seat)]
+        if holder.is_ai:
+            await tables.ai_turn(game_id, 1)
+        else:
+            action = AI.choose(GAME, record.state, seat, GAME.rng(record.state))
+            await tables.act(Caller(holder.user_id, holder.name, record.guild_id), game_id, action.encode())
         now += 1.5
         actions = None if actions is None else actions - 1
 
@@ -58,62 +82,40 @@ async def play(tables: Tables, game_id: int, actions: int | None, now: float) ->
 async def fill(store: Store) -> dict[str, int]:
     """What a bot that ran for a while holds: games in play, played to the end, won by resignation and
     abandoned (so ratings and their changes), a clock and an away member, a rematch lobby and an open one,
-    followers, private deliveries and a member's settings. Returns the ids of note."""
-    tables = Tables(store, seed="migrate")
-    playing = await tables.create(
-        KIND, seats=seats(USERS), options={}, guild_id=GUILD, channel_id=20, host_id=USERS[0], now=100.0, clock=60
-    )
+    followers, the messages it owes and what it told each player, and a member's settings. Returns the ids
+    of note."""
+    tables = tables_on(store, seed="migrate")
+    playing = await game(tables, USERS, channel=20, guild=GUILD, t=100.0, clock=60)
     await tables.set_place(playing.id, thread_id=21, message_id=22)
     await play(tables, playing.id, 7, 101.0)
-    await store.set_presence(playing.id, 2, timeouts=2, away=True)
-    ended = await tables.create(
-        KIND, seats=seats((USERS[0], None)), options={}, guild_id=GUILD, channel_id=20, host_id=USERS[0], now=200.0
-    )
+    await store.seats.set_presence(playing.id, 2, timeouts=2, away=True)
+    ended = await game(tables, (USERS[0], None), channel=20, guild=GUILD, t=200.0)
     await play(tables, ended.id, None, 201.0)
-    resigned = await tables.create(
-        KIND, seats=seats(USERS[:2]), options={}, guild_id=None, channel_id=30, host_id=USERS[1], now=300.0
-    )
+    resigned = await game(tables, USERS[:2], channel=30, guild=None, t=300.0)
     await play(tables, resigned.id, 3, 301.0)
-    await tables.resign(resigned.id, USERS[0], now=310.0)
-    abandoned = await tables.create(
-        KIND, seats=seats(USERS[1:]), options={}, guild_id=GUILD, channel_id=20, host_id=USERS[1], now=400.0
-    )
-    await tables.abandon(abandoned.id, by="the host", now=401.0)
-    rematch = await store.create_lobby(
-        kind=KIND,
-        mode="challenge",
-        guild_id=None,
-        channel_id=30,
-        host_id=USERS[1],
-        invitees=[USERS[0]],
-        accepted=[USERS[1]],
-        ai=0,
-        options={},
-        names={str(USERS[1]): NAMES[1]},
-        expires_at=900.0,
-        clock=120,
-        rematch_of=resigned.id,
-    )
-    await store.set_lobby_message(rematch, 31)
-    await store.create_lobby(
-        kind=KIND,
-        mode="open",
-        guild_id=GUILD,
-        channel_id=20,
-        host_id=USERS[2],
-        invitees=[],
-        accepted=[USERS[2]],
-        ai=1,
-        options={},
-        names={},
-        expires_at=950.0,
-    )
-    await store.follow(playing.id, 555, True)
-    await store.follow(playing.id, 556, True)
-    await store.set_delivery(playing.id, 0, "hand", "digest-0")
-    await store.set_delivery(playing.id, 1, "closed", "1")
-    await store.set_notify(USERS[0], True)
-    await store.set_notify(USERS[1], False)
+    tables.now.t = 310.0
+    await tables.resign(Caller(USERS[0], NAMES[0], None), resigned.id)
+    abandoned = await game(tables, USERS[1:], channel=20, guild=GUILD, t=400.0)
+    await tables.abandon(Caller(USERS[1], NAMES[1], GUILD), abandoned.id)
+    rematch = await store.lobbies.create(
+        lobby(mode="challenge", guild_id=None, channel_id=30, host_id=USERS[1], invitees=[USERS[0]],
+              accepted=[USERS[1]], names={str(USERS[1]): NAMES[1]}, expires_at=900.0, clock=120,
+              rematch_of=resigned.id)
+    )  # fmt: skip
+    assert rematch is not None
+    await store.lobbies.set_message(rematch, 31)
+    await store.lobbies.create(
+        lobby(mode="open", guild_id=GUILD, channel_id=20, host_id=USERS[2], invitees=[], accepted=[USERS[2]], ai=1,
+              expires_at=950.0)
+    )  # fmt: skip
+    await store.seats.follow(playing.id, 555, True)
+    await store.seats.follow(playing.id, 556, True)
+    await store.outbox.set_marker(playing.id, 0, "hand", "digest-0")
+    await store.outbox.set_marker(playing.id, 1, "closed", "1")
+    await store.settings.set_notify(USERS[0], True)
+    await store.settings.set_notify(USERS[1], False)
+    await tables.stop()
+    assert await store.outbox.pending(), "the messages owed are copied too"
     return {"playing": playing.id, "ended": ended.id, "resigned": resigned.id, "rematch": rematch}
 
 
@@ -174,18 +176,22 @@ async def answers(store: Store, held: dict[str, list[dict[str, Any]]]) -> list[A
     """What the store's read methods say about each game, lobby and member of the filled database."""
     said: list[Any] = []
     for game_id in sorted(g["id"] for g in held["games"]):
-        said += [await store.load_game(game_id), await store.actions(game_id), await store.rating_changes(game_id)]
-        said += [await store.followers(game_id), await store.delivery(game_id, 0, "hand")]
-        said += [await store.rematch_lobby(game_id)]
+        said += [
+            await store.games.load(game_id),
+            await store.games.actions(game_id),
+            await store.ratings.changes(game_id),
+        ]
+        said += [await store.seats.followers(game_id), await store.outbox.marker(game_id, 0, "hand")]
+        said += [await store.lobbies.rematch_of(game_id)]
     for lobby_id in sorted(g["id"] for g in held["lobbies"]):
-        said += [await store.load_lobby(lobby_id)]
+        said += [await store.lobbies.load(lobby_id)]
     for scope in (GUILD, GLOBAL):
-        said += [await store.leaderboard(KIND, scope), await store.rating_trend(USERS[0], scope, KIND)]
-        said += [await store.standings_of(USERS[0], scope)]
+        said += [await store.ratings.leaderboard(KIND, scope), await store.ratings.trend(USERS[0], scope, KIND)]
+        said += [await store.ratings.standings_of(USERS[0], scope)]
     for user in USERS:
-        said += [await store.game_ids(user_id=user), await store.ended_games(user, limit=10)]
-        said += [await store.notify_enabled(user)]
-    said += [await store.open_lobbies(), await store.game_ids(status="finished"), await store.unarchived()]
+        said += [await store.games.ids(user_id=user), await store.games.ended(user, limit=10)]
+        said += [await store.settings.notify_enabled(user)]
+    said += [await store.lobbies.open(), await store.games.ids(status="finished"), await store.outbox.pending()]
     return said
 
 
@@ -221,7 +227,7 @@ async def test_the_store_reads_the_same_from_the_copy(source, store_target):
     original, copy = await Store.open(source), await Store.open(store_target)
     try:
         assert await answers(copy, held) == await answers(original, held)
-        assert (await copy.leaderboard(KIND, GLOBAL))[0].games >= 1
+        assert (await copy.ratings.leaderboard(KIND, GLOBAL))[0].games >= 1
     finally:
         await original.close()
         await copy.close()
@@ -233,27 +239,17 @@ async def test_new_games_and_lobbies_are_numbered_after_the_copied_ones(source, 
     last_lobby = max(r["id"] for r in (await contents(source))["lobbies"])
     store = await Store.open(store_target)
     try:
-        tables = Tables(store, seed="after")
-        record = await tables.create(
-            KIND, seats=seats(USERS[:2]), options={}, guild_id=GUILD, channel_id=40, host_id=USERS[0], now=1000.0
-        )
+        tables = tables_on(store, seed="after")
+        record = await game(tables, USERS[:2], channel=40, guild=GUILD, t=1000.0)
         assert record.id == last_game + 1
         await play(tables, record.id, 2, 1001.0)
-        lobby = await store.create_lobby(
-            kind=KIND,
-            mode="open",
-            guild_id=GUILD,
-            channel_id=40,
-            host_id=USERS[0],
-            invitees=[],
-            accepted=[USERS[0]],
-            ai=0,
-            options={},
-            names={},
-            expires_at=2000.0,
-        )
-        assert lobby == last_lobby + 1
-        assert len(await store.actions(record.id)) == 2
+        lobby_id = await store.lobbies.create(
+            lobby(mode="open", guild_id=GUILD, channel_id=40, host_id=USERS[0], invitees=[], accepted=[USERS[0]],
+                  expires_at=2000.0)
+        )  # fmt: skip
+        assert lobby_id == last_lobby + 1
+        assert len(await store.games.actions(record.id)) == 2
+        await tables.stop()
     finally:
         await store.close()
 
@@ -269,7 +265,7 @@ async def test_postgresql_back_to_sqlite(source, postgres_url, tmp_path):
 async def test_a_target_that_holds_rows_is_refused_and_left_as_it_was(source, store_target):
     store = await Store.open(store_target)
     try:
-        await store.set_notify(999, True)
+        await store.settings.set_notify(999, True)
     finally:
         await store.close()
     before = await contents(store_target)
@@ -419,13 +415,15 @@ async def test_cli_copies_and_prints_a_line_per_table(source, store_target):
         (["--to", "y.db"], "required: --from"),
         (["--from", "/nowhere/none.db", "--to", "y.db"], "no SQLite database at /nowhere/none.db"),
         (["--from", "SOURCE", "--to", "mysql://db/x"], "neither an SQLite file"),
+        (["--from", "SOURCE", "--to", "postgresql://u:secret@[::1/x"], "'postgresql://u:***@[::1/x' is not a"),
+        (["--from", "SOURCE", "--to", "postgresql://u:secret@db:99999/x"], "not a PostgreSQL URL"),
     ],
 )
 def test_cli_bad_arguments_are_one_line_and_status_2(source, argv, message):
     done = migrate_db(*(source if a == "SOURCE" else a for a in argv))
     assert done.returncode == 2
     assert done.stdout == ""
-    assert len(done.stderr.splitlines()) == 1 and message in done.stderr
+    assert len(done.stderr.splitlines()) == 1 and message in done.stderr and "secret" not in done.stderr
 
 
 def test_cli_an_unreachable_target_is_one_line_and_status_1(source, tmp_path):

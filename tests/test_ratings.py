@@ -8,10 +8,12 @@ import asyncio
 import pytest
 from openskill.models import PlackettLuce
 
-import data.store as store_module
-from data.ratings import AI_USER, DEFAULT, GLOBAL, Placing, Rating, placings, rate
+import data.ratings as ratings_module
+from data.games import Commit
+from data.ratings import AI_USER, DEFAULT, GLOBAL, Placing, Rating, rate
 from data.store import SeatRecord, Store
 from games.registry import GAMES
+from tables.results import placings
 
 PL = PlackettLuce()
 
@@ -131,7 +133,7 @@ async def store(store_target):
 
 async def piratz_game(store: Store, users=(1, 2), guild_id: int | None = 5) -> tuple[int, dict]:
     state = GAMES["piratz"].game.new_game(len(users), {}, "s")
-    game_id = await store.create_game(
+    game_id = await store.games.create(
         kind="piratz",
         guild_id=guild_id,
         channel_id=10,
@@ -145,45 +147,53 @@ async def piratz_game(store: Store, users=(1, 2), guild_id: int | None = 5) -> t
     return game_id, state
 
 
+async def rated_end(store: Store, game_id: int, state: dict, ending: dict, *, status: str = "finished") -> int | None:
+    """End a game as the table service does: its result (by a last action, or without one) and its rating,
+    in one transaction. The game's new revision (``None`` if it could not end)."""
+    record = await store.games.load(game_id)
+    assert record is not None
+    async with store.transaction() as db:
+        if ending["reason"] == "rules":
+            step = Commit([(0, "reveal")], state, status, ending)
+            revision = await db.games.commit(game_id, expected_version=0, step=step, now=2.0)
+        else:
+            revision = 1 if await db.games.finish(game_id, status=status, result=ending, now=2.0) else None
+        placed = placings(GAMES["piratz"].game, state, ending, (await db.games.load(game_id)).seats)
+        if revision is not None and status == "finished" and placed:
+            await db.ratings.rate(game_id, "piratz", record.guild_id, placed, now=2.0)
+        return revision
+
+
 async def first_wins(store: Store, game_id: int, state: dict) -> int | None:
     """Commit the first action of a game as its last: the first seat wins, 9 to 4."""
-    return await store.commit_action(
-        game_id,
-        expected_version=0,
-        seat=0,
-        action="reveal",
-        state=state,
-        now=2.0,
-        status="finished",
-        result=result([0], [9, 4]),
-    )
+    return await rated_end(store, game_id, state, result([0], [9, 4]))
 
 
 async def test_a_finished_game_is_rated_with_its_result_per_server_and_globally(store: Store) -> None:
     game_id, state = await piratz_game(store)
     assert await first_wins(store, game_id, state)
-    changes = await store.rating_changes(game_id)
+    changes = await store.ratings.changes(game_id)
     assert sorted((scope, user) for scope, user, _, _ in changes) == [(GLOBAL, 1), (GLOBAL, 2), (5, 1), (5, 2)]
     for scope in (5, GLOBAL):
-        board = await store.leaderboard("piratz", scope)
+        board = await store.ratings.leaderboard("piratz", scope)
         assert [(s.user_id, s.name, s.games, s.wins) for s in board] == [(1, "P0", 1, 1), (2, "P1", 1, 0)]
         assert board[0].rating.mu == pytest.approx(27.6354, abs=1e-4)
-    assert await store.rating_trend(1, 5, "piratz") == pytest.approx([DEFAULT.shown, board[0].rating.shown])
+    assert await store.ratings.trend(1, 5, "piratz") == pytest.approx([DEFAULT.shown, board[0].rating.shown])
     # The game cannot finish (nor be rated) a second time.
-    assert not await store.finish_game(game_id, status="finished", result=result([1]), now=3.0)
-    assert len(await store.rating_changes(game_id)) == 4
+    assert await rated_end(store, game_id, state, result([1], reason="resignation")) is None
+    assert len(await store.ratings.changes(game_id)) == 4
 
 
 async def test_resignation_rates_and_abandoning_does_not(store: Store) -> None:
-    resigned, _ = await piratz_game(store, users=(1, 2, 3), guild_id=None)
-    await store.resign_seat(resigned, 1)
-    assert await store.finish_game(resigned, status="finished", result=result([0, 2], reason="resignation"), now=2.0)
-    board = await store.leaderboard("piratz", GLOBAL)
+    resigned, state = await piratz_game(store, users=(1, 2, 3), guild_id=None)
+    assert await store.seats.resign(resigned, 1, user_id=2)
+    assert await rated_end(store, resigned, state, result([0, 2], reason="resignation"))
+    board = await store.ratings.leaderboard("piratz", GLOBAL)
     assert board[-1].user_id == 2 and board[-1].wins == 0 and {s.user_id for s in board} == {1, 2, 3}
-    assert {scope for scope, *_ in await store.rating_changes(resigned)} == {GLOBAL}  # no server: global only
-    abandoned, _ = await piratz_game(store)
-    assert await store.finish_game(abandoned, status="abandoned", result=result([], reason="abandoned"), now=3.0)
-    assert await store.rating_changes(abandoned) == []
+    assert {scope for scope, *_ in await store.ratings.changes(resigned)} == {GLOBAL}  # no server: global only
+    abandoned, state = await piratz_game(store)
+    assert await rated_end(store, abandoned, state, result([], reason="abandoned"), status="abandoned")
+    assert await store.ratings.changes(abandoned) == []
 
 
 async def test_a_failed_rating_leaves_the_game_unfinished(store: Store, monkeypatch) -> None:
@@ -192,13 +202,13 @@ async def test_a_failed_rating_leaves_the_game_unfinished(store: Store, monkeypa
     def broken(*args, **kwargs):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(store_module, "rate", broken)
+    monkeypatch.setattr(ratings_module, "rate", broken)
     with pytest.raises(RuntimeError):
         await first_wins(store, game_id, state)
-    await store.set_notify(7, True)  # a later write on the same connection commits nothing of it
-    record = await store.load_game(game_id)
+    await store.settings.set_notify(7, True)  # a later write on the same connection commits nothing of it
+    record = await store.games.load(game_id)
     assert record is not None and record.status == "active" and record.version == 0
-    assert await store.actions(game_id) == [] and await store.rating_changes(game_id) == []
+    assert await store.games.actions(game_id) == [] and await store.ratings.changes(game_id) == []
 
 
 async def test_games_ending_at_once_in_several_processes_rate_a_common_player_in_turn(store_target) -> None:
@@ -214,7 +224,7 @@ async def test_games_ending_at_once_in_several_processes_rate_a_common_player_in
             changes = [
                 (before, after)
                 for game_id, _ in games
-                for s, user, before, after in await stores[0].rating_changes(game_id)
+                for s, user, before, after in await stores[0].ratings.changes(game_id)
                 if s == scope and user == 1
             ]
             # The changes form one chain from the default rating to the stored one.
@@ -222,7 +232,7 @@ async def test_games_ending_at_once_in_several_processes_rate_a_common_player_in
             afters = {before: after for before, after in changes}
             while rating in afters:
                 rating, chained = afters[rating], chained + 1
-            anne = next(s for s in await stores[0].leaderboard("piratz", scope) if s.user_id == 1)
+            anne = next(s for s in await stores[0].ratings.leaderboard("piratz", scope) if s.user_id == 1)
             assert chained == 4 and anne.games == 4 and anne.wins == 4
             assert anne.rating == rating
     finally:

@@ -15,7 +15,7 @@ from data.store import GameRecord, SeatRecord, Store
 from games.core import Termination
 from games.registry import GAMES
 from tables.records import BadLog, Position, game_log, public_positions, read_log, sample, verify_log
-from tables.service import ended_without_play, result_of
+from tables.results import ended_without_play, result_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,7 +128,7 @@ async def test_another_members_games_are_listed_from_this_server_only(tmp_path) 
     try:
         ids = []
         for guild in (5, 6, None):
-            game_id = await store.create_game(
+            game_id = await store.games.create(
                 kind="piratz",
                 guild_id=guild,
                 channel_id=1,
@@ -139,13 +139,13 @@ async def test_another_members_games_are_listed_from_this_server_only(tmp_path) 
                 state={},
                 now=1.0,
             )
-            await store.finish_game(game_id, status="abandoned", result=None, now=float(game_id))
+            await store.games.finish(game_id, status="abandoned", result=None, now=float(game_id))
             ids.append(game_id)
-        assert await store.ended_games(1, limit=10) == ids[::-1]
-        assert await store.ended_games(1, limit=10, everywhere=False, guild_id=5) == [ids[0]]
-        assert await store.ended_games(1, limit=10, everywhere=False, guild_id=None) == [ids[2]]
-        assert await store.count_ended_games(1, everywhere=False, guild_id=6) == 1
-        assert await store.ended_games(1, limit=1, offset=1) == [ids[1]]
+        assert await store.games.ended(1, limit=10) == ids[::-1]
+        assert await store.games.ended(1, limit=10, everywhere=False, guild_id=5) == [ids[0]]
+        assert await store.games.ended(1, limit=10, everywhere=False, guild_id=None) == [ids[2]]
+        assert await store.games.count_ended(1, everywhere=False, guild_id=6) == 1
+        assert await store.games.ended(1, limit=1, offset=1) == [ids[1]]
     finally:
         await store.close()
 
@@ -157,3 +157,55 @@ def test_the_records_service_loads_neither_discord_nor_pillow() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == []
+
+
+# ---------------------------------------------------------------------------------------------- verify
+
+
+def tampered(text: str, **header: object) -> str:
+    """``text`` with some header values replaced (as JSON)."""
+    lines = text.splitlines()
+    for key, value in header.items():
+        lines = [f"{key}: {json.dumps(value)}" if line.startswith(f"{key}: ") else line for line in lines]
+    return "\n".join(lines) + "\n"
+
+
+def resigned_duel() -> tuple[GameRecord, list[tuple[int, int, str]]]:
+    """A duel in which P1 resigned after 12 actions, as the service records it."""
+    record, actions = played("piratz", stop=12)
+    record.result = {**record.result, "summary": "{p1} resigned."}
+    return record, actions
+
+
+def test_a_resignation_verifies_only_with_who_resigned_and_who_won() -> None:
+    record, actions = resigned_duel()
+    text = game_log(record, actions)
+    assert verify_log(text).ok
+    # Winners and resigned seats swapped: each is consistent alone, but the summary names who resigned.
+    swapped = tampered(text, resigned=[0], result={**record.result, "winners": [1]})
+    verdict = verify_log(swapped)
+    assert not verdict.ok and "resigned" in verdict.lines[-1]
+    assert not verify_log(tampered(text, resigned=[])).ok
+    assert not verify_log(tampered(text, result={**record.result, "winners": [0, 1]})).ok
+
+
+def test_an_abandoned_game_verifies_and_has_no_winner() -> None:
+    record, actions = played("piratz", stop=8)
+    record.seats[1].resigned = False
+    record.result = ended_without_play([], "Abandoned by P0.", Termination.ABANDONED)
+    text = game_log(record, actions)
+    assert verify_log(text).ok
+    assert not verify_log(tampered(text, result={**record.result, "winners": [0]})).ok
+
+
+def test_the_header_is_checked_against_the_replay() -> None:
+    record, actions = played("piratz")
+    text = game_log(record, actions)
+    # The names swapped: the action lines say who did what.
+    verdict = verify_log(tampered(text, names=list(reversed(record.names))))
+    assert not verdict.ok and "is written" in verdict.lines[-1]
+    # Options the engine would not have resolved so.
+    verdict = verify_log(tampered(text, options={}))
+    assert not verdict.ok and "options" in verdict.lines[-1]
+    assert not verify_log(tampered(text, players=3)).ok
+    assert not verify_log(tampered(text, resigned=[5])).ok

@@ -10,6 +10,7 @@ import pytest
 
 import data.store as store_module
 from data.engine import is_postgres
+from data.games import Commit
 from data.migrations import MIGRATIONS
 from data.postgres import placeholders, schema_script
 from data.store import LobbyRecord, SeatRecord, Store
@@ -38,7 +39,7 @@ async def new_game(store: Store, *, channel_id: int = 10, users=(1, 2), seed: st
         "now": 100.0,
     }
     args.update(kw)
-    return await store.create_game(**args)
+    return await store.games.create(**args)
 
 
 async def new_lobby(store: Store, **kw) -> int:
@@ -54,15 +55,23 @@ async def new_lobby(store: Store, **kw) -> int:
         "options": {"blind": True},
         "names": {"1": "Anne", "2": "Bart"},
         "expires_at": 1234.5,
+        "status": "open",
+        "message_id": None,
     }
     args.update(kw)
-    return await store.create_lobby(**args)
+    lobby_id = await store.lobbies.create(LobbyRecord(id=0, **args))
+    assert lobby_id is not None
+    return lobby_id
 
 
 async def commit(store: Store, game_id: int, expected: int, **kw) -> int | None:
-    args = {"seat": 0, "action": "reveal", "state": {"step": expected + 1}, "now": 200.0 + expected}
-    args.update(kw)
-    return await store.commit_action(game_id, expected_version=expected, **args)
+    """One action committed over version ``expected`` (``seat``, ``action``, ``state``, ``status``, ``result``,
+    ``presence``, ``member`` for the step; ``now``, ``runner``, ``lease_until``, ``take_over`` for the write)."""
+    step = {"actions": [(kw.pop("seat", 0), kw.pop("action", "reveal"))], "state": {"step": expected + 1}}
+    step |= {k: kw.pop(k) for k in ("state", "status", "result", "presence", "member") if k in kw}
+    return await store.games.commit(
+        game_id, expected_version=expected, step=Commit(**step), now=kw.pop("now", 200.0 + expected), **kw
+    )
 
 
 async def table_names(store: Store, target: str) -> set[str]:
@@ -102,7 +111,7 @@ async def test_reopening_applies_no_migration_twice(store_target):
     for _ in range(2):
         store = await Store.open(path)
         assert await store.schema_version() == len(MIGRATIONS)
-        assert (await store.load_game(game_id)) is not None
+        assert (await store.games.load(game_id)) is not None
         await store.close()
 
 
@@ -133,7 +142,7 @@ async def test_processes_starting_together_on_postgresql_migrate_once(postgres_u
     try:
         assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 3
         game_id = await new_game(stores[0])
-        assert (await stores[1].load_game(game_id)).id == game_id
+        assert (await stores[1].games.load(game_id)).id == game_id
     finally:
         for s in stores:
             await s.close()
@@ -158,7 +167,7 @@ async def test_pragmas_wal_synchronous_normal_foreign_keys(tmp_path):
 async def test_in_memory_database_opens():
     store = await Store.open(":memory:")
     assert await store.schema_version() == len(MIGRATIONS)
-    assert await store.load_game(1) is None
+    assert await store.games.load(1) is None
     await store.close()
 
 
@@ -168,7 +177,7 @@ async def test_in_memory_database_opens():
 async def test_create_and_load_game_round_trip(store):
     state = {"step": 0, "nested": {"cards": [3, 1, 2], "flag": True, "none": None}, "text": "ünïcode ☠"}
     game_id = await new_game(store, users=(11, None, 33), state=state, seed="abc123", channel_id=77)
-    record = await store.load_game(game_id)
+    record = await store.games.load(game_id)
     assert record is not None
     assert record.id == game_id
     assert record.kind == "piratz"
@@ -194,124 +203,125 @@ async def test_create_and_load_game_round_trip(store):
     assert record.seat_of(33) == 2
     assert record.seat_of(11) == 0
     assert record.seat_of(999) is None
-    assert await store.actions(game_id) == []
+    assert await store.games.actions(game_id) == []
 
 
 async def test_load_missing_game_is_none(store):
-    assert await store.load_game(12345) is None
+    assert await store.games.load(12345) is None
 
 
 async def test_game_ids_are_distinct(store):
     a = await new_game(store)
     b = await new_game(store)
     assert a != b
-    assert (await store.load_game(a)).id == a
-    assert (await store.load_game(b)).id == b
+    assert (await store.games.load(a)).id == a
+    assert (await store.games.load(b)).id == b
 
 
 async def test_commit_action_bumps_version_and_appends_to_log(store):
     game_id = await new_game(store)
     assert await commit(store, game_id, 0, seat=1, action="pass coins", state={"step": 1, "x": "a"})
-    record = await store.load_game(game_id)
+    record = await store.games.load(game_id)
     assert record.version == 1
     assert record.state == {"step": 1, "x": "a"}
     assert record.status == "active"
-    assert await store.actions(game_id) == [(1, 1, "pass coins")]
+    assert await store.games.actions(game_id) == [(1, 1, "pass coins")]
 
     assert await commit(store, game_id, 1, seat=0, action="reveal", state={"step": 2})
     assert await commit(store, game_id, 2, seat=1, action="end", state={"step": 3})
-    record = await store.load_game(game_id)
+    record = await store.games.load(game_id)
     assert record.version == 3
     assert record.state == {"step": 3}
-    assert await store.actions(game_id) == [(1, 1, "pass coins"), (2, 0, "reveal"), (3, 1, "end")]
+    assert await store.games.actions(game_id) == [(1, 1, "pass coins"), (2, 0, "reveal"), (3, 1, "end")]
     # seq always equals the version the action produced
-    assert [seq for seq, _, _ in await store.actions(game_id)] == [1, 2, 3]
+    assert [seq for seq, _, _ in await store.games.actions(game_id)] == [1, 2, 3]
 
 
 @pytest.mark.parametrize("expected", [0, 2, 5, -1])
 async def test_commit_action_with_stale_version_writes_nothing(store, expected):
     game_id = await new_game(store)
     assert await commit(store, game_id, 0, state={"step": 1, "good": True})
-    before = await store.load_game(game_id)  # version 1: 0 is stale, the others never existed
+    before = await store.games.load(game_id)  # version 1: 0 is stale, the others never existed
     assert not await commit(store, game_id, expected, seat=1, action="end", state={"bad": True})
-    after = await store.load_game(game_id)
+    after = await store.games.load(game_id)
     assert after.version == before.version == 1
     assert after.state == before.state == {"step": 1, "good": True}
     assert after.status == "active"
-    assert await store.actions(game_id) == [(1, 0, "reveal")]
+    assert await store.games.actions(game_id) == [(1, 0, "reveal")]
     # the connection is left usable: the right version still commits
     assert await commit(store, game_id, 1, state={"step": 2})
-    assert (await store.load_game(game_id)).version == 2
+    assert (await store.games.load(game_id)).version == 2
 
 
 async def test_commit_action_on_missing_game_is_false(store):
     assert not await commit(store, 999, 0)
-    assert await store.actions(999) == []
+    assert await store.games.actions(999) == []
 
 
 async def test_commit_action_stores_the_finish(store):
     game_id = await new_game(store)
     result = {"winners": [1], "scores": [3, 9], "summary": "{p1} wins with 9 points."}
     assert await commit(store, game_id, 0, state={"over": True}, status="finished", result=result)
-    record = await store.load_game(game_id)
+    record = await store.games.load(game_id)
     assert record.status == "finished"
     assert record.result == result
     assert record.version == 1
-    assert await store.game_ids(status="active") == []
-    assert await store.game_ids(status="finished") == [game_id]
+    assert await store.games.ids(status="active") == []
+    assert await store.games.ids(status="finished") == [game_id]
 
 
 async def test_finished_game_refuses_commits(store):
     game_id = await new_game(store)
     assert await commit(store, game_id, 0, status="finished", result={"winners": [0]}, state={"end": 1})
     assert not await commit(store, game_id, 1, state={"after": True})
-    record = await store.load_game(game_id)
+    record = await store.games.load(game_id)
     assert record.version == 1
     assert record.state == {"end": 1}
     assert record.status == "finished"
-    assert await store.actions(game_id) == [(1, 0, "reveal")]
+    assert await store.games.actions(game_id) == [(1, 0, "reveal")]
 
 
 async def test_finish_game_then_commits_are_refused(store):
     game_id = await new_game(store)
     assert await commit(store, game_id, 0)
     result = {"winners": [], "scores": [], "summary": "Abandoned by Anne."}
-    assert await store.finish_game(game_id, status="abandoned", result=result, now=300.0)
-    record = await store.load_game(game_id)
+    assert await store.games.finish(game_id, status="abandoned", result=result, now=300.0)
+    record = await store.games.load(game_id)
     assert record.status == "abandoned"
     assert record.result == result
     assert record.version == 2  # finishing counts as a change of the board
     # already over: neither a second finish nor an action is accepted
-    assert not await store.finish_game(game_id, status="finished", result=None, now=301.0)
+    assert not await store.games.finish(game_id, status="finished", result=None, now=301.0)
     assert not await commit(store, game_id, 2)
-    assert (await store.load_game(game_id)).status == "abandoned"
-    assert await store.actions(game_id) == [(1, 0, "reveal")]
+    assert (await store.games.load(game_id)).status == "abandoned"
+    assert await store.games.actions(game_id) == [(1, 0, "reveal")]
 
 
 async def test_finish_missing_game_is_false(store):
-    assert not await store.finish_game(42, status="abandoned", result=None, now=1.0)
+    assert not await store.games.finish(42, status="abandoned", result=None, now=1.0)
 
 
 async def test_resign_seat(store):
     game_id = await new_game(store, users=(1, 2, 3))
-    await store.resign_seat(game_id, 1)
-    seats = (await store.load_game(game_id)).seats
+    assert await store.seats.resign(game_id, 1, user_id=2)
+    assert not await store.seats.resign(game_id, 1, user_id=2)  # once
+    seats = (await store.games.load(game_id)).seats
     assert [s.resigned for s in seats] == [False, True, False]
     assert [s.is_ai for s in seats] == [False, True, False]
-    assert (await store.load_game(game_id)).version == 0
+    assert (await store.games.load(game_id)).version == 0
 
 
 async def test_set_place(store):
     game_id = await new_game(store, channel_id=10)
-    await store.set_place(game_id, thread_id=500)
-    record = await store.load_game(game_id)
+    await store.games.set_place(game_id, thread_id=500)
+    record = await store.games.load(game_id)
     assert (record.thread_id, record.message_id, record.place_id) == (500, None, 500)
-    await store.set_place(game_id, message_id=600)
-    record = await store.load_game(game_id)
+    await store.games.set_place(game_id, message_id=600)
+    record = await store.games.load(game_id)
     assert (record.thread_id, record.message_id) == (500, 600)
-    await store.set_place(game_id, message_id=601)
-    await store.set_place(game_id)  # nothing given: nothing changes
-    record = await store.load_game(game_id)
+    await store.games.set_place(game_id, message_id=601)
+    await store.games.set_place(game_id)  # nothing given: nothing changes
+    record = await store.games.load(game_id)
     assert (record.thread_id, record.message_id, record.channel_id) == (500, 601, 10)
 
 
@@ -322,40 +332,40 @@ async def test_game_ids_by_status_and_user(store):
     d = await new_game(store, users=(1, 4))
     assert await commit(store, d, 0, status="finished", result={"winners": [0]})
     e = await new_game(store, users=(2, 5))
-    assert await store.finish_game(e, status="abandoned", result=None, now=1.0)
+    assert await store.games.finish(e, status="abandoned", result=None, now=1.0)
 
-    assert await store.game_ids() == [a, b, c]
-    assert await store.game_ids(status="active") == [a, b, c]
-    assert await store.game_ids(status="finished") == [d]
-    assert await store.game_ids(status="abandoned") == [e]
-    assert await store.game_ids(user_id=1) == [a, c]
-    assert await store.game_ids(user_id=2) == [a, b]
-    assert await store.game_ids(user_id=3) == [c]  # once, not once per seat
-    assert await store.game_ids(user_id=4) == []
-    assert await store.game_ids(status="finished", user_id=1) == [d]
-    assert await store.game_ids(status="abandoned", user_id=2) == [e]
-    assert await store.game_ids(user_id=999) == []
+    assert await store.games.ids() == [a, b, c]
+    assert await store.games.ids(status="active") == [a, b, c]
+    assert await store.games.ids(status="finished") == [d]
+    assert await store.games.ids(status="abandoned") == [e]
+    assert await store.games.ids(user_id=1) == [a, c]
+    assert await store.games.ids(user_id=2) == [a, b]
+    assert await store.games.ids(user_id=3) == [c]  # once, not once per seat
+    assert await store.games.ids(user_id=4) == []
+    assert await store.games.ids(status="finished", user_id=1) == [d]
+    assert await store.games.ids(status="abandoned", user_id=2) == [e]
+    assert await store.games.ids(user_id=999) == []
 
 
 async def test_games_in_place(store):
     in_thread = await new_game(store, channel_id=10)
-    await store.set_place(in_thread, thread_id=1000)
+    await store.games.set_place(in_thread, thread_id=1000)
     no_thread = await new_game(store, channel_id=20)
 
-    assert await store.games_in_place(1000) == [in_thread]  # by thread
-    assert await store.games_in_place(20) == [no_thread]  # by channel when there is no thread
-    assert await store.games_in_place(10) == []  # its channel is not its place once it has a thread
-    assert await store.games_in_place(30) == []
+    assert await store.games.in_place(1000) == [in_thread]  # by thread
+    assert await store.games.in_place(20) == [no_thread]  # by channel when there is no thread
+    assert await store.games.in_place(10) == []  # its channel is not its place once it has a thread
+    assert await store.games.in_place(30) == []
 
     # several active games may share a channel (no thread permission): newest first; finished ones drop out
     newer = await new_game(store, channel_id=20)
-    assert await store.games_in_place(20) == [newer, no_thread]
-    assert await store.finish_game(newer, status="abandoned", result=None, now=1.0)
-    assert await store.games_in_place(20) == [no_thread]
+    assert await store.games.in_place(20) == [newer, no_thread]
+    assert await store.games.finish(newer, status="abandoned", result=None, now=1.0)
+    assert await store.games.in_place(20) == [no_thread]
     assert await commit(store, no_thread, 0, status="finished", result={"winners": [0]})
-    assert await store.games_in_place(20) == []
-    assert await store.finish_game(in_thread, status="abandoned", result=None, now=1.0)
-    assert await store.games_in_place(1000) == []
+    assert await store.games.in_place(20) == []
+    assert await store.games.finish(in_thread, status="abandoned", result=None, now=1.0)
+    assert await store.games.in_place(1000) == []
 
 
 async def test_deleting_a_game_cascades_to_seats_and_actions(store):
@@ -364,7 +374,7 @@ async def test_deleting_a_game_cascades_to_seats_and_actions(store):
     assert await commit(store, game_id, 0)
     assert await store._db.execute("DELETE FROM games WHERE id = ?", (game_id,)) == 1
     assert (await store._db.fetchone("SELECT COUNT(*) FROM seats WHERE game_id = ?", (game_id,)))[0] == 0
-    assert await store.actions(game_id) == []
+    assert await store.games.actions(game_id) == []
 
 
 async def test_refused_commit_does_not_undo_a_concurrent_commit(store):
@@ -376,8 +386,8 @@ async def test_refused_commit_does_not_undo_a_concurrent_commit(store):
     )
     assert refused is None
     assert accepted == 1  # the game's first write after its creation
-    record = await store.load_game(b)
-    log = await store.actions(b)
+    record = await store.games.load(b)
+    log = await store.games.actions(b)
     # a successful commit means snapshot, version and log all moved together
     assert (record.version, record.state, log) == (1, {"b": "new"}, [(1, 0, "reveal")])
 
@@ -390,8 +400,8 @@ async def test_a_write_that_fails_midway_leaves_nothing_behind(store):
     )
     with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
         await commit(store, game_id, 0, state={"half": True})
-    assert await store.resign_seat(game_id, 1) is None  # a later write commits only itself
-    record = await store.load_game(game_id)
+    assert await store.seats.resign(game_id, 1, user_id=2)  # a later write commits only itself
+    record = await store.games.load(game_id)
     assert (record.version, record.state["step"], record.seats[1].resigned) == (0, 0, True)
 
 
@@ -405,8 +415,8 @@ async def test_two_processes_committing_the_same_version_apply_it_once(store_tar
                 commit(second, game_id, version, seat=1, state={"by": "second"}),
             )
             assert sorted(r is not None for r in results) == [False, True]
-        record = await second.load_game(game_id)
-        log = await first.actions(game_id)
+        record = await second.games.load(game_id)
+        log = await first.games.actions(game_id)
         assert record.version == 5 and [seq for seq, _, _ in log] == [1, 2, 3, 4, 5]
         assert record.state == {"by": ("first", "second")[log[-1][1]]}  # the snapshot is the last logged action's
     finally:
@@ -418,15 +428,15 @@ async def test_discord_ids_and_times_keep_every_digit(store):
     big = 1_234_567_890_123_456_789  # Discord ids need 64 bits
     now = 1_763_900_000.123456  # and times more digits than a 4-byte float holds
     game_id = await new_game(store, users=(big, None), channel_id=big + 1, guild_id=big + 2, now=now)
-    await store.set_place(game_id, thread_id=big + 3, message_id=big + 4)
+    await store.games.set_place(game_id, thread_id=big + 3, message_id=big + 4)
     assert await commit(store, game_id, 0, now=now + 1)
-    record = await store.load_game(game_id)
+    record = await store.games.load(game_id)
     assert (record.seats[0].user_id, record.channel_id, record.guild_id) == (big, big + 1, big + 2)
     assert (record.thread_id, record.message_id, record.created_at) == (big + 3, big + 4, now)
-    assert await store.action_time(game_id, 1) == now + 1
-    assert await store.game_ids(user_id=big) == [game_id]
-    await store.set_notify(big, True)
-    assert await store.notify_enabled(big)
+    assert await store.games.action_time(game_id, 1) == now + 1
+    assert await store.games.ids(user_id=big) == [game_id]
+    await store.settings.set_notify(big, True)
+    assert await store.settings.notify_enabled(big)
 
 
 # ---------------------------------------------------------------------------------------------- engines
@@ -458,7 +468,7 @@ def test_the_setting_names_the_engine():
 
 async def test_create_and_load_lobby(store):
     lobby_id = await new_lobby(store)
-    lobby = await store.load_lobby(lobby_id)
+    lobby = await store.lobbies.load(lobby_id)
     assert lobby == LobbyRecord(
         id=lobby_id,
         kind="piratz",
@@ -478,18 +488,18 @@ async def test_create_and_load_lobby(store):
         version=0,
         closed_by=None,
     )
-    assert await store.load_lobby(lobby_id + 100) is None
+    assert await store.lobbies.load(lobby_id + 100) is None
 
 
 async def test_update_lobby_writes_only_over_the_version_it_read(store):
     lobby_id = await new_lobby(store, mode="open", invitees=[])
     game_id = await new_game(store)
-    lobby = await store.load_lobby(lobby_id)
+    lobby = await store.lobbies.load(lobby_id)
     lobby.accepted.append(7)
     lobby.names["7"] = "Gus"
-    assert await store.update_lobby(lobby)
+    assert await store.lobbies.update(lobby)
     assert lobby.version == 1  # advanced with the write, so the same record can be written again
-    loaded = await store.load_lobby(lobby_id)
+    loaded = await store.lobbies.load(lobby_id)
     assert (loaded.accepted, loaded.names, loaded.status, loaded.version) == (
         [1, 7],
         {"1": "Anne", "2": "Bart", "7": "Gus"},
@@ -498,48 +508,48 @@ async def test_update_lobby_writes_only_over_the_version_it_read(store):
     )
 
     # two members join from the same read: the second write is refused and writes nothing ...
-    first = await store.load_lobby(lobby_id)
-    second = await store.load_lobby(lobby_id)
+    first = await store.lobbies.load(lobby_id)
+    second = await store.lobbies.load(lobby_id)
     first.accepted.append(8)
     second.accepted.append(9)
-    assert await store.update_lobby(first)
-    assert not await store.update_lobby(second)
+    assert await store.lobbies.update(first)
+    assert not await store.lobbies.update(second)
     assert second.version == 1
-    assert (await store.load_lobby(lobby_id)).accepted == [1, 7, 8]
+    assert (await store.lobbies.load(lobby_id)).accepted == [1, 7, 8]
     # ... until it is read again and re-applied: nobody's seat is lost
-    second = await store.load_lobby(lobby_id)
+    second = await store.lobbies.load(lobby_id)
     second.accepted.append(9)
-    assert await store.update_lobby(second)
-    assert (await store.load_lobby(lobby_id)).accepted == [1, 7, 8, 9]
+    assert await store.lobbies.update(second)
+    assert (await store.lobbies.load(lobby_id)).accepted == [1, 7, 8, 9]
 
     # closing it and recording its game: each write from the version the last one left
     second.status, second.closed_by = "started", 1
-    assert await store.update_lobby(second)
+    assert await store.lobbies.update(second)
     second.game_id = game_id
-    assert await store.update_lobby(second)
-    loaded = await store.load_lobby(lobby_id)
+    assert await store.lobbies.update(second)
+    loaded = await store.lobbies.load(lobby_id)
     assert (loaded.status, loaded.closed_by, loaded.game_id, loaded.version) == ("started", 1, game_id, 5)
 
 
 async def test_lobby_writes_at_the_same_moment_one_wins(store):
     lobby_id = await new_lobby(store)
-    a, b = await store.load_lobby(lobby_id), await store.load_lobby(lobby_id)
+    a, b = await store.lobbies.load(lobby_id), await store.lobbies.load(lobby_id)
     a.accepted.append(2)
     b.status, b.closed_by = "declined", 3
-    results = await asyncio.gather(store.update_lobby(a), store.update_lobby(b))
+    results = await asyncio.gather(store.lobbies.update(a), store.lobbies.update(b))
     assert sorted(results) == [False, True]
-    loaded = await store.load_lobby(lobby_id)
+    loaded = await store.lobbies.load(lobby_id)
     winner = a if results[0] else b
     assert (loaded.accepted, loaded.status, loaded.version) == (winner.accepted, winner.status, 1)
 
 
 async def test_lobby_message_id_is_kept_by_a_change_read_before_it(store):
     lobby_id = await new_lobby(store)
-    read_early = await store.load_lobby(lobby_id)
-    await store.set_lobby_message(lobby_id, 888)
+    read_early = await store.lobbies.load(lobby_id)
+    await store.lobbies.set_message(lobby_id, 888)
     read_early.accepted.append(2)
-    assert await store.update_lobby(read_early)  # message ids do not bump the version
-    loaded = await store.load_lobby(lobby_id)
+    assert await store.lobbies.update(read_early)  # message ids do not bump the version
+    loaded = await store.lobbies.load(lobby_id)
     assert (loaded.message_id, loaded.accepted) == (888, [1, 2])
 
 
@@ -555,19 +565,19 @@ async def test_lobbies_of_a_version_2_database_get_a_version(store_target, monke
     monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
     store = await Store.open(store_target)
     try:
-        lobby = await store.load_lobby(1)
+        lobby = await store.lobbies.load(1)
         assert (lobby.version, lobby.closed_by, lobby.accepted) == (0, None, [1])
         lobby.status = "expired"
-        assert await store.update_lobby(lobby)
-        assert (await store.load_lobby(1)).version == 1
+        assert await store.lobbies.update(lobby)
+        assert (await store.lobbies.load(1)).version == 1
     finally:
         await store.close()
 
 
 async def test_update_missing_lobby_is_false(store):
-    lobby = await store.load_lobby(await new_lobby(store))
+    lobby = await store.lobbies.load(await new_lobby(store))
     lobby.id = 999
-    assert not await store.update_lobby(lobby)
+    assert not await store.lobbies.update(lobby)
 
 
 async def test_open_lobbies(store):
@@ -575,34 +585,34 @@ async def test_open_lobbies(store):
     b = await new_lobby(store, host_id=2)
     c = await new_lobby(store, host_id=1, mode="open")
     d = await new_lobby(store, host_id=1)
-    closed = await store.load_lobby(d)
+    closed = await store.lobbies.load(d)
     closed.status = "expired"
-    assert await store.update_lobby(closed)
+    assert await store.lobbies.update(closed)
 
-    assert [lobby.id for lobby in await store.open_lobbies()] == [a, b, c]
-    mine = await store.open_lobbies(host_id=1)
+    assert [lobby.id for lobby in await store.lobbies.open()] == [a, b, c]
+    mine = await store.lobbies.open(host_id=1)
     assert [lobby.id for lobby in mine] == [a, c]
     assert all(isinstance(lobby, LobbyRecord) and lobby.status == "open" for lobby in mine)
     assert mine[1].mode == "open"
-    assert [lobby.id for lobby in await store.open_lobbies(host_id=2)] == [b]
-    assert await store.open_lobbies(host_id=3) == []
+    assert [lobby.id for lobby in await store.lobbies.open(host_id=2)] == [b]
+    assert await store.lobbies.open(host_id=3) == []
 
 
 # ---------------------------------------------------------------------------------------------- users
 
 
 async def test_notify_setting(store):
-    assert await store.notify_enabled(1) is False  # default off
-    await store.set_notify(1, True)
-    assert await store.notify_enabled(1) is True
-    assert await store.notify_enabled(2) is False
-    await store.set_notify(1, True)  # idempotent upsert
-    assert await store.notify_enabled(1) is True
-    await store.set_notify(1, False)
-    assert await store.notify_enabled(1) is False
-    await store.set_notify(2, True)
-    assert await store.notify_enabled(2) is True
-    assert await store.notify_enabled(1) is False
+    assert await store.settings.notify_enabled(1) is False  # default off
+    await store.settings.set_notify(1, True)
+    assert await store.settings.notify_enabled(1) is True
+    assert await store.settings.notify_enabled(2) is False
+    await store.settings.set_notify(1, True)  # idempotent upsert
+    assert await store.settings.notify_enabled(1) is True
+    await store.settings.set_notify(1, False)
+    assert await store.settings.notify_enabled(1) is False
+    await store.settings.set_notify(2, True)
+    assert await store.settings.notify_enabled(2) is True
+    assert await store.settings.notify_enabled(1) is False
 
 
 # ---------------------------------------------------------------------------------------------- durability
@@ -613,30 +623,30 @@ async def test_data_survives_close_and_reopen(store_target):
     store = await Store.open(path)
     game_id = await new_game(store, users=(1, None))
     assert await commit(store, game_id, 0, seat=1, action="pass coins", state={"step": 1})
-    await store.resign_seat(game_id, 0)
-    await store.set_place(game_id, thread_id=55, message_id=66)
+    assert await store.seats.resign(game_id, 0, user_id=1)
+    await store.games.set_place(game_id, thread_id=55, message_id=66)
     done = await new_game(store)
     assert await commit(store, done, 0, status="finished", result={"winners": [1]}, state={"over": 1})
     lobby_id = await new_lobby(store)
-    await store.set_notify(9, True)
-    before_game = await store.load_game(game_id)
-    before_done = await store.load_game(done)
-    before_lobby = await store.load_lobby(lobby_id)
+    await store.settings.set_notify(9, True)
+    before_game = await store.games.load(game_id)
+    before_done = await store.games.load(done)
+    before_lobby = await store.lobbies.load(lobby_id)
     await store.close()
 
     store = await Store.open(path)
     try:
-        assert await store.load_game(game_id) == before_game
-        assert await store.load_game(done) == before_done
+        assert await store.games.load(game_id) == before_game
+        assert await store.games.load(done) == before_done
         assert before_game.version == 1 and before_game.state == {"step": 1}
         assert before_game.seats[0].resigned and before_game.place_id == 55
-        assert await store.actions(game_id) == [(1, 1, "pass coins")]
-        assert await store.load_lobby(lobby_id) == before_lobby
-        assert await store.notify_enabled(9) is True
-        assert await store.game_ids() == [game_id]
-        assert await store.games_in_place(55) == [game_id]
+        assert await store.games.actions(game_id) == [(1, 1, "pass coins")]
+        assert await store.lobbies.load(lobby_id) == before_lobby
+        assert await store.settings.notify_enabled(9) is True
+        assert await store.games.ids() == [game_id]
+        assert await store.games.in_place(55) == [game_id]
         # and it keeps working after the reopen
         assert await commit(store, game_id, 1, state={"step": 2})
-        assert (await store.load_game(game_id)).version == 2
+        assert (await store.games.load(game_id)).version == 2
     finally:
         await store.close()

@@ -1,0 +1,185 @@
+"""What the bot's interactions do: each turns an interaction into a call of the table service and answers
+it with what the service says. Commands (:mod:`cogs.base`, :mod:`cogs.games`) and persistent components
+(:mod:`cogs.components`, through ``bot.handlers``) share them."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Awaitable
+from typing import Any
+
+import discord
+
+from cogs.components import view_of
+from cogs.courier import Answer, Courier
+from games.core import Choice, format_seats
+from tables.authority import Caller, GameError
+from tables.outbox import Message
+from tables.seating import seat_names
+from tables.service import Tables
+
+log = logging.getLogger("tables.cogs")
+
+
+def tables_of(interaction: discord.Interaction) -> Tables:
+    """The table service of the bot the interaction came to."""
+    return interaction.client.tables  # type: ignore[attr-defined]
+
+
+def caller_of(interaction: discord.Interaction, user: discord.abc.User | None = None) -> Caller:
+    """Who is asking (or ``user``, named in the command), and from where, as the table service needs it."""
+    who = user or interaction.user
+    return Caller(
+        user_id=who.id,
+        name=getattr(who, "display_name", who.name),
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        moderator=user is None and bool(interaction.permissions.manage_threads),
+        bot=who.bot,
+    )
+
+
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def show(interaction: discord.Interaction, message: Message) -> None:
+    """An ephemeral answer drawn from a service message (a private view, a picker)."""
+    kwargs = await Courier(interaction.client, tables_of(interaction)).kwargs(message)
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(ephemeral=True, **kwargs)
+
+
+async def apologise(interaction: discord.Interaction, error: BaseException, game_id: int | None = None) -> None:
+    """Log an unexpected error with its traceback and tell the user briefly (never the details)."""
+    original = getattr(error, "original", error)
+    log.error(
+        "Unexpected error (game %s, user %s, command %s)\n%s",
+        game_id,
+        interaction.user.id,
+        getattr(interaction.command, "qualified_name", None),
+        "".join(traceback.format_exception(original)),
+    )
+    try:
+        await tell(interaction, "Sorry, something went wrong on my side. Your game is safe; please try again.")
+    except discord.HTTPException:
+        log.warning("Could not send the apology for an unexpected error")
+
+
+async def guard(interaction: discord.Interaction, game_id: int | None, work: Awaitable[Any]) -> None:
+    """Await ``work``; expected errors become a specific ephemeral reply, others an apology."""
+    try:
+        await work
+    except GameError as exc:
+        await tell(interaction, str(exc))
+    except Exception as exc:
+        await apologise(interaction, exc, game_id)
+
+
+async def confirm(interaction: discord.Interaction, label: str, *, picker: bool) -> None:
+    """Tell a member their move was made: their picker becomes ✅, a typed move gets a private ✅, a board
+    button is simply acknowledged (the new board shows it). The move is committed, with everything it owes,
+    before this answer: if Discord fails it, they are told it was saved, never invited to play it again."""
+    try:
+        if picker:
+            await interaction.response.edit_message(content=f"✅ {label}", view=None)
+        elif interaction.type == discord.InteractionType.application_command:
+            await interaction.response.send_message(f"✅ {label}", ephemeral=True)
+        else:
+            await interaction.response.defer()
+    except discord.HTTPException:
+        log.info("The answer to a move failed; saying it was saved")
+        try:
+            await tell(interaction, f"Your move was saved ({label}).")
+        except discord.HTTPException:
+            log.warning("Could not say that a move was saved either")
+
+
+async def deliver(interaction: discord.Interaction, entry: int | None, note: str | None = None) -> None:
+    """Answer with outbox row ``entry`` (a lobby's message or its edit), or ``note``; if the row cannot be
+    the answer, the delivery loop posts it and the interaction is acknowledged quietly."""
+    tables = tables_of(interaction)
+    if entry is not None:
+        await tables.delivery.answer(entry, Answer(interaction.client, tables, interaction))
+    if note is not None:
+        await tell(interaction, note)
+    elif not interaction.response.is_done():
+        await interaction.response.defer()
+
+
+# ---------------------------------------------------------------------------------------------- playing
+
+
+async def play(interaction: discord.Interaction, game_id: int, version: int, first: str, path: tuple[int, ...]) -> None:
+    """A board button, picker button or picker option was used: act at a leaf, or show the next picker level
+    (ephemeral: only the clicker sees it)."""
+    tables = tables_of(interaction)
+    in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
+    caller = caller_of(interaction)
+    record, node = await tables.walk(caller, game_id, version, first, path)
+    if isinstance(node, Choice):
+        label = format_seats(node.label, seat_names(tables.spec(record).game, record))
+        await tables.act(caller, game_id, node.action.encode(), version=version)
+        await confirm(interaction, label, picker=in_picker)
+        return
+    picker = tables.picker(record, node)
+    if in_picker:
+        await interaction.response.edit_message(content=picker.content, view=view_of(picker.components))
+    else:
+        ui = view_of(picker.components)
+        await interaction.response.send_message(picker.content, view=ui, ephemeral=True)
+        # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for
+        # them. Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.
+        ui.stop()
+
+
+async def hand(interaction: discord.Interaction, game_id: int) -> None:
+    """The clicker's private view, ephemeral (the fallback when DMs are closed)."""
+    message = await tables_of(interaction).private_view(caller_of(interaction), game_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await show(interaction, message)
+
+
+async def follow(interaction: discord.Interaction, game_id: int) -> None:
+    tables = tables_of(interaction)
+    following = await tables.follow(caller_of(interaction), game_id)
+    record = await tables.get(game_id)
+    title = f"{tables.spec(record).emoji} **{tables.spec(record).title} #{game_id}**"
+    text = (
+        f"🔭 You follow {title}: I'll DM you the board after every turn. Click again to stop."
+        if following
+        else f"You no longer follow {title}."
+    )
+    await tell(interaction, text)
+
+
+async def rematch(interaction: discord.Interaction, game_id: int) -> None:
+    await tell(interaction, await tables_of(interaction).lobbies.rematch(caller_of(interaction), game_id))
+
+
+async def seat_offer(
+    interaction: discord.Interaction, game_id: int, seat: int, user: int, holder: int, at: int, take: bool
+) -> None:
+    """The member offered a seat accepts (they see its private view at once) or declines."""
+    message = interaction.message
+    where = (message.channel.id, message.id) if message is not None else None
+    await interaction.response.defer(ephemeral=True, thinking=take)
+    view = await tables_of(interaction).answer_seat(
+        caller_of(interaction), game_id, seat, user_id=user, holder=holder, at=at, take=take, message=where
+    )
+    if view is not None:
+        await show(interaction, view)
+    else:
+        await tell(interaction, "You declined the seat.")
+
+
+async def lobby(interaction: discord.Interaction, lobby_id: int, op: str) -> None:
+    answer = await tables_of(interaction).lobbies.click(caller_of(interaction), lobby_id, op)
+    await deliver(interaction, answer.entry, answer.note)
