@@ -1,0 +1,123 @@
+"""The outbox in the store, on both engines: rows of a lane go in order, lower priorities first, a row
+waits for the row it follows; claims keep two processes from delivering one row; the writer delivers its
+rows and another process takes over a dead one's; a change and what it owes commit or roll back
+together."""
+
+from __future__ import annotations
+
+import pytest
+
+from data.outbox import Owed
+from data.store import SeatRecord, Store
+
+
+@pytest.fixture
+async def store(store_target):
+    s = await Store.open(store_target, owner="me")
+    yield s
+    await s.close()
+
+
+def row(lane: str, n: int, **kw) -> Owed:
+    return Owed(lane, "post", {"n": n}, **kw)
+
+
+async def ids(rows) -> list[int]:
+    return [r.payload["n"] for r in rows]
+
+
+async def test_only_the_oldest_row_of_a_lane_is_due_lowest_priority_first(store):
+    await store.outbox.add([row("a", 1), row("a", 2), row("b", 3, priority=0), row("c", 4, priority=2)], now=1.0)
+    assert await ids(await store.outbox.due(now=1.0, limit=10)) == [3, 1, 4]
+    assert await ids(await store.outbox.due(now=1.0, limit=1)) == [3]
+    first = (await store.outbox.due(now=1.0, limit=10))[1]
+    assert await store.outbox.settle(first.id, "done", "99", now=2.0)
+    assert not await store.outbox.settle(first.id, "done", "99", now=2.0)  # once
+    assert await store.outbox.result(first.id) == "99"
+    assert await ids(await store.outbox.due(now=2.0, limit=10)) == [3, 2, 4]
+
+
+async def test_a_row_waits_for_the_row_it_follows_and_for_its_time(store):
+    (thread,) = await store.outbox.add([row("game", 1)], now=1.0)
+    await store.outbox.add([row("dm", 2, after=thread), row("later", 3, due_at=50.0)], now=1.0)
+    assert await ids(await store.outbox.due(now=1.0, limit=10)) == [1]
+    assert await store.outbox.next_due() == 1.0
+    await store.outbox.settle(thread, "failed", "no permission", now=2.0)  # given up counts as settled
+    assert await ids(await store.outbox.due(now=2.0, limit=10)) == [2]
+    assert await ids(await store.outbox.due(now=50.0, limit=10)) == [2, 3]
+
+
+async def test_claims_keep_a_row_to_one_process_until_they_run_out(store):
+    (one,) = await store.outbox.add([row("a", 1)], now=1.0)
+    assert await store.outbox.claim(one, "me", until=61.0, now=1.0)
+    assert not await store.outbox.claim(one, "other", until=70.0, now=10.0)
+    assert await store.outbox.due(now=10.0, limit=10) == []
+    assert await store.outbox.next_due() == 61.0
+    assert await store.outbox.claim(one, "other", until=130.0, now=70.0)  # the first process died
+    assert await store.outbox.release("other") == 1
+    assert await ids(await store.outbox.due(now=70.0, limit=10)) == [1]
+
+
+async def test_retries_wait_and_a_rush_makes_them_due_again(store):
+    first, _ = await store.outbox.add([row("a", 1), row("b", 2)], now=1.0)
+    await store.outbox.retry(first, due_at=100.0, error="503")
+    assert (await store.outbox.get(first)).attempts == 1
+    assert await ids(await store.outbox.due(now=2.0, limit=10)) == [2]
+    assert await store.outbox.rush(now=3.0) == 1  # only what failed: the other was due anyway
+    assert await ids(await store.outbox.due(now=3.0, limit=10)) == [1, 2]
+
+
+async def test_the_writer_delivers_its_rows_and_another_takes_over_a_dead_ones(store_target):
+    mine, theirs = await Store.open(store_target, owner="me"), await Store.open(store_target, owner="them")
+    try:
+        await mine.outbox.add([row("a", 1)], now=1.0)
+        assert await theirs.outbox.due(now=2.0, limit=10) == []
+        assert await theirs.outbox.next_due() is None
+        assert await ids(await theirs.outbox.due(now=200.0, limit=10, orphaned=100.0)) == [1]
+    finally:
+        await mine.close()
+        await theirs.close()
+
+
+async def test_later_rows_of_a_kind_can_take_an_older_rows_payload(store):
+    first, second, _ = await store.outbox.add([row("a", 1), row("a", 2), Owed("a", "edit", {"n": 3})], now=1.0)
+    older = await store.outbox.get(first)
+    assert await ids(await store.outbox.later(older, "post")) == [2]
+    await store.outbox.replace_payload(second, {"n": 22})
+    assert (await store.outbox.get(second)).payload == {"n": 22}
+    assert await store.outbox.first(older) and not await store.outbox.first(await store.outbox.get(second))
+
+
+async def test_delivered_rows_are_purged_after_a_while_and_pending_ones_never(store):
+    first, _ = await store.outbox.add([row("a", 1), row("b", 2)], now=1.0)
+    await store.outbox.settle(first, "done", "1", now=5.0)
+    assert await store.outbox.purge(before=4.0) == 0
+    assert await store.outbox.purge(before=6.0) == 1
+    assert await ids(await store.outbox.pending()) == [2]
+
+
+async def test_markers_say_what_a_seat_was_last_told(store):
+    game = await store.games.create(
+        kind="piratz", guild_id=1, channel_id=2, host_id=1, seats=[SeatRecord(0, "A", 1)], seed="s",
+        options={}, state={}, now=1.0,
+    )  # fmt: skip
+    await store.outbox.set_marker(game, 0, "hand", "x")
+    await store.outbox.set_marker(game, 0, "hand", "y")
+    await store.outbox.set_marker(game, 0, "turn", "1")
+    assert await store.outbox.marker(game, 0, "hand") == "y" and await store.outbox.markers(game, "turn") == {0: "1"}
+    await store.outbox.forget_markers(game, 0)
+    assert await store.outbox.marker(game, 0, "hand") is None
+
+
+async def test_a_change_and_what_it_owes_commit_or_roll_back_together(store):
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as db:
+            await db.settings.set_notify(5, True)
+            await db.outbox.add([row("a", 1)], now=1.0)
+            raise RuntimeError("the process stopped")
+    assert not await store.settings.notify_enabled(5) and await store.outbox.pending() == []
+    async with store.transaction() as db:
+        await db.settings.set_notify(5, True)
+        await db.outbox.add([row("a", 1)], now=1.0)
+    assert await store.settings.notify_enabled(5) and await ids(await store.outbox.pending()) == [1]
+    assert (await store.outbox.pending())[0].lane == "a"
