@@ -249,7 +249,8 @@ def _has_component(message: Any, custom_id: str) -> bool:
 
 
 def write_transcript(table: SimTable, out: Path) -> int:
-    """Write every message as each user saw it (channel, thread, DM, ephemeral) and every image."""
+    """Write every message as each user saw it (channel, thread, DM, ephemeral), with a 🔔 line naming the
+    members it notified, and every image."""
     env = table.env
     backend = env.backend
     images = out / "images"
@@ -297,6 +298,8 @@ def write_transcript(table: SimTable, out: Path) -> int:
         ]
         if labels and any(labels):
             lines.append("  buttons: " + " · ".join(f"[{label}]" for label in labels if label))
+        if message.ping_user_ids:  # whom the message notified: anyone can count the pings of a game
+            lines.append("🔔 " + ", ".join(users.get(u, "?") for u in message.ping_user_ids))
         lines.append("")
     lines += [f"▶ *{text}*" for _, text in notes[n:]]
     (out / "transcript.md").write_text("\n".join(lines), encoding="utf-8")

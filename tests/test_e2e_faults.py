@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,9 +87,9 @@ FAULTS: dict[str, Fault] = {
 }
 
 
-async def play(world: World, fault: Fault | None = None) -> dict[str, Any]:
-    """Play the seeded game (Anne and Ben, reminders on, Calico following) with ``fault`` injected before
-    its decision; take the fault away if it lasts; restart; return what each member finally sees."""
+async def play(world: World, faults: Sequence[Fault] = ()) -> dict[str, Any]:
+    """Play the seeded game (Anne and Ben, reminders on, Calico following) with each of ``faults`` injected
+    before its decision; take away those that last; restart; return what each member finally sees."""
     table = world.table
     for name in ("Anne", "Ben"):
         await table.members[name].slash(table.channel, "games notify", setting="on")
@@ -101,19 +102,19 @@ async def play(world: World, fault: Fault | None = None) -> dict[str, Any]:
         assert seat is not None
         choice = table.pick(record, seat)
         ends = GAME.is_over(GAME.apply(record.state, seat, choice.action).state)
-        now = fault is not None and (decision == fault.at or (fault.at == LAST and ends))
-        if now:
+        now = [f for f in faults if decision == f.at or (f.at == LAST and ends)]
+        for fault in now:
             fault.inject(world, record)
         # Buttons and typed moves in turn; a typed move where an answer is to fail (its answer is one call).
-        if decision % 2 and not (now and fault.answer):
+        if decision % 2 and not any(f.answer for f in now):
             await table.click_through(record, seat, choice)
         else:
             await table.move(record, seat, choice)
-        if now and fault.times is not None and fault.times > 1:
+        if any(f.times is not None and f.times > 1 for f in now):
             await world.env.advance_time(RETRY[1])  # the second try waits a while: let it come
         decision += 1
         record = await table.record(record.id)
-    if fault is not None and fault.times is None:
+    if any(f.times is None for f in faults):
         world.env.backend.faults.clear()
     await world.restart()
     await world.env.settle()
@@ -174,20 +175,37 @@ async def fault_free(tmp: Path) -> dict[str, Any]:
     return FAULT_FREE
 
 
-@pytest.mark.parametrize("name", list(FAULTS))
-async def test_a_fault_loses_nothing_and_repeats_nothing(
-    world: World, quick_images: None, tmp_path: Path, name: str
-) -> None:
-    expected = await fault_free(tmp_path)
-    faulty = await play(world, FAULTS[name])
+def check(faulty: dict[str, Any], expected: dict[str, Any], names: Sequence[str]) -> None:
+    """What members see after faults ``names`` is what they see after none."""
     assert faulty["event lines"] == expected["event lines"]
     assert len(faulty["final message"]) == 1 and faulty["final message"] == expected["final message"]
     assert faulty["final message"][0][2] == ["Rematch"]
     assert faulty["result line"] == expected["result line"] and len(faulty["result line"]) == 1
     for who in ("Anne", "Ben", "Calico"):
         key = f"{who}'s direct messages"
-        if FAULTS[name].times is None and who in name:
+        if any(FAULTS[name].times is None and who in name for name in names):
             # Reminders that could not be sent while the DMs failed are not sent late; the view is current.
             assert private_view(faulty[key]) == private_view(expected[key])
         else:
             assert faulty[key] == expected[key], key
+
+
+ONE_OFF = [name for name, fault in FAULTS.items() if fault.times is not None]
+LASTING = [name for name, fault in FAULTS.items() if fault.times is None]
+
+
+@pytest.mark.parametrize("names", [ONE_OFF, *([name] for name in LASTING)], ids=["one-off faults", *LASTING])
+async def test_faults_at_a_dozen_points_lose_nothing_and_repeat_nothing(
+    world: World, quick_images: None, tmp_path: Path, names: list[str]
+) -> None:
+    """The passing faults in one game, each at its decision; those that last until a restart, one a game."""
+    expected = await fault_free(tmp_path)
+    check(await play(world, [FAULTS[name] for name in names]), expected, names)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ONE_OFF)
+async def test_each_passing_fault_alone_loses_nothing(
+    world: World, quick_images: None, tmp_path: Path, name: str
+) -> None:
+    check(await play(world, [FAULTS[name]]), await fault_free(tmp_path), [name])
