@@ -2,7 +2,9 @@
 
 ``python -m bench`` runs every section; ``--section games`` or ``--section scale`` runs one
 (``python -m bench --section scale``: the figures of one bot process under many games, see
-:mod:`bench.scale`; ``--scale-actions`` and ``--scale-seconds`` size it).
+:mod:`bench.scale`; ``--scale-actions`` and ``--scale-seconds`` size it). ``--against REV`` runs the same
+on git revision REV too, ``--runs`` times each in turn, and gives the ratio of each figure
+(:mod:`bench.against`).
 
 For each game:
 - ``action_ms``: end-to-end latency of one in-game action through the real bot in SimCord — the
@@ -91,7 +93,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--section", choices=("games", "scale"), action="append", help="run only these sections")
     parser.add_argument("--scale-actions", type=int, default=Sizes.actions, help="actions timed per scale figure")
     parser.add_argument("--scale-seconds", type=float, default=Sizes.seconds, help="seconds per throughput run")
+    parser.add_argument("--against", metavar="REV", help="also run the bench on git revision REV, side by side")
+    parser.add_argument("--runs", type=int, default=3, help="alternating runs of each with --against (default: 3)")
     args = parser.parse_args(argv)
+    if args.against:
+        from bench.against import against
+
+        own = [a for a in (argv if argv is not None else sys.argv[1:]) if a != args.against and a != "--against"]
+        own = [a for i, a in enumerate(own) if a != "--runs" and (i == 0 or own[i - 1] != "--runs")]
+        print(json.dumps(against(args.against, args.runs, own)))
+        return 0
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     sections = args.section or ["games", "scale"]
     report: dict[str, Any] = {}
