@@ -835,6 +835,37 @@ def test_weasel_captain_sets_sail_then_boards_another_ship() -> None:
     assert at(state, "fish", 1) == "0we1" and G.to_act(state) == (1,)
 
 
+def test_weasel_captain_landing_as_the_fourth_figure_of_its_area_keeps_its_extra_action() -> None:
+    """The audit's position: a rat, a snail and a toad in seat 0's area; its weasel captain of the cat ship
+    sets sail and lands 4th in the area (index 3, the captain's number): its extra action stays."""
+    state = table()
+    crew(state, 0, "rats", "snails", "toads")
+    put(state, "cat", "C", 0, "weasels")
+    flotsam(
+        state,
+        "cat",
+        group(("fries", 1), ("fries", 1), ("fries", 1)),
+        group(("fries", 2), ("fries", 2), ("fries", 2)),
+    )
+    give(state, 0, "fish")
+    state = do(state, 0, "sail cat")
+    assert [f["id"] for f in state["players"][0]["area"]] == ["0ra1", "0sn1", "0to1", "0we1"]
+    assert state["phase"] == "weasel" and G.to_act(state) == (0,)
+    assert legal(state) == ["move 0we1 fish 1", "done"]
+    state = do(state, 0, "move 0we1 fish 1")
+    assert at(state, "fish", 1) == "0we1" and G.to_act(state) == (1,)
+
+
+def test_weasel_landing_fourth_in_its_area_acts_during_the_final_sailings() -> None:
+    state = end_table()
+    crew(state, 2, "rats", "snails", "toads")
+    state["ships"][0]["spaces"][3] = fig(2, "weasels")
+    give(state, 2, "fish")
+    state = do(state, 1, "sail bird")
+    assert [f["id"] for f in state["players"][2]["area"]][-1] == "2we1"
+    assert G.to_act(state) == (2,) and "move 2we1 fish 1" in legal(state)
+
+
 def test_weasel_may_act_during_the_final_sailings() -> None:
     state = end_table()
     state["ships"][0]["spaces"][3] = fig(2, "weasels")

@@ -56,7 +56,7 @@ def _own_starts(state: JSON, seat: int, only: str | None) -> list[tuple[Figure, 
     where a lower-numbered figure of its tribe stands for the others)."""
     if only is not None:
         where = locate(state, only)
-        if where is None or where[1] == CAPTAIN:
+        if where is None or (where[0] != AREA and where[1] == CAPTAIN):
             return []
         on, index = where
         if on == AREA:
