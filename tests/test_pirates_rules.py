@@ -330,9 +330,29 @@ def test_combat_modifiers_allegiance_ship_of_the_line_and_joker() -> None:
     do(state, 0, "fire 2h")  # 1 cannon + 1 English
     assert state["pending"]["total"] == 3
     stack(state, "4s")
-    events = do(state, 0, "fire jk")  # 5 + a ship of size 4 = 12 ≥ 11
-    assert "joins the fight" in texts(events)
+    events = do(state, 0, "fire jk")  # 5 + the cannons of the ship it brings (a 4: 2 cannons), not its size
+    assert "joins the fight: +2" in texts(events) and state["pending"]["total"] == 3 + 5 + 2
+    do(state, 0, "fire 3c")
     assert state["pending"]["kind"] == "plunder"
+
+
+def test_a_fired_joker_is_discarded_only_after_the_combat() -> None:
+    """A reshuffle during the combat can never bring the Joker back as its own ship."""
+    state = table(2, s0={"ship": "5h", "hand": ["jk", "2c", "3c"], "place": "sea"})
+    stack(state, "10d")
+    do(state, 0, "ship")
+    joker = next(c for c in state["players"][0]["hand"] if face(c).joker)
+    state["discard"] += state["deck"]  # the next draw reshuffles the discard pile
+    state["deck"] = []
+    events = do(state, 0, "fire jk")
+    (ally,) = state["encounter"]["allies"]
+    assert "shuffled" in texts(events) and not face(ally).joker
+    assert joker not in state["discard"] and joker in state["encounter"]["jokers"]
+    assert state["pending"]["total"] == 5 + face(ally).cannons
+    do(state, 0, "fire 2c")
+    assert state["pending"]["kind"] == "combat" and joker not in state["discard"]
+    do(state, 0, "flee" if "flee" in legal(state, 0) else "yield")
+    assert {joker, ally} <= set(state["discard"])  # after the combat, with the ship it brought
 
 
 def test_hunt_completes_on_sinking_a_ship_of_the_next_nation() -> None:
@@ -357,6 +377,28 @@ def test_treasure_fleet_needs_both_ships_sunk_and_completes_a_mission() -> None:
         do(state, 0, f"fire {card}")
     player = state["players"][0]
     assert [face(c).code for c in player["done"]] == ["jk"] and state["turn"] == 1  # no plunder there
+
+
+def test_treasure_fleet_completes_the_oldest_mission_and_says_which_and_why() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c", "kh", "qs"], "missions": ["2s"], "place": "sea"})
+    stack(state, "jk", "ad")
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    do(state, 0, "fire 9c")
+    events = do(state, 0, "fire kh")
+    assert [face(c).code for c in state["players"][0]["done"]] == ["2s"]
+    assert "{p0} sinks the treasure fleet: mission 2♠ counts as done — 1 of 3." in texts(events)
+    assert "delivery" not in texts(events)
+
+
+def test_pirate_cove_can_never_be_attacked() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "place": "town", "town": "jk"})
+    assert "attack" not in legal(state, 0)
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "place": "town", "town": "3d"})
+    assert "attack" in legal(state, 0)
+    illegal = G.apply
+    with pytest.raises(IllegalAction):
+        illegal(table(2, s0={"ship": "5h", "hand": ["10c"], "place": "town", "town": "jk"}), 0, "attack")
 
 
 def test_treasure_fleet_without_a_mission_counts_the_galleon_itself() -> None:
@@ -642,7 +684,7 @@ def test_a_joker_in_a_duel_brings_a_drawn_ship() -> None:
     do(state, 0, "play jk")
     stack(state, "4s")
     events = do(state, 1, "play 9s")
-    assert state["shown"]["values"] == [5 + 4, 5]
+    assert state["shown"]["values"] == [5 + 2, 5]  # the Joker's 5 and the 4♠'s 2 cannons
     assert "allies drawn: 4♠" in texts(events) and state["pending"]["seat"] == 0
 
 

@@ -1,7 +1,9 @@
 """Combat against the deck: a ship, a town (Attack the Town) or the treasure fleet with its escort.
 
 The attacker fires hand cards one at a time (each is discarded and adds its cannons, +1 when it is of
-the attacker's allegiance; a Joker also brings another ship: a card drawn from the deck adds its size).
+the attacker's allegiance; a Joker also brings another ship: a card drawn from the deck adds its
+cannons). A fired Joker goes to the discard pile only after the combat, with the ships it brought, so a
+reshuffle during the combat can never bring it back as its own ship.
 The Ship of the Line adds 1 once per combat. The combat is won the moment the total reaches what is
 needed: a ship's size + 1, twice a town's size + 1, and for the treasure fleet both ships' (size + 1).
 Before that the attacker may dump cargo, flee when lighter than the enemy, or — when fleeing is not
@@ -99,17 +101,19 @@ def _fire(state: JSON, seat: int, code: str, rng: random.Random, events: list[Ev
     pending = state["pending"]
     player = state["players"][seat]
     card = take(player["hand"], code)
-    discard(state, [card])
     gained = card_value(player, card)
     text = f"{p(seat)} fires {name(card)}: +{gained}"
     shown = [name(card)]
     if is_joker(card):
+        state["encounter"].setdefault("jokers", []).append(card)  # discarded after the combat
         ally = draw(state, rng, events)
         if ally is not None:
             state["encounter"]["allies"].append(ally)
-            gained += size(ally)
+            gained += face(ally).cannons
             shown.append(name(ally))
-            text += f", and the {face(ally).ship} ({name(ally)}) joins the fight: +{size(ally)}"
+            text += f", and the {face(ally).ship} ({name(ally)}) joins the fight: +{face(ally).cannons}"
+    else:
+        discard(state, [card])
     pending["total"] += gained
     events.append(Event(f"{text} ({pending['total']} of {pending['need']}).", data={"reveal": shown}))
     if pending["total"] >= pending["need"]:
@@ -124,24 +128,22 @@ def _win(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> Non
         town = cards[0]
         player["taken"] = True
         events.append(Event(f"{p(seat)} takes {face(town).town}!"))
-        discard(state, state["encounter"]["allies"])
-        state["encounter"]["allies"] = []
+        _release(state)
         missions.on_town(state, seat, town, events)
         draw_to_holds(state, seat, None, rng, events)
         end_action(state, events)
         return
     if target == "fleet":
-        events.append(Event(f"{p(seat)} sinks the treasure fleet!"))
         galleon = cards[0]
         kept = missions.on_fleet(state, seat, galleon, events)
-        discard(state, [c for c in cards if not (kept and c == galleon)] + state["encounter"]["allies"])
+        discard(state, [c for c in cards if not (kept and c == galleon)])
+        _release(state)
         state["encounter"] = None
         end_action(state, events)
         return
     ship = cards[0]
     events.append(Event(f"{p(seat)} sinks the {face(ship).ship} ({name(ship)})!"))
-    discard(state, state["encounter"]["allies"])
-    state["encounter"]["allies"] = []
+    _release(state)
     missions.on_sink(state, seat, ship, events)
     if state["winner"] is not None:
         _close(state)
@@ -171,8 +173,15 @@ def _close(state: JSON) -> None:
         return
     if encounter["kind"] != "town":
         discard(state, encounter["cards"])
-    discard(state, encounter.get("allies", []))
+    _release(state)
     state["encounter"] = None
+
+
+def _release(state: JSON) -> None:
+    """The combat is over: the ships Jokers brought, and the Jokers, go to the discard pile."""
+    encounter = state["encounter"]
+    discard(state, encounter.get("allies", []) + encounter.get("jokers", []))
+    encounter["allies"], encounter["jokers"] = [], []
 
 
 def board(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> None:

@@ -2,7 +2,7 @@
 
 The chosen card leaves the hand into ``duel["chosen"]``, seen only by its owner, until both have chosen.
 A card's value is its cannons, +1 of the player's allegiance, +1 for a Ship of the Line, and for a Joker
-the size of a ship drawn from the deck. A tie discards both cards and the combat starts again (a player
+the cannons of a ship drawn from the deck. A tie discards both cards and the combat starts again (a player
 who has no hand card left then loses; if neither has, the combat ends without a winner). The higher
 card wins: the winner discards it, takes the loser's card into hand, completes a Bounty, and chooses the
 plunder: a random crew card, a random unfinished mission, or one cargo card. Instead of choosing, a
@@ -15,7 +15,7 @@ import random
 
 from games.core import JSON, Action, Event
 from games.pirates import missions
-from games.pirates.cards import face, is_joker, name, size
+from games.pirates.cards import face, is_joker, name
 from games.pirates.combat import card_value
 from games.pirates.table import codes, discard, draw, end_action, limit, names, p, ship_type, take, weight
 
@@ -78,7 +78,7 @@ def value(state: JSON, seat: int, card: int, rng: random.Random, events: list[Ev
         ally = draw(state, rng, events)
         if ally is not None:
             allies.append(ally)
-            total += size(ally)
+            total += face(ally).cannons
     return total
 
 

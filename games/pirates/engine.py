@@ -8,8 +8,10 @@ Rulings where the specification is silent (each has a test):
   mission (a Treasure Fleet mission; the Flag Galleon then draws no second card), the Disembark card (a
   full crew sets sail this turn: the player takes a sailing action at once), the ship found (the
   treasure fleet) or the town found (Pirate Cove). Gather Crew has no Joker form (it would change nothing).
-- Pirate Cove is friendly to everyone (no crew deserts there); a Joker ship finds every town friendly and
-  never meets a friendly ship.
+- Pirate Cove is friendly to everyone (no crew deserts there) and a haven: it is never attacked. A Joker
+  ship finds every town friendly and never meets a friendly ship.
+- A Joker fired in a combat brings a ship drawn from the deck, whose cannons count; the Joker and that
+  ship go to the discard pile when the combat ends (a reshuffle meanwhile cannot draw the Joker).
 - Deliveries complete on docking (Head for the Nearest Town, Pirate Cove included), not while docked.
 - The treasure fleet is one combat against both ships (each needs size + 1 cannons); sinking it completes
   one mission (see :mod:`games.pirates.missions`). A town or fleet may be fled from like a ship.
@@ -184,7 +186,7 @@ class Pirates(Game):
             town = encounter["kind"] == "town" and state["pending"] and state["pending"]["kind"] == "combat"
             if not town:
                 cards += encounter["cards"]
-            cards += encounter.get("allies", [])
+            cards += encounter.get("allies", []) + encounter.get("jokers", [])
         pending = state["pending"]
         if pending is not None and pending["kind"] in ("keep", "swap"):
             cards += pending["cards"]

@@ -19,15 +19,16 @@ from games.pirates.cards import NEXT_NATION, Mission, face, is_joker, size, suit
 from games.pirates.table import MISSIONS_TO_WIN, discard, names, p
 
 
-def _complete(state: JSON, seat: int, card: int, events: list[Event]) -> None:
+def _complete(state: JSON, seat: int, card: int, events: list[Event], why: str | None = None) -> None:
+    """Mission ``card`` of ``seat`` is done; ``why`` says how, when it is not the card's own mission."""
     player = state["players"][seat]
     player["missions"].remove(card)
     player["done"].append(card)
     f = face(card)
+    done = why or f"{p(seat)} completes a {f.mission.value} mission ({f.name}: {f.mission_text})"
     events.append(
         Event(
-            f"{p(seat)} completes a {f.mission.value} mission ({f.name}: {f.mission_text}) —"
-            f" {len(player['done'])} of {MISSIONS_TO_WIN}.",
+            f"{done} — {len(player['done'])} of {MISSIONS_TO_WIN}.",
             data={"reveal": [f.name]},
         )
     )
@@ -99,10 +100,13 @@ def on_fleet(state: JSON, seat: int, galleon: int, events: list[Event]) -> bool:
     """The treasure fleet sunk. Returns whether the galleon's own card became the completed mission."""
     player = state["players"][seat]
     mission = _first(player, Mission.TREASURE)
+    why = None
     if mission is None and player["missions"]:
         mission = player["missions"][0]
+        why = f"{p(seat)} sinks the treasure fleet: mission {face(mission).name} counts as done"
     if mission is None:
         player["missions"].append(galleon)
         mission = galleon
-    _complete(state, seat, mission, events)
+        why = f"{p(seat)} sinks the treasure fleet and keeps the galleon ({face(galleon).name}) as a mission done"
+    _complete(state, seat, mission, events, why)
     return mission == galleon

@@ -13,7 +13,7 @@ missions and keeps 1.
 **Missions.** A–4 Delivery: bring size + 2 tons of its good to a town of its nation and dock there. \
 5–8 Hunt: sink a ship of the next nation (English → Spanish → French → Dutch → English). 9–10 Raid: take \
 a town of its nation. J–K Bounty: beat another player (solo: sink a size-10 ship). Joker: sink the \
-treasure fleet.
+treasure fleet (sinking it always completes a mission: this one, else your oldest, else the galleon).
 
 **Setup.** Each player gets a ship (face up: its crew number limits hand and holds), a secret mission \
 and two crew cards, docked in the neutral port. A random player begins.
@@ -26,14 +26,15 @@ sail now).
 
 **Sailing**: *Look for a ship* (your nation: friendly, draw a card; otherwise fight it or a player at sea \
 of its nation; an Ace: fight a player at sea; a Joker: the treasure fleet and an escort) or *Head for the \
-nearest town* (dock: a foreign town costs a deserting crew card; a Joker: Pirate Cove — fill your hand, \
-swap your ship, or a mission and a cargo).
+nearest town* (dock: a foreign town costs a deserting crew card; a Joker: Pirate Cove, a haven never attacked \
+— fill your hand, swap your ship, or a mission and a cargo).
 
 **Jokers** in hand can be played instead of the card an action draws.
 
 **Combat.** Fire hand cards: cannons, +1 of your nation, +1 Ship of the Line, a Joker adds a drawn ship's \
-size. A ship needs size + 1. Won: keep the wreck as crew, cargo or mission. Lighter ships (size + cargo \
-tons) may flee; otherwise strike and be boarded (a random crew card and your heaviest cargo lost). \
+cannons (the Joker is discarded after the combat). A ship needs size + 1. Won: keep the wreck as \
+crew, cargo or mission. Lighter ships (size + cargo tons) may flee; otherwise strike and be boarded \
+(a random crew card and your heaviest cargo lost). \
 Against a player both choose a card **in secret**; ties discard both and go again; the winner takes the \
 loser's card and plunders a random crew card, a random mission or a cargo.
 

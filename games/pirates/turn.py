@@ -58,8 +58,8 @@ def main_actions(state: JSON, seat: int) -> list[Action]:
         acts.append(Action("trade"))
     if joker and len(player["holds"]) < limit(player) and any(not is_joker(c) for c in state["discard"]):
         acts.append(Action("trade", ("jk",)))
-    if player["place"] == "town" and not player["taken"]:
-        acts.append(Action("attack"))
+    if player["place"] == "town" and not player["taken"] and not is_joker(player["town"]):
+        acts.append(Action("attack"))  # Pirate Cove is a haven: it can never be attacked
     acts.append(Action("disembark"))
     if joker:
         acts.append(Action("disembark", ("jk",)))
