@@ -1,8 +1,9 @@
 """The delivery loop: hands what the outbox holds to Discord, and marks a row done only once Discord
 accepted it.
 
-The loop takes the oldest pending row of each lane that is due (boards a member waits for first), claims
-it for a while (so no other process delivers it too) and delivers it through a :class:`Sender`, the cogs'
+The loop takes the oldest pending row of each lane that is due (boards a member waits for first; private
+views and followers' boards wait while posts to threads are in flight, so that they never slow the next
+board), claims it for a while (so no other process delivers it too) and delivers it through a :class:`Sender`, the cogs'
 Discord adapter, which raises :class:`Transient` or :class:`Permanent` for what Discord refused.
 
 * **Transient** failures (5xx, 429 with its retry-after, time-outs) are tried again after a growing pause
@@ -110,6 +111,8 @@ class Delivery:
         self.outbox = tables.store.outbox
         self.sender: Sender | None = None
         self._lanes: dict[str, asyncio.Task[None]] = {}
+        self._held: dict[int, int] = {}
+        """The rows this process is delivering now, with their priorities."""
         self._pacer = Pacer(self._look, "delivery")
         self._purged = 0.0
 
@@ -137,7 +140,11 @@ class Delivery:
         now = self.tables.now()
         room = LANES_AT_ONCE - len(self._lanes)
         orphaned = now - 2 * self.tables.lease  # rows a process that died wrote are taken over then
+        posting = any(priority <= outbox.THREAD for priority in self._held.values())
         for entry in await self.outbox.due(now=now, limit=room, orphaned=orphaned) if room > 0 else ():
+            if entry.priority > outbox.THREAD and posting:
+                break  # boards first: private views and followers wait until the posts in flight are out
+            posting = posting or entry.priority <= outbox.THREAD
             if entry.lane not in self._lanes and await self._claim(entry):
                 self._lanes[entry.lane] = asyncio.get_running_loop().create_task(
                     self._deliver_claimed(entry), name=f"deliver-{entry.id}"
@@ -151,14 +158,27 @@ class Delivery:
         return None if due is None else max(0.0, due - now) or None
 
     async def _claim(self, entry: Entry) -> bool:
+        """Take a row for delivery by this process: in memory, and on a database other processes share, in
+        the database too (so that no other process delivers it meanwhile)."""
+        if entry.id in self._held:
+            return False
+        self._held[entry.id] = entry.priority
         now = self.tables.now()
-        return await self.outbox.claim(entry.id, self.tables.runner_name, until=now + CLAIM, now=now)
+        if self.tables.store.shared:
+            taken = await self.outbox.claim(entry.id, self.tables.runner_name, until=now + CLAIM, now=now)
+        else:  # one process: a row still pending once held is this process's alone
+            current = await self.outbox.get(entry.id)
+            taken = current is not None and current.status == "pending"
+        if not taken:
+            self._held.pop(entry.id, None)
+        return taken
 
     async def _deliver_claimed(self, entry: Entry) -> None:
         try:
             assert self.sender is not None
             await self.deliver(entry, self.sender)
         finally:
+            self._held.pop(entry.id, None)
             self._lanes.pop(entry.lane, None)
             self._pacer.wake()
 
@@ -172,7 +192,10 @@ class Delivery:
             await self.outbox.make_due(entry.id, now=self.tables.now())
             self.wake()
             return False
-        delivered = await self.deliver(entry, sender)
+        try:
+            delivered = await self.deliver(entry, sender)
+        finally:
+            self._held.pop(entry.id, None)
         self.wake()
         return delivered
 

@@ -13,7 +13,7 @@ their private messages of a game in order (``dm:N:P``), a lobby's message its ed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data.outbox import Owed
@@ -62,7 +62,14 @@ class Message:
     """The members this message notifies (pings); nobody else, whatever its text says."""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # Not ``asdict``: that deep-copies every view, and the row is serialized at once anyway.
+        return {
+            "content": self.content,
+            "images": [{f: getattr(i, f) for f in Image.__slots__} for i in self.images],
+            "log": self.log,
+            "components": self.components,
+            "notifies": self.notifies,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Message:
