@@ -65,7 +65,10 @@ def test_a_battle_draws_its_line_of_fire_and_a_sunk_ship_leaves_the_map() -> Non
     ships = state["ships"]
     ships[0]["at"], ships[1]["at"] = parse("c3"), parse("c7")
     ships[2].update(sunk=True, balls=0, supplies=0)
-    state.update(phase="fire", battle={"att": 0, "def": 1, "dist": 4, "fired": 0, "hits": [0, 0], "demanded": False})
+    state.update(
+        phase="fire",
+        battle={"att": 0, "def": 1, "dist": 4, "fired": 0, "hits": [0, 0], "offers": [0, 0], "closed": False},
+    )
     img = image(r.render_board(G.view(state, None), NAMES))
     assert near(pixel_at_dot(img, "c5", 0, 12), r.FIRE)  # the line between C3 and C7
     assert near(pixel_at_dot(img, "k6"), r.DOT, 30)  # Blue's port dot shows no flag
@@ -75,7 +78,7 @@ def test_a_pending_offer_is_written_at_the_foot() -> None:
     state = G.new_game(2, seed="offer")
     state.update(
         phase="answer",
-        battle={"att": 0, "def": 1, "dist": 2, "fired": 0, "hits": [0, 0], "demanded": False},
+        battle={"att": 0, "def": 1, "dist": 2, "fired": 0, "hits": [0, 0], "offers": [0, 0], "closed": False},
         offer={"kind": "bribe", "from": 1, "to": 0, "give": [2, 1, False], "get": [0, 0, False]},
     )
     view = G.view(state, None)

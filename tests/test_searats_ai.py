@@ -60,7 +60,7 @@ def battle(state: dict, phase: str, distance: int) -> dict:
         phase=phase,
         roll=[1],
         fought=[1],
-        battle={"att": 0, "def": 1, "dist": distance, "fired": 0, "hits": [0, 0], "demanded": False},
+        battle={"att": 0, "def": 1, "dist": distance, "fired": 0, "hits": [0, 0], "offers": [0, 0], "closed": False},
     )
     return state
 

@@ -9,6 +9,7 @@ import pytest
 from games.core import Action, Event, IllegalAction, Lapse
 from games.searats import SeaRats
 from games.searats.components import ROUNDS
+from games.searats.flow import fresh_turn
 from games.searats.geometry import PORTS, X, distance, name, parse
 
 
@@ -42,8 +43,10 @@ PARKING = ("k4", "k5", "k9", "k10", "d11")
 
 
 def game(players: int = 2, **ships: str) -> dict:
-    """A new game with the named ships placed (``black="f6"``, or ``"sunk"``), the others parked out of range."""
+    """A new game with the named ships placed (``black="f6"``, or ``"sunk"``), the others parked out of range;
+    Black drawn to begin."""
     state = G.new_game(players, seed="rules")
+    state.update(fresh_turn(BLACK), first=BLACK)
     parked = [c for c in COLOURS[: state["seats"]] if c not in ships]
     ships = {**dict(zip(parked, PARKING, strict=False)), **ships}
     for colour, where in ships.items():
@@ -122,14 +125,32 @@ def test_setup_ships_on_their_ports_with_six_and_six_and_the_treasure_on_the_x()
         assert ship(state, s)["at"] == PORTS[s + 1]
         assert (ship(state, s)["balls"], ship(state, s)["supplies"]) == (6, 6)
     assert state["treasure"] is None
-    assert G.to_act(state) == (BLACK,) and legal(state, BLACK) == ["roll"]
+    first = state["first"]
+    assert G.to_act(state) == (first,) and legal(state, first) == ["roll"]
+
+
+def test_the_first_ship_is_drawn_from_the_seed_and_rounds_count_from_it() -> None:
+    firsts = {G.new_game(2, seed=f"first-{n}")["first"] for n in range(60)}
+    assert firsts == set(range(6))  # every ship begins in some game: the host (Black) has no advantage
+    assert G.new_game(2, seed="first-7")["first"] == G.new_game(2, seed="first-7")["first"]
+    state = G.new_game(2, seed="rules")
+    state.update(first=RED, turn=YELLOW, phase="act", roll=[1], fought=[], traded=[], trading=False)
+    for seat, where in enumerate(("a1", "a3", "a5", "a7", "a9", "a11")):
+        state["ships"][seat]["at"] = parse(where)
+    state, _ = play(state, YELLOW, "end", 2)
+    assert state["turn"] == BLACK and state["round"] == 1  # Black still plays round 1 after Yellow
+    state.update(phase="act", roll=[1], fought=[], traded=[], trading=False)
+    state, _ = play(state, BLACK, "end", 2)
+    assert state["turn"] == RED and state["round"] == 2  # back at the first ship: round 2
 
 
 # ---------------------------------------------------------------------------------------------- the turn
 
 
 def test_the_roll_is_a_die_everyone_sees() -> None:
-    state, events = play(G.new_game(2, seed="x"), BLACK, "roll", 4)
+    state = G.new_game(2, seed="x")
+    state.update(fresh_turn(BLACK), first=BLACK)
+    state, events = play(state, BLACK, "roll", 4)
     assert state["phase"] == "sail" and state["roll"] == [4]
     (event,) = [e for e in events if e.data]
     assert event.seat is None and event.data == {"dice": [{"die": "d6", "sides": 6, "value": 4}]}
@@ -311,6 +332,85 @@ def test_capture_or_sink_is_the_attackers_choice_and_the_captor_divides_the_carg
     }
 
 
+def test_a_capture_never_leaves_a_ship_with_more_than_twelve_of_a_kind() -> None:
+    state = game(3, black="e3", red="e4")
+    ship(state, RED).update(balls=10, supplies=1)
+    ship(state, BLACK).update(balls=9, supplies=3)
+    state = attack(state, BLACK, RED)
+    state, _ = play(state, BLACK, "fire 3", 6, 6, 1)  # 16 cannonballs and 2 supplies to divide
+    moves = legal(state, BLACK)
+    assert "capture 16 0" not in moves and "capture 13 0" not in moves and "capture 12 0" in moves
+    assert "capture 3 0" not in moves  # Red would keep 13 cannonballs
+    with pytest.raises(IllegalAction, match="12 of a kind"):
+        G.apply(state, BLACK, "capture 16 0")
+
+
+def test_the_captor_divides_the_treasure_between_the_two_ships() -> None:
+    for chest, keeper in (("", BLACK), (" chest", RED)):
+        state = game(3, black="e3", red="e4")
+        state["treasure"] = RED
+        ship(state, RED).update(balls=4, supplies=1)
+        ship(state, BLACK).update(balls=6, supplies=5)
+        state = attack(state, BLACK, RED)
+        state, _ = play(state, BLACK, "fire 3", 6, 6, 1)
+        assert "capture 4 3 chest" in legal(state, BLACK)
+        state, events = play(state, BLACK, f"capture 4 3{chest}")
+        assert state["treasure"] == keeper  # as the captor says, not by the theft rule
+        assert f"The Treasure stays aboard {('Black', 'Red')[keeper]}." in " ".join(e.text for e in events)
+
+
+def test_no_trade_takes_a_ship_past_twelve_of_a_kind() -> None:
+    state = act_phase(game(black="e3", red="e7"), BLACK)
+    ship(state, BLACK).update(balls=12, supplies=12)  # More Booty took it to 24
+    ship(state, RED).update(balls=0, supplies=0)
+    state, _ = play(state, BLACK, "trade red")
+    assert "give 0 12" in legal(state, BLACK)
+    state, _ = play(state, BLACK, "give 0 12")
+    asks = legal(state, BLACK)
+    assert "ask 0 0" in asks and not any(a.startswith("ask") and a != "ask 0 0" for a in asks)
+    state = act_phase(game(black="e3", red="e7"), BLACK)
+    ship(state, BLACK).update(balls=12, supplies=12)
+    ship(state, RED).update(balls=12, supplies=0)
+    # Its 12 supplies for Red's 12 cannonballs would leave Black with 24 cannonballs: not offered.
+    state, _ = play(state, BLACK, "trade red")
+    assert not any(a.startswith("give 0") for a in legal(state, BLACK))
+    state = act_phase(game(black="e3", red="e7"), BLACK)
+    ship(state, BLACK).update(balls=12, supplies=12)
+    ship(state, RED).update(balls=6, supplies=0)
+    state, _ = play(state, BLACK, "trade red")
+    state, _ = play(state, BLACK, "give 0 6")
+    assert "ask 6 0" not in legal(state, BLACK) and "ask 0 0" in legal(state, BLACK)
+    with pytest.raises(IllegalAction, match="12 of a kind"):
+        G.apply(state, BLACK, "ask 6 0")
+
+
+def test_invariants_refuse_more_than_twelve_of_a_kind() -> None:
+    state = game()
+    ship(state, BLACK).update(balls=24, supplies=0)
+    assert G.check_invariants(state)
+    ship(state, BLACK).update(balls=12, supplies=12)
+    assert not G.check_invariants(state)
+
+
+def test_bribes_and_blackmail_respect_twelve_of_a_kind() -> None:
+    state = act_phase(game(black="e3", red="e6"), BLACK)
+    ship(state, BLACK).update(balls=11, supplies=0)
+    ship(state, RED).update(balls=6, supplies=6)
+    state, _ = play(state, BLACK, "aim red")
+    offers = [a for a in legal(state, RED) if a.startswith("offer")]
+    assert "offer 1 0" in offers and "offer 2 0" not in offers and "offer 0 1" in offers
+
+
+def test_the_opener_may_abandon_a_trade_while_building_it() -> None:
+    state = act_phase(game(black="e3", red="e7"), BLACK)
+    state, _ = play(state, BLACK, "trade red")
+    assert "abandon" in legal(state, BLACK)
+    state, _ = play(state, BLACK, "give 1 0")
+    state, events = play(state, BLACK, "abandon", 4)
+    assert "abandons the trade" in " ".join(e.text for e in events) and state["offer"] is None
+    assert (ship(state, BLACK)["balls"], ship(state, RED)["balls"]) == (6, 6)
+
+
 def test_a_captured_ship_keeps_its_turn_under_its_new_commander() -> None:
     state = game(3, black="e3", red="e4", blue="k11", green="a11", purple="a10", yellow="k10")
     ship(state, RED).update(supplies=0)
@@ -375,7 +475,42 @@ def test_a_declined_bribe_then_blackmail_then_fire() -> None:
     state, _ = play(state, BLACK, "demand 2 2")
     assert G.to_act(state) == (RED,) and legal(state, RED) == ["accept", "decline"]
     state, _ = play(state, RED, "decline")
-    assert legal(state, BLACK) == ["fire 1", "fire 2", "fire 3"]  # one demand, then it fires
+    assert G.to_act(state) == (RED,) and "offer 1 1" in legal(state, RED) and "brace" in legal(state, RED)
+    state, events = play(state, RED, "brace")  # Red gives up bargaining: only firing is left
+    assert "gives up bargaining" in " ".join(e.text for e in events)
+    assert legal(state, BLACK) == ["fire 1", "fire 2", "fire 3"]
+
+
+def test_bribes_and_blackmail_go_back_and_forth_until_one_is_accepted() -> None:
+    state = act_phase(game(black="e3", red="e6"), BLACK)
+    ship(state, BLACK).update(balls=3, supplies=5)
+    state, _ = play(state, BLACK, "aim red")
+    state, _ = play(state, RED, "offer 1 0")
+    state, _ = play(state, BLACK, "decline")
+    assert "demand 3 3" not in legal(state, BLACK)  # 6 cannonballs and 8 supplies: more than 12 items
+    state, _ = play(state, BLACK, "demand 2 2")
+    state, _ = play(state, RED, "decline")
+    state, _ = play(state, RED, "offer 2 0")  # a counter-offer
+    state, _ = play(state, BLACK, "decline")
+    state, _ = play(state, BLACK, "demand 2 1")
+    state, _ = play(state, RED, "accept", 4)
+    assert (ship(state, BLACK)["balls"], ship(state, BLACK)["supplies"]) == (5, 6)
+    assert state["phase"] == "flee" and state["battle"] is None
+
+
+def test_each_side_makes_at_most_three_offers_per_battle() -> None:
+    state = act_phase(game(black="e3", red="e6"), BLACK)
+    ship(state, BLACK).update(balls=3, supplies=5)
+    state, _ = play(state, BLACK, "aim red")
+    for _ in range(3):
+        state, _ = play(state, RED, "offer 1 0")
+        state, _ = play(state, BLACK, "decline")
+        state, _ = play(state, BLACK, "demand 2 2")
+        state, _ = play(state, RED, "decline")
+    # Red made three bribes and Black three demands: the bargaining is over, Black fires.
+    assert G.to_act(state) == (BLACK,) and legal(state, BLACK) == ["fire 1", "fire 2", "fire 3"]
+    with pytest.raises(IllegalAction, match="No more demands"):
+        G.apply(state, BLACK, "demand 1 1")
 
 
 def test_blackmail_accepted() -> None:
@@ -395,8 +530,32 @@ def test_the_treasure_as_a_bribe_must_be_accepted() -> None:
     state, _ = play(state, BLACK, "aim red")
     assert "offer chest" in legal(state, RED)
     state, events = play(state, RED, "offer chest", 2)
-    assert state["treasure"] is None and state["phase"] == "flee" and G.to_act(state) == (RED,)
+    # Accepted at once, and the Treasure passes to the attacker (not back to the X).
+    assert state["treasure"] == BLACK and state["phase"] == "flee" and G.to_act(state) == (RED,)
     assert "must be accepted" in " ".join(e.text for e in events)
+    state, _ = play(state, RED, "sail s 2")  # the flight: the Treasure stays with Black
+    assert state["treasure"] == BLACK
+
+
+def test_a_bribe_with_cargo_and_the_treasure_and_blackmail_demanding_it() -> None:
+    state = act_phase(game(black="e3", red="e6"), BLACK)
+    state["treasure"] = RED
+    ship(state, BLACK).update(balls=3, supplies=5)
+    state, _ = play(state, BLACK, "aim red")
+    assert "offer 1 0 chest" in legal(state, RED)
+    state, _ = play(state, RED, "offer 1 0 chest", 2)
+    assert state["treasure"] == BLACK and ship(state, BLACK)["balls"] == 4 and state["phase"] == "flee"
+
+    state = act_phase(game(black="e3", red="e6"), BLACK)
+    state["treasure"] = RED
+    ship(state, BLACK).update(balls=3, supplies=5)
+    state, _ = play(state, BLACK, "aim red")
+    state, _ = play(state, RED, "brace")
+    assert {"demand chest", "demand 0 1 chest"} <= set(legal(state, BLACK))
+    state, events = play(state, BLACK, "demand chest")
+    assert "demands the Treasure from Red" in " ".join(e.text for e in events)
+    state, _ = play(state, RED, "accept", 3)
+    assert state["treasure"] == BLACK and state["phase"] == "flee"
 
 
 def test_deals_respect_the_receivers_hold() -> None:
@@ -438,7 +597,7 @@ def test_a_trade_within_five_dots_when_both_agree() -> None:
     assert "trade red" in legal(state, BLACK) and "trade blue" not in legal(state, BLACK)
     state, _ = play(state, BLACK, "trade red")
     state, _ = play(state, BLACK, "give 2 0 chest")
-    assert legal(state, BLACK) == ["ask 0 2", "ask 1 1", "ask 2 0"]  # both holds are full: 2 for 2
+    assert legal(state, BLACK) == ["ask 0 2", "ask 1 1", "ask 2 0", "abandon"]  # both holds are full: 2 for 2
     state, _ = play(state, BLACK, "ask 0 2")
     assert G.to_act(state) == (RED,)
     state, _ = play(state, RED, "accept")
@@ -608,12 +767,42 @@ def test_sunk_ships_are_skipped_in_the_turn_order() -> None:
     assert state["turn"] == BLUE
 
 
-def test_safe_haven_is_not_offered_at_the_last_port() -> None:
+def test_safe_haven_makes_port_at_the_last_port_too() -> None:
     state = sail_phase(game(black="c3"), BLACK, 2)
     state["treasure"] = BLACK
-    ship(state, BLACK).update(chart=4, last=1)
-    state, _ = play(state, BLACK, "sail n 2", 5)  # port 1 is its last port: Red's turn
+    ship(state, BLACK).update(chart=4, last=1, balls=2, supplies=2)
+    state, _ = play(state, BLACK, "sail n 2")  # port 1 is its last port, uncharted: Safe Haven still
+    assert state["phase"] == "haven" and legal(state, BLACK) == ["haven", "skip"]
+    state, _ = play(state, BLACK, "haven", 3)
+    assert state["phase"] == "port" and state["port"]["number"] == 1
+
+
+def test_safe_haven_on_the_charted_last_port_and_not_without_the_treasure() -> None:
+    state = sail_phase(game(black="c3"), BLACK, 2)
+    state["treasure"] = BLACK
+    ship(state, BLACK).update(chart=1, last=1)
+    state, _ = play(state, BLACK, "sail n 2")
+    assert state["phase"] == "haven"
+    state = sail_phase(game(black="c3"), BLACK, 2)
+    ship(state, BLACK).update(chart=1, last=1)
+    state, _ = play(state, BLACK, "sail n 2", 5)  # no Treasure: not twice in a row; the turn passes
     assert state["turn"] == RED and state["port"] is None
+
+
+def test_anchoring_on_a_port_makes_port_only_if_charted_and_not_the_last() -> None:
+    state = sail_phase(game(black="c1"), BLACK, 3)
+    ship(state, BLACK).update(chart=1, last=None, balls=2, supplies=2)
+    state, _ = play(state, BLACK, "anchor", 4)
+    assert state["port"]["number"] == 1 or ship(state, BLACK)["last"] == 1
+    state = sail_phase(game(black="c1"), BLACK, 3)
+    ship(state, BLACK).update(chart=1, last=1)
+    state, _ = play(state, BLACK, "anchor", 5)  # its last port: nothing; the turn passes
+    assert state["turn"] == RED
+    state = sail_phase(game(black="c1"), BLACK, 3)
+    state["treasure"] = BLACK
+    ship(state, BLACK).update(chart=2, last=None)
+    state, _ = play(state, BLACK, "anchor", 5)  # uncharted: no Safe Haven for a sail of 0 dots
+    assert state["phase"] != "haven" and state["port"] is None
 
 
 def test_an_attacker_sunk_by_counter_fire_ends_its_turn() -> None:

@@ -3,10 +3,12 @@
 It keeps its ships stocked (charting the nearest useful port, sailing for it when cargo runs low), sails
 to where it can fire at close range at an enemy (a die beats the distance more often the closer it is),
 fires its full broadside and fires back, captures rather than sinks, takes the Treasure when it lies
-within reach, turns it in as the Most Powerful Bribe to escape a sinking, for More Booty when the hold is
+within reach, hands it over as the Most Powerful Bribe to escape a sinking, turns it in for More Booty
+when the hold is
 empty enough and for a Stronger Wind when far from port. When a broadside would sink it, it offers a
 bribe; with one cannonball left it demands supplies instead of firing; under blackmail it pays when a
-refusal would sink it; it takes bribes of three items or more and trades that give it more than they cost,
+refusal would sink it; it takes bribes of three items or more (or all the attacker can take) and never
+offers less, takes trades that give it more than they cost,
 flees out of line after a deal, and hands spare cannonballs to ships of its fleet that have none.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 import random
 
 from games.core import JSON, Action, Game, Player, act
-from games.searats.battle import divisions
+from games.searats.battle import divisions, may_demand
 from games.searats.board import aim_targets, charts, occupied, payments, port_range, port_take, trade_partners
 from games.searats.components import HOLD, SHIPS, cargo
 from games.searats.geometry import DISTANCES, PORT_AT, PORTS, RAYS, SIZE, X
@@ -50,6 +52,11 @@ def enemies(state: JSON, seat: int) -> list[int]:
 def hungry(ship: JSON) -> bool:
     """Whether the ship should head for a port."""
     return ship["supplies"] <= 4 or ship["balls"] <= 2 or cargo(ship) <= 7
+
+
+def fair_bribe(defender: JSON, attacker: JSON) -> int:
+    """The bribe the AI takes, and so offers: three items, or as many as the attacker can take (at least 1)."""
+    return max(1, min(3, max((sum(pay) for pay in payments(defender, attacker)), default=0)))
 
 
 class SeaRatsAI(Player):
@@ -215,18 +222,19 @@ class SeaRatsAI(Player):
         if state["treasure"] == seat:
             return act("offer", "chest")
         # The broadside would likely sink it: buy the attacker off, cannonballs first (supplies keep it afloat).
-        offers = payments(mine, attacker)
+        # Never less than its own rule accepts (:func:`fair_bribe`): a smaller bribe would only be declined.
+        offers = [pay for pay in payments(mine, attacker) if sum(pay) >= fair_bribe(mine, attacker)]
         if not offers:
             return act("brace")
-        return act("offer", *max(offers, key=lambda pay: (min(sum(pay), 3), -sum(pay), -pay[1])))
+        return act("offer", *max(offers, key=lambda pay: (-sum(pay), -pay[1])))
 
     def _fire(self, state: JSON, seat: int) -> Action:
         battle = state["battle"]
         ship, foe = state["ships"][seat], state["ships"][battle["def"]]
-        if ship["balls"] == 1 and not battle["demanded"]:
-            # One shot left: rather demand supplies than spend it.
+        if ship["balls"] == 1 and battle["offers"][1] == 0 and may_demand(battle):
+            # One shot left: rather demand supplies (once) than spend it.
             ask = min(foe["supplies"], 2, HOLD - cargo(ship))
-            if ask > 0:
+            if ask > 0 and (0, ask) in payments(foe, ship):
                 return act("demand", 0, ask)
         return act("fire", min(3, ship["balls"]))
 
@@ -250,7 +258,9 @@ class SeaRatsAI(Player):
         offer = state["offer"]
         mine = state["ctrl"][offer["from"]] == state["ctrl"][seat]
         if offer["kind"] == "bribe":
-            return act("accept") if sum(offer["give"][:2]) >= 3 or mine else act("decline")
+            battle = state["battle"]
+            fair = fair_bribe(state["ships"][battle["def"]], state["ships"][battle["att"]])
+            return act("accept") if sum(offer["give"][:2]) >= fair or mine else act("decline")
         if offer["kind"] == "demand":
             battle = state["battle"]
             attacker = state["ships"][battle["att"]]

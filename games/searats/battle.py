@@ -1,11 +1,17 @@
 """Battles: taking aim, bribes and blackmail, firing and counter-fire, sinking or capturing, the Treasure
-stolen in battle, and the defender's flight after a deal."""
+stolen in battle, and the defender's flight after a deal.
+
+Bargaining goes back and forth before the attacker fires: the defender offers a bribe or braces; the
+attacker answers a bribe, or fires, or demands cargo; a declined demand lets the defender offer a bribe
+in turn or give up bargaining (``brace``), after which only firing is left. Each side makes at most
+:data:`OFFERS` offers per battle. A bribe that includes the Treasure is accepted at once and passes it to
+the attacker; blackmail may demand it."""
 
 from __future__ import annotations
 
 from games.core import JSON, Action, Event, IllegalAction, act
-from games.searats.board import aim_targets, payments, sail_actions, sail_targets
-from games.searats.components import HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, plural, ship_name, who
+from games.searats.board import aim_targets, holds, payments, sail_actions, sail_targets
+from games.searats.components import BOOTY_HOLD, HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, plural, ship_name, who
 from games.searats.flow import end_turn, enter_act, game_over
 from games.searats.turn import move_ship, parse_sail
 
@@ -16,23 +22,41 @@ def shots(state: JSON, seat: int, most: int = MAX_SHOTS) -> list[Action]:
     return [act("fire", n) for n in range(1, min(most, state["ships"][seat]["balls"]) + 1)]
 
 
-def bribe_actions(state: JSON) -> list[Action]:
-    """The defender's chance to offer a bribe before the attacker fires."""
+OFFERS = 3
+"""Offers each side may make in one battle (bribes by the defender, demands by the attacker)."""
+
+
+def _deals(state: JSON, verb: str) -> list[Action]:
+    """``verb <cannonballs> <supplies>`` for every payment the defender can make to the attacker, and, when
+    the defender carries the Treasure, the same with ``chest`` (and ``chest`` alone)."""
     battle = state["battle"]
     ships = state["ships"]
-    actions = [act("offer", b, s) for b, s in payments(ships[battle["def"]], ships[battle["att"]])]
+    pays = payments(ships[battle["def"]], ships[battle["att"]])
+    actions = [act(verb, b, s) for b, s in pays]
     if state["treasure"] == battle["def"]:
-        actions.append(act("offer", "chest"))
+        actions += [act(verb, "chest"), *(act(verb, b, s, "chest") for b, s in pays)]
+    return actions
+
+
+def bribe_actions(state: JSON) -> list[Action]:
+    """The defender's bribe, before the attacker fires (or after it declined a demand), or ``brace``."""
+    battle = state["battle"]
+    if battle["closed"] or battle["offers"][0] >= OFFERS:
+        return []
+    actions = _deals(state, "offer")
     return [*actions, act("brace")] if actions else []
 
 
 def fire_actions(state: JSON) -> list[Action]:
     battle = state["battle"]
     actions = shots(state, battle["att"])
-    if not battle["demanded"]:
-        ships = state["ships"]
-        actions += [act("demand", b, s) for b, s in payments(ships[battle["def"]], ships[battle["att"]])]
+    if may_demand(battle):
+        actions += _deals(state, "demand")
     return actions
+
+
+def may_demand(battle: JSON) -> bool:
+    return not battle["closed"] and battle["offers"][1] < OFFERS
 
 
 def counter_actions(state: JSON) -> list[Action]:
@@ -42,7 +66,7 @@ def counter_actions(state: JSON) -> list[Action]:
 
 def divisions(state: JSON) -> list[tuple[int, int]]:
     """How a captor may divide the cargo of both ships: (captor's cannonballs, captor's supplies), each ship
-    within its hold."""
+    within its hold (:func:`holds`: the captor within 12, or within its More Booty cargo)."""
     prize = state["prize"]
     captor, ship = state["ships"][prize["captor"]], state["ships"][prize["ship"]]
     balls = captor["balls"] + ship["balls"]
@@ -50,14 +74,24 @@ def divisions(state: JSON) -> list[tuple[int, int]]:
     cap = max(HOLD, cargo(captor) - prize["missing"])
     return [
         (b, s)
-        for b in range(balls + 1)
-        for s in range(supplies + 1)
-        if b + s <= cap and balls - b + supplies - s <= HOLD
+        for b in range(min(balls, BOOTY_HOLD) + 1)
+        for s in range(min(supplies, BOOTY_HOLD) + 1)
+        if holds(b, s, cap) and holds(balls - b, supplies - s, HOLD)
     ]
 
 
+def treasure_in_prize(state: JSON) -> bool:
+    """Whether the Treasure is aboard the captor or its prize: the captor then says which ship keeps it."""
+    prize = state["prize"]
+    return state["treasure"] in (prize["captor"], prize["ship"])
+
+
 def prize_actions(state: JSON) -> list[Action]:
-    return [act("sink"), *(act("capture", b, s) for b, s in divisions(state))]
+    splits = divisions(state)
+    actions = [act("sink"), *(act("capture", b, s) for b, s in splits)]
+    if treasure_in_prize(state):
+        actions += [act("capture", b, s, "chest") for b, s in splits]
+    return actions
 
 
 def flee_actions(state: JSON) -> list[Action]:
@@ -85,23 +119,34 @@ def battle_actions(state: JSON, seat: int) -> list[Action]:
 
 def take_aim(state: JSON, seat: int, target: int, events: list[Event]) -> None:
     distance = dict(aim_targets(state))[target]
-    state["battle"] = {"att": seat, "def": target, "dist": distance, "fired": 0, "hits": [0, 0], "demanded": False}
+    state["battle"] = {
+        "att": seat,
+        "def": target,
+        "dist": distance,
+        "fired": 0,
+        "hits": [0, 0],
+        "offers": [0, 0],
+        "closed": False,
+    }
     state["fought"].append(target)
     events.append(Event(f"⚔️ {who(seat)} takes aim at {who(target)}, {plural(distance, 'dot')} away."))
     state["phase"] = "bribe" if bribe_actions(state) else "fire"
 
 
-def pair(action: Action, options: list[tuple[int, int]], refusal: str) -> tuple[int, int]:
-    """The two numbers of ``action`` if they are one of ``options``, else :class:`IllegalAction` (``refusal``)."""
+def deal_terms(action: Action, options: list[Action], refusal: str) -> tuple[int, int, bool]:
+    """The (cannonballs, supplies, Treasure) of an ``offer`` or ``demand`` among ``options``."""
+    if action not in options:
+        raise IllegalAction(refusal)
     args = action.args
-    if len(args) == 2 and all(a.isdigit() and a == str(int(a)) for a in args):
-        found = (int(args[0]), int(args[1]))
-        if found in options:
-            return found
-    raise IllegalAction(refusal)
+    chest = args[-1:] == ("chest",)
+    numbers = args[:-1] if chest else args
+    return (int(numbers[0]), int(numbers[1]), chest) if numbers else (0, 0, chest)
 
 
-PAY = "{} is cannonballs then supplies, at least one item, within what the ships hold."
+PAY = (
+    "{} is cannonballs then supplies (add `chest` for the Treasure), at least one item, and leaves no ship "
+    "with more than 12 items (12 of a kind)."
+)
 
 
 def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list[Event]) -> None:
@@ -109,28 +154,31 @@ def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list
     battle = state["battle"]
     if phase == "bribe":
         if verb == "brace" and not action.args:
-            events.append(Event(f"{who(seat)} offers no bribe."))
+            if battle["offers"][1]:  # answering a demand: no more bargaining
+                battle["closed"] = True
+                events.append(Event(f"{who(seat)} gives up bargaining and braces for the attack."))
+            else:
+                events.append(Event(f"{who(seat)} offers no bribe."))
             state["phase"] = "fire"
-        elif verb == "offer" and action.args == ("chest",) and state["treasure"] == seat:
-            state["treasure"] = None
-            events.append(
-                Event(f"💰 {who(seat)} turns in the Treasure as the Most Powerful Bribe: it must be accepted.")
-            )
-            events.append(Event("The Treasure returns to the X."))
-            deal_done(state, dice, events)
         elif verb == "offer":
-            ships = state["ships"]
-            b, s = pair(action, payments(ships[seat], ships[battle["att"]]), PAY.format("A bribe"))
-            make_offer(state, "bribe", seat, battle["att"], (b, s, False), (0, 0, False), events)
+            pay = deal_terms(action, bribe_actions(state), PAY.format("A bribe"))
+            battle["offers"][0] += 1
+            if pay[2]:
+                _treasure_bribe(state, seat, pay, dice, events)
+            else:
+                make_offer(state, "bribe", seat, battle["att"], pay, (0, 0, False), events)
         else:
             raise IllegalAction("Offer a bribe (`offer <cannonballs> <supplies>`), or `brace` for the attack.")
         return
     if phase == "fire":
-        if verb == "demand" and not battle["demanded"]:
-            ships = state["ships"]
-            b, s = pair(action, payments(ships[battle["def"]], ships[seat]), PAY.format("A demand"))
-            battle["demanded"] = True
-            make_offer(state, "demand", seat, battle["def"], (0, 0, False), (b, s, False), events)
+        if verb == "demand":
+            if not may_demand(battle):
+                raise IllegalAction(
+                    f"No more demands in this battle ({OFFERS} at most, none once the defender braced): fire."
+                )
+            pay = deal_terms(action, _deals(state, "demand"), PAY.format("A demand"))
+            battle["offers"][1] += 1
+            make_offer(state, "demand", seat, battle["def"], (0, 0, False), pay, events)
             return
         fire(state, seat, battle["def"], _shots(action, state, seat, MAX_SHOTS), dice, events)
         return
@@ -177,25 +225,53 @@ def make_offer(
     state["offer"] = {"kind": kind, "from": giver, "to": taker, "give": list(give), "get": list(get)}
     state["phase"] = "answer"
     if kind == "bribe":
-        events.append(Event(f"💰 {who(giver)} offers {who(taker)} a bribe of {goods(*give[:2])}."))
+        events.append(Event(f"💰 {who(giver)} offers {who(taker)} a bribe of {bundle(give)}."))
     elif kind == "demand":
-        events.append(Event(f"🏴‍☠️ {who(giver)} demands {goods(*get[:2])} from {who(taker)}, or it fires."))
+        events.append(Event(f"🏴‍☠️ {who(giver)} demands {bundle(get)} from {who(taker)}, or it fires."))
+
+
+def bundle(items: list[int] | tuple[int, int, bool]) -> str:
+    """``"2 cannonballs and the Treasure"``."""
+    text = goods(items[0], items[1])
+    if items[2]:
+        return "the Treasure" if text == "nothing" else f"{text} and the Treasure"
+    return text
+
+
+def _pay(state: JSON, pay: list[int] | tuple[int, int, bool]) -> None:
+    """The defender hands ``pay`` (cannonballs, supplies, the Treasure) to the attacker."""
+    battle = state["battle"]
+    source, to = state["ships"][battle["def"]], state["ships"][battle["att"]]
+    source["balls"] -= pay[0]
+    source["supplies"] -= pay[1]
+    to["balls"] += pay[0]
+    to["supplies"] += pay[1]
+    if pay[2]:
+        state["treasure"] = battle["att"]
+
+
+def _treasure_bribe(state: JSON, seat: int, pay: tuple[int, int, bool], dice: Dice, events: list[Event]) -> None:
+    """The Most Powerful Bribe: it must be accepted, and the Treasure passes to the attacking ship."""
+    attacker = state["battle"]["att"]
+    events.append(
+        Event(
+            f"💰 {who(seat)} offers {who(attacker)} {bundle(pay)} as a bribe: the Most Powerful Bribe must be "
+            f"accepted, and the Treasure passes to {ship_name(attacker)}."
+        )
+    )
+    _pay(state, pay)
+    deal_done(state, dice, events)
 
 
 def answer_deal(state: JSON, accepted: bool, dice: Dice, events: list[Event]) -> None:
-    """The answer to a bribe or a demand: an accepted deal moves the cargo and ends the battle."""
+    """The answer to a bribe or a demand: an accepted deal moves the cargo and ends the battle; a declined
+    bribe lets the attacker fire or demand, a declined demand lets the defender bribe or brace."""
     offer = state["offer"]
     state["offer"] = None
     if not accepted:
-        state["phase"] = "fire"
+        state["phase"] = "bribe" if offer["kind"] == "demand" and bribe_actions(state) else "fire"
         return
-    pay = offer["give"] if offer["kind"] == "bribe" else offer["get"]
-    source = state["ships"][state["battle"]["def"]]
-    sink_to = state["ships"][state["battle"]["att"]]
-    source["balls"] -= pay[0]
-    source["supplies"] -= pay[1]
-    sink_to["balls"] += pay[0]
-    sink_to["supplies"] += pay[1]
+    _pay(state, offer["give"] if offer["kind"] == "bribe" else offer["get"])
     deal_done(state, dice, events)
 
 
@@ -252,9 +328,14 @@ def play_prize(state: JSON, seat: int, action: Action, dice: Dice, events: list[
     if action.verb == "sink" and not action.args:
         sink(state, target, seat, events)
     elif action.verb == "capture":
-        refusal = "Capture like `capture 5 6`: the cannonballs and supplies your ship keeps (each ship ≤ 12)."
-        balls, supplies = pair(action, divisions(state), refusal)
-        capture(state, seat, target, balls, supplies, events)
+        refusal = (
+            "Capture like `capture 5 6`: the cannonballs and supplies your ship keeps (each ship at most 12 items, "
+            "12 of a kind); add `chest` to leave the Treasure aboard the captured ship."
+        )
+        if action not in prize_actions(state):
+            raise IllegalAction(refusal)
+        chest = action.args[-1:] == ("chest",)
+        capture(state, seat, target, int(action.args[0]), int(action.args[1]), chest, events)
     else:
         raise IllegalAction("`sink` the ship, or `capture <cannonballs> <supplies>` to keep aboard your ship.")
     state["prize"] = None
@@ -272,9 +353,10 @@ def sink(state: JSON, ship: int, by: int, events: list[Event]) -> None:
         events.append(Event("The Treasure returns to the X."))
 
 
-def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, events: list[Event]) -> None:
+def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, chest: bool, events: list[Event]) -> None:
     """The captor pays the missing supplies, takes the ship into its commander's fleet and divides the cargo of
-    both ships: ``balls`` and ``supplies`` stay aboard the captor, the rest aboard the prize."""
+    both ships: ``balls`` and ``supplies`` stay aboard the captor, the rest aboard the prize; the Treasure,
+    if either carries it, aboard the prize if ``chest``, else aboard the captor."""
     mine, prize = state["ships"][captor], state["ships"][ship]
     missing = state["prize"]["missing"]
     total_balls = mine["balls"] + prize["balls"]
@@ -292,6 +374,10 @@ def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, even
         )
     )
     state["battle"]["captured"] = ship
+    if state["treasure"] in (captor, ship):
+        keeper = ship if chest else captor
+        state["treasure"] = keeper
+        events.append(Event(f"💰 The Treasure stays aboard {ship_name(keeper)}."))
 
 
 def finish_battle(state: JSON, dice: Dice, events: list[Event]) -> None:
@@ -300,7 +386,7 @@ def finish_battle(state: JSON, dice: Dice, events: list[Event]) -> None:
     battle = state["battle"]
     att, defender = battle["att"], battle["def"]
     carrier = state["treasure"]
-    if carrier in (att, defender):
+    if carrier in (att, defender) and "captured" not in battle:  # a captor divides the Treasure itself
         other = defender if carrier == att else att
         scored, answered = battle["hits"]
         winner = att if scored > answered else defender if answered > scored else other
@@ -325,7 +411,7 @@ def check_cargo(state: JSON) -> list[str]:
     """Invariant messages: no negative cargo, no ship above its possible hold."""
     problems = []
     for s, ship in enumerate(state["ships"]):
-        if ship["balls"] < 0 or ship["supplies"] < 0 or ship["balls"] > 24 or ship["supplies"] > 24:
+        if not 0 <= ship["balls"] <= BOOTY_HOLD or not 0 <= ship["supplies"] <= BOOTY_HOLD:
             problems.append(f"{SHIPS[s]} carries {ship['balls']}/{ship['supplies']}")
         if ship["sunk"] and cargo(ship):
             problems.append(f"sunk {SHIPS[s]} still has cargo")

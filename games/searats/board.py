@@ -80,6 +80,12 @@ def limit(ship: JSON) -> int:
     return max(HOLD, cargo(ship))
 
 
+def holds(balls: int, supplies: int, cap: int) -> bool:
+    """Whether a ship may end an exchange with ``balls`` and ``supplies``: never more than 12 of one kind,
+    and no more than ``cap`` items together (see :func:`limit`)."""
+    return 0 <= balls <= BOOTY_HOLD and 0 <= supplies <= BOOTY_HOLD and balls + supplies <= cap
+
+
 def port_take(state: JSON) -> int:
     """How many items the ship in port takes from its roll(s)."""
     ship = state["ships"][state["turn"]]
@@ -101,19 +107,36 @@ def port_range(state: JSON) -> tuple[int, int]:
 
 def payments(giver: JSON, receiver: JSON) -> list[tuple[int, int]]:
     """Every (cannonballs, supplies) ``giver`` could hand ``receiver`` as a bribe or under blackmail: at
-    least one item, within the receiver's hold."""
-    space = room(receiver)
+    least one item, within the receiver's hold (:func:`holds`)."""
+    cap = limit(receiver)
     return [
         (b, s)
-        for b in range(min(giver["balls"], space) + 1)
-        for s in range(min(giver["supplies"], space - b) + 1)
-        if b + s > 0
+        for b in range(giver["balls"] + 1)
+        for s in range(giver["supplies"] + 1)
+        if b + s > 0 and holds(receiver["balls"] + b, receiver["supplies"] + s, cap)
     ]
 
 
-def exchange_fits(me: JSON, partner: JSON, give: int, get: int) -> bool:
-    """Whether handing ``give`` items over and receiving ``get`` keeps both holds within their limits."""
-    return cargo(me) - give + get <= limit(me) and cargo(partner) - get + give <= limit(partner)
+def exchange_fits(me: JSON, partner: JSON, give: tuple[int, int], get: tuple[int, int]) -> bool:
+    """Whether handing ``give`` (cannonballs, supplies) over and receiving ``get`` keeps both holds within
+    their limits."""
+    (gb, gs), (ab, asup) = give, get
+    return holds(me["balls"] - gb + ab, me["supplies"] - gs + asup, limit(me)) and holds(
+        partner["balls"] + gb - ab, partner["supplies"] + gs - asup, limit(partner)
+    )
+
+
+def _asks_exist(me: JSON, other: JSON, gb: int, gs: int, nonempty: bool) -> bool:
+    """Whether some (cannonballs, supplies) asked of ``other`` for ``gb``/``gs`` keeps both holds within
+    their limits; ``nonempty``: it must ask at least one item (nothing else makes the exchange)."""
+    b_lo, b_hi = max(0, other["balls"] + gb - BOOTY_HOLD), min(other["balls"], BOOTY_HOLD - me["balls"] + gb)
+    s_lo, s_hi = max(0, other["supplies"] + gs - BOOTY_HOLD), min(other["supplies"], BOOTY_HOLD - me["supplies"] + gs)
+    if b_lo > b_hi or s_lo > s_hi:
+        return False
+    give = gb + gs
+    low = max(b_lo + s_lo, cargo(other) + give - limit(other), 1 if nonempty else 0)
+    high = min(b_hi + s_hi, limit(me) - cargo(me) + give)
+    return low <= high
 
 
 def trade_gives(state: JSON, partner: int) -> list[tuple[int, int, bool]]:
@@ -127,16 +150,13 @@ def trade_gives(state: JSON, partner: int) -> list[tuple[int, int, bool]]:
         for chest in chests
         for b in range(me["balls"] + 1)
         for s in range(me["supplies"] + 1)
-        if _can_complete(state, me, other, partner, b + s, chest)
+        if _can_complete(state, me, other, partner, b, s, chest)
     ]
 
 
-def _can_complete(state: JSON, me: JSON, other: JSON, partner: int, give: int, chest: bool) -> bool:
-    low = max(0, cargo(other) + give - limit(other))
-    high = min(cargo(other), limit(me) - cargo(me) + give)
-    if low > high:
-        return False
-    return give > 0 or chest or high >= 1 or state["treasure"] == partner
+def _can_complete(state: JSON, me: JSON, other: JSON, partner: int, gb: int, gs: int, chest: bool) -> bool:
+    # Giving nothing, the exchange needs an item asked, unless the partner's Treasure may be.
+    return _asks_exist(me, other, gb, gs, not (gb + gs or chest or state["treasure"] == partner))
 
 
 def trade_asks(state: JSON, offer: JSON) -> list[tuple[int, int, bool]]:
@@ -148,7 +168,7 @@ def trade_asks(state: JSON, offer: JSON) -> list[tuple[int, int, bool]]:
     for chest in chests:
         for b in range(other["balls"] + 1):
             for s in range(other["supplies"] + 1):
-                if (gb + gs + gc + b + s + chest) and exchange_fits(me, other, gb + gs, b + s):
+                if (gb + gs + gc + b + s + chest) and exchange_fits(me, other, (gb, gs), (b, s)):
                     asks.append((b, s, chest))
     return asks
 
@@ -162,6 +182,11 @@ def trade_partners(state: JSON) -> list[tuple[int, int]]:
     for s, d in in_range(state, seat, state["traded"]):
         other = state["ships"][s]
         chests = (False, True) if state["treasure"] == seat else (False,)
-        if any(_can_complete(state, me, other, s, give, chest) for chest in chests for give in range(cargo(me) + 1)):
+        if any(
+            _can_complete(state, me, other, s, b, sup, chest)
+            for chest in chests
+            for b in range(me["balls"] + 1)
+            for sup in range(me["supplies"] + 1)
+        ):
             found.append((s, d))
     return found

@@ -4,28 +4,38 @@ Seats are the ships (Black, Red, Blue, Green, Purple, Yellow, in turn order); ``
 each ship's commander, which changes when a ship is captured. Rulings where the specification is silent
 (each has a test):
 
-- Black moves first. A ship starts on the port of its number (Black on port 1 …); with 4 or 5 players
-  only the first 4 or 5 ships sail.
+- The first ship to move is drawn from the seed (``state["first"]``); a round starts each time the turn
+  comes round to that ship's place. A ship starts on the port of its number (Black on port 1 …); with 4
+  or 5 players only the first 4 or 5 ships sail.
 - The first turn begins with a ``roll``; every later turn's die is rolled as the turn begins, unless the
   ship carries the Treasure and may first call for the Stronger Wind (``wind``) instead of ``roll``.
 - Charting and sailing are one move: ``sail ne 3 chart 4`` (or ``anchor chart 4``); charting the course
   already held is no choice. Sailing 0 dots is ``anchor``; it does not dig up the Treasure.
-- A ship never stocks up at the port where it last stocked up (the source: "not at the same port twice in
-  a row"), even with Safe Haven, which is offered (``haven``/``skip``) on any other port when uncharted.
+- A ship never stocks up on its charted port when it is the port where it last stocked up (the source:
+  "not at the same port twice in a row"). Safe Haven, with the Treasure aboard, is offered
+  (``haven``/``skip``) on any port the ship sails to that it would not make anyway, its last port
+  included.
+- ``anchor`` (a sail of 0 dots) on the port where the ship stands makes port only if that port is
+  charted and is not its last port; Safe Haven needs a sail, so anchoring never offers it.
 - Making port with nothing to choose (a full hold, no Treasure) stocks up without a question.
 - Battles are aimed at ships within range (5 dots in a straight line; other ships do not block a shot).
-  After ``aim``, the defender may offer one bribe (or ``brace``); then the attacker fires or, once,
-  demands cargo. A declined demand leaves only firing. Deals move cannonballs and supplies, within the
-  receiver's 12-item hold; the Treasure as a bribe is turned in (to the X) and accepted by itself.
+  After ``aim``, the defender offers a bribe or braces; a declined bribe lets the attacker fire or demand
+  cargo; a declined demand lets the defender bribe again or give up bargaining (``brace``), after which
+  only firing is left. Each side makes at most three offers per battle (the bargaining always ends).
+  Offers may include the Treasure (``offer 0 2 chest``, ``offer chest``, ``demand chest``); a bribe with
+  it is accepted at once and the Treasure passes to the attacker.
+- No exchange (trade, bribe, blackmail, a capture's division) leaves a ship with more than 12 of one kind,
+  nor more than 12 items together, or than it carried before if More Booty had taken it past 12.
 - A ship hit beyond repair is captured or sunk at its firer's choice (also in counter-fire), and only when
   the firer has the missing supplies. On capture the captor divides both ships' cannonballs and supplies
-  (each ship within 12, or within the captor's More Booty cargo); the Treasure follows the theft rule.
+  within those limits (the prize within 12), and the Treasure, if either carries it: aboard the captor,
+  or with ``chest`` aboard the prize (the theft rule does not apply then).
 - The Treasure stolen in battle: the ship with more hits (attack against counter-fire) gets it, on a tie
   the one that did not carry it; a sunk winner sends it to the X.
 - A ship that sinks or is captured during its own turn ends that turn.
 - Trades come after battles (no attack once a trade is proposed), one proposal per partner and turn,
-  built in two steps (``give``, then ``ask``); an exchange keeps both holds within 12 (or within a More
-  Booty cargo above 12).
+  built in two steps (``give``, then ``ask``), which its opener may ``abandon`` before posting it; once
+  posted, the partner answers (or lets it lapse).
 - An offer lapses through ``lapse``, which the platform's timer applies for the answering seat
   (``Game.apply(..., trusted=True)``) after the ``lapse`` option's minutes; it is never a legal move, and
   it declines the offer.
@@ -71,7 +81,7 @@ class SeaRats(Game):
         return seat_count(players)
 
     def setup(self, state: JSON, rng: random.Random) -> None:
-        setup_state(state)
+        setup_state(state, rng)
 
     def controller(self, state: JSON, seat: int) -> int:
         return state["ctrl"][seat]

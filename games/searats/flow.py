@@ -50,17 +50,20 @@ def enter_act(state: JSON, dice: Dice, events: list[Event]) -> None:
 
 
 def end_turn(state: JSON, dice: Dice, events: list[Event]) -> None:
-    """Pass the turn to the next ship afloat in the fixed order; a new round starts after the last one."""
+    """Pass the turn to the next ship afloat in the fixed order; a new round starts when the turn comes
+    round to the first ship's place again (the first ship drawn at the start, sunk or not)."""
     if game_over(state, events):
         return
     current = state["turn"]
+    first, seats = state.get("first", 0), state["seats"]
     order = afloat(state)
-    following = [s for s in order if s > current]
-    if not following:
+    following = [s for s in order if s > current] or order
+    nxt = following[0]
+    if (nxt - first) % seats <= (current - first) % seats:
         state["round"] += 1
         if game_over(state, events):
             return
-    begin_turn(state, (following or order)[0], dice)
+    begin_turn(state, nxt, dice)
 
 
 def game_over(state: JSON, events: list[Event]) -> bool:

@@ -74,14 +74,13 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         return ("Attack" if verb == "aim" else "Trade", _ship(target, distance))
     if verb == "end":
         return ("End the turn",)
-    if verb == "offer":
+    if verb in ("offer", "demand"):
         if args == ("chest",):
-            return ("Bribe with the Treasure (must be accepted)",)
-        return _cargo_path("Offer a bribe", args, False)
+            return ("Bribe with the Treasure (must be accepted)",) if verb == "offer" else ("Demand the Treasure",)
+        first = "Offer a bribe" if verb == "offer" else "Demand cargo"
+        return _cargo_path(first, args, state["treasure"] == state["battle"]["def"])
     if verb == "brace":
-        return ("No bribe",)
-    if verb == "demand":
-        return _cargo_path("Demand cargo", args, False)
+        return ("Stop bargaining",) if state["battle"]["offers"][1] else ("No bribe",)
     if verb == "fire":
         battle = state["battle"]
         n = int(args[0])
@@ -93,11 +92,13 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "sink":
         return ("Sink it",)
     if verb == "capture":
-        return _capture_path(state, int(args[0]), int(args[1]))
+        return _capture_path(state, int(args[0]), int(args[1]), len(args) == 3)
     if verb in ("give", "ask"):
         holder = state["offer"]["from"] if verb == "give" else state["offer"]["to"]
         first = "Give" if verb == "give" else "Ask in return"
         return _cargo_path(first, args, state["treasure"] == holder)
+    if verb == "abandon":
+        return ("Abandon the trade",)
     if verb == "accept":
         return ("Accept",)
     if verb == "decline":
@@ -113,14 +114,17 @@ def _distance(state: JSON, seat: int, target: int) -> int:
     return distance(state["ships"][seat]["at"], state["ships"][target]["at"]) or 0
 
 
-def _capture_path(state: JSON, b: int, s: int) -> tuple[str, ...]:
+def _capture_path(state: JSON, b: int, s: int, chest: bool) -> tuple[str, ...]:
     prize = state["prize"]
     captor, ship = state["ships"][prize["captor"]], state["ships"][prize["ship"]]
     balls = captor["balls"] + ship["balls"]
     supplies = captor["supplies"] - prize["missing"]
     mine, theirs = ship_name(prize["captor"]), ship_name(prize["ship"])
+    path: tuple[str, ...] = ("Capture",)
+    if state["treasure"] in (prize["captor"], prize["ship"]):
+        path += (f"The Treasure aboard {theirs if chest else mine}",)
     return (
-        "Capture",
+        *path,
         f"{mine} keeps {_balls(b)}",
         f"{mine}: {b}/{s}, {theirs}: {balls - b}/{supplies - s} (cannonballs/supplies)",
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from games.core import JSON, IllegalAction
 from games.searats.components import SHIPS, START_CARGO
 from games.searats.flow import fresh_turn
@@ -30,9 +32,11 @@ def lapse_minutes(value: object) -> int:
     return minutes
 
 
-def setup_state(state: JSON) -> None:
-    """Fill in a new state: each ship on its own port (Black on port 1 …) with 6 cannonballs and 6 supplies."""
+def setup_state(state: JSON, rng: random.Random) -> None:
+    """Fill in a new state: each ship on its own port (Black on port 1 …) with 6 cannonballs and 6 supplies;
+    the first ship to move drawn at random from the seed (the players' dice)."""
     seats = state["seats"]
+    first = rng.randrange(seats)
     state["options"]["lapse"] = lapse_minutes(state["options"]["lapse"])
     state.update(
         ships=[
@@ -51,5 +55,6 @@ def setup_state(state: JSON) -> None:
         round=1,
         dice=None,
         fates=[],
-        **fresh_turn(0),
+        first=first,
+        **fresh_turn(first),
     )

@@ -1,21 +1,14 @@
 """Trades: the ship on turn proposes an exchange (what it gives, then what it asks) to a ship within 5 dots in
-a straight line, whose commander accepts or declines; and the answer to every offer."""
+a straight line, whose commander accepts or declines; the one who opened it may abandon it while building
+it; and the answer to every offer."""
 
 from __future__ import annotations
 
 from games.core import JSON, Action, Event, IllegalAction, act
-from games.searats.battle import answer_deal, make_offer
+from games.searats.battle import answer_deal, bundle, make_offer
 from games.searats.board import trade_asks, trade_gives
-from games.searats.components import Dice, goods, who
+from games.searats.components import Dice, who
 from games.searats.flow import enter_act
-
-
-def bundle(items: list[int] | tuple[int, int, bool]) -> str:
-    """``"2 cannonballs and the Treasure"``."""
-    text = goods(items[0], items[1])
-    if items[2]:
-        return "the Treasure" if text == "nothing" else f"{text} and the Treasure"
-    return text
 
 
 def _cargo_action(verb: str, b: int, s: int, chest: bool) -> Action:
@@ -25,9 +18,9 @@ def _cargo_action(verb: str, b: int, s: int, chest: bool) -> Action:
 def trade_actions(state: JSON) -> list[Action]:
     phase = state["phase"]
     if phase == "give":
-        return [_cargo_action("give", *g) for g in trade_gives(state, state["offer"]["to"])]
+        return [*(_cargo_action("give", *g) for g in trade_gives(state, state["offer"]["to"])), act("abandon")]
     if phase == "ask":
-        return [_cargo_action("ask", *a) for a in trade_asks(state, state["offer"])]
+        return [*(_cargo_action("ask", *a) for a in trade_asks(state, state["offer"])), act("abandon")]
     return [act("accept"), act("decline")] if phase == "answer" else []
 
 
@@ -39,8 +32,8 @@ def _cargo(action: Action, options: list[tuple[int, int, bool]]) -> tuple[int, i
         if found in options:
             return found
     raise IllegalAction(
-        f"`{action.verb} <cannonballs> <supplies>` (add `chest` for the Treasure), within both holds, "
-        "and the exchange must move something."
+        f"`{action.verb} <cannonballs> <supplies>` (add `chest` for the Treasure); the exchange must move "
+        "something and leave no ship with more than 12 items (12 of a kind)."
     )
 
 
@@ -54,6 +47,11 @@ def start_trade(state: JSON, seat: int, partner: int) -> None:
 def play_trade(state: JSON, seat: int, action: Action, dice: Dice, events: list[Event]) -> None:
     phase = state["phase"]
     offer = state["offer"]
+    if action.verb == "abandon" and not action.args:
+        state["offer"] = None
+        events.append(Event(f"{who(seat)} abandons the trade with {who(offer['to'])}."))
+        enter_act(state, dice, events)
+        return
     if phase == "give":
         if action.verb != "give":
             raise IllegalAction("Say what you give first: `give <cannonballs> <supplies>`.")

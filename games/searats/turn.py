@@ -95,11 +95,12 @@ def play_turn(state: JSON, seat: int, action: Action, dice: Dice, events: list[E
             raise IllegalAction("Sail first: `sail <direction> <dots>` or `anchor`.")
         to, port = parse_sail(state, seat, action, sum(state["roll"]), charts(state))
         ship = state["ships"][seat]
+        anchored = to == ship["at"]
         if port is not None:
             ship["chart"] = port
             events.append(Event(f"🧭 {who(seat)} charts a course for port {port}."))
         move_ship(state, seat, to, events, verb="sails")
-        after_sail(state, seat, dice, events)
+        after_sail(state, seat, dice, events, anchored=anchored)
         return
     if phase == "haven":
         if action.args or verb not in ("haven", "skip"):
@@ -115,16 +116,17 @@ def play_turn(state: JSON, seat: int, action: Action, dice: Dice, events: list[E
     raise IllegalAction("That is not a move at this point of the turn.")
 
 
-def after_sail(state: JSON, seat: int, dice: Dice, events: list[Event]) -> None:
-    """After the sail: make port on the charted port (or, with the Treasure, any port), never on the last
-    port where the ship stocked up; then the battles."""
+def after_sail(state: JSON, seat: int, dice: Dice, events: list[Event], *, anchored: bool) -> None:
+    """After the sail: make port on the charted port unless the ship last stocked up there; with the
+    Treasure (Safe Haven), on any port it sailed to, its last port included. A sail of 0 dots (``anchored``)
+    makes port only on a charted port that is not its last port. Then the battles."""
     ship = state["ships"][seat]
     port = PORT_AT.get(ship["at"])
-    if port is not None and port != ship["last"]:
-        if port == ship["chart"]:
+    if port is not None:
+        if port == ship["chart"] and port != ship["last"]:
             enter_port(state, seat, dice, events, haven=False)
             return
-        if state["treasure"] == seat:
+        if state["treasure"] == seat and not anchored:
             state["phase"] = "haven"
             return
     enter_act(state, dice, events)
