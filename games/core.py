@@ -236,9 +236,8 @@ class Game(ABC):
 
     def new_game(self, players: int, options: Mapping[str, Any] | None = None, seed: str = "0") -> JSON:
         """A fresh game for ``players`` players, deterministic given ``seed``."""
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalAction(f"{self.title} takes {self.min_players}–{self.max_players} players, not {players}.")
         chosen = self.resolve_options(options or {})
+        self.check_players(players, chosen)
         seats = self.seat_count(players, chosen)
         state: JSON = {
             "game": self.kind,
@@ -251,6 +250,18 @@ class Game(ABC):
         }
         self.setup(state, random.Random(f"{seed}/setup"))
         return state
+
+    def check_players(self, players: int, options: Mapping[str, Any]) -> None:
+        """Raise :class:`IllegalAction`, in one line saying which counts fit, when ``players`` players cannot
+        play with ``options`` (the platform asks when a table is made and when it starts)."""
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalAction(f"{self.title} takes {self.min_players}–{self.max_players} players, not {players}.")
+
+    def waiting(self, state: JSON, seat: int) -> str | None:
+        """Why ``seat``, which may not act now, is waiting, as a sentence with ``{pN}`` placeholders (for
+        example another player's decision inside ``seat``'s own turn); ``None``: the platform says whom
+        it waits for."""
+        return None
 
     def seat_count(self, players: int, options: Mapping[str, Any]) -> int:
         """How many seats a game for ``players`` has (a fleet of ships per player: more than players)."""
@@ -281,6 +292,11 @@ class Game(ABC):
     @abstractmethod
     def legal_actions(self, state: JSON, seat: int) -> list[Action]:
         """Every action ``seat`` may take now, in a stable order (empty if it has no decision)."""
+
+    def is_legal(self, state: JSON, seat: int, action: Action) -> bool:
+        """Whether ``seat`` may take ``action`` now: one of :meth:`legal_actions`, or a typed shorthand the
+        game accepts for one of them in a single step (``tile r3c4 ne`` for ``tile r3c4`` and ``lay ne``)."""
+        return action in self.legal_actions(state, seat)
 
     @abstractmethod
     def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
@@ -366,7 +382,7 @@ class Game(ABC):
         before = self.to_act(state)
         if seat not in before:
             raise IllegalAction("It is not your turn.")
-        if not trusted and action not in self.legal_actions(state, seat):
+        if not trusted and not self.is_legal(state, seat, action):
             raise IllegalAction(self._refusal(state, seat, action))
         others = {s: self.legal_actions(state, s) for s in before if s != seat} if len(before) > 1 else {}
         new = state if inplace else clone(state)

@@ -114,9 +114,10 @@ def _trap(red: bool) -> Image.Image:
 
 
 @image_cache
-def _token(seat: int, acting: bool) -> Image.Image:
-    """A rat: a disc in its player's colour with the seat's letter; ringed in the highlight when it acts."""
-    colour = t.PLAYER_COLOURS[seat]
+def _token(seat: int, acting: bool, hue: int) -> Image.Image:
+    """A rat: a disc in colour ``hue`` (its player's, or its team's) with the seat's letter; ringed in the
+    highlight when it acts."""
+    colour = t.PLAYER_COLOURS[hue]
     size = CELL * SS
     img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
@@ -129,6 +130,11 @@ def _token(seat: int, acting: bool) -> Image.Image:
     img = img.resize((CELL, CELL), Image.Resampling.LANCZOS)
     t.text(img, (CELL / 2, CELL / 2 + 1), _letter(seat), t.font(40, bold=True), colour.text, anchor="mm")
     return img
+
+
+def _hue(view: View, seat: int) -> int:
+    """The colour of a seat's rat: its team's in a team game (team-mates tell apart by letter)."""
+    return seat if view["mode"] == "ffa" else view["team_of"][seat]
 
 
 def _letter(seat: int) -> str:
@@ -263,7 +269,7 @@ def _board(img: Image.Image, view: View) -> None:
         draw.rectangle((x + 3, y + 3, x + CELL - 4, y + CELL - 4), outline=t.DANGER, width=6)
     for s, q in enumerate(view["rats"]):
         if q is not None:
-            token = _token(s, s == view["actor"])
+            token = _token(s, s == view["actor"], _hue(view, s))
             img.paste(token, _cell(q), token)
 
 
@@ -299,14 +305,16 @@ def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box) -> N
     if seat == view["actor"]:
         t.glow(img, box)
     out = seat in view["out"]
-    token = _token(seat, False)
+    token = _token(seat, False, _hue(view, seat))
     img.paste(token, (x0 + 4, y0 + 6), token)
     teams = view["mode"] != "ffa"
     fitted, fnt = t.fit_text(name, x1 - x0 - 116, 30)
     t.text(img, (x0 + 104, y0 + (28 if teams else 36)), fitted, fnt, t.INK_SOFT if out else t.INK, anchor="lm")
     if teams:
-        team = f"Team {view['team_of'][seat] + 1}"
-        t.text(img, (x0 + 104, y0 + 58), team, t.font(t.MIN_TEXT, bold=True), t.GOLD_DEEP, anchor="lm")
+        colour = t.PLAYER_COLOURS[_hue(view, seat)]
+        ImageDraw.Draw(img).ellipse((x0 + 104, y0 + 48, x0 + 124, y0 + 68), fill=colour.fill, outline=t.OUTLINE)
+        team = f"{colour.name.title()} team"
+        t.text(img, (x0 + 132, y0 + 58), team, t.font(t.MIN_TEXT, bold=True), t.INK, anchor="lm")
     q = view["rats"][seat]
     if out:
         turn = next(f[1] for f in view["fallen"] if f[0] == seat)

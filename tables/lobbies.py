@@ -79,10 +79,13 @@ def _check_options(kind: str, options: dict[str, Any]) -> None:
         raise GameError(str(exc)) from exc
 
 
-def _check_seats(kind: str, seats: int) -> None:
+def _check_seats(kind: str, seats: int, options: dict[str, Any]) -> None:
+    """Whether ``seats`` players may play ``kind`` with ``options`` (the game's own rule, one line)."""
     game = GAMES[kind].game
-    if not game.min_players <= seats <= game.max_players:
-        raise GameError(f"{game.title} takes {game.min_players}–{game.max_players} players; that would be {seats}.")
+    try:
+        game.check_players(seats, game.resolve_options(options))
+    except IllegalAction as exc:
+        raise GameError(str(exc)) from exc
 
 
 # ---------------------------------------------------------------------------------------------- changes
@@ -135,6 +138,7 @@ def start(lobby: LobbyRecord, user: Caller) -> None:
     seats = len(lobby.accepted) + lobby.ai
     if seats < game.min_players:
         raise GameError(f"{game.title} needs at least {game.min_players} players; {seats} so far.")
+    _check_seats(lobby.kind, seats, lobby.options)
     lobby.status = "started"
 
 
@@ -209,8 +213,8 @@ class Lobbies:
             seen.add(member.user_id)
         if ai < 0:
             raise GameError("The number of AI seats cannot be negative.")
-        _check_seats(kind, 1 + len(invitees) + ai)
         _check_options(kind, options)
+        _check_seats(kind, 1 + len(invitees) + ai, options)
         await self._check_host(caller)
         names = {str(caller.user_id): caller.name} | {str(m.user_id): m.name for m in invitees}
         if invitees:

@@ -431,6 +431,10 @@ class Tables:
             seats = fresh
         if not seats:
             names = seat_names(game, record)
+            mine = [s for s in range(state["seats"]) if game.controller(state, s) == player] if seat is None else [seat]
+            why = next((text for s in mine if (text := game.waiting(state, s))), None)
+            if why is not None:
+                raise NotYourTurn(format_seats(why, [words.shown(n) for n in names]))
             waiting = ", ".join(dict.fromkeys(words.shown(names[s]) for s in game.to_act(state)))
             raise NotYourTurn(f"It is not your turn: waiting for {waiting}.")
         return seats

@@ -102,13 +102,38 @@ def tables() -> list[Any]:
                 values.append([(option.name, option.default)])
         for combo in itertools.product(*values):
             for players in range(game.min_players, game.max_players + 1):
+                if not fits(game, players, dict(combo)):
+                    continue  # refused when the table is made (test_player_counts_the_game_refuses)
                 table = Table(kind, players, tuple(combo))
                 name = "-".join([kind, f"{players}p", *(f"{k}={v}" for k, v in combo)])
                 params.append(pytest.param(table, id=name))
     return params
 
 
+def fits(game: Game, players: int, options: dict[str, Any]) -> bool:
+    try:
+        game.check_players(players, game.resolve_options(options))
+    except IllegalAction:
+        return False
+    return True
+
+
 TABLES = tables()
+
+
+def test_player_counts_the_game_refuses_are_refused_by_new_game() -> None:
+    """Every option set and player count a game refuses (``check_players``) is never set up."""
+    refused = 0
+    for spec in SPECS.values():
+        game = spec.game
+        for option in game.options:
+            for choice in option.choices or ():
+                for players in range(game.min_players, game.max_players + 1):
+                    if not fits(game, players, {option.name: choice}):
+                        refused += 1
+                        with pytest.raises(IllegalAction):
+                            game.new_game(players, {option.name: choice}, "refused")
+    assert refused  # Sewer Rat's teams refuse some counts
 
 
 def dumps(value: Any) -> str:

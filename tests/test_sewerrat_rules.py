@@ -21,6 +21,7 @@ from games.sewerrat.components import (
     N,
     S,
     W,
+    square_text,
     toilet_exit,
     toilet_name,
 )
@@ -487,7 +488,6 @@ def test_teams_alternate_seats_and_win_together():
     assert GAME.teams(state) == ((0, 2), (1, 3))
     assert GAME.teams(GAME.new_game(6, {"teams": "3"}, "t")) == ((0, 2, 4), (1, 3, 5))
     assert GAME.teams(GAME.new_game(6, {"teams": "2"}, "t")) == ((0, 3), (1, 4), (2, 5))
-    assert GAME.teams(GAME.new_game(5, {"teams": "2"}, "t")) == ((0, 3), (1, 4), (2,))
     assert GAME.teams(GAME.new_game(3, {"teams": "ffa"}, "t")) == ((0,), (1,), (2,))
     state = table(4, teams="2", rats={0: "r8c8", 1: "r5c2", 2: "r1c8", 3: "r1c1"})
     state["rats"][3] = None
@@ -616,3 +616,88 @@ def test_a_refused_action_says_why_and_changes_nothing():
         GAME.apply(state, 0, "tile r5c5")
     with pytest.raises(IllegalAction, match="not your turn"):
         GAME.apply(state, 1, "pass")
+
+
+def test_team_sizes_fit_only_the_counts_the_rules_give():
+    for teams, fits in (("2", (4, 6)), ("3", (6,))):
+        for players in range(2, 7):
+            if players in fits:
+                GAME.check_players(players, {"teams": teams})
+            else:
+                with pytest.raises(IllegalAction, match=f"Teams of {teams} need"):
+                    GAME.new_game(players, {"teams": teams}, "t")
+    with pytest.raises(IllegalAction, match="Teams of 3 need 6 players, not 3"):
+        GAME.check_players(3, {"teams": "3"})
+    with pytest.raises(IllegalAction, match="Teams of 2 need 4 or 6 players, not 5"):
+        GAME.check_players(5, {"teams": "2"})
+    GAME.check_players(3, {"teams": "ffa"})
+
+
+def test_the_view_gives_each_rat_its_team():
+    state = GAME.new_game(4, {"teams": "2"}, "teams")
+    view = GAME.view(state, None)
+    assert view["team_of"] == [0, 1, 0, 1] and view["teams"] == 2
+
+
+def test_a_tile_change_in_one_line_and_openings_in_any_order():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    GAME.apply(state, 0, "tile r4c4 ne", inplace=True)
+    assert state["pending"] == [[sq("r4c4"), N | E]] and state["phase"] == "tiles"
+    GAME.apply(state, 0, "tile r4c5 ws", inplace=True)  # west and south, named in any order
+    assert state["pending"][-1] == [sq("r4c5"), S | W]
+    GAME.apply(state, 0, "cancel", inplace=True)
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    GAME.apply(state, 0, "tile r4c4", inplace=True)
+    GAME.apply(state, 0, "lay en", inplace=True)  # the two-step form still works
+    assert state["pending"] == [[sq("r4c4"), N | E]]
+
+
+def refusal(state, seat: int, text: str) -> str:
+    before = repr(state)
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, seat, text)
+    assert repr(state) == before
+    message = str(caught.value)
+    assert "is not one of your moves" not in message, message
+    return message
+
+
+def test_refusals_say_which_rule_an_action_breaks():
+    state = table(rats={0: "r3c1", 1: "r3c8"})
+    assert "A rat is on r3c8, the exit of toilet Y3" in refusal(state, 0, "toilet w")
+    assert "no toilet on the east side" in refusal(state, 0, "toilet e")
+    state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r3c2": BLACK, "r5c3": RED})
+    roll(state, 0, 5, 2)
+    assert state["phase"] == "displace"
+    assert "a red trap is on r5c3" in refusal(state, 1, "flee e")
+    state = after(table(rats={0: "r1c2", 1: "r4c5"}, traps={"r1c1": BLACK, "r4c4": BLACK}))
+    assert "off the board" in refusal(state, 0, "push r1c1 n")
+    assert "A rat is on r4c5" in refusal(state, 0, "push r4c4 e")
+    state = table(rats={0: "r8c8", 1: "r1c1"}, traps={"r2c2": RED, "r5c2": RED})
+    roll(state, 0, 5, 2)  # the black trap falls on the red trap on r5c2: the roller places it
+    assert state["phase"] == "put"
+    assert "r2c2 already has a red trap" in refusal(state, 0, "black r2c2")
+    assert "next trap of your roll is black" in refusal(state, 0, "red r3c3")
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    state["supply"] = {"straight": 0, "elbow": 0, "tee": 0, "cross": 0, "cap": 0, "blank": 0}
+    GAME.apply(state, 0, "tile r4c4", inplace=True)
+    assert "No dead end (white dot) tile is left" in refusal(state, 0, "lay n")
+    state = GAME.new_game(2, {}, "place")
+    plain = next(q for q in range(64) if SHAPE_OF[state["board"][q]] != "cap")
+    assert "not a white dot" in refusal(state, 0, f"place {square_text(plain)}")
+
+
+def test_an_action_of_another_phase_says_what_the_phase_asks_for():
+    state = table(rats={0: "r4c4", 1: "r8c8"})
+    assert "Move your rat first" in refusal(state, 0, "pass")
+    assert "Move your rat first" in refusal(state, 0, "tile r2c2 ne")
+    state = after(state)
+    assert "push a black trap" in refusal(state, 0, "move n 1")
+
+
+def test_the_mover_waiting_for_a_fleeing_rat_is_told_why():
+    state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r3c2": BLACK})
+    roll(state, 0, 5, 2)
+    assert state["phase"] == "displace" and GAME.to_act(state) == (1,)
+    assert GAME.waiting(state, 0) == "A trap of your roll fell on {p1}'s rat: it flees first, then your turn goes on."
+    assert GAME.waiting(state, 1) is None

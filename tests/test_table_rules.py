@@ -5,16 +5,18 @@ database), whom a board notifies, and what every change owes (its outbox rows, w
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
 from data.store import Store
-from tables.authority import Caller, GameError
+from tables.authority import Caller, GameError, NotYourTurn
 from tables.outbox import Message
 from tables.words import shown
 from tests.service_support import (
     CHANNEL,
     GUILD,
+    NAMES,
     USERS,
     deliver_all,
     member,
@@ -25,6 +27,7 @@ from tests.service_support import (
     tables_on,
     to_act,
 )
+from tests.test_sewerrat_rules import roll, table
 
 OTHER_GUILD = 9
 
@@ -174,6 +177,32 @@ async def test_two_invitees_accepting_at_once_start_one_game(tables, store):
     lobby = await store.lobbies.load(lobby.id)
     assert lobby.status == "started" and len(await store.games.ids()) == 1
     assert sorted(lobby.accepted) == [USERS[1], USERS[2]]
+
+
+async def test_a_table_of_a_player_count_the_game_refuses_is_never_made(tables, store):
+    with pytest.raises(GameError, match="Teams of 3 need 6 players, not 3"):
+        await tables.lobbies.challenge(member(0), "sewerrat", [member(1), member(2)], 0, {"teams": "3"})
+    assert await store.lobbies.open() == []
+    await tables.lobbies.open_table(member(0), "sewerrat", 2, {"teams": "2"})  # 3 seats so far
+    (lobby,) = await store.lobbies.open()
+    with pytest.raises(GameError, match="Teams of 2 need 4 or 6 players, not 3"):
+        await tables.lobbies.click(member(0), lobby.id, "start")
+    await tables.lobbies.click(member(1), lobby.id, "join")
+    await tables.lobbies.click(member(0), lobby.id, "start")
+    assert (await store.lobbies.load(lobby.id)).status == "started" and len(await store.games.ids()) == 1
+
+
+async def test_the_mover_is_told_why_it_waits_while_another_rat_flees(tables, store):
+    record = await new_game(tables, kind="sewerrat")
+    position = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r3c2": 1})
+    roll(position, 0, 5, 2)  # a trap of seat 0's roll falls on seat 1's rat: seat 1 decides where it flees
+    fleeing = replace(record, state=position)
+    with pytest.raises(NotYourTurn) as caught:
+        tables.seats_to_act(fleeing, user_id=USERS[0])
+    assert str(caught.value) == (
+        f"A trap of your roll fell on {NAMES[1]}'s rat: it flees first, then your turn goes on."
+    )
+    assert tables.seats_to_act(fleeing, user_id=USERS[1]) == [1]
 
 
 async def test_a_full_table_takes_one_of_two_late_joiners(tables, store):

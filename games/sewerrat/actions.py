@@ -2,7 +2,10 @@
 
 Texts: ``place r3c4``, ``flee n``, ``black r3c4`` / ``red r3c4`` (the roller puts a trap), ``extra red`` /
 ``extra black``, ``move n 3``, ``toilet w``, ``push r3c4 e``, ``tile r3c4`` (a square to change) then
-``lay ne`` (the openings of its new tile, ``blank`` for none), ``confirm``, ``cancel``, ``pass``.
+``lay ne`` (the openings of its new tile in any order, ``blank`` for none), or both at once as
+``tile r3c4 ne``, ``confirm``, ``cancel``, ``pass``.
+
+A refused action says why: the rule it breaks, or what the phase asks for instead.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from games.sewerrat.components import (
     DIR_WORD,
     MASK_BY_TEXT,
     NEIGHBOUR,
+    OUTWARD,
     RED,
     SHAPE_OF,
+    SHAPE_WORD,
     SQUARE_BY_TEXT,
     SQUARES,
     TRAPS,
@@ -31,7 +36,7 @@ from games.sewerrat.components import (
     toilet_name,
 )
 from games.sewerrat.flow import p
-from games.sewerrat.tiles import change_problem, commit, tile_masks, tile_squares
+from games.sewerrat.tiles import MAX_TILES, change_problem, commit, tile_masks, tile_squares
 
 
 def dots(state: JSON) -> list[int]:
@@ -67,17 +72,32 @@ def legal(state: JSON, seat: int) -> list[Action]:
     return [*changes, *([] if state["refused"] else [act("confirm")]), act("cancel")]
 
 
+def mask_of(text: str) -> int | None:
+    """A tile from its openings in any order (``en`` is ``ne``), ``blank`` for none; ``None`` if not one."""
+    if text in MASK_BY_TEXT:
+        return MASK_BY_TEXT[text]
+    if not text or len(set(text)) != len(text) or not set(text) <= set(DIR_BY_NAME):
+        return None
+    return sum(DIR_BY_NAME[c] for c in text)
+
+
 def is_legal(state: JSON, seat: int, action: Action) -> bool:
-    """Whether ``action`` is one of :func:`legal`, without listing every square, push or trap placement
-    when the action names one."""
+    """Whether ``action`` is one of :func:`legal` (or its one-line tile form, or a tile named in another
+    order), without listing every square, push or trap placement when the action names one."""
     verb, args = action.verb, action.args
     phase = state["phase"]
     if seat != state["actor"]:
         return False
+    if verb == "tile" and len(args) == 2 and args[0] in SQUARE_BY_TEXT and phase in ("after", "tiles"):
+        q, mask = SQUARE_BY_TEXT[args[0]], mask_of(args[1])
+        return q in tile_squares(state) and mask is not None and mask in tile_masks(state, q)
+    if verb == "lay" and len(args) == 1 and phase == "tile":
+        mask = mask_of(args[0])
+        return mask is not None and mask in tile_masks(state, state["picking"])
     if verb in ("pass", "confirm", "cancel") and not args:
-        return (phase == "after" and verb == "pass") or (
-            phase == "tiles" and (verb == "cancel" or not state["refused"])
-        )
+        if verb == "pass":
+            return phase == "after"
+        return phase == "tiles" and (verb == "cancel" or not state["refused"])
     if len(args) == 1 and args[0] in SQUARE_BY_TEXT:
         q = SQUARE_BY_TEXT[args[0]]
         if verb == "tile":
@@ -150,10 +170,13 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
             Event(f"{p(seat)} pushes the black trap on {square_text(q)} to {square_text(there)} ({TRAPS[now]}).")
         )
         flow.end_turn(state, rng, events)
-    elif verb == "tile":
+    elif verb == "tile" and len(args) == 1:
         state.update(phase="tile", picking=SQUARE_BY_TEXT[args[0]], refused=False)
-    elif verb == "lay":
-        q, mask = state["picking"], MASK_BY_TEXT[args[0]]
+    elif verb in ("tile", "lay"):
+        if verb == "tile":  # the one-line form: the square and its tile
+            state.update(picking=SQUARE_BY_TEXT[args[0]], refused=False)
+        q, mask = state["picking"], mask_of(args[-1])
+        assert mask is not None
         state["pending"].append([q, mask])
         state.update(phase="tiles", picking=None)
         kept = mask == state["board"][q]
@@ -194,24 +217,136 @@ def _move(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
     state["phase"] = "after"
 
 
+PROMPTS = {
+    "place": "Place your rat first: `place r3c4`, on an empty white dot.",
+    "displace": "A trap fell on your rat: it flees first (`flee <direction>`).",
+    "put": "Put the {kind} trap of your roll first: `{kind} r3c4`.",
+    "extra": "Doubles on a red trap: choose `extra red` (one red trap) or `extra black` (two black traps) first.",
+    "move": "Move your rat first: `move <direction> <stops>`, or `toilet <side>` on an edge square.",
+    "after": "Your rat has moved: push a black trap (`push r3c4 e`), change tiles (`tile r3c4 ne`) or `pass`.",
+    "tile": "Lay the new tile on {square} first: `lay ne` (its openings), `blank` for none.",
+    "tiles": "Change another square (`tile r3c4 ne`), `confirm` the change or `cancel` it.",
+}
+"""What each phase asks for, said to an action of another phase."""
+
+VERBS = {
+    "place": {"place"},
+    "displace": {"flee"},
+    "put": {"black", "red"},
+    "extra": {"extra"},
+    "move": {"move", "toilet"},
+    "after": {"pass", "push", "tile"},
+    "tile": {"lay"},
+    "tiles": {"tile", "confirm", "cancel"},
+}
+
+
+def _blocked(state: JSON, seat: int, d: int) -> str:
+    """Why ``seat``'s rat finds no square to stop on going ``d``."""
+    here = state["rats"][seat]
+    rats, traps, board = occupied(state), state["traps"], state["board"]
+    if not board[here] & d:
+        return f"its tile has no opening to the {DIR_WORD[d].lower()}"
+    while True:
+        there = NEIGHBOUR[here][d]
+        if there < 0:
+            return "the edge of the sewer is that way (toilets are `toilet <side>`)"
+        if traps[there]:
+            return f"a {TRAPS[traps[there]]} trap is on {square_text(there)}"
+        if there not in rats:
+            return f"it can stop on {square_text(there)}"  # not blocked: the caller asked wrongly
+        if not board[there] & d:
+            return f"a rat is on {square_text(there)}, where the pipe does not run straight on"
+        here = there
+
+
 def _why_not(state: JSON, seat: int, action: Action) -> str:
-    """A specific reason for refusing ``action`` where one is easy to give."""
+    """A specific reason for refusing ``action``: the rule it breaks, or what the phase asks for."""
     verb = action.verb
     phase = state["phase"]
-    if verb == "move" and phase == "move":
+    if phase not in VERBS:
+        return "This game is over."
+    if verb not in VERBS[phase]:
+        kind = state["queue"][0][0] if phase == "put" else ""
+        square = square_text(state["picking"]) if phase == "tile" else ""
+        return PROMPTS[phase].format(kind=kind, square=square)
+    rats, traps = occupied(state), state["traps"]
+    if verb == "place":
+        q = _square(_args(action, 1)[0])
+        if q in rats:
+            return f"A rat is already on {square_text(q)}."
+        return f"{square_text(q)} is not a white dot: rats start on the dead ends marked with a white circle."
+    if verb == "flee":
+        d = _direction(_args(action, 1)[0])
+        return f"Your rat cannot flee {DIR_WORD[d].lower()}: {_blocked(state, seat, d)}."
+    if verb in ("black", "red"):
+        kind = state["queue"][0][0]
+        if verb != kind:
+            return f"The next trap of your roll is {kind}: `{kind} r3c4`."
+        q = _square(_args(action, 1)[0])
+        if traps[q] == RED:
+            return f"{square_text(q)} already has a red trap: put the trap on a square without one."
+        if q in rats:
+            return f"A rat is on {square_text(q)}: traps go on squares without a rat."
+    if verb == "extra":
+        return "Choose `extra red` (one red trap) or `extra black` (two black traps)."
+    if verb == "move":
         d = _direction(_args(action, 2)[0])
         runs, _ = moves(state, seat)
         if d not in runs:
-            return f"Your rat cannot move {DIR_WORD[d].lower()}: no open pipe, or a trap or the edge is in the way."
+            return f"Your rat cannot move {DIR_WORD[d].lower()}: {_blocked(state, seat, d)}."
         return f"Your rat can move {DIR_WORD[d].lower()} 1 to {len(runs[d])} stops from here."
-    if verb == "tile" and phase in ("after", "tiles"):
-        q = _square(_args(action, 1)[0])
-        if q in occupied(state) or state["traps"][q]:
-            return "You cannot change a tile with a rat or a trap on it."
-    if verb == "lay" and phase == "tile" and _args(action, 1)[0] not in MASK_BY_TEXT:
-        return "Name a tile by its openings in N, E, S, W order: ns, ne, nes, nesw, n or blank."
-    if verb == "push" and phase == "after":
+    if verb == "toilet":
+        d = _direction(_args(action, 1)[0])
+        start = state["rats"][seat]
+        if not OUTWARD[start] & d:
+            return f"There is no toilet on the {DIR_WORD[d].lower()} side of {square_text(start)}."
+        if not state["board"][start] & d:
+            return f"Your tile has no opening to toilet {toilet_name(start, d)}."
+        exit_ = toilet_exit(start, d)
+        if traps[exit_]:
+            return (
+                f"A {TRAPS[traps[exit_]]} trap is on {square_text(exit_)}, the exit of toilet {toilet_name(start, d)}."
+            )
+        if exit_ in rats:
+            return f"A rat is on {square_text(exit_)}, the exit of toilet {toilet_name(start, d)}."
+    if verb == "push":
         q = _square(_args(action, 2)[0])
-        if state["traps"][q] != BLACK:
+        d = _direction(action.args[1])
+        if traps[q] != BLACK:
             return f"There is no black trap on {square_text(q)} to push."
+        there = NEIGHBOUR[q][d]
+        if there < 0:
+            return "A trap cannot be pushed off the board (nor through a toilet)."
+        if traps[there] == RED:
+            return f"{square_text(there)} has a red trap: a black trap cannot be pushed onto it."
+        if there in rats:
+            return f"A rat is on {square_text(there)}: a trap cannot be pushed onto a rat."
+    if verb == "tile":
+        args = action.args
+        if len(args) not in (1, 2):
+            return "`tile` takes a square, and may name its new tile: `tile r3c4` or `tile r3c4 ne`."
+        q = _square(args[0])
+        if len(state["pending"]) >= MAX_TILES:
+            return f"A change takes at most {MAX_TILES} tiles: `confirm` or `cancel` it."
+        if any(q == p for p, _ in state["pending"]):
+            return f"{square_text(q)} is already in this change."
+        if q in rats or traps[q]:
+            return "You cannot change a tile with a rat or a trap on it."
+        if len(args) == 2:
+            return _lay_refusal(state, q, args[1])
+    if verb == "lay":
+        return _lay_refusal(state, state["picking"], _args(action, 1)[0])
+    if verb == "confirm" and state["refused"]:
+        return "This change was refused as it stands: change another tile, or `cancel`."
     return f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
+
+
+def _lay_refusal(state: JSON, q: int, text: str) -> str:
+    mask = mask_of(text)
+    if mask is None:
+        return "Name a tile by its openings (n, e, s, w, in any order: ne, nes, nesw), or blank for none."
+    return (
+        f"No {SHAPE_WORD[SHAPE_OF[mask]].lower()} tile is left in the supply: turn the tile of "
+        f"{square_text(q)}, or choose a shape the supply still has."
+    )

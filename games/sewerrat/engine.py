@@ -2,8 +2,10 @@
 
 Rulings where the specification is silent (each has a test):
 
-- Teams of 2 or 3: the players form as many teams as full teams need (at least two); seat ``s`` is on
-  team ``s mod teams``, so seats alternate and a team may be one player short.
+- Teams of 2 need 4 or 6 players, teams of 3 need 6 (:data:`TEAM_SIZES`); seat ``s`` is on team
+  ``s mod teams``, so seats alternate. Another count is refused when the table is made.
+- ``tile r3c4 ne`` is ``tile r3c4`` then ``lay ne`` in one step; a tile's openings may be named in any
+  order (``en``).
 - The roll's traps are placed in order, (y, g) then (g, y). A displaced rat's owner is asked only when
   it has a choice of direction; with one way out the rat takes it. A displaced rat does not use toilets.
 - The roll is resolved as a whole: rats it eliminates fall at once, and the end is checked once it is
@@ -18,16 +20,20 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, Option, Outcome, Termination
-from games.sewerrat.actions import legal, play
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination
+from games.sewerrat.actions import is_legal, legal, play
 from games.sewerrat.components import SHAPE_OF, TILE_SET
 from games.sewerrat.flow import team_count
 from games.sewerrat.labels import describe_action
 from games.sewerrat.plumbing import lay, problem, supply_after
 from games.sewerrat.text import RULES
 from games.sewerrat.view import build_view, seat_text, summary_line
+
+TEAM_SIZES = {"2": (4, 6), "3": (6,)}
+"""The player counts each team size fits (the rules: 2 or 3 teams of 2, 2 teams of 3)."""
 
 
 class SewerRat(Game):
@@ -80,6 +86,23 @@ class SewerRat(Game):
 
     def legal_actions(self, state: JSON, seat: int) -> list[Action]:
         return legal(state, seat)
+
+    def is_legal(self, state: JSON, seat: int, action: Action) -> bool:
+        return is_legal(state, seat, action)
+
+    def check_players(self, players: int, options: Mapping[str, Any]) -> None:
+        super().check_players(players, options)
+        fits = TEAM_SIZES.get(str(options.get("teams", "ffa")))
+        if fits is not None and players not in fits:
+            size = options["teams"]
+            counts = " or ".join(str(n) for n in fits)
+            raise IllegalAction(f"Teams of {size} need {counts} players, not {players}.")
+
+    def waiting(self, state: JSON, seat: int) -> str | None:
+        actor = state["actor"]
+        if state["phase"] == "displace" and seat == state["mover"] and actor != seat:
+            return f"A trap of your roll fell on {{p{actor}}}'s rat: it flees first, then your turn goes on."
+        return None
 
     def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         return describe_action(state, seat, action)

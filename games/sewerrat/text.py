@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 RULES = """\
-**Sewer Rat** — 2–6 players, one rat each, free-for-all or in teams of 2 or 3 (seats alternate between \
-teams). The last rat (or team) able to move wins.
+**Sewer Rat** — 2–6 players, one rat each, free-for-all or in teams: of 2 with 4 or 6 players, of 3 \
+with 6 (seats alternate between teams; each team has its colour). The last rat (or team) able to move \
+wins.
 
 **The board.** An 8×8 grid of plumbing tiles, rows 1–8 top to bottom, columns 1–8 left to right; a \
 square is written `r3c4`. Yellow toilets Y1–Y8 sit at both ends of each row, green G1–G8 at both ends of \
