@@ -15,6 +15,7 @@ nor loses them.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -80,14 +81,60 @@ _HEAD = (
 """A row is the oldest pending one of its lane, and the row it waits for (if any) is settled."""
 
 
+Key = tuple[int, int, str]
+
+
+class MarkerCache:
+    """The markers this process read or wrote lately, for a database no other process writes: most are
+    read after every action (is this private view new?), and each read is a trip to the database.
+
+    Only committed values enter it: a transaction's own writes wait in its ``pending`` dict until it
+    commits (:meth:`data.store.Store.transaction`); a value read inside a transaction is committed (the
+    transaction's own writes are looked up first)."""
+
+    SIZE = 4096
+
+    def __init__(self) -> None:
+        self._values: OrderedDict[Key, str | None] = OrderedDict()
+
+    def get(self, key: Key) -> tuple[bool, str | None]:
+        if key in self._values:
+            self._values.move_to_end(key)
+            return True, self._values[key]
+        return False, None
+
+    def put(self, key: Key, value: str | None) -> None:
+        self._values[key] = value
+        self._values.move_to_end(key)
+        if len(self._values) > self.SIZE:
+            self._values.popitem(last=False)
+
+    def commit(self, pending: dict[Key, str | None]) -> None:
+        for key, value in pending.items():
+            if key[2] == "*":  # a seat forgotten: every kind
+                for known in [k for k in self._values if k[:2] == key[:2]]:
+                    del self._values[known]
+            else:
+                self.put(key, value)
+
+
 class OutboxRepo(Repository):
     """The ``outbox`` and ``deliveries`` tables, as process ``owner`` writes and delivers them."""
 
-    __slots__ = ("owner",)
+    __slots__ = ("_cache", "_pending", "owner")
 
-    def __init__(self, queries: Database | Transaction, owner: str | None = None) -> None:
+    def __init__(
+        self,
+        queries: Database | Transaction,
+        owner: str | None = None,
+        cache: MarkerCache | None = None,
+        pending: dict[Key, str | None] | None = None,
+    ) -> None:
         super().__init__(queries)
         self.owner = owner
+        self._cache = cache
+        self._pending = pending
+        """This transaction's marker writes (``None``: not in a transaction; each write commits)."""
 
     async def add(self, owed: Sequence[Owed], *, now: float) -> list[int]:
         """Write messages owed, to be delivered by this repository's process; their ids, in order."""
@@ -258,10 +305,21 @@ class OutboxRepo(Repository):
 
     async def marker(self, game_id: int, seat: int, kind: str) -> str | None:
         """What a seat was last told of ``kind`` (a private view's digest, its message, a reminder…)."""
+        key = (game_id, seat, kind)
+        if self._pending is not None and (key in self._pending or (game_id, seat, "*") in self._pending):
+            if key in self._pending:
+                return self._pending[key]
+        elif self._cache is not None:
+            hit, value = self._cache.get(key)
+            if hit:
+                return value
         row = await self._q.fetchone(
             "SELECT value FROM deliveries WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind)
         )
-        return row["value"] if row else None
+        value = row["value"] if row else None
+        if self._cache is not None and (self._pending is None or (game_id, seat, "*") not in self._pending):
+            self._cache.put(key, value)
+        return value
 
     async def markers(self, game_id: int, kind: str) -> dict[int, str]:
         """Every seat's marker of ``kind`` in a game."""
@@ -279,8 +337,19 @@ class OutboxRepo(Repository):
                 " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
                 (game_id, seat, kind, value),
             )
+        self._wrote((game_id, seat, kind), value)
+
+    def _wrote(self, key: Key, value: str | None) -> None:
+        if self._pending is not None:
+            self._pending[key] = value
+        elif self._cache is not None:
+            self._cache.commit({key: value})
 
     async def forget_markers(self, game_id: int, seat: int) -> None:
         """Forget what was told to a place at the table (it has a new player)."""
         async with self._writing() as tx:
             await tx.execute("DELETE FROM deliveries WHERE game_id = ? AND seat = ?", (game_id, seat))
+        if self._pending is not None:
+            for key in [k for k in self._pending if k[:2] == (game_id, seat)]:
+                del self._pending[key]
+        self._wrote((game_id, seat, "*"), None)

@@ -20,13 +20,15 @@ class SqliteTransaction:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
+    # Each statement is one call on the connection's thread (a read is ``execute_fetchall``, not a cursor's
+    # execute, fetch and close): every hop to that thread and back waits for the event loop.
+
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._conn.execute(sql, args) as cur:
-            return await cur.fetchone()
+        rows = await self._conn.execute_fetchall(sql, args)
+        return next(iter(rows), None)
 
     async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._conn.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        return list(await self._conn.execute_fetchall(sql, args))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         cur = await self._conn.execute(sql, args)

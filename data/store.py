@@ -24,7 +24,7 @@ from data.engine import Database, Transaction, open_database
 from data.games import GameRecord, GamesRepo, SeatRecord
 from data.lobbies import LobbiesRepo, LobbyRecord
 from data.migrations import MIGRATIONS
-from data.outbox import OutboxRepo
+from data.outbox import MarkerCache, OutboxRepo
 from data.ratings import RatingsRepo
 from data.seats import SeatsRepo
 from data.settings import SettingsRepo
@@ -37,22 +37,30 @@ class Unit:
 
     __slots__ = ("games", "lobbies", "outbox", "ratings", "seats", "settings")
 
-    def __init__(self, queries: Database | Transaction, owner: str | None = None) -> None:
+    def __init__(
+        self,
+        queries: Database | Transaction,
+        owner: str | None = None,
+        markers: MarkerCache | None = None,
+        pending: dict | None = None,
+    ) -> None:
         self.games = GamesRepo(queries)
         self.lobbies = LobbiesRepo(queries)
         self.seats = SeatsRepo(queries)
         self.ratings = RatingsRepo(queries)
-        self.outbox = OutboxRepo(queries, owner)
+        self.outbox = OutboxRepo(queries, owner, markers, pending)
         self.settings = SettingsRepo(queries)
 
 
 class Store(Unit):
     """The bot's database. Use :meth:`open`; every method is a coroutine."""
 
-    __slots__ = ("_db",)
+    __slots__ = ("_db", "_markers")
 
     def __init__(self, db: Database, owner: str | None = None) -> None:
-        super().__init__(db, owner)
+        # Markers are cached where no other process writes them (SQLite).
+        self._markers = None if db.shared else MarkerCache()
+        super().__init__(db, owner, self._markers)
         self._db = db
 
     @property
@@ -74,8 +82,11 @@ class Store(Unit):
     async def transaction(self) -> AsyncIterator[Unit]:
         """Every repository writing in one transaction: committed when the block ends, rolled back if it
         raises."""
+        pending: dict = {}
         async with self._db.transaction() as tx:
-            yield Unit(tx, self.outbox.owner)
+            yield Unit(tx, self.outbox.owner, self._markers, pending)
+        if self._markers is not None:  # committed
+            self._markers.commit(pending)
 
     async def close(self) -> None:
         await self._db.close()

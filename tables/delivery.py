@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -43,6 +44,7 @@ RETRY = (0.0, 10.0, 30.0, 60.0, 300.0)
 CLAIM = 60.0
 """Seconds a process holds a row it is delivering before another may take it (a process that died)."""
 LANES_AT_ONCE = 8
+CLOSED_KEPT = 1024
 """Lanes delivered at the same time."""
 BROKEN_AFTER = 8
 """Tries of a row whose delivery fails in an unexpected way (a bug) before it is given up as failed."""
@@ -113,6 +115,8 @@ class Delivery:
         self._lanes: dict[str, asyncio.Task[None]] = {}
         self._held: dict[int, int] = {}
         """The rows this process is delivering now, with their priorities."""
+        self._closed: deque[int] = deque(maxlen=CLOSED_KEPT)
+        """The rows this process closed lately (on a database of its own, only it closes rows)."""
         self._pacer = Pacer(self._look, "delivery")
         self._purged = 0.0
 
@@ -152,9 +156,11 @@ class Delivery:
         if now - self._purged > KEEP_CLOSED / 24:
             self._purged = now
             await self.outbox.purge(before=now - KEEP_CLOSED)
+        if self._lanes:
+            return None  # a lane being delivered wakes the loop when it is done: it looks again then
         due = await self.outbox.next_due()
-        # A lane being delivered wakes the loop when it is done; a row claimed by a process that died is
-        # taken over when its claim runs out, and rows it wrote at the lease sweeps (tables.runner).
+        # A row claimed by a process that died is taken over when its claim runs out, and rows it wrote at
+        # the lease sweeps (tables.runner).
         return None if due is None else max(0.0, due - now) or None
 
     async def _claim(self, entry: Entry) -> bool:
@@ -166,9 +172,8 @@ class Delivery:
         now = self.tables.now()
         if self.tables.store.shared:
             taken = await self.outbox.claim(entry.id, self.tables.runner_name, until=now + CLAIM, now=now)
-        else:  # one process: a row still pending once held is this process's alone
-            current = await self.outbox.get(entry.id)
-            taken = current is not None and current.status == "pending"
+        else:  # one process: a row it has not closed since reading it is its alone
+            taken = entry.id not in self._closed
         if not taken:
             self._held.pop(entry.id, None)
         return taken
@@ -214,12 +219,16 @@ class Delivery:
         except Exception as exc:
             log.exception("Outbox row %s (%s, game %s) could not be delivered", entry.id, entry.kind, entry.game_id)
             if entry.attempts + 1 >= BROKEN_AFTER:
-                await self.outbox.settle(entry.id, "failed", f"{type(exc).__name__}: {exc}", now=self.tables.now())
+                await self._settle(entry, "failed", f"{type(exc).__name__}: {exc}")
             else:
                 await self._retry(entry, f"{type(exc).__name__}: {exc}", None)
             return False
-        await self.outbox.settle(entry.id, status, result, now=self.tables.now())
+        await self._settle(entry, status, result)
         return status == "done"
+
+    async def _settle(self, entry: Entry, status: str, result: str | None) -> None:
+        self._closed.append(entry.id)
+        await self.outbox.settle(entry.id, status, result, now=self.tables.now())
 
     async def _here(self, entry: Entry) -> Entry:
         """The row with the link to where its game is played now in place of :data:`tables.words.HERE`."""
@@ -417,8 +426,7 @@ class Delivery:
         )
 
     async def _permanent(self, entry: Entry, exc: Permanent) -> None:
-        now = self.tables.now()
-        await self.outbox.settle(entry.id, "failed", f"{type(exc).__name__} {exc.code}: {exc}"[:300], now=now)
+        await self._settle(entry, "failed", f"{type(exc).__name__} {exc.code}: {exc}"[:300])
         if isinstance(exc, ClosedDms) and entry.game_id is not None:
             await self._closed_dms(entry.game_id, entry.payload["user"])
             return

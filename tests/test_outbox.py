@@ -109,6 +109,31 @@ async def test_markers_say_what_a_seat_was_last_told(store):
     assert await store.outbox.marker(game, 0, "hand") is None
 
 
+async def test_markers_read_in_a_transaction_that_rolls_back_are_never_remembered(store):
+    """On SQLite markers are cached: only committed values may be read back, whatever was read before."""
+    game = await store.games.create(
+        kind="piratz", guild_id=1, channel_id=2, host_id=1, seats=[SeatRecord(0, "A", 1)], seed="s",
+        options={}, state={}, now=1.0,
+    )  # fmt: skip
+    await store.outbox.set_marker(game, 0, "hand", "old")
+    assert await store.outbox.marker(game, 0, "hand") == "old"
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as db:
+            await db.outbox.set_marker(game, 0, "hand", "new")
+            assert await db.outbox.marker(game, 0, "hand") == "new"  # its own write
+            await db.outbox.set_marker(game, 0, "turn", "9")
+            raise RuntimeError("rolled back")
+    assert await store.outbox.marker(game, 0, "hand") == "old" and await store.outbox.marker(game, 0, "turn") is None
+    async with store.transaction() as db:
+        await db.outbox.set_marker(game, 0, "hand", "newer")
+    assert await store.outbox.marker(game, 0, "hand") == "newer"
+    async with store.transaction() as db:
+        await db.outbox.forget_markers(game, 0)
+        assert await db.outbox.marker(game, 0, "hand") is None
+        await db.outbox.set_marker(game, 0, "turn", "2")
+    assert await store.outbox.marker(game, 0, "hand") is None and await store.outbox.marker(game, 0, "turn") == "2"
+
+
 async def test_a_change_and_what_it_owes_commit_or_roll_back_together(store):
     with pytest.raises(RuntimeError):
         async with store.transaction() as db:
