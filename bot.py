@@ -267,14 +267,14 @@ def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
     game = GAMES[args.game].game
     if args.players is None:
         args.players = game.min_players
-    if not game.min_players <= args.players <= game.max_players:
-        command.error(
-            f"argument --players: {game.title} takes {game.min_players}–{game.max_players} players, not {args.players}"
-        )
     try:
         options = game_options(game, args.option)
     except ValueError as exc:
         command.error(str(exc))
+    try:
+        game.check_players(args.players, game.resolve_options(options))
+    except IllegalAction as exc:
+        command.error(f"argument --players: {exc}")
     if args.command == "demo":
         out: Path = args.out
         if out.exists() and not out.is_dir():

@@ -30,7 +30,10 @@ def leaves(report: Any, prefix: str = "") -> Iterator[tuple[str, float]]:
 
 def run(where: Path, argv: Sequence[str]) -> dict[str, Any]:
     """One run of ``python -m bench argv`` in the checkout at ``where``, its JSON report."""
-    done = subprocess.run([sys.executable, "-m", "bench", *argv], cwd=where, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-m", "bench", *argv], cwd=where, capture_output=True, text=True)
+    if done.returncode:
+        sys.stderr.write(done.stderr)
+        raise SystemExit(f"python -m bench failed in {where} (status {done.returncode})")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -36,7 +36,7 @@ def _option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_comma
     if isinstance(option.default, bool):
         annotation: Any = bool
     elif isinstance(option.default, int):
-        annotation = int
+        annotation = app_commands.Range[int, option.bounds[0], option.bounds[1]] if option.bounds else int
     else:
         annotation = str
     choices = [app_commands.Choice(name=option.label(c), value=c) for c in option.choices] or None

@@ -161,17 +161,30 @@ class Option:
     choices: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
     """How each choice is shown to players, in the order of ``choices`` (default: the choice itself)."""
+    bounds: tuple[int, int] | None = None
+    """The lowest and highest value of a whole-number option."""
 
     def label(self, choice: str) -> str:
         return self.labels[self.choices.index(choice)] if self.labels else choice
 
     def validate(self, value: Any) -> Any:
+        """``value`` as this option's type (a whole number given as text is read as one), or
+        :class:`IllegalAction` saying what fits."""
         if self.choices:
             if value not in self.choices:
                 raise IllegalAction(f"`{self.name}` must be one of: {', '.join(self.choices)}.")
             return value
         if isinstance(self.default, bool):
             return bool(value)
+        if isinstance(self.default, int):
+            text = str(value).strip()
+            if isinstance(value, bool) or not text.lstrip("-").isdigit() or not text.isascii():
+                raise IllegalAction(f"`{self.name}` must be a whole number, not {text[:20]!r}.")
+            number = int(text)
+            low, high = self.bounds or (number, number)
+            if not low <= number <= high:
+                raise IllegalAction(f"`{self.name}` must be between {low} and {high}.")
+            return number
         return value
 
 
@@ -212,6 +225,21 @@ def redeal(piles: Sequence[list[Any]], rng: random.Random) -> None:
 _SEAT_REF = re.compile(r"\{p(\d)\}")
 
 
+IRREGULAR = {"supply": "supplies"}
+"""Plurals that are not the word and an "s"."""
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: "1 cannon", "3 cannons", "2 supplies". Every count
+    a player reads goes through here."""
+    return f"{n} {word}" if n == 1 else f"{n} {IRREGULAR.get(word, word + 's')}"
+
+
+def article(word: str) -> str:
+    """``word`` with its indefinite article: "an English town", "a Dutch ship"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def format_seats(text: str, names: Sequence[str]) -> str:
     """Replace ``{p0}``... in engine text with display names (missing seats are left as "seat N")."""
 
@@ -231,6 +259,10 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
+    score_unit: ClassVar[str] = "point"
+    """What a score in :class:`Outcome` counts (singular: ``plural`` makes "3 points")."""
+    scores_title: ClassVar[str] = "Scores"
+    """How the result line introduces the scores."""
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -337,6 +369,12 @@ class Game(ABC):
 
     def is_over(self, state: JSON) -> bool:
         return self.outcome(state) is not None
+
+    def prompt(self, view: JSON) -> str | None:
+        """What the game waits for, as one sentence with ``{pN}`` placeholders (the board's ➡️ line), or
+        ``None``: by default the view's ``pending`` when it is already a sentence."""
+        pending = view.get("pending")
+        return pending if isinstance(pending, str) and pending else None
 
     @abstractmethod
     def summary(self, view: JSON) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.core import format_seats
+from games.core import format_seats, plural
 from games.piratz.cards import SYMBOL_TOTALS, TYPES
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -354,7 +354,7 @@ def _draw_middle(img: Image.Image, view: View) -> None:
         align="right",
         height=40,
     )
-    info = t.plural(len(middle), "card")
+    info = plural(len(middle), "card")
     if view["revealed_this_turn"]:
         info += f" · {view['revealed_this_turn']} revealed this turn"
     t.text(img, (box[0] - 16, MIDDLE_Y + 32), info, t.font(SMALL), t.INK_SOFT, anchor="rm")
@@ -436,7 +436,7 @@ def _player_content(
     # Row 1: spade (faded once placed), name, pile size.
     t.paste(img, t.icon("spade", 50, colour.fill, colour.edge) if held else _faded("spade", 50), (14, 14))
     count_font = t.font(24, bold=True)
-    count_text = t.plural(pile_count, "card")
+    count_text = plural(pile_count, "card")
     t.text(img, (PLAYER_W - 18, 39), count_text, count_font, t.INK, anchor="rm")
     right = PLAYER_W - 18 - t.text_width(count_text, count_font) - 14
     fitted, fnt = t.fit_text(name + " (you)" * you, right - 72 - 46, 28)  # the pill's round ends take 46 px
@@ -532,7 +532,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
             t.paste(img, t.icon("rat", 34), (cx - 74, mid), "mm")
             ink = t.DANGER if p["rats"] else t.INK_SOFT
             t.text(img, (cx - 52, mid), str(p["rats"]), t.font(SMALL, bold=True), ink, anchor="lm")
-            cards = t.plural(p["pile_count"], "card")
+            cards = plural(p["pile_count"], "card")
             t.text(img, (cx + 80, mid), cards, t.font(SMALL), t.INK_SOFT, anchor="rm")
         y += FINAL_EXTRA_H
     t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"])

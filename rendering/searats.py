@@ -19,6 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import plural
 from rendering import theme as t
 from rendering.cache import image_cache
 
@@ -429,7 +430,7 @@ def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
             dx += 48
         battle = view["battle"]
         if battle is not None:
-            note = f"Battle at {t.plural(battle['dist'], 'dot')}: a die above {battle['dist']} hits."
+            note = f"Battle at {plural(battle['dist'], 'dot')}: a die above {battle['dist']} hits."
             t.text(canvas, (dx + 16, FOOT_Y + 32), note, fnt, t.GOLD, anchor="lm")
     offer = _offer_text(view, names)
     chest = "on the X" if view["treasure"] is None else f"aboard {view['ships'][view['treasure']]['name']}"

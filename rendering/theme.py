@@ -18,6 +18,7 @@ from typing import NamedTuple
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from games.core import plural
 from rendering import typeset
 from rendering.cache import image_cache
 
@@ -775,11 +776,6 @@ def to_png(image: Image.Image) -> bytes:
 
 
 # ------------------------------------------------------------------ final scoring
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, with an "s" unless ``n`` is 1: "1 card", "3 cards"."""
-    return f"{n} {word}{'s' * (n != 1)}"
-
-
 def name_pill(
     canvas: Image.Image,
     xy: tuple[float, float],

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from data.store import GameRecord, LobbyRecord
-from games.core import Event, Termination, format_seats
+from games.core import Event, Termination, format_seats, plural
 from games.registry import GAMES, GameSpec
 from tables.seating import deciders, players_out, seat_names, seat_owners, seed_digest
 
@@ -151,8 +151,8 @@ def waiting_line(spec: GameSpec, record: GameRecord, view: dict, deadlines: dict
         else:
             clock = f" (⏰ <t:{int(due[player])}:R>)" if player in due else ""
             parts.append(mention(seat.user_id or 0) + clock)
-    pending = view.get("pending")
-    tail = f" — {format_seats(str(pending), names_shown(spec, record))}" if pending else ""
+    prompt = game.prompt(view)
+    tail = f" — {format_seats(prompt, names_shown(spec, record))}" if prompt else ""
     return "➡️ " + ", ".join(parts) + tail
 
 
@@ -186,12 +186,22 @@ def winners(record: GameRecord, spec: GameSpec) -> list[str]:
 
 
 def scores_line(spec: GameSpec, record: GameRecord) -> str:
-    scores = (record.result or {}).get("scores") or []
+    """One entry per player, winners first, then by score: "Scores: Anne 12 points · Ben 9 points". A
+    player commanding several seats (a fleet) is named once, with their best seat's score (a fleet's
+    seats share it); a player left without a seat scores 0."""
+    result = record.result or {}
+    scores = result.get("scores") or []
     if not scores:
         return ""
-    names = names_shown(spec, record)
-    ranking = sorted(range(len(scores)), key=lambda i: -scores[i])
-    return "Scores: " + " · ".join(f"{names[i]} {scores[i]}" for i in ranking)
+    game = spec.game
+    owners = seat_owners(game, record.state)
+    best = {p.seat: 0 for p in record.seats}
+    for seat, score in enumerate(scores):
+        best[owners[seat]] = max(best.get(owners[seat], score), score)
+    won = {owners[w] for w in result.get("winners", [])}
+    ranking = sorted(best, key=lambda p: (p not in won, -best[p], p))
+    entries = (f"{shown(record.seats[p].name)} {plural(best[p], game.score_unit)}" for p in ranking)
+    return f"{game.scores_title}: " + " · ".join(entries)
 
 
 def summary(spec: GameSpec, record: GameRecord) -> str:

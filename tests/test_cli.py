@@ -78,6 +78,15 @@ def test_boolean_options_read_on_off_words(text: str, expected: bool) -> None:
     assert game_options(PIRATZ, [text]) == {"blind": expected}
 
 
+def test_whole_number_options_are_read_as_numbers() -> None:
+    searats = GAMES["searats"].game
+    assert game_options(searats, ["lapse=10"]) == {"lapse": 10}
+    assert game_options(searats, ["lapse= 1440"]) == {"lapse": 1440}
+    for text in ("lapse=0", "lapse=1441", "lapse=1.5", "lapse=١٠"):
+        with pytest.raises(ValueError, match="--option lapse="):
+            game_options(searats, [text])
+
+
 def test_choices_and_names_ignore_case() -> None:
     assert game_options(SEWER, ["variant=Auction"]) == {"variant": "auction"}
     assert game_options(SEWER, ["VARIANT=landlubber"]) == {"variant": "landlubber"}
@@ -122,6 +131,9 @@ def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, name
         ("simulate sewerpirats --option variant=nope", "must be one of: standard, landlubber, auction"),
         ("simulate piratz --option colour=red", "Piratz has no option 'colour'; its options: blind=on|off"),
         ("simulate sewerpirats --players 6", "Sewer Pirats takes 2–5 players, not 6"),
+        ("simulate searats --option lapse=-1", "`lapse` must be between 1 and 1440"),
+        ("demo searats --option lapse=soon", "`lapse` must be a whole number, not 'soon'"),
+        ("simulate sewerrat --players 3 --option teams=3", "Teams of 3 need 6 players, not 3"),
         ("sync --guild here", "--guild: invalid int value"),
         ("--shard-ids 0,x", "--shard-ids: shard ids are whole numbers separated by commas"),
         ("--shard-ids 1,1", "--shard-ids: shard ids must differ"),

@@ -47,6 +47,7 @@ from games.core import (
     RandomPlayer,
     Step,
     clone,
+    format_seats,
 )
 from games.registry import GAMES, GameSpec
 from games.simulate import next_actor
@@ -555,6 +556,28 @@ def test_no_seat_sees_another_seats_secrets(table: Table) -> None:
         check_secret_choices(game, state, rng, where)
         secret_choices |= any(game.secret(state, s) for s in game.to_act(state))
     assert hidden or not secret_choices, f"{table.kind} has secret choices but no Game.scramble to test them"
+
+
+REPR = re.compile(r"\{'|'\}|\[|\]|\bNone\b|\bTrue\b|\bFalse\b|\{p\d|\{\w+\}")
+"""What a Python value, not a sentence, looks like in a line of text."""
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_what_a_board_waits_for_and_its_description_are_sentences(table: Table) -> None:
+    """The board's ➡️ line (``prompt``) and the image's description (``summary``) read as sentences at every
+    position, for every viewer: never a repr."""
+    game = table.game
+    names = [f"Player{s}" for s in range(32)]
+    for state, where in each_position(table):
+        for seat in (None, *game.to_act(state)):
+            view = game.view(state, seat)
+            prompt = game.prompt(view)
+            assert prompt is None or isinstance(prompt, str), f"{where}: prompt {prompt!r}"
+            for text in (prompt, game.summary(view)):
+                if text:
+                    shown = format_seats(text, names)
+                    assert not REPR.search(shown), f"{where} viewer {seat}: {shown!r}"
+                    assert not UNREADABLE.search(shown), f"{where} viewer {seat}: {shown!r}"
 
 
 SLOW_GAMES = 1000

@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 
 from data.store import Store
+from games.registry import GAMES
 from tables.authority import Caller, GameError, NotYourTurn
 from tables.outbox import Message
-from tables.words import shown
+from tables.words import scores_line, shown
 from tests.service_support import (
     CHANNEL,
     GUILD,
@@ -314,3 +315,24 @@ async def test_a_finishing_action_owes_the_board_final_message_result_line_and_a
     assert final.components == [{"type": "rematch", "game": record.id}]
     assert rows[1][3]["strip_board"] is True  # the last board's buttons go
     assert "won by" in result.content and rows[2][3]["result_of"] == record.id
+
+
+# ---------------------------------------------------------------------------------------------- words
+
+
+async def test_result_lines_name_each_player_once_ranked_with_what_the_number_means(tables):
+    fleet = await new_game(tables, kind="searats")  # Anne commands Black, Blue, Purple; Ben the others
+    ended = replace(fleet, result={"winners": [1, 3, 5], "scores": [0, 3, 0, 3, 0, 3]})
+    assert scores_line(GAMES["searats"], ended) == f"Ships afloat: {NAMES[1]} 3 ships · {NAMES[0]} 0 ships"
+    rats = await new_game(tables, 3, kind="sewerrat")
+    ended = replace(rats, result={"winners": [2], "scores": [40, 12, 41]})
+    line = scores_line(GAMES["sewerrat"], ended)
+    assert line == f"Turns in the sewer: {NAMES[2]} 41 turns · {NAMES[0]} 40 turns · {NAMES[1]} 12 turns"
+    cards = await new_game(tables, 1, kind="pirates")
+    ended = replace(cards, result={"winners": [0], "scores": [4]})
+    assert scores_line(GAMES["pirates"], ended) == f"Missions done: {NAMES[0]} 4 missions"
+    tie = await new_game(tables, 3)
+    ended = replace(tie, result={"winners": [1], "scores": [1, 7, 7]})  # the winner first, then by score
+    assert (
+        scores_line(GAMES["piratz"], ended) == f"Scores: {NAMES[1]} 7 points · {NAMES[2]} 7 points · {NAMES[0]} 1 point"
+    )

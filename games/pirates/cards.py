@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from games.core import article, plural
+
 DECK_SIZE = 54
 JOKER_FACES = (52, 53)
 
@@ -176,19 +178,14 @@ class Face:
     def mission_text(self) -> str:
         """The mission line: what completing this card as a mission takes."""
         if self.mission is Mission.DELIVERY:
-            return f"Deliver {self.size + 2} t of {self.good} to {_a(self.nation or '')} town"
+            return f"Deliver {self.size + 2} t of {self.good} to {article(self.nation or '')} town"
         if self.mission is Mission.HUNT:
-            return f"Sink {_a(NATIONS[NEXT_NATION[self.suit or 'h']])} ship"
+            return f"Sink {article(NATIONS[NEXT_NATION[self.suit or 'h']])} ship"
         if self.mission is Mission.RAID:
-            return f"Take {_a(self.nation or '')} town"
+            return f"Take {article(self.nation or '')} town"
         if self.mission is Mission.BOUNTY:
             return "Beat a rival captain (solo: sink a 10)"
         return "Sink the treasure fleet"
-
-
-def _a(word: str) -> str:
-    """``word`` with its indefinite article: "an English", "a Dutch"."""
-    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
 
 def _rank_crew(rank: int) -> int:
@@ -273,4 +270,4 @@ def cargo_text(card: int) -> str:
 def card_label(card: int) -> str:
     """A card as a player picks it: ``"7♥ · 4 cannons · crew 4"``."""
     f = face(card)
-    return f"{f.name} · {f.cannons} cannons · {f.size} t {f.good or 'treasure'}"
+    return f"{f.name} · {plural(f.cannons, 'cannon')} · {f.size} t {f.good or 'treasure'}"

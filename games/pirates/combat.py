@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Action, Event
+from games.core import JSON, Action, Event, plural
 from games.pirates import missions
 from games.pirates.cards import face, is_joker, name, size, suit
 from games.pirates.table import (
@@ -54,7 +54,7 @@ def start(state: JSON, seat: int, target: str, cards: list[int], events: list[Ev
     state["encounter"] = {"kind": target, "cards": cards, "allies": []}
     state["pending"] = {"kind": "combat", "seat": seat, "target": target, "need": needed, "total": line}
     more = " (+1 for the Ship of the Line)" if line else ""
-    events.append(Event(f"{p(seat)} needs {needed} cannons to win{more}."))
+    events.append(Event(f"{p(seat)} needs {plural(needed, 'cannon')} to win{more}."))
 
 
 def can_flee(state: JSON, seat: int) -> bool:

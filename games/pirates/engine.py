@@ -29,13 +29,13 @@ from __future__ import annotations
 import random
 from typing import ClassVar, cast
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Outcome, Termination
+from games.core import JSON, Action, Event, Game, IllegalAction, Outcome, Termination, plural
 from games.pirates import duel, hidden, turn
 from games.pirates.cards import BY_CODE, DECK_SIZE
 from games.pirates.labels import PUBLIC_DECISIONS, describe
 from games.pirates.table import MISSIONS_TO_WIN, LazyRandom, live_seats, p
 from games.pirates.text import RULES
-from games.pirates.view import build_view
+from games.pirates.view import build_view, prompt_text
 
 TURN_LIMIT = 150
 """Turns per seat before the game stops at the safety limit."""
@@ -48,6 +48,8 @@ class Pirates(Game):
     title: ClassVar[str] = "Pirates Card Game"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
+    score_unit: ClassVar[str] = "mission"
+    scores_title: ClassVar[str] = "Missions done"
 
     def setup(self, state: JSON, rng: random.Random) -> None:
         seats = state["seats"]
@@ -151,7 +153,13 @@ class Pirates(Game):
         for seat, player in enumerate(view["players"]):
             where = "out" if player["out"] else _place(player)
             parts.append(f"{p(seat)} {face_name(player['ship'])} {where}, {len(player['done'])}/3 missions")
-        return f"Turn of {p(view['turn'])}; " + "; ".join(parts)
+        head = (
+            "The game is over" if view.get("over") or view.get("winner") is not None else f"Turn of {p(view['turn'])}"
+        )
+        return f"{head}; " + "; ".join(parts)
+
+    def prompt(self, view: JSON) -> str | None:
+        return prompt_text(view)
 
     def seat_summary(self, view: JSON) -> str:
         if view.get("viewer") is None:
@@ -226,7 +234,7 @@ def face_name(code_: str) -> str:
 
 def card_text(code_: str) -> str:
     f = BY_CODE[code_]
-    return f"{f.name} ({f.cannons} cannons, crew {f.crew})"
+    return f"{f.name} ({plural(f.cannons, 'cannon')}, crew {f.crew})"
 
 
 def mission_text(code_: str) -> str:

@@ -3,7 +3,7 @@ chooser's own picker, see :meth:`Game.secret`)."""
 
 from __future__ import annotations
 
-from games.core import JSON, Action
+from games.core import JSON, Action, plural
 from games.pirates.cards import BY_CODE, NATIONS, face
 from games.pirates.combat import card_value
 from games.pirates.table import p
@@ -26,7 +26,7 @@ MAIN = {
 
 def _card(code: str) -> str:
     f = BY_CODE[code]
-    return f"{f.name} {f.ship} · {f.cannons} cannons · crew {f.crew} · {f.size} t {f.good or 'treasure'}"
+    return f"{f.name} {f.ship} · {plural(f.cannons, 'cannon')} · crew {f.crew} · {f.size} t {f.good or 'treasure'}"
 
 
 def _cargo(code: str) -> str:

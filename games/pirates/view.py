@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.core import JSON
 from games.pirates.cards import CODES, code, face
-from games.pirates.table import limit, weight
+from games.pirates.table import limit, p, weight
 
 
 def _codes(cards: list[int]) -> list[str]:
@@ -118,3 +118,44 @@ def build_view(state: JSON, seat: int | None) -> JSON:
             mine = code(chosen) if chosen is not None else None
         view["chosen"] = mine
     return view
+
+
+PROMPTS = {
+    "combat": "{p} fights: {total} of {need} cannons so far — fire a card, dump cargo, flee or strike",
+    "plunder": "{p} keeps the wreck as crew, cargo or a mission, or lets it sink",
+    "encounter": "{p} fights the ship found, or a rival at sea of its nation",
+    "friend": "{p} meets a friendly ship: draw a card or sail on",
+    "dock": "{p} may dock at the town found{desert}",
+    "keep": "{p} keeps one of the two missions the magistrate offers",
+    "salvage": "{p} fills the holds from the discard pile",
+    "spoils": "{p} takes the spoils of the combat from {loser}",
+    "swap": "{p} may take one of two ships at Pirate Cove",
+    "trade": "{p} trades: {tons} t bought so far",
+    "trim": "{p} discards down to {hand} crew cards",
+    "cove": "{p} chooses at Pirate Cove: a full crew, a new ship, or a mission and a cargo",
+}
+
+
+def prompt_text(view: JSON) -> str | None:
+    """What the game waits for, as a sentence (``{pN}`` placeholders for the players)."""
+    if view.get("over") or view.get("winner") is not None:
+        return None
+    pending, duel = view["pending"], view["duel"]
+    if pending is None:
+        if duel is not None:
+            one, two = duel["seats"]
+            return f"{p(one)} and {p(two)} each choose a combat card in secret"
+        turn = view["turn"]
+        where = "at sea" if view["players"][turn]["place"] == "sea" else "in port"
+        return f"{p(turn)} takes an action {where}"
+    values = {
+        "p": p(pending["seat"]),
+        "total": pending.get("total", 0),
+        "need": pending.get("need", 0),
+        "tons": pending.get("tons", 0),
+        "hand": pending.get("hand", 0),
+        "loser": p(pending["loser"]) if "loser" in pending else "",
+        "desert": "" if pending.get("friendly", True) else " (a crew card deserts)",
+    }
+    template = PROMPTS.get(pending["kind"])
+    return template.format(**values) if template else f"{p(pending['seat'])} decides"

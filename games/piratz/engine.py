@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, redeal
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, plural, redeal
 
 from .cards import CARDS, CUBES, SKULL_IDS, TYPE_INDEX, TYPES
 
@@ -112,10 +112,6 @@ def symbol_counts(cards: Iterable[int]) -> list[int]:
     return counts
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _alert_cards(alert: list[int]) -> str:
     """``"the two rat cards"``; more only after an alert whose rats were not taken."""
     return "the two rat cards" if len(alert) == 2 else f"the {len(alert)} rat cards"
@@ -168,7 +164,7 @@ def score(piles: list[list[int]], cubes: list[list[int]]) -> JSON:
             best = ranking[i]
             tied = [s for s in ranking[i:] if key(s) == key(best)]
             if len(tied) > 1:
-                notes.append(f"{_seats_text(tied)} are still tied: {_plural(len(values), 'cube')} not given.")
+                notes.append(f"{_seats_text(tied)} are still tied: {plural(len(values), 'cube')} not given.")
                 break
             rivals = [s for s in ranking[i + 1 :] if counts[s][t] == counts[best][t]]
             beaten = [{"seat": s, "on": "rats" if rats[s] != rats[best] else "cards"} for s in rivals]
@@ -286,7 +282,7 @@ class Piratz(Game):
         if action.verb == "pass":
             t = TYPE_INDEX[action.args[0]]
             taken = sum(1 for c in unburied(state) if t in SYMS[c])
-            return ("Pass", f"{NAME[t]} — take {_plural(taken, 'card')}")
+            return ("Pass", f"{NAME[t]} — take {plural(taken, 'card')}")
         return ("Take rat card" if action.verb == "take" else "Bury", LABEL[int(action.args[0])])
 
     def view(self, state: JSON, seat: int | None) -> JSON:
@@ -349,7 +345,7 @@ class Piratz(Game):
 
     @staticmethod
     def _result_text(winners: tuple[int, ...], points: int) -> str:
-        pts = _plural(points, "point")
+        pts = plural(points, "point")
         if len(winners) == 1:
             return f"{{p{winners[0]}}} wins with {pts}."
         return f"{_seats_text(list(winners))} share the victory with {pts}."
@@ -358,7 +354,7 @@ class Piratz(Game):
         parts = [f"Round {view['round']}"]
         if view["last_round"]:
             parts.append("last round")
-        parts.append(f"{_plural(view['draw_count'], 'card')} in the draw pile")
+        parts.append(f"{plural(view['draw_count'], 'card')} in the draw pile")
         if view["phase"] == OVER:
             scoring = view["scoring"]
             winners = tuple(scoring["winners"])
@@ -381,10 +377,10 @@ class Piratz(Game):
             return "You are watching this game."
         me = view["players"][seat]
         if me["pile"] is None:
-            return f"You hold {_plural(me['pile_count'], 'card')}, face down."
+            return f"You hold {plural(me['pile_count'], 'card')}, face down."
         counts = ", ".join(f"{t.capitalize()} {n}" for t, n in me["symbols"].items() if n)
         return (
-            f"Your pile: {_plural(me['pile_count'], 'card')}, {_plural(me['rats'], 'rat')}"
+            f"Your pile: {plural(me['pile_count'], 'card')}, {plural(me['rats'], 'rat')}"
             f" — {counts or 'no treasure yet'}."
         )
 
@@ -487,7 +483,7 @@ class Piratz(Game):
             discard.clear()
             state["last_round"] = True
             texts.append(
-                f"The draw pile ran out: {_plural(len(draw), 'discarded card')} shuffled into a new"
+                f"The draw pile ran out: {plural(len(draw), 'discarded card')} shuffled into a new"
                 " draw pile. This is the last round!"
             )
         card = draw.pop()
@@ -537,9 +533,9 @@ class Piratz(Game):
             taken = [c for c in cards if t in SYMS[c]]
             self._take_cards(state, seat, taken)
             if state["options"]["blind"]:
-                texts.append(f"{{p{seat}}} passed and took {_plural(len(taken), 'card')}.")
+                texts.append(f"{{p{seat}}} passed and took {plural(len(taken), 'card')}.")
             else:
-                texts.append(f"{{p{seat}}} passed on {NAME[t]} and took {_plural(len(taken), 'card')}.")
+                texts.append(f"{{p{seat}}} passed on {NAME[t]} and took {plural(len(taken), 'card')}.")
         self._after_pass(state, seat, texts)
 
     def _take(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:

@@ -9,9 +9,9 @@ the attacker; blackmail may demand it."""
 
 from __future__ import annotations
 
-from games.core import JSON, Action, Event, IllegalAction, act
+from games.core import JSON, Action, Event, IllegalAction, act, plural
 from games.searats.board import aim_targets, holds, payments, sail_actions, sail_targets
-from games.searats.components import BOOTY_HOLD, HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, plural, ship_name, who
+from games.searats.components import BOOTY_HOLD, HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, ship_name, who
 from games.searats.flow import end_turn, enter_act, game_over
 from games.searats.turn import move_ship, parse_sail
 
@@ -297,7 +297,7 @@ def fire(state: JSON, seat: int, target: int, n: int, dice: Dice, events: list[E
     shooter = state["ships"][seat]
     shooter["balls"] -= n
     verb = "fires" if attacking else "fires back"
-    values = dice.roll(n, f"{who(seat)} {verb} {plural(n, 'cannonball')} at {battle['dist']} dots")
+    values = dice.roll(n, f"{who(seat)} {verb} {plural(n, 'cannonball')} at {plural(battle['dist'], 'dot')}")
     state["dice"] = {"seat": seat, "what": "fire" if attacking else "counter", "values": values}
     hits = sum(v > battle["dist"] for v in values)
     battle["hits"][0 if attacking else 1] = hits

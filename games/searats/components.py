@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.core import JSON, Event, dice
+from games.core import JSON, Event, dice, plural
 
 SHIPS = ("black", "red", "blue", "green", "purple", "yellow")
 """The six ships in their fixed turn order; a ship's seat is its index."""
@@ -50,17 +50,13 @@ def room(ship: JSON) -> int:
     return max(0, HOLD - cargo(ship))
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def goods(balls: int, supplies: int) -> str:
     """``"2 cannonballs and 1 supply"``, ``"nothing"``."""
     parts = []
     if balls:
         parts.append(plural(balls, "cannonball"))
     if supplies:
-        parts.append(f"{supplies} supply" if supplies == 1 else f"{supplies} supplies")
+        parts.append(plural(supplies, "supply"))
     return " and ".join(parts) or "nothing"
 
 

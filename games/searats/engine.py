@@ -73,8 +73,12 @@ class SeaRats(Game):
     title: ClassVar[str] = "Sea Rats!"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    score_unit: ClassVar[str] = "ship"
+    scores_title: ClassVar[str] = "Ships afloat"
     options: ClassVar[tuple[Option, ...]] = (
-        Option("lapse", "Minutes an unanswered bribe, demand or trade offer waits before it lapses", 10),
+        Option(
+            "lapse", "Minutes an unanswered bribe, demand or trade offer waits before it lapses", 10, bounds=(1, 1440)
+        ),
     )
 
     def seat_count(self, players: int, options: Mapping[str, Any]) -> int:

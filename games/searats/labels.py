@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from games.core import JSON, Action
+from games.core import JSON, Action, plural
 from games.searats.board import charts, port_take
-from games.searats.components import SHIPS, goods, p, plural, ship_name
+from games.searats.components import SHIPS, goods, p, ship_name
 from games.searats.geometry import DIRECTION_NAMES, PORT_AT, X, distance, name, ray
 
 

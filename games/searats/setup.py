@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, IllegalAction
+from games.core import JSON
 from games.searats.components import SHIPS, START_CARGO
 from games.searats.flow import fresh_turn
 from games.searats.geometry import PORTS
@@ -21,23 +21,11 @@ def fleets(players: int) -> list[int]:
     return [s % players for s in range(seat_count(players))]
 
 
-def lapse_minutes(value: object) -> int:
-    """The ``lapse`` option read as whole minutes (the command line passes text)."""
-    try:
-        minutes = int(str(value))
-    except ValueError:
-        raise IllegalAction("`lapse` must be a whole number of minutes.") from None
-    if not 1 <= minutes <= 24 * 60:
-        raise IllegalAction("`lapse` must be between 1 and 1440 minutes.")
-    return minutes
-
-
 def setup_state(state: JSON, rng: random.Random) -> None:
     """Fill in a new state: each ship on its own port (Black on port 1 …) with 6 cannonballs and 6 supplies;
     the first ship to move drawn at random from the seed (the players' dice)."""
     seats = state["seats"]
     first = rng.randrange(seats)
-    state["options"]["lapse"] = lapse_minutes(state["options"]["lapse"])
     state.update(
         ships=[
             {

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Action, Event, IllegalAction, act
-from games.sewerpirats.board import SHIP_INDEX, StepRng, discard_from_hand, draw_card, log, plural
+from games.core import JSON, Action, Event, IllegalAction, act, plural
+from games.sewerpirats.board import SHIP_INDEX, StepRng, discard_from_hand, draw_card, log
 from games.sewerpirats.components import CREW_SIZE, SHIPS, TRIBE_CODES, TRIBE_SINGULAR, TRIBES
 
 

@@ -142,8 +142,3 @@ def log(state: JSON, events: list[Event], text: str) -> None:
     entries.append(text)
     if len(entries) > LOG_SIZE:
         del entries[0]
-
-
-def plural(n: int, word: str) -> str:
-    """``"1 card"``, ``"2 cards"``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"

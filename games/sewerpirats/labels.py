@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.core import JSON, Action
-from games.sewerpirats.board import AREA, CAPTAIN, Figure, locate, plural
+from games.core import JSON, Action, plural
+from games.sewerpirats.board import AREA, CAPTAIN, Figure, locate
 from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.moves import check_captain, check_move
 from games.sewerpirats.sailing import toad_target

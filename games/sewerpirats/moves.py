@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from games.core import JSON, Action, Event, IllegalAction
+from games.core import JSON, Action, Event, IllegalAction, plural
 from games.sewerpirats.board import (
     AREA,
     CAPTAIN,
@@ -21,7 +21,6 @@ from games.sewerpirats.board import (
     locate,
     log,
     owner_of,
-    plural,
 )
 from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from games.core import plural
 from games.sewerpirats.components import Token
 
 FOOD: tuple[tuple[str, str, int, str], ...] = (
@@ -59,10 +60,6 @@ def total(tokens: Iterable[Token]) -> int:
     return points + _cans(v.get("tincan", []), len(v.get("opener", ())))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def breakdown(tokens: Iterable[Token]) -> list[Line]:
     """The score per category, one line for each category in which the player holds a token."""
     v = _values(tokens)
@@ -74,7 +71,7 @@ def breakdown(tokens: Iterable[Token]) -> list[Line]:
             continue
         detail = " + ".join(map(str, food)) if food else f"no {name.lower()}"
         if extras:
-            detail += f"; {_plural(extras, bonus)}: +{plus * extras} each"
+            detail += f"; {plural(extras, bonus)}: +{plus * extras} each"
         lines.append(Line(name, sum(food) + plus * extras * len(food), detail))
     teddies, dolls = sorted(v.get("teddy", [])), sorted(v.get("doll", []))
     parrots = len(v.get("parrot", ()))
@@ -91,7 +88,7 @@ def breakdown(tokens: Iterable[Token]) -> list[Line]:
     openers = len(v.get("opener", ()))
     if cans or openers:
         opened = cans[:openers]
-        detail = f"{_plural(openers, 'can opener')} for {_plural(len(cans), 'can')}"
+        detail = f"{plural(openers, 'can opener')} for {plural(len(cans), 'can')}"
         if opened:
             detail += ": " + " + ".join(map(str, opened))
         lines.append(Line("Tin cans", sum(opened), detail))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.core import JSON
-from games.sewerpirats.board import CAPTAIN, captain_ship, plural, second_token
+from games.core import JSON, plural
+from games.sewerpirats.board import CAPTAIN, captain_ship, second_token
 from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.scoring import FOOD, breakdown, total
 

@@ -43,6 +43,8 @@ class SewerRat(Game):
     title: ClassVar[str] = "Sewer Rat"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    score_unit: ClassVar[str] = "turn"
+    scores_title: ClassVar[str] = "Turns in the sewer"
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "teams",

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from games.core import format_seats
+from games.core import format_seats, plural
 from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR, TRIBES
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -401,7 +401,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
         best = max((s["total"] for s in final["scores"]), default=0)
         who = " & ".join(names[w] for w in final["winners"])
         verb = "share the victory" if len(final["winners"]) > 1 else "wins"
-        t.paste(img, _banner(f"Game over: {who} {verb} with {t.plural(best, 'point')}", t.GOLD), (M, BANNER_Y))
+        t.paste(img, _banner(f"Game over: {who} {verb} with {plural(best, 'point')}", t.GOLD), (M, BANNER_Y))
     elif view["pending"]:
         t.paste(img, _banner(" ".join(format_seats(view["pending"], names).split()), t.HIGHLIGHT), (M, BANNER_Y))
 
@@ -613,9 +613,9 @@ def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int, word
     bold = t.font(SMALL, bold=True)
     t.text(img, (x, cy), str(n), bold, t.INK, anchor="lm")
     x += t.text_width(str(n), bold) + 6
-    plural = t.plural(n, word).split(" ", 1)[1]
-    t.text(img, (x, cy + 1), plural, t.font(SMALL), t.INK_SOFT, anchor="lm")
-    return x + t.text_width(plural, t.font(SMALL))
+    noun = plural(n, word).split(" ", 1)[1]
+    t.text(img, (x, cy + 1), noun, t.font(SMALL), t.INK_SOFT, anchor="lm")
+    return x + t.text_width(noun, t.font(SMALL))
 
 
 @image_cache
@@ -641,7 +641,7 @@ def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
     elif bid is None or bidder is None:
         info = f"lot: {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} · no bid yet"
     else:
-        info = f"bid {t.plural(bid, 'card')} by {names[bidder]}"
+        info = f"bid {plural(bid, 'card')} by {names[bidder]}"
     room = W - M - 20 - (x + 16 + t.text_width(hint, t.font(SMALL)) + 24)
     fitted, fnt = t.fit_text(info, room, 26)
     t.text(img, (W - M - 20, y0 + 28), fitted, fnt, t.INK, anchor="rm")
