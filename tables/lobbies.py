@@ -82,6 +82,8 @@ def _check_options(kind: str, options: dict[str, Any]) -> None:
 def _check_seats(kind: str, seats: int, options: dict[str, Any]) -> None:
     """Whether ``seats`` players may play ``kind`` with ``options`` (the game's own rule, one line)."""
     game = GAMES[kind].game
+    if not game.min_players <= seats <= game.max_players:
+        raise GameError(f"{game.title} takes {game.min_players}–{game.max_players} players; that would be {seats}.")
     try:
         game.check_players(seats, game.resolve_options(options))
     except IllegalAction as exc:
