@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from data.outbox import Entry
-from tables import outbox, words
+from tables import notices, outbox, words
 from tables.authority import GameError
 from tables.outbox import Message
 from tables.pacer import Pacer
@@ -295,10 +295,23 @@ class Delivery:
             raise Transient("the game's thread is gone: posting in its channel instead") from None
         if board is not None:
             old = record.message_id
-            await self.tables.set_place(record.id, message_id=message_id)
-            if old is not None and old != message_id:
-                await self._strip(sender, channel, old)
+            recorded = self.tables.set_place(record.id, message_id=message_id)
+            if old is not None and old != message_id:  # the old board's buttons go while this is recorded
+                await asyncio.gather(recorded, self._strip(sender, channel, old))
+            else:
+                await recorded
         return "done", str(message_id)
+
+    async def _privates(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        """Write what a step owes members privately (:func:`tables.notices.private`), closing this row in
+        the same transaction: done once, whatever happens to the process."""
+        record = await self.tables.get(entry.game_id or 0)
+        notes = {int(p): lines for p, lines in entry.payload["notes"].items()}
+        async with self.tables.store.transaction() as db:
+            owed = await notices.private(db, self.tables.spec(record), record, notes)
+            await db.outbox.add(owed, now=self.tables.now())
+            await db.outbox.settle(entry.id, "done", f"{len(owed)} rows", now=self.tables.now())
+        return "done", f"{len(owed)} rows"
 
     async def _edit(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         p = entry.payload

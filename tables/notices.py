@@ -86,36 +86,50 @@ def private_message(spec: GameSpec, record: GameRecord, player: int) -> Message:
     game, state = spec.game, record.state
     names = words.names_shown(spec, record)
     seats = seats_of(game, state, player)
-    parts = [format_seats(game.seat_summary(game.view(state, s)), names) for s in seats]
+    views = {s: game.view(state, s) for s in seats}
+    summaries = {s: game.seat_summary(views[s]) for s in seats}
+    parts = [format_seats(summaries[s], names) for s in seats]
     content = (words.private_head(spec, record) + "\n" + "\n".join(parts))[: words.MESSAGE_LIMIT]
     images = []
     if spec.hand_image:
         raw = seat_names(game, record)
         for s in seats[:10]:
-            view = game.view(state, s)
             suffix = f"-{s}" if len(seats) > 1 else ""
-            alt = format_seats(game.seat_summary(view), raw)[:1000]
-            images.append(Image("hand", spec.kind, view, raw, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
+            alt = format_seats(summaries[s], raw)[:1000]
+            images.append(Image("hand", spec.kind, views[s], raw, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
     return Message(content, images)
 
 
 def _digest(message: Message) -> str:
-    views = json.dumps([i.view for i in message.images], sort_keys=True, separators=(",", ":"))
+    # Views are built in a fixed key order: their JSON needs no sorting to be the same for the same view.
+    views = json.dumps([i.view for i in message.images], separators=(",", ":"))
     return hashlib.sha256((message.content + views).encode()).hexdigest()
 
 
-async def private(db: Unit, spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> list[Owed]:
-    """Each member's private view and notes after a step, and turn reminders for those who asked for them.
-    A private view that did not change is not sent again; one reminder per stretch of decisions."""
-    game = spec.game
-    out = players_out(game, record)
-    active = record.status == "active"
-    deciding = set(deciders(spec, record))
+def private_notes(spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> dict[int, list[str]]:
+    """The private events of a step, as lines per player."""
     names = words.names_shown(spec, record)
     notes: dict[int, list[str]] = {}
     for e in events:
         if e.seat is not None:
-            notes.setdefault(game.controller(record.state, e.seat), []).append(format_seats(e.text, names))
+            notes.setdefault(spec.game.controller(record.state, e.seat), []).append(format_seats(e.text, names))
+    return notes
+
+
+def privates(spec: GameSpec, record: GameRecord, events: Sequence[Event]) -> Owed:
+    """What a step owes members privately, written with the step and worked out after its board: each
+    member's private view, notes and reminder (:func:`private`, run by the delivery loop)."""
+    notes = private_notes(spec, record, events)
+    return outbox.privates(record.id, {str(p): lines for p, lines in notes.items()})
+
+
+async def private(db: Unit, spec: GameSpec, record: GameRecord, notes: dict[int, list[str]]) -> list[Owed]:
+    """Each member's private view and ``notes``, and turn reminders for those who asked for them. A
+    private view that did not change is not sent again; one reminder per stretch of decisions."""
+    game = spec.game
+    out = players_out(game, record)
+    active = record.status == "active"
+    deciding = set(deciders(spec, record))
     owed = []
     for seat in record.seats:
         if seat.user_id is None or seat.resigned or seat.seat in out:

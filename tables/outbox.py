@@ -160,6 +160,12 @@ def hand(game_id: int, player: int, user_id: int, message: Message, notes: Seque
     return Owed(dm_lane(game_id, user_id), "hand", payload, PRIVATE, game_id)
 
 
+def privates(game_id: int, notes: dict[str, list[str]]) -> Owed:
+    """Work out, after the board, what a step of game ``game_id`` owes members privately (their views,
+    the step's private ``notes`` per player, reminders): the delivery loop writes those rows then."""
+    return Owed(f"privates:{game_id}", "privates", {"notes": notes}, PRIVATE, game_id)
+
+
 def archive(game_id: int, *, at: float) -> Owed:
     """Archive and lock the game's thread at ``at``."""
     return Owed(f"archive:{game_id}", "archive", {}, HOUSEKEEPING, game_id, due_at=at)

@@ -387,7 +387,7 @@ class Tables:
             outbox.to_place(game_id, Message(words.opening(spec, record), notifies=humans)),
             *await notices.board(db, spec, record, [], []),
             # Private messages link to the game's thread: they go once it is open.
-            *(replace(o, after=thread) for o in await notices.private(db, spec, record, [])),
+            *(replace(o, after=thread) for o in await notices.private(db, spec, record, {})),
         ]
         await db.outbox.add(owed, now=now)
         return Started(record, answer)
@@ -614,7 +614,7 @@ class Tables:
                 raise StaleBoard("The game moved on while you were acting; look at the latest board.")
             record.revision = revision
             owed = await notices.board(db, spec, record, events, attention.notified(spec, before, record, now=now))
-            owed += await notices.private(db, spec, record, events)
+            owed.append(notices.privates(spec, record, events))
             if status != "active":
                 await self._finish(db, spec, record)
                 owed += notices.ending(spec, record, archive_after=self.config.archive_after)
@@ -906,7 +906,7 @@ class Tables:
                     record = await db.games.load(game_id)
                     assert record is not None
                     owed += await notices.board(db, spec, record, [], [])
-                    owed += await notices.private(db, spec, record, [])
+                    owed += await notices.private(db, spec, record, {})
                 await db.outbox.add(owed, now=now)
             self.forget(game_id)
         if not take:
