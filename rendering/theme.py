@@ -71,6 +71,9 @@ PLAYER_COLOURS: tuple[PlayerColour, ...] = (
     # Charcoal rather than pure black, with a light edge so its tokens show on the dark table.
     PlayerColour("black", (38, 38, 44), (255, 255, 255), (214, 214, 222)),
     PlayerColour("purple", (142, 70, 194), (255, 255, 255), OUTLINE),
+    # Seats 7 and 8 (the Pirates Card Game with two decks): eight colours, none repeated.
+    PlayerColour("orange", (238, 132, 30), (40, 24, 4), OUTLINE),
+    PlayerColour("pink", (222, 92, 166), (255, 255, 255), OUTLINE),
 )
 
 ICON_COLOURS: dict[str, RGB] = {

@@ -1,4 +1,5 @@
-"""Shared fixtures: the real bot from ``create_bot()`` running in SimCord, with seated members.
+"""Shared fixtures: the real bot from ``create_bot()`` running in SimCord, with seated members; the store
+and the table service without Discord.
 
 SimCord's pytest plugin provides ``simcord_env`` around the ``simcord_bot`` defined here.
 """
@@ -14,7 +15,10 @@ import simcord
 
 from cogs.app import TableBot, create_bot
 from cogs.demo import SimTable
+from data.store import Store
+from tables.service import Tables
 from tests.postgres import postgres_server, postgres_url, store_target  # noqa: F401  (fixtures: both engines)
+from tests.service_support import tables_on
 
 
 @dataclass
@@ -52,3 +56,19 @@ async def world(simcord_env: simcord.Env, simcord_bot: TableBot, database: Path)
     finally:
         # The aiosqlite worker thread would otherwise keep the test process alive.
         await world.bot.tables.close()
+
+
+@pytest.fixture
+async def store(store_target: str) -> AsyncIterator[Store]:  # noqa: F811 (the fixture, by name)
+    """The store on each engine (SQLite, and PostgreSQL where its server is installed)."""
+    s = await Store.open(store_target)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def tables(store: Store) -> AsyncIterator[Tables]:
+    """The table service on that store, without Discord."""
+    t = tables_on(store)
+    yield t
+    await t.stop()

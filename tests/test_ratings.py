@@ -124,13 +124,6 @@ def test_resigning_ranks_last_and_unrated_games() -> None:
 # ---------------------------------------------------------------------------------------------- the store
 
 
-@pytest.fixture
-async def store(store_target):
-    s = await Store.open(store_target)
-    yield s
-    await s.close()
-
-
 async def piratz_game(store: Store, users=(1, 2), guild_id: int | None = 5) -> tuple[int, dict]:
     state = GAMES["piratz"].game.new_game(len(users), {}, "s")
     game_id = await store.games.create(

@@ -70,3 +70,30 @@ def test_a_hand_image_differs_with_the_hand() -> None:
     mine["hand"], theirs["hand"] = theirs["hand"], mine["hand"]
     names = ["Anne", "Ben"]
     assert render_hand(G.view(state, 0), names) != render_hand(G.view(other, 0), names)
+
+
+def test_eight_players_wear_eight_distinct_colours() -> None:
+    from rendering import theme
+
+    fills = [theme.PLAYER_COLOURS[seat].fill for seat in range(8)]
+    assert len(set(fills)) == 8
+    names = {theme.PLAYER_COLOURS[seat].name for seat in range(8)}
+    assert len(names) == 8
+
+
+@pytest.mark.parametrize("players", [1, 3, 8])
+def test_the_final_sheet_ranks_every_player_winner_first(players: int) -> None:
+    from rendering import theme
+    from rendering.pirates.table import FINAL_ROW
+
+    state = positions(players, f"final-{players}")[-1]
+    view = G.view(state, None)
+    png = render_final(view, [f"Captain {i}" for i in range(players)])
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    width, height = img.size
+    assert width == W and height < HEADER_H + ROW_H * players + M  # a sheet of its own, not the table
+    top = height - M - FINAL_ROW * players
+    winners = view["over"]["winners"]
+    first = img.getpixel((W - M - 40, top + 20))
+    washed = theme.mix(theme.GOLD, theme.PARCHMENT, 0.55)
+    assert (max(abs(a - b) for a, b in zip(first, washed, strict=True)) < 12) == bool(winners)

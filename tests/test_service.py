@@ -21,20 +21,6 @@ GAME = Piratz()
 
 
 @pytest.fixture
-async def store(store_target):
-    s = await Store.open(store_target)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-async def tables(store):
-    t = tables_on(store)
-    yield t
-    await t.stop()
-
-
-@pytest.fixture
 async def two_processes(store_target):
     """Two stores on one database, as two bot processes have, each with its service (processes "first" and
     "second"). Yields ``(store1, store2, tables1, tables2)``; both clocks start at 10."""

@@ -18,13 +18,6 @@ from data.store import LobbyRecord, SeatRecord, Store
 TABLES = {"games", "seats", "actions", "lobbies", "users"}
 
 
-@pytest.fixture
-async def store(store_target):
-    s = await Store.open(store_target)
-    yield s
-    await s.close()
-
-
 async def new_game(store: Store, *, channel_id: int = 10, users=(1, 2), seed: str = "seed", **kw) -> int:
     seats = [SeatRecord(i, f"P{i}", uid) for i, uid in enumerate(users)]
     args = {

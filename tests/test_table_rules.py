@@ -9,7 +9,6 @@ from dataclasses import replace
 
 import pytest
 
-from data.store import Store
 from games.registry import GAMES
 from tables.authority import Caller, GameError, NotYourTurn
 from tables.outbox import Message
@@ -25,26 +24,11 @@ from tests.service_support import (
     new_game,
     owed,
     some_legal,
-    tables_on,
     to_act,
 )
 from tests.test_sewerrat_rules import roll, table
 
 OTHER_GUILD = 9
-
-
-@pytest.fixture
-async def store(store_target):
-    s = await Store.open(store_target)
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-async def tables(store):
-    t = tables_on(store)
-    yield t
-    await t.stop()
 
 
 def boards(rows) -> list[Message]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from PIL import Image
 
+from games.core import format_seats, plural
 from games.pirates.cards import BY_CODE, GOODS, NATIONS, Face, Mission
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -196,7 +197,7 @@ def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: b
     t.text(
         canvas,
         (x, y + 192),
-        f"Missions {done}/3 done, {player['missions']} open",
+        f"Missions done {done} · open {player['missions']}",
         small,
         (30, 110, 50) if done else t.INK,
     )
@@ -261,9 +262,59 @@ def render_board(view: View, names: Sequence[str]) -> bytes:
     return t.to_png(_table(view, names, False))
 
 
+FINAL_ROW = 170
+"""Height of a player's row on the final sheet."""
+
+
 def render_final(view: View, names: Sequence[str]) -> bytes:
-    """The table at the end: who freed their captain, with the missions that did it face up."""
-    return t.to_png(_table(view, names, True))
+    """The final sheet: who freed their captain and how the game ended, then every player ranked (the
+    winners, then by missions done) with the missions they completed face up, the ones left open, and
+    where their ship ended."""
+    seats = view["seats"]
+    drawn = t.seat_names(names, seats)
+    over = view.get("over") or {}
+    winners = list(over.get("winners", []))
+    players = view["players"]
+    order = sorted(range(seats), key=lambda s: (s not in winners, -len(players[s]["done"]), players[s]["out"], s))
+    if winners:
+        freed = " & ".join(drawn[s] for s in winners)
+        headline = f"{freed} {'frees the captain' if len(winners) == 1 else 'free their captains'}!"
+    else:
+        headline = "No captain was freed."
+    head_font = t.font(32, bold=True)
+    head_lines = t.wrap(headline, head_font, W - 2 * M - 68)
+    how_font = t.font(26)
+    how = t.wrap(format_seats(over.get("summary", ""), drawn), how_font, W - 2 * M - 20)
+    top = 90 + 40 * len(head_lines) + 30 * len(how) + 30
+    canvas = t.new_canvas(W, top + FINAL_ROW * seats + M)
+    t.title(canvas, (M - 4, 12), t.icon("skull", 54), "PIRATES · THE END", 44)
+    t.final_headline(canvas, (M, 84), (head_lines, head_font))
+    for n, line in enumerate(how):
+        t.text(canvas, (M + 10, 100 + 40 * len(head_lines) + 30 * n), line, how_font, t.FOAM)
+    for rank, seat in enumerate(order):
+        _final_row(canvas, view, seat, drawn[seat], rank, top + rank * FINAL_ROW, seat in winners)
+    return t.to_png(canvas)
+
+
+def _final_row(canvas: Image.Image, view: View, seat: int, name: str, rank: int, y: int, won: bool) -> None:
+    player = view["players"][seat]
+    fill = t.mix(t.GOLD, t.PARCHMENT, 0.55) if won else t.PARCHMENT_SHADE if player["out"] else t.PARCHMENT
+    t.panel(canvas, (M, y, W - M, y + FINAL_ROW - 14), fill=fill, border=t.GOLD_DEEP)
+    t.text(canvas, (M + 40, y + 52), f"{rank + 1}.", t.font(44, bold=True), t.INK, anchor="mm")
+    if won:
+        t.paste(canvas, t.icon("crown", 40), (M + 40, y + 108), "mm")
+    x = M + 80
+    _name_pill(canvas, (x, y + 14), name, seat, 360)
+    done = player["done"]
+    count = f"{plural(len(done), 'mission')} done · {player['missions']} open"
+    t.text(canvas, (x, y + 76), count, t.font(28, bold=True), (30, 110, 50) if done else t.INK)
+    t.text(canvas, (x, y + 114), _place(player), t.font(24), t.INK_SOFT)
+    mx = 560
+    step = min(MINI_W + 8, (W - M - 16 - mx - MINI_W) // max(1, len(done) - 1)) if len(done) > 1 else 0
+    for i, code in enumerate(done):
+        t.paste(canvas, mini(code, "mission"), (mx + i * step, y + 22))
+    if not done:
+        t.text(canvas, (mx, y + 70), "no mission done", t.font(24), t.INK_SOFT, anchor="lm")
 
 
 def _needs(view: View, f: Face) -> str:
