@@ -44,7 +44,8 @@ GREEN: t.RGB = (58, 170, 90)
 BLACK_TRAP: t.RGB = (20, 20, 22)
 RED_TRAP: t.RGB = (206, 32, 32)
 WHITE: t.RGB = (255, 255, 255)
-PENDING: t.RGB = t.GOLD
+PENDING: t.RGB = (236, 112, 212)
+"""A planned tile change: a colour of its own (gold marks the last roll's traps)."""
 TAG_INK: t.RGB = (6, 30, 42)
 
 _SIDE = {N: (0.5, 0.0), E: (1.0, 0.5), S: (0.5, 1.0), W: (0.0, 0.5)}
@@ -210,17 +211,22 @@ def _header(img: Image.Image, view: View, names: Sequence[str]) -> None:
     turn = f"Turn {view['turn']} of {view['turn_limit']}" if view["turn"] else "Setup"
     mode = {"ffa": "free-for-all", "2": "teams of 2", "3": "teams of 3"}[view["mode"]]
     t.text(img, (290, 44), f"{turn} · {mode}", t.font(26), t.MIST, anchor="lm")
-    status = t.ellipsize(_status(view, names), t.font(28, bold=True), WIDTH - 330)
-    t.text(
-        img, (28, 100), status, t.font(28, bold=True), t.HIGHLIGHT if view["result"] is None else t.GOLD, anchor="lm"
-    )
+    # The status has the whole width, in two lines if it needs them: never cut.
+    ink = t.HIGHLIGHT if view["result"] is None else t.GOLD
+    lines, fnt = t.fit_lines(_status(view, names), WIDTH - 56, 28, 2)
+    for n, line in enumerate(lines):
+        t.text(img, (28, 100 + n * 30 - 15 * (len(lines) - 1)), line, fnt, ink, anchor="lm")
     roll = view["roll"]
     if roll is not None:
         size = 62
-        img.paste(_die(YELLOW, roll["y"], size), (WIDTH - 2 * size - 40, 14), _die(YELLOW, roll["y"], size))
-        img.paste(_die(GREEN, roll["g"], size), (WIDTH - size - 28, 14), _die(GREEN, roll["g"], size))
+        img.paste(_die(YELLOW, roll["y"], size), (WIDTH - 2 * size - 40, 8), _die(YELLOW, roll["y"], size))
+        img.paste(_die(GREEN, roll["g"], size), (WIDTH - size - 28, 8), _die(GREEN, roll["g"], size))
         fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"])) or "no trap yet"
-        t.text(img, (WIDTH - 28, 100), f"traps: {fell}", t.font(t.MIN_TEXT), t.FOAM, anchor="rm")
+        small = t.font(t.MIN_TEXT)
+        who = f"{names[view['mover']]} rolled · traps {fell}"
+        if t.text_width(who, small) > 440:  # the squares are framed on the board too
+            who = t.ellipsize(names[view["mover"]], small, 440 - t.text_width(" rolled", small)) + " rolled"
+        t.text(img, (WIDTH - 28, 82), who, small, t.FOAM, anchor="rm")
 
 
 @image_cache
@@ -328,22 +334,41 @@ def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box) -> N
         t.paste(img, t.icon("skull", 40), (x0 + 54, y0 + 56), "mm")
 
 
-def _legend(img: Image.Image, y: int) -> None:
-    t.legend(img, (28, y), _legend_entries(), t.font(t.MIN_TEXT), t.FOAM, width=WIDTH - 56, gap=30)
+LEGEND_ROW = 38
+
+
+def _legend(img: Image.Image, y: int, view: View) -> None:
+    t.legend(img, (28, y), _legend_of(view), t.font(t.MIN_TEXT), t.FOAM, width=WIDTH - 56, gap=30, row_h=LEGEND_ROW)
+
+
+def _legend_of(view: View) -> list[tuple[Image.Image, str]]:
+    planning = bool(view["change"]) or view["picking"] is not None
+    return _legend_entries(planning, view["phase"] == "displace")
+
+
+def _legend_height(view: View) -> int:
+    """The legend's rows below the panels (it wraps when it has more entries than one row takes)."""
+    rows = t.legend_rows(_legend_of(view), t.font(t.MIN_TEXT), WIDTH - 56, 30)
+    return 70 + LEGEND_ROW * (len(rows) - 1)
 
 
 @image_cache
-def _legend_entries() -> list[tuple[Image.Image, str]]:
+def _legend_entries(planning: bool, falling: bool) -> list[tuple[Image.Image, str]]:
     def small(img: Image.Image) -> Image.Image:
         return img.convert("RGBA").resize((40, 40), Image.Resampling.LANCZOS)
 
-    return [
+    entries = [
         (small(_trap(False)), "black trap"),
         (small(_trap(True)), "red trap"),
         (small(_tile(S)), "white dot"),
         (small(_mark("target")), "can go"),
         (small(_mark("fell")), "last roll"),
     ]
+    if falling:
+        entries.append((small(_mark("refused")), "trap falling"))
+    if planning:
+        entries.append((small(_mark("pending")), "planned tile"))
+    return entries
 
 
 def _canvas(view: View, names: Sequence[str], extra: int) -> tuple[Image.Image, list[str]]:
@@ -358,10 +383,10 @@ def _canvas(view: View, names: Sequence[str], extra: int) -> tuple[Image.Image, 
 
 def render_board(view: View, names: Sequence[str]) -> bytes:
     """The table: the board, the last roll, and each player's rat, team and status."""
-    img, shown = _canvas(view, names, 70)
+    img, shown = _canvas(view, names, _legend_height(view))
     for s in range(view["seats"]):
         _player(img, view, s, shown[s], _panel_box(s, view["seats"]))
-    _legend(img, PANEL_Y + _panels_height(view["seats"]) + 22)
+    _legend(img, PANEL_Y + _panels_height(view["seats"]) + 22, view)
     return t.to_png(img)
 
 

@@ -116,3 +116,26 @@ def test_no_text_is_too_small_for_a_phone() -> None:
         sewerrat.render_final(views["over"], NAMES[:4])
     small = {(size, s) for size, s in drawn if size < theme.MIN_TEXT}
     assert drawn and not small, sorted(small)[:5]
+
+
+def test_a_planned_tile_has_its_own_frame_and_legend_entry() -> None:
+    view = board_view(phase="tiles", pending=[[SQUARE_BY_TEXT["r2c2"], 5]])
+    assert view["change"], "the view shows the planned change"
+    img = image(sewerrat.render_board(view, NAMES[:3]))
+    x, y = centre("r2c2")
+    edge = round(sewerrat.CELL / 2) - 5
+    assert near(img.getpixel((x, y - edge)), sewerrat.PENDING, 50)  # not the last roll's gold
+    assert not near(sewerrat.PENDING, theme.GOLD, 60)
+    plain = image(sewerrat.render_board(board_view(), NAMES[:3]))
+    assert img.height == plain.height + sewerrat.LEGEND_ROW  # "planned tile" wraps the legend to a second row
+
+
+def test_teams_wear_their_colours() -> None:
+    state = GAME.new_game(4, {"teams": "2"}, "teams")
+    state.update(board=[15] * 64, phase="move", actor=0, mover=0, turn=1)
+    state["rats"] = [SQUARE_BY_TEXT[q] for q in ("r1c1", "r1c3", "r1c5", "r1c7")]
+    img = image(sewerrat.render_board(GAME.view(state, None), NAMES[:4]))
+    for seat, square in enumerate(("r1c1", "r1c3", "r1c5", "r1c7")):
+        x, y = centre(square)
+        team = seat % 2  # seats alternate between the teams
+        assert near(img.getpixel((x, y - 25)), theme.PLAYER_COLOURS[team].fill), (seat, square)
