@@ -97,3 +97,15 @@ def test_the_final_sheet_ranks_every_player_winner_first(players: int) -> None:
     first = img.getpixel((W - M - 40, top + 20))
     washed = theme.mix(theme.GOLD, theme.PARCHMENT, 0.55)
     assert (max(abs(a - b) for a, b in zip(first, washed, strict=True)) < 12) == bool(winners)
+
+
+def test_the_hand_reads_on_a_phone_and_cuts_no_word() -> None:
+    from rendering import theme
+    from tests.test_render_phone import text_sizes
+
+    state = positions(3, "phone-hand")[len(positions(3, "phone-hand")) // 2]
+    seat = max(range(3), key=lambda s: len(state["players"][s]["hand"]))
+    with text_sizes() as drawn:
+        render_hand(G.view(state, seat), ["Anne", "Ben", "Calico"])
+    assert drawn and min(size for size, _ in drawn) >= theme.MIN_TEXT
+    assert not any(text.endswith("…") for _, text in drawn)

@@ -13,7 +13,7 @@ from games.core import format_seats, plural
 from games.pirates.cards import BY_CODE, GOODS, NATIONS, Face, Mission
 from rendering import theme as t
 from rendering.cache import image_cache
-from rendering.pirates.cards import CARD_H, CARD_W, back, card_face, flag, suit_colour
+from rendering.pirates.cards import back, card_face, flag, ship_picture, suit_colour
 
 View = Mapping[str, Any]
 W = 1100
@@ -333,61 +333,109 @@ def _needs(view: View, f: Face) -> str:
     return "Look for ships at sea until a Joker shows the fleet; sink it and its escort"
 
 
+HAND_CARD_W, HAND_CARD_H = 96, 137
+"""The small card beside each hand row (its words are in the row, large enough for a phone)."""
+HAND_LINE = 32
+
+
 @image_cache
-def _hand_base(h: int, y: int) -> Image.Image:
-    """The hand image's background with the missions panel from ``y`` down."""
-    canvas = t.new_canvas(W, h)
-    t.panel(canvas, (M, y, W - M, h - M), fill=t.PARCHMENT)
-    return canvas
+def _hand_card(code: str) -> Image.Image:
+    """The small card beside a hand row: its flag and ship, no words (the row says them, readably)."""
+    f = BY_CODE[code]
+    img = t.card(HAND_CARD_W, HAND_CARD_H, border_width=2).copy()
+    fl = flag(40, 26, f.suit)
+    img.alpha_composite(fl, ((HAND_CARD_W - fl.width) // 2, 14))
+    pic = ship_picture(HAND_CARD_W - 12, 64, f)
+    img.alpha_composite(pic, (6, 56))
+    return img
+
+
+def _card_lines(f: Face) -> list[tuple[str, int, bool, t.RGB]]:
+    """A hand card's rows of text: (text, size, bold, colour) — every role it can play."""
+    lines = [
+        (f"{f.town} · {f.ship}" if not f.joker else f"Joker · {f.ship} · Pirate Cove", 28, True, t.INK),
+        (f"crew {f.crew} · {plural(f.cannons, 'cannon')} · {f.size} t {f.good or 'treasure'}", 24, False, t.INK),
+        (f"{f.mission.value.title()}: {f.mission_text}", 24, False, (120, 40, 30)),
+    ]
+    if f.bonus:
+        lines.append((f.bonus, 24, False, t.GOLD_DEEP))
+    return lines
+
+
+def _wrapped(lines: list[tuple[str, int, bool, t.RGB]], width: float) -> list[tuple[str, int, bool, t.RGB]]:
+    out = []
+    for text, size, bold, ink in lines:
+        out += [(part, size, bold, ink) for part in t.wrap(text, t.font(size, bold=bold), width)]
+    return out
 
 
 def render_hand(view: View, names: Sequence[str]) -> bytes:
-    """The viewer's hand, every card in full, and their unfinished missions with what each still needs."""
+    """The viewer's hand, a row per card with everything it can be (crew, cargo, mission, bonus) in words a
+    phone can read, and their unfinished missions with what each still needs."""
     hand, missions = view.get("hand", []), view.get("missions", [])
-    extra = view.get("offered", []) or ([view["chosen"]] if view.get("chosen") else [])
-    per_row = 5
-    rows = max(1, -(-len(hand) // per_row))
-    mission_h = 80 + 60 * max(1, len(missions) + len(extra))
-    h = 100 + rows * (CARD_H + 16) + mission_h + M
-    y = 100 + rows * (CARD_H + 16)
-    canvas = _hand_base(h, y).copy()
+    text_x = M + 20 + HAND_CARD_W + 20
+    text_w = W - M - 20 - text_x
+    rows = [_wrapped(_card_lines(BY_CODE[code]), text_w) for code in hand]
+    heights = [max(HAND_CARD_H + 30, len(lines) * HAND_LINE) + 24 for lines in rows]
+    notes = [(c, "") for c in missions] + [(c, "offered") for c in view.get("offered", [])]
+    if view.get("chosen"):
+        notes.append((view["chosen"], "combat card"))
+    blocks = [_mission_block(view, code, tag, W - 2 * M - 140) for code, tag in notes]
+    top = 90
+    hand_h = sum(heights) if hand else 60
+    y = top + hand_h + 16
+    mission_h = 70 + (sum(len(b) * HAND_LINE + 16 for b in blocks) if blocks else HAND_LINE + 16)
+    canvas = t.new_canvas(W, y + mission_h + M)
     seat = view.get("viewer")
     drawn = t.seat_names(names, view["seats"])
     if seat is not None:
         _name_pill(canvas, (M, M), drawn[seat], seat, 400)
         me = view["players"][seat]
+        crew = f"Crew {len(hand)}/{me['limit']} · {_nation(me['ship'])}"
+        text, fnt = t.fit_text(crew, W - 2 * M - 440, 28)
+        t.text(canvas, (M + 440, M + 20), text, fnt, t.FOAM, anchor="lm")
+    yy = top
+    for code, lines, h in zip(hand, rows, heights, strict=True):
+        t.panel(canvas, (M, yy, W - M, yy + h - 10), fill=t.PARCHMENT, shadow=False)
+        t.paste(canvas, _hand_card(code), (M + 20, yy + 8))
+        f = BY_CODE[code]
+        label = f.name if not f.joker else "★"
         t.text(
             canvas,
-            (M + 440, M + 20),
-            f"Crew {len(hand)}/{me['limit']} · {_nation(me['ship'])}",
-            t.font(26, bold=True),
-            t.FOAM,
-            anchor="lm",
+            (M + 20 + HAND_CARD_W / 2, yy + HAND_CARD_H + 14),
+            label,
+            t.font(24, bold=True),
+            suit_colour(f),
+            anchor="mt",
         )
-    gap = (W - 2 * M - per_row * CARD_W) / (per_row - 1)
-    for i, code in enumerate(hand):
-        r, c = divmod(i, per_row)
-        t.paste(canvas, card_face(code), (M + c * (CARD_W + gap), 90 + r * (CARD_H + 16)))
+        for n, (text, size, bold, ink) in enumerate(lines):
+            t.text(canvas, (text_x, yy + 12 + n * HAND_LINE), text, t.font(size, bold=bold), ink)
+        yy += h
     if not hand:
-        t.text(canvas, (M, 120), "No crew cards in hand.", t.font(26), t.MIST)
-    t.text(canvas, (M + 20, y + 14), "Your unfinished missions", t.font(26, bold=True), t.INK)
-    yy = y + 56
-    lines = [(c, "") for c in missions] + [(c, "offered") for c in view.get("offered", [])]
-    if view.get("chosen"):
-        lines.append((view["chosen"], "combat card"))
-    if not lines:
-        t.text(canvas, (M + 20, yy), "None: visit the magistrate while docked.", t.font(22), t.INK_SOFT)
-    for code, tag in lines:
+        t.text(canvas, (M, top + 10), "No crew cards in hand.", t.font(28), t.MIST)
+    t.panel(canvas, (M, y, W - M, y + mission_h), fill=t.PARCHMENT)
+    t.text(canvas, (M + 20, y + 14), "Your unfinished missions", t.font(28, bold=True), t.INK)
+    yy = y + 60
+    if not blocks:
+        t.text(canvas, (M + 20, yy), "None: visit the magistrate while docked.", t.font(24), t.INK_SOFT)
+    for (code, _tag), block in zip(notes, blocks, strict=True):
         f = BY_CODE[code]
-        t.text(canvas, (M + 20, yy), f.name if not f.joker else "Joker", t.font(24, bold=True), suit_colour(f))
-        head = f"{tag}: " if tag else ""
-        body = (
-            f"{head}{f.mission.value.title()} — {f.mission_text}" if tag != "combat card" else "your secret combat card"
-        )
-        text, fnt = t.fit_text(body, W - 2 * M - 140, 22, bold=False, min_size=16)
-        t.text(canvas, (M + 100, yy + 2), text, fnt, t.INK)
-        if not tag:
-            need, fnt = t.fit_text(_needs(view, f), W - 2 * M - 140, 20, bold=False, min_size=14)
-            t.text(canvas, (M + 100, yy + 28), need, fnt, t.INK_SOFT)
-        yy += 60
+        t.text(canvas, (M + 20, yy), f.name if not f.joker else "Joker", t.font(28, bold=True), suit_colour(f))
+        for n, (text, ink) in enumerate(block):
+            t.text(canvas, (M + 110, yy + 2 + n * HAND_LINE), text, t.font(24), ink)
+        yy += len(block) * HAND_LINE + 16
     return t.to_png(canvas)
+
+
+def _mission_block(view: View, code: str, tag: str, width: float) -> list[tuple[str, t.RGB]]:
+    """A mission's lines: what it asks and (unfinished) what it still needs, wrapped to ``width``."""
+    f = BY_CODE[code]
+    if tag == "combat card":
+        body = "your secret combat card"
+    else:
+        body = f"{tag + ': ' if tag else ''}{f.mission.value.title()} — {f.mission_text}"
+    fnt = t.font(24)
+    lines = [(part, t.INK) for part in t.wrap(body, fnt, width)]
+    if not tag:
+        lines += [(part, t.INK_SOFT) for part in t.wrap(_needs(view, f), fnt, width)]
+    return lines
