@@ -50,6 +50,9 @@ class GameSpec:
     """Keep each player's private view in a direct message, edited as it changes."""
     hand_image: bool = False
     """The renderer draws a private image of a seat (``render_hand``) beside its private text."""
+    names_by_player: bool = False
+    """The renderer takes one name per player (in seat order at the start), not one per seat: seats change
+    hands in this game (a captured ship), and its images name players who may command no seat any more."""
     bench_players: int = 0
     """Players in the benchmark's games (0: the game's minimum)."""
     player: Player = field(init=False, repr=False, compare=False)
@@ -178,5 +181,6 @@ register(
         colour=0x1F6F8B,
         emoji="⚓",
         bench_players=2,
+        names_by_player=True,
     )
 )

@@ -464,9 +464,16 @@ def _base(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> Image.
     return canvas
 
 
+def _names(view: View, players: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The names of the players (one per player, as the platform passes them: ships change hands) and of
+    each ship's commander now."""
+    drawn = t.seat_names(players, view["players"])
+    return drawn, [drawn[ship["commander"]] for ship in view["ships"]]
+
+
 def render_board(view: View, names: Sequence[str]) -> bytes:
-    """The ocean, the logs, the last dice and any pending offer."""
-    names = t.seat_names(names, len(view["ships"]))
+    """The ocean, the logs, the last dice and any pending offer. ``names``: one per player."""
+    _, names = _names(view, names)
     canvas = _base(_ports(view), tuple(view["x"])).copy()
     _head(canvas, view, names)
     _draw_map(canvas, view, names)
@@ -475,52 +482,85 @@ def render_board(view: View, names: Sequence[str]) -> bytes:
     return t.to_png(canvas)
 
 
-def _fate_line(fate: View, view: View, names: Sequence[str]) -> str:
+def _fate_line(fate: View, view: View, players: Sequence[str]) -> str:
+    """``"Round 3: Red (Ben) captured by Black (Anne)"``: each ship with its commander at that moment."""
     ships = view["ships"]
+    owner = fate.get("from", ships[fate["ship"]]["commander"])
+    captor = fate.get("captor", ships[fate["by"]]["commander"])
     verb = "sunk" if fate["how"] == "sunk" else "captured"
-    return f"{ships[fate['ship']]['name']} {verb} by {ships[fate['by']]['name']} in round {fate['round']}"
+    return (
+        f"Round {fate['round']}: {ships[fate['ship']]['name']} ({players[owner]}) {verb} by "
+        f"{ships[fate['by']]['name']} ({players[captor]})"
+    )
 
 
-FINAL_W = W
-FINAL_ROW = 40
+FINAL_ROW = 44
+"""A line of the final sheet."""
+
+
+def _standings(view: View) -> list[tuple[int, list[int], int, int]]:
+    """Every player, ranked: the winners, then by ships afloat, cargo aboard, and the round they lost
+    their last ship (later is better): ``(player, ships afloat, cargo, round lost)``."""
+    ships = view["ships"]
+    winners = {ships[s]["commander"] for s in view["winners"]}
+    lost: dict[int, int] = {}
+    for fate in view["fates"]:
+        owner = fate.get("from", ships[fate["ship"]]["commander"])
+        lost[owner] = max(lost.get(owner, 0), fate["round"])
+    rows = []
+    for p in range(view["players"]):
+        afloat = [s for s, ship in enumerate(ships) if not ship["sunk"] and ship["commander"] == p]
+        cargo = sum(ships[s]["balls"] + ships[s]["supplies"] for s in afloat)
+        rows.append((p, afloat, cargo, 0 if afloat else lost.get(p, 0)))
+    return sorted(rows, key=lambda r: (r[0] not in winners, -len(r[1]), -r[2], -r[3], r[0]))
 
 
 def render_final(view: View, names: Sequence[str]) -> bytes:
-    """Who is afloat, who sank or captured whom, and the winner(s), above the final ocean."""
-    names = t.seat_names(names, len(view["ships"]))
-    fates = view["fates"]
-    fleets = _fleets(view)
-    top_h = 150 + FINAL_ROW * (len(fleets) + min(len(fates), 10)) + 40
+    """The end: every player ranked with their ships afloat (or when they lost their last), every capture
+    and sinking with the commanders of both ships at the time, above the final ocean. ``names``: one per
+    player."""
+    players, seat_names = _names(view, names)
+    ships = view["ships"]
+    standings = _standings(view)
+    winners = [p for p, *_ in standings if p in {ships[s]["commander"] for s in view["winners"]}]
+    won = " & ".join(players[p] for p in winners) or "Nobody"
+    head_font = t.font(32, bold=True)
+    headline = t.wrap(f"{won} win{'s' * (len(winners) == 1)}! {view['result'] or ''}", head_font, W - 2 * M - 70)
+    fnt, bold = t.font(SMALL), t.font(SMALL, bold=True)
+    fates = [_fate_line(f, view, players) for f in view["fates"]] or ["No ship was sunk or captured."]
+    fate_lines = [line for f in fates for line in t.wrap(f, fnt, W - 2 * M - 80)]
+    head_h = 90 + 40 * len(headline) + 10
+    rank_h = 30 + FINAL_ROW * len(standings) * 2
+    fates_h = 70 + FINAL_ROW * len(fate_lines)
+    top_h = head_h + rank_h + 20 + fates_h + 20
     canvas = t.new_canvas(W, top_h + MAP + M)
     t.title(canvas, (M, 12), t.icon("skull", 48), "SEA RATS! — THE END", 40)
-    winners = sorted({view["ships"][s]["commander"] for s in view["winners"]})
-    first = {commander: seats[0] for commander, seats in fleets}
-    won = " & ".join(names[first[c]] for c in winners if c in first) or "Nobody"
-    headline = f"{won} win{'s' * (len(winners) == 1)}! {view['result'] or ''}"
-    t.paste(canvas, t.icon("crown", 52), (M, 74))
-    headline_font = t.font(30, bold=True)
-    t.text(
-        canvas, (M + 64, 100), t.ellipsize(headline, headline_font, W - 2 * M - 70), headline_font, t.FOAM, anchor="lm"
-    )
-    y = 150
-    t.panel(canvas, (M, y - 10, W - M, top_h - 20))
-    fnt = t.font(SMALL)
-    for commander, seats in fleets:
-        afloat = [view["ships"][s]["name"] for s in seats if not view["ships"][s]["sunk"]]
-        who = t.ellipsize(names[seats[0]], t.font(SMALL, bold=True), 300)
-        t.text(canvas, (M + 20, y + 16), who, t.font(SMALL, bold=True), t.INK, anchor="lm")
-        status = f"afloat: {', '.join(afloat)}" if afloat else "no ship afloat"
-        t.text(canvas, (M + 340, y + 16), status, fnt, t.INK, anchor="lm")
-        if commander in winners:
-            t.paste(canvas, t.icon("crown", 32), (W - M - 40, y + 16), "mm")
-        y += FINAL_ROW
-    y += 10
-    for fate in fates[-10:]:
-        mark = "☠" if fate["how"] == "sunk" else "⚔"
-        t.text(canvas, (M + 20, y + 16), f"{mark} {_fate_line(fate, view, names)}", fnt, t.INK_SOFT, anchor="lm")
+    t.final_headline(canvas, (M, 76), (headline, head_font))
+    y = head_h
+    t.panel(canvas, (M, y, W - M, y + rank_h))
+    y += 18
+    for rank, (p, afloat, cargo, lost) in enumerate(standings):
+        cy = y + FINAL_ROW / 2
+        t.text(canvas, (M + 24, cy), f"{rank + 1}.", bold, t.INK, anchor="lm")
+        t.text(canvas, (M + 70, cy), t.ellipsize(players[p], bold, W - 2 * M - 180), bold, t.INK, anchor="lm")
+        if p in winners:
+            t.paste(canvas, t.icon("crown", 34), (W - M - 40, cy), "mm")
+        if afloat:
+            status = f"{plural(len(afloat), 'ship')} afloat: " + ", ".join(ships[s]["name"] for s in afloat)
+            status += f" · {plural(cargo, 'item')} aboard"
+        else:
+            status = f"no ship afloat since round {lost}" if lost else "no ship afloat"
+        t.text(canvas, (M + 70, cy + FINAL_ROW), t.ellipsize(status, fnt, W - 2 * M - 90), fnt, t.INK_SOFT, anchor="lm")
+        y += 2 * FINAL_ROW
+    y = head_h + rank_h + 20
+    t.panel(canvas, (M, y, W - M, y + fates_h))
+    t.text(canvas, (M + 24, y + 34), "Captures and sinkings", bold, t.INK, anchor="lm")
+    y += 70
+    for line in fate_lines:
+        t.text(canvas, (M + 40, y + FINAL_ROW / 2), line, fnt, t.INK_SOFT, anchor="lm")
         y += FINAL_ROW
     shifted = dict(view, to_act=[], reach=[], range=[], targets=[], battle=None)
     ocean = _base(_ports(view), tuple(view["x"])).copy()
-    _draw_map(ocean, shifted, names)
+    _draw_map(ocean, shifted, seat_names)
     canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), ((W - MAP) // 2, top_h))
     return t.to_png(canvas)

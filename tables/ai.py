@@ -18,6 +18,9 @@ log = logging.getLogger("tables.ai")
 
 AI_BATCH = 12
 """AI decisions applied before a board is posted."""
+RETRIES = (1.0, 5.0, 30.0)
+"""Pauses before the AI tries its turn again after an unexpected failure (then it waits for the next
+action, the lease sweep or a restart), so that one failure never leaves a table of AI seats waiting."""
 
 
 class AiDriver:
@@ -40,22 +43,32 @@ class AiDriver:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self, game_id: int) -> None:
-        tables = self.tables
         try:
-            while True:
-                record = await tables.get(game_id)
-                if not ai_seats_to_act(tables.spec(record), record) or not tables.runs(record):
-                    return
-                if tables.config.ai_delay > 0:
-                    await asyncio.sleep(tables.config.ai_delay)
+            for pause in (*RETRIES, None):
                 try:
-                    if await tables.ai_turn(game_id, AI_BATCH) is None:
-                        return
-                except GameError as exc:
-                    # A member acted at the same moment (simultaneous choices): look again.
-                    log.info("Game %s: AI turn not applied: %s", game_id, exc)
-        except Exception:
-            log.exception("Game %s: the AI's turn failed; it starts again with the next action or restart", game_id)
+                    await self._turns(game_id)
+                    return
+                except Exception:
+                    then = "trying again shortly" if pause is not None else "it starts again with the next action"
+                    log.exception("Game %s: the AI's turn failed; %s", game_id, then)
+                if pause is not None:
+                    await asyncio.sleep(pause)
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]
+
+    async def _turns(self, game_id: int) -> None:
+        """Play the game's AI decisions while there are any."""
+        tables = self.tables
+        while True:
+            record = await tables.get(game_id)
+            if not ai_seats_to_act(tables.spec(record), record) or not tables.runs(record):
+                return
+            if tables.config.ai_delay > 0:
+                await asyncio.sleep(tables.config.ai_delay)
+            try:
+                if await tables.ai_turn(game_id, AI_BATCH) is None:
+                    return
+            except GameError as exc:
+                # A member acted at the same moment (simultaneous choices): look again.
+                log.info("Game %s: AI turn not applied: %s", game_id, exc)

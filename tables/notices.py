@@ -21,7 +21,7 @@ from games.registry import GameSpec
 from tables import menus, outbox, words
 from tables.clocks import deadlines
 from tables.outbox import Image, Message
-from tables.seating import deciders, players_out, seat_names, seats_of
+from tables.seating import deciders, image_names, players_out, seat_names, seats_of
 
 ARCHIVE_AFTER = 86400.0
 """Seconds after a game ends before its thread is archived (the default of ``TABLES_ARCHIVE_AFTER``)."""
@@ -29,10 +29,9 @@ ARCHIVE_AFTER = 86400.0
 
 def board_image(spec: GameSpec, record: GameRecord, view: dict, *, render: str = "board") -> Image:
     """The spectators' board (or ``final`` sheet) of a record, described for screen readers."""
-    names = seat_names(spec.game, record)
-    alt = format_seats(spec.game.summary(view), names)[:1000]
+    alt = format_seats(spec.game.summary(view), seat_names(spec.game, record))[:1000]
     suffix = "final" if render == "final" else str(record.version)
-    return Image(render, spec.kind, view, names, alt, f"{spec.kind}-{record.id}-{suffix}.png")
+    return Image(render, spec.kind, view, image_names(spec, record), alt, f"{spec.kind}-{record.id}-{suffix}.png")
 
 
 def board_components(spec: GameSpec, record: GameRecord) -> list[dict]:
@@ -92,11 +91,11 @@ def private_message(spec: GameSpec, record: GameRecord, player: int) -> Message:
     content = (words.private_head(spec, record) + "\n" + "\n".join(parts))[: words.MESSAGE_LIMIT]
     images = []
     if spec.hand_image:
-        raw = seat_names(game, record)
+        raw, drawn = seat_names(game, record), image_names(spec, record)
         for s in seats[:10]:
             suffix = f"-{s}" if len(seats) > 1 else ""
             alt = format_seats(summaries[s], raw)[:1000]
-            images.append(Image("hand", spec.kind, views[s], raw, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
+            images.append(Image("hand", spec.kind, views[s], drawn, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
     return Message(content, images)
 
 

@@ -287,14 +287,19 @@ class Position:
 def public_positions(record: GameRecord, actions: Iterable[tuple[int, int, str]]) -> list[Position]:
     """Every position spectators could see, in order: the start, then each action that changed the
     public view (a secret choice that shows nothing new makes no new position)."""
-    game = GAMES[record.kind].game
+    spec = GAMES[record.kind]
+    game = spec.game
+
+    def drawn(state: JSON) -> tuple[str, ...]:  # the names an image is drawn with (tables.seating.image_names)
+        return tuple(record.names) if spec.names_by_player else tuple(names_at(game, state, record.names))
+
     state = game.new_game(len(record.seats), record.options, record.seed)
-    out = [Position(0, game.view(state, None), tuple(names_at(game, state, record.names)))]
+    out = [Position(0, game.view(state, None), drawn(state))]
     for seq, seat, action in actions:
         state = apply_logged(game, state, seat, action)
         view = game.view(state, None)
         if view != out[-1].view:
-            out.append(Position(seq, view, tuple(names_at(game, state, record.names))))
+            out.append(Position(seq, view, drawn(state)))
     return out
 
 

@@ -29,6 +29,12 @@ def seat_names(game: Game, record: GameRecord) -> list[str]:
     return [names[p] for p in seat_owners(game, record.state)]
 
 
+def image_names(spec: GameSpec, record: GameRecord) -> list[str]:
+    """The names an image of a record is drawn with: one per seat (its controller's), or one per player
+    where the game asks for them (:attr:`GameSpec.names_by_player`)."""
+    return list(record.names) if spec.names_by_player else seat_names(spec.game, record)
+
+
 def players_out(game: Game, record: GameRecord) -> set[int]:
     """Players who have no seat left in the game (every seat they control is out)."""
     out = game.out(record.state)

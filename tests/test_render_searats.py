@@ -13,6 +13,7 @@ from games.searats import SeaRats, SeaRatsAI
 from games.searats.geometry import parse
 from games.simulate import self_play
 from rendering import searats as r
+from tests.test_render_phone import text_sizes
 
 G = SeaRats()
 NAMES = ["Anne Bonny", "Barnacle Bill"] * 3
@@ -90,16 +91,27 @@ def test_a_pending_offer_is_written_at_the_foot() -> None:
     assert with_offer.tobytes() != without.tobytes()
 
 
-def test_the_final_image_lists_who_sank_or_captured_whom() -> None:
+def test_the_final_image_ranks_every_player_and_lists_every_capture_and_sinking() -> None:
+    """Ben's last ship is captured: he commands no ship at the end and is still named and ranked; every
+    capture and sinking is listed (not the last ten), with both ships' commanders at the time."""
     state = G.new_game(2, seed="end")
-    for s in (1, 3, 5):
-        state["ships"][s].update(sunk=True, balls=0, supplies=0)
-    state["fates"] = [{"ship": s, "by": 0, "how": "sunk", "round": 3} for s in (1, 3, 5)]
+    players = ["Anne Bonny", "Ben Gunn"]
+    state["fates"] = [
+        {"ship": 1, "by": 0, "how": "sunk", "round": 3, "from": 1, "captor": 0},
+        *({"ship": 3, "by": 0, "how": "captured", "from": 1, "captor": 0, "round": r} for r in range(4, 16)),
+    ]
+    state["ships"][1].update(sunk=True, balls=0, supplies=0)
+    state["ctrl"] = [0] * 6
     state["phase"] = "over"
     view = G.view(state, None)
-    assert r._fate_line(view["fates"][0], view, NAMES) == "Red sunk by Black in round 3"
-    img = image(r.render_final(view, NAMES))
-    assert img.width == r.W and img.height > r.MAP + 3 * r.FINAL_ROW
+    assert r._fate_line(view["fates"][0], view, players) == "Round 3: Red (Ben Gunn) sunk by Black (Anne Bonny)"
+    assert [p for p, *_ in r._standings(view)] == [0, 1]  # the winner, then Ben (his last ship lost in round 15)
+    assert r._standings(view)[1][3] == 15
+    with text_sizes() as drawn:
+        img = image(r.render_final(view, players))
+    texts = [text for _, text in drawn]
+    assert "Ben Gunn" in texts and sum("captured by" in text for text in texts) == 12
+    assert img.height > r.MAP + 13 * r.FINAL_ROW
 
 
 def test_no_text_is_too_small_for_a_phone() -> None:

@@ -329,6 +329,7 @@ def test_capture_or_sink_is_the_attackers_choice_and_the_captor_divides_the_carg
         "how": "captured",
         "from": 1,
         "round": 1,
+        "captor": 0,
     }
 
 
@@ -813,4 +814,4 @@ def test_an_attacker_sunk_by_counter_fire_ends_its_turn() -> None:
     state, _ = play(state, BLACK, "fire 1", 1)
     state, events = play(state, RED, "fire 1", 6, 3)
     assert ship(state, BLACK)["sunk"] and state["turn"] == RED and rolled(events) == [6, 3]
-    assert state["fates"] == [{"ship": BLACK, "by": RED, "how": "sunk", "round": 1}]
+    assert state["fates"] == [{"ship": BLACK, "by": RED, "how": "sunk", "round": 1, "from": 0, "captor": 1}]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -120,6 +121,27 @@ async def test_the_ai_moves_its_seats_in_one_commit(tables, store):
     boards = [r for r in await store.outbox.pending(game_id=record.id) if r.payload.get("board") == 5]
     assert len(boards) == 1  # one board for the run of AI moves, with every event of it
     assert len(applied.events) >= 5
+
+
+async def test_an_ai_turn_that_fails_unexpectedly_is_tried_again(tables, store, monkeypatch):
+    """One failure (a database hiccup, a bug in a rare position) never leaves a table of AI seats waiting."""
+    monkeypatch.setattr("tables.ai.RETRIES", (0.0, 0.0, 0.0))
+    tables.config = replace(tables.config, ai_delay=0.0)  # the AI moves at once, as the bot's does
+    real, failures = tables.ai_turn, []
+
+    async def flaky(game_id, most):
+        if len(failures) < 2:
+            failures.append(game_id)
+            raise RuntimeError("the disk hiccupped")
+        return await real(game_id, most)
+
+    monkeypatch.setattr(tables, "ai_turn", flaky)
+    record = await new_game(tables, 2, ai=2)  # started: its AI seats move by themselves
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if (await store.games.load(record.id)).version > 0:
+            break
+    assert failures == [record.id, record.id] and (await store.games.load(record.id)).version > 0
 
 
 async def test_act_by_a_member_not_seated(tables, store):

@@ -346,7 +346,9 @@ def sink(state: JSON, ship: int, by: int, events: list[Event]) -> None:
     """The ship goes down with all its cargo; the Treasure, if aboard, returns to the X."""
     wreck = state["ships"][ship]
     wreck.update(sunk=True, balls=0, supplies=0)
-    state["fates"].append({"ship": ship, "by": by, "how": "sunk", "round": state["round"]})
+    ctrl = state["ctrl"]
+    fate = {"ship": ship, "by": by, "how": "sunk", "round": state["round"], "from": ctrl[ship], "captor": ctrl[by]}
+    state["fates"].append(fate)
     events.append(Event(f"☠️ {who(ship)} sinks to Davy Jones' Locker!"))
     if state["treasure"] == ship:
         state["treasure"] = None
@@ -365,7 +367,8 @@ def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, ches
     prize.update(balls=total_balls - balls, supplies=total_supplies - supplies)
     old = state["ctrl"][ship]
     state["ctrl"][ship] = state["ctrl"][captor]
-    state["fates"].append({"ship": ship, "by": captor, "how": "captured", "from": old, "round": state["round"]})
+    fate = {"ship": ship, "by": captor, "how": "captured", "from": old, "round": state["round"]}
+    state["fates"].append({**fate, "captor": state["ctrl"][captor]})
     events.append(
         Event(
             f"🏴‍☠️ {ship_name(captor)} pays {goods(0, missing)} and captures {ship_name(ship)}: it joins the "
