@@ -21,9 +21,10 @@ import simcord
 from simcord.results import InteractionResult
 
 from cogs.app import TableBot
-from games.core import Choice
+from games.core import Choice, format_seats
 from games.registry import GAMES
 from tables import menus
+from tables.seating import seat_names
 
 if TYPE_CHECKING:
     from tables.service import GameRecord, SeatRecord
@@ -147,8 +148,9 @@ class SimTable:
         member = self.member_of(record, seat)
         first, path = menus.path_to(spec.game.choices(record.state, seat), choice)
         name = self.player_of(record, seat).name
-        turn = Turn(name, choice.label)
-        self.note(f"{name} plays “{choice.label}” with the buttons")
+        label = format_seats(choice.label, seat_names(spec.game, record))
+        turn = Turn(name, label)
+        self.note(f"{name} plays “{label}” with the buttons")
         message: Any = self.board_message(record)
         base = f"{record.id}:{record.version}:{first}"
         for depth in range(len(path) + 1):
@@ -177,7 +179,8 @@ class SimTable:
         self.note(f"{name} runs /{record.kind} move action:{choice.action.encode()}")
         started = time.perf_counter()
         result = await member.slash(self.place(record), f"{record.kind} move", action=choice.action.encode())
-        return Turn(name, choice.label, [result], [(started, time.perf_counter())])
+        label = format_seats(choice.label, seat_names(GAMES[record.kind].game, record))
+        return Turn(name, label, [result], [(started, time.perf_counter())])
 
     async def play_moves(self, game_id: int, count: int) -> GameRecord:
         """Play ``count`` human decisions with the buttons (AI seats move by themselves in between)."""

@@ -141,7 +141,7 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, notes: dict[int,
                 await db.outbox.set_marker(record.id, seat.seat, "turn", "0")
         else:
             remind = not reminded and await db.settings.notify_enabled(seat.user_id)
-        if spec.dm_hands and active:
+        if spec.dm_hands and (active or game.is_over(record.state)):  # once over: the final private view
             message = private_message(spec, record, seat.seat)
             digest = _digest(message)
             if mine or remind or await db.outbox.marker(record.id, seat.seat, "hand") != digest:

@@ -224,6 +224,27 @@ def test_demo_plays_a_whole_game_with_an_option(
     assert any((out / "images").iterdir())
 
 
+def test_a_demo_with_a_whole_number_option_narrates_with_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, discord_log_level: None
+) -> None:
+    """``--option lapse=10`` reaches ``/searats new`` as a number, and the narration's labels name the
+    players (a label's ``{pN}`` filled in, as on the buttons)."""
+    challenged: list[dict[str, Any]] = []
+    real = SimTable.challenge
+
+    async def recording(self: SimTable, kind: str, host: str, invitees: Any, ai: int = 0, **options: Any) -> Any:
+        challenged.append(options)
+        return await real(self, kind, host, invitees, ai, **options)
+
+    monkeypatch.setattr(SimTable, "challenge", recording)
+    out = tmp_path / "demo"
+    status, _stdout, err = cli(capsys, "demo", "searats", "--players", "2", "--option", "lapse=10", "--out", str(out))
+    assert status == 0, err
+    assert challenged == [{"lapse": 10}]
+    transcript = (out / "transcript.md").read_text(encoding="utf-8")
+    assert "plays “" in transcript and not re.search(r"\{p\d+\}", transcript)
+
+
 def test_help_gives_the_defaults(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("COLUMNS", "200")  # no line breaks inside the texts looked for
     status, demo, _ = cli(capsys, "demo", "--help")

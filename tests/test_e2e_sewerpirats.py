@@ -426,6 +426,9 @@ async def test_whole_game_with_the_move_command(world: World, quick_images: Draw
     await check_finished(world, record, stub_images=True)
     await check_secrets(world, record, stub_images=True)
     assert not quick_images.problems
+    # The private view kept by DM ends on the final score, not on what would score "if the game ended now".
+    last = bot_dms(world, world.table.members["Ben"], record.id)[-1].content
+    assert "**Final score:" in last and "if the game ended now" not in last
 
 
 # ---------------------------------------------------------------------- closed DMs
