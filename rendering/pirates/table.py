@@ -216,10 +216,15 @@ def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: b
     for i in range(backs):
         t.paste(canvas, back(MINI_W, MINI_H), (start + i * back_step, y + 38))
     t.text(canvas, (hx, y + 10), "Holds", t.font(20, bold=True), t.INK_SOFT)
+    # One line per cargo card (never overlapped cards whose words would be hidden): flag, tons, good.
     holds = player["holds"]
-    step = min(80, (W - M - 14 - hx - MINI_W) // (len(holds) - 1)) if len(holds) > 1 else 80
+    line = min(30, (ROW_H - 14 - 40 - 6) // max(1, len(holds)))
+    cargo_font = t.font(24 if line >= 28 else 20)
     for i, code in enumerate(holds):
-        t.paste(canvas, mini(code, "cargo"), (hx + i * step, y + 38))
+        f = BY_CODE[code]
+        cy = y + 40 + i * line + line / 2
+        t.paste(canvas, flag(28, 18, f.suit), (hx + 14, cy), "mm")
+        t.text(canvas, (hx + 36, cy), f"{f.size} t {f.good or 'treasure'}", cargo_font, t.INK, anchor="lm")
     if not holds:
         t.text(canvas, (hx, y + 44), "empty", t.font(20), t.INK_SOFT)
 
