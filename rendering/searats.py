@@ -385,8 +385,8 @@ def _status(view: View, names: Sequence[str]) -> str:
 def _head(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     rounds = f"ROUND {view['round']} / {view['rounds']}"
     t.pill(canvas, (TITLE_END + 20, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
-    line = t.ellipsize(_status(view, names), t.font(SMALL + 2, bold=True), W - 2 * M - 40)
-    t.text(canvas, (M + 20, 90), line, t.font(SMALL + 2, bold=True), t.HIGHLIGHT, anchor="lm")
+    line, fnt = t.fit_text(_status(view, names), W - 2 * M - 40, SMALL + 2, min_size=t.MIN_TEXT)
+    t.text(canvas, (M + 20, 90), line, fnt, t.HIGHLIGHT, anchor="lm")
 
 
 def _offer_text(view: View, names: Sequence[str]) -> str:
@@ -398,9 +398,9 @@ def _offer_text(view: View, names: Sequence[str]) -> str:
     def goods(items: list[int]) -> str:
         parts = []
         if items[0]:
-            parts.append(f"{items[0]} cannonball{'s' * (items[0] != 1)}")
+            parts.append(plural(items[0], "cannonball"))
         if items[1]:
-            parts.append(f"{items[1]} suppl{'ies' if items[1] != 1 else 'y'}")
+            parts.append(plural(items[1], "supply"))
         if len(items) > 2 and items[2]:
             parts.append("the Treasure")
         return " + ".join(parts) or "nothing"
@@ -436,14 +436,10 @@ def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     chest = "on the X" if view["treasure"] is None else f"aboard {view['ships'][view['treasure']]['name']}"
     line = offer or f"The Treasure is {chest}."
     colour = t.GOLD if offer else t.MIST
-    t.text(
-        canvas,
-        (x, FOOT_Y + 84),
-        t.ellipsize(line, t.font(SMALL, bold=True), W - 2 * M - 40),
-        t.font(SMALL, bold=True),
-        colour,
-        anchor="lm",
-    )
+    # An offer is never cut: in the bold face if it fits, else over two lines.
+    lines, fnt = t.fit_lines(line, W - 2 * M - 40, SMALL, 2)
+    for n, part in enumerate(lines):
+        t.text(canvas, (x, FOOT_Y + 84 + n * 30 - 15 * (len(lines) - 1)), part, fnt, colour, anchor="lm")
 
 
 # ---------------------------------------------------------------------------------------------- images

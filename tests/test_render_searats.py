@@ -122,3 +122,18 @@ def test_no_text_is_too_small_for_a_phone() -> None:
         draw = r.render_final if phase == "over" else r.render_board
         size, text, width = smallest(draw, G.view(state, None), names)
         assert size * 48 >= width, f"{phase}: {text!r} drawn at {size} px on a {width} px image"
+
+
+def test_a_long_trade_offer_is_never_cut() -> None:
+    state = G.new_game(2, seed="offer")
+    state.update(
+        phase="answer",
+        offer={"kind": "trade", "from": 4, "to": 5, "give": [12, 6, True], "get": [6, 12, False]},
+    )
+    names = ["Captain Christopher Columbus the Younger", "Bartholomew Roberts of the Royal Fortune"]
+    with text_sizes() as drawn:
+        r.render_board(G.view(state, None), names)
+    offer = [text for _, text in drawn if "Trade:" in text or "must answer" in text]
+    assert offer and not any("…" in text for text in offer)
+    said = " ".join(text for _, text in drawn)
+    assert "12 cannonballs + 6 supplies + the Treasure" in said and "Bartholomew Roberts of the Royal Fortune" in said
