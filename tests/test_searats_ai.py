@@ -108,3 +108,17 @@ def test_the_ai_hands_spare_cannonballs_to_its_own_ship() -> None:
     assert choice(state, 0) == "ask 0 0"
     state = G.apply(state, 0, "ask 0 0").state
     assert choice(state, 2) == "accept"
+
+
+def test_at_long_range_the_ai_keeps_cannonballs_back_unless_the_salvo_may_sink() -> None:
+    from games.searats.ai import _salvo
+
+    assert _salvo(balls=6, foe_supplies=6, dist=2, most=3) == 3  # close: a full broadside
+    assert _salvo(balls=3, foe_supplies=6, dist=5, most=3) == 1  # far: two kept back
+    assert _salvo(balls=2, foe_supplies=6, dist=4, most=3) == 0  # far, nothing to spare: hold fire
+    assert _salvo(balls=3, foe_supplies=0, dist=5, most=3) == 3  # it may sink the foe: everything
+    state = battle(position(black=("e3", 2, 4), red=("e7", 4, 6)), "counter", 4)
+    state["battle"]["fired"] = 2
+    assert choice(state, 1) == "fire 2"  # Red has 4: it can answer in full and keep two
+    state["ships"][1]["balls"] = 2
+    assert choice(state, 1) == "hold"

@@ -2,14 +2,14 @@
 
 It keeps its ships stocked (charting the nearest useful port, sailing for it when cargo runs low), sails
 to where it can fire at close range at an enemy (a die beats the distance more often the closer it is),
-fires its full broadside and fires back, captures rather than sinks, takes the Treasure when it lies
-within reach, hands it over as the Most Powerful Bribe to escape a sinking, turns it in for More Booty
-when the hold is
-empty enough and for a Stronger Wind when far from port. When a broadside would sink it, it offers a
-bribe; with one cannonball left it demands supplies instead of firing; under blackmail it pays when a
-refusal would sink it; it takes bribes of three items or more (or all the attacker can take) and never
-offers less, takes trades that give it more than they cost,
-flees out of line after a deal, and hands spare cannonballs to ships of its fleet that have none.
+fires a full broadside at close range (at 4–5 dots it keeps two cannonballs back unless the salvo may
+sink the foe) and fires back on the same rule, captures rather than sinks, takes the Treasure when it
+lies within reach, hands it over as the Most Powerful Bribe to escape a sinking, turns it in for More
+Booty when the hold is empty enough and for a Stronger Wind when far from port. When a broadside would
+sink it, it offers a bribe; with one cannonball left it demands supplies instead of firing; under
+blackmail it pays when a refusal would sink it; it takes bribes of three items or more (or all the
+attacker can take) and never offers less, takes trades that give it more than they cost, flees out of
+line after a deal, and hands spare cannonballs to ships of its fleet that have none.
 """
 
 from __future__ import annotations
@@ -28,6 +28,20 @@ HUNT = 0.8
 """How much a dot closer to the nearest enemy is worth to a ship ready to fight (it shortens games)."""
 HIT = (1.0, 5 / 6, 4 / 6, 3 / 6, 2 / 6, 1 / 6, 0.0)
 """Chance that one die is greater than the distance."""
+
+
+RESERVE = 2
+"""Cannonballs kept back at long range (4 or 5 dots, where a die hits one time in three or six)."""
+
+
+def _salvo(balls: int, foe_supplies: int, dist: int, most: int) -> int:
+    """How many cannonballs to fire (0: hold fire): a full salvo at close range or when it may sink the
+    foe; at long range only what leaves a reserve for the next fight (a ship with no cannonball can
+    neither attack nor answer)."""
+    top = min(most, balls)
+    if dist <= 3 or top * HIT[dist] >= foe_supplies:
+        return top
+    return max(0, min(top, balls - RESERVE))
 
 
 def steps(a: int, b: int) -> int:
@@ -236,10 +250,13 @@ class SeaRatsAI(Player):
             ask = min(foe["supplies"], 2, HOLD - cargo(ship))
             if ask > 0 and (0, ask) in payments(foe, ship):
                 return act("demand", 0, ask)
-        return act("fire", min(3, ship["balls"]))
+        return act("fire", max(1, _salvo(ship["balls"], foe["supplies"], battle["dist"], 3)))
 
     def _counter(self, state: JSON, seat: int) -> Action:
-        return act("fire", min(state["battle"]["fired"], state["ships"][seat]["balls"]))
+        battle = state["battle"]
+        ship, foe = state["ships"][seat], state["ships"][battle["att"]]
+        n = _salvo(ship["balls"], foe["supplies"], battle["dist"], battle["fired"])
+        return act("fire", n) if n else act("hold")
 
     def _prize(self, state: JSON, seat: int) -> Action:
         prize = state["prize"]

@@ -209,7 +209,8 @@ def _shots(action: Action, state: JSON, seat: int, most: int) -> int:
         if 1 <= n <= min(most, state["ships"][seat]["balls"]) and action.args[0] == str(n):
             return n
     top = min(most, state["ships"][seat]["balls"])
-    raise IllegalAction(f"Fire 1 to {top} cannonballs: `fire <number>`.")
+    shots = "1 cannonball" if top == 1 else f"1 to {top} cannonballs"
+    raise IllegalAction(f"Fire {shots}: `fire <number>`.")
 
 
 def make_offer(
