@@ -157,7 +157,27 @@ class SewerRatAI(Player):
         return self._best(scored, rng)
 
     def _extra(self, state: JSON, seat: int, rng: random.Random) -> Action:
-        return act("extra", "black")  # two traps hem in more than one
+        """One red trap or two black ones: whichever leaves the better balance, the two black traps placed
+        one after the other as :meth:`_put` would (a black one on a black one makes a red one)."""
+        red = self._best_trap(state, seat, list(state["traps"]), "red")
+        first = self._best_trap(state, seat, list(state["traps"]), "black")
+        blacks = self._best_trap(state, seat, first[1], "black")
+        return act("extra", "red") if red[0] > blacks[0] else act("extra", "black")
+
+    def _best_trap(self, state: JSON, seat: int, traps: list[int], kind: str) -> tuple[float, list[int]]:
+        """The best balance one trap of ``kind`` can leave on ``traps``, and the traps it leaves."""
+        rats = state["rats"]
+        placed = {q for q in rats if q is not None}
+        near = _near(state, seat, foes_only=True)
+        free = [q for q in range(len(traps)) if traps[q] != RED and q not in placed]
+        best: tuple[float, list[int]] = (float("-inf"), traps)
+        for q in [q for q in free if q in near] or free:
+            after = list(traps)
+            after[q] = RED if kind == "red" or after[q] == BLACK else BLACK
+            score = balance(state, seat, state["board"], after, rats)
+            if score > best[0]:
+                best = (score, after)
+        return best
 
     def _move(self, state: JSON, seat: int, rng: random.Random) -> Action:
         """The move that leaves the best balance."""
