@@ -815,3 +815,14 @@ def test_an_attacker_sunk_by_counter_fire_ends_its_turn() -> None:
     state, events = play(state, RED, "fire 1", 6, 3)
     assert ship(state, BLACK)["sunk"] and state["turn"] == RED and rolled(events) == [6, 3]
     assert state["fates"] == [{"ship": BLACK, "by": RED, "how": "sunk", "round": 1, "from": 0, "captor": 1}]
+
+
+def test_a_battle_stored_before_offers_were_counted_goes_on() -> None:
+    """A game saved mid-battle by the previous version (no offer counts in its battle) plays on."""
+    state = act_phase(game(black="e3", red="e6"), BLACK)
+    ship(state, BLACK).update(balls=3, supplies=5)
+    state, _ = play(state, BLACK, "aim red")
+    del state["battle"]["offers"], state["battle"]["closed"]
+    assert "brace" in legal(state, RED)
+    state, _ = play(state, RED, "offer 1 0")
+    assert state["battle"]["offers"] == [1, 0]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from games.core import JSON, Action, Game, Player, act
-from games.searats.battle import divisions, may_demand
+from games.searats.battle import divisions, may_demand, offers
 from games.searats.board import aim_targets, charts, occupied, payments, port_range, port_take, trade_partners
 from games.searats.components import HOLD, SHIPS, cargo
 from games.searats.geometry import DISTANCES, PORT_AT, PORTS, RAYS, SIZE, X
@@ -245,7 +245,7 @@ class SeaRatsAI(Player):
     def _fire(self, state: JSON, seat: int) -> Action:
         battle = state["battle"]
         ship, foe = state["ships"][seat], state["ships"][battle["def"]]
-        if ship["balls"] == 1 and battle["offers"][1] == 0 and may_demand(battle):
+        if ship["balls"] == 1 and offers(battle)[1] == 0 and may_demand(battle):
             # One shot left: rather demand supplies (once) than spend it.
             ask = min(foe["supplies"], 2, HOLD - cargo(ship))
             if ask > 0 and (0, ask) in payments(foe, ship):

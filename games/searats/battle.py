@@ -41,7 +41,7 @@ def _deals(state: JSON, verb: str) -> list[Action]:
 def bribe_actions(state: JSON) -> list[Action]:
     """The defender's bribe, before the attacker fires (or after it declined a demand), or ``brace``."""
     battle = state["battle"]
-    if battle["closed"] or battle["offers"][0] >= OFFERS:
+    if battle.get("closed") or offers(battle)[0] >= OFFERS:
         return []
     actions = _deals(state, "offer")
     return [*actions, act("brace")] if actions else []
@@ -56,7 +56,12 @@ def fire_actions(state: JSON) -> list[Action]:
 
 
 def may_demand(battle: JSON) -> bool:
-    return not battle["closed"] and battle["offers"][1] < OFFERS
+    return not battle.get("closed") and offers(battle)[1] < OFFERS
+
+
+def offers(battle: JSON) -> list[int]:
+    """Bribes and demands made so far in a battle (a battle stored before offers were counted: none)."""
+    return battle.get("offers") or [0, 0]
 
 
 def counter_actions(state: JSON) -> list[Action]:
@@ -154,7 +159,7 @@ def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list
     battle = state["battle"]
     if phase == "bribe":
         if verb == "brace" and not action.args:
-            if battle["offers"][1]:  # answering a demand: no more bargaining
+            if offers(battle)[1]:  # answering a demand: no more bargaining
                 battle["closed"] = True
                 events.append(Event(f"{who(seat)} gives up bargaining and braces for the attack."))
             else:
@@ -162,7 +167,7 @@ def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list
             state["phase"] = "fire"
         elif verb == "offer":
             pay = deal_terms(action, bribe_actions(state), PAY.format("A bribe"))
-            battle["offers"][0] += 1
+            battle["offers"] = [offers(battle)[0] + 1, offers(battle)[1]]
             if pay[2]:
                 _treasure_bribe(state, seat, pay, dice, events)
             else:
@@ -177,7 +182,7 @@ def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list
                     f"No more demands in this battle ({OFFERS} at most, none once the defender braced): fire."
                 )
             pay = deal_terms(action, _deals(state, "demand"), PAY.format("A demand"))
-            battle["offers"][1] += 1
+            battle["offers"] = [offers(battle)[0], offers(battle)[1] + 1]
             make_offer(state, "demand", seat, battle["def"], (0, 0, False), pay, events)
             return
         fire(state, seat, battle["def"], _shots(action, state, seat, MAX_SHOTS), dice, events)
