@@ -24,7 +24,7 @@ from data.store import GameRecord
 from games.registry import GAMES
 from tables.delivery import RETRY
 from tests.conftest import World
-from tests.support import png, raw_messages
+from tests.support import png, raw_messages, said
 
 KIND = "sewerpirats"
 GAME = GAMES[KIND].game
@@ -209,3 +209,49 @@ async def test_each_passing_fault_alone_loses_nothing(
     world: World, quick_images: None, tmp_path: Path, name: str
 ) -> None:
     check(await play(world, [FAULTS[name]]), await fault_free(tmp_path), [name])
+
+
+async def test_a_resignation_whose_posts_fail_still_ends_the_game_in_the_thread(world: World) -> None:
+    """Issue 18, case 1: a Discord error on the posts a resignation owes loses none of them."""
+    table = world.table
+    await table.challenge("piratz", "Anne", ["Ben"])
+    record = await table.latest_game()
+    world.env.inject_error("POST", f"/channels/{record.place_id}/messages", status=500, times=2)
+    world.env.inject_error("POST", f"/channels/{record.channel_id}/messages", status=503, times=1)
+    answer = await table.members["Ben"].slash(table.place(record), "piratz resign")
+    assert said(answer, "You resigned")
+    await world.env.advance_time(RETRY[1] + RETRY[2])
+    await world.restart()
+    await world.env.settle()
+    thread = [m for m in table.place(record).history() if m.author.id == world.bot.user.id]
+    finals = [m for m in thread if "is over" in m.content]
+    assert len(finals) == 1 and "Ben resigned" in finals[0].content
+    assert [a.filename for a in finals[0].attachments] == ["piratz-1-log.txt"]
+    assert [c.label for row in finals[0].components for c in row.children] == ["Rematch"]
+    assert sum(m.content.startswith("🏳️") for m in thread) == 1
+    results = [m for m in table.channel.history() if m.content.startswith("🏁")]
+    assert len(results) == 1 and "won by Anne" in results[0].content
+
+
+async def test_a_rematch_whose_opening_fails_opens_in_its_own_thread(world: World) -> None:
+    """Issue 18, case 3: the rematch's thread gets its opening and board after the errors, and
+    **Rematch** clicked again links to that thread."""
+    table = world.table
+    await table.challenge("piratz", "Anne", ["Ben"])
+    first = await table.latest_game()
+    await table.members["Ben"].slash(table.place(first), "piratz resign")
+    await world.env.settle()
+    final = next(m for m in table.place(first).history() if "is over" in m.content)
+    await table.members["Anne"].click(final, label="Rematch")
+    world.env.inject_error("POST", "/channels/*/threads", status=500, times=1)
+    world.env.inject_error("POST", "/channels/*/messages", status=500, times=2)
+    started = await table.members["Ben"].click(final, label="Rematch")
+    assert said(started, "the rematch begins")
+    await world.env.advance_time(RETRY[1] + RETRY[2])
+    await world.env.settle()
+    second = await table.latest_game()
+    assert second.id != first.id and second.thread_id not in (None, first.thread_id)
+    posts = [m.content for m in table.place(second).history() if m.author.id == world.bot.user.id]
+    assert sum("begins!" in p for p in posts) == 1 and sum(p.startswith("➡️") for p in posts) == 1
+    again = await table.members["Ben"].click(final, label="Rematch")
+    assert said(again, f"<#{second.thread_id}>")
