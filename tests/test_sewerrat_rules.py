@@ -26,7 +26,7 @@ from games.sewerrat.components import (
     toilet_name,
 )
 from games.sewerrat.plumbing import MIN_DOTS, lay, problem, supply_after
-from games.sewerrat.tiles import supply_with_pending
+from games.sewerrat.tiles import in_some_order, supply_with_pending
 
 GAME = SewerRat()
 CROSS = 15
@@ -443,6 +443,43 @@ def test_a_new_shape_must_be_in_the_supply_and_the_old_tile_returns_to_it():
     change(lay_cross, "r4c4", "nesw")  # a cross from the supply: the tee goes back to it
     assert lay_cross["pending"] == [[sq("r4c4"), CROSS]]
     assert supply_with_pending(lay_cross) == {"straight": 0, "elbow": 0, "tee": 1, "cross": 0, "cap": 0, "blank": 0}
+
+
+def test_a_shape_is_offered_whenever_some_order_of_the_squares_balances_the_supply():
+    """The supply has no Tee: a Tee for r4c5's cross is offered first all the same, because r4c3's Tee
+    can still go back to the supply; the change is laid whichever square was picked first."""
+    for first in ("r4c5", "r4c3"):
+        state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+        state["board"][sq("r4c3")] = N | S | W  # a tee and a tee facing away from each other
+        state["board"][sq("r4c4")] = N | E | S
+        state["supply"] = {"straight": 0, "elbow": 0, "tee": 0, "cross": 1, "cap": 0, "blank": 0}
+        GAME.apply(state, 0, f"tile {first}", inplace=True)
+        assert "lay nes" in texts(state, 0) and "lay nesw" in texts(state, 0)
+        GAME.apply(state, 0, "lay nes" if first == "r4c5" else "lay nesw", inplace=True)
+        if first == "r4c5":  # taken from a supply without a Tee: refused until a Tee goes back
+            events = GAME.apply(state, 0, "confirm", inplace=True).events
+            assert state["refused"] and state["board"][sq("r4c5")] == CROSS
+            assert "The tile change is refused: the supply is short of 1 tee" in events[0].text
+            GAME.apply(state, 0, "tile r4c3 nesw", inplace=True)
+        else:
+            GAME.apply(state, 0, "tile r4c5 nes", inplace=True)
+        GAME.apply(state, 0, "tile r4c4 nsw", inplace=True)  # the middle tee turned
+        GAME.apply(state, 0, "confirm", inplace=True)
+        assert [state["board"][sq(f"r4c{c}")] for c in (3, 4, 5)] == [CROSS, N | S | W, N | E | S]
+        assert state["supply"] == {"straight": 0, "elbow": 0, "tee": 0, "cross": 1, "cap": 0, "blank": 0}
+        assert state["mover"] == 1 and state["pending"] == []
+
+
+def test_a_shape_no_order_can_balance_is_not_offered():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    state["supply"] = {"straight": 0, "elbow": 0, "tee": 0, "cross": 0, "cap": 0, "blank": 0}
+    state["board"][sq("r4c3")] = N | S | W  # one tee on the board, but nothing it could become
+    GAME.apply(state, 0, "tile r4c5", inplace=True)
+    assert texts(state, 0) == ["lay nesw"]
+    assert "nor can a square this change may still take give one back" in refusal(state, 0, "lay nes")
+    # Two squares trading their shapes need a first tile from the supply: with none, no order works.
+    assert not in_some_order(state["supply"], [("elbow", "tee"), ("tee", "elbow")])
+    assert in_some_order(dict(state["supply"], elbow=1), [("elbow", "tee"), ("tee", "elbow")])
 
 
 def test_a_player_may_simply_end_their_turn():

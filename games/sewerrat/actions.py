@@ -347,6 +347,6 @@ def _lay_refusal(state: JSON, q: int, text: str) -> str:
     if mask is None:
         return "Name a tile by its openings (n, e, s, w, in any order: ne, nes, nesw), or blank for none."
     return (
-        f"No {SHAPE_WORD[SHAPE_OF[mask]].lower()} tile is left in the supply: turn the tile of "
-        f"{square_text(q)}, or choose a shape the supply still has."
+        f"No {SHAPE_WORD[SHAPE_OF[mask]].lower()} tile is left in the supply, nor can a square this change"
+        f" may still take give one back: turn the tile of {square_text(q)}, or choose a shape the supply has."
     )

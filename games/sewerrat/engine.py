@@ -14,6 +14,12 @@ Rulings where the specification is silent (each has a test):
   4); a confirmation that would leave the plumbing invalid is refused (the change stays pending to be
   completed or cancelled, and cannot be confirmed again unchanged). Cancelling ends the turn without a
   change.
+- The squares of a tile change may be picked in any order: a shape is offered whenever some order of the
+  change's squares (those picked, and those it may still take) finds each new tile in the supply; a
+  confirmation that no order of its squares can lay is refused like an invalid plumbing (see
+  :mod:`games.sewerrat.tiles`).
+- A refused action says why: the rule it breaks, or what the phase asks for. The mover, whose turn waits
+  while another player's rat flees a trap of its roll, is told so (:meth:`SewerRat.waiting`).
 """
 
 from __future__ import annotations
