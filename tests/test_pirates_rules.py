@@ -396,9 +396,15 @@ def test_pirate_cove_can_never_be_attacked() -> None:
     assert "attack" not in legal(state, 0)
     state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "place": "town", "town": "3d"})
     assert "attack" in legal(state, 0)
-    illegal = G.apply
-    with pytest.raises(IllegalAction):
-        illegal(table(2, s0={"ship": "5h", "hand": ["10c"], "place": "town", "town": "jk"}), 0, "attack")
+    cove = table(2, s0={"ship": "5h", "hand": ["10c"], "place": "town", "town": "jk"})
+    with pytest.raises(IllegalAction, match="Pirate Cove is a haven: it can never be attacked"):
+        G.apply(cove, 0, "attack")
+    with pytest.raises(IllegalAction, match="The neutral port belongs to no nation: it cannot be attacked"):
+        G.apply(table(2, s0={"ship": "5h", "hand": ["10c"], "place": "port"}), 0, "attack")
+    taken = table(2, s0={"ship": "5h", "hand": ["10c"], "place": "town", "town": "3d"})
+    taken["players"][0]["taken"] = True
+    with pytest.raises(IllegalAction, match="taken this town already"):
+        G.apply(taken, 0, "attack")
 
 
 def test_treasure_fleet_without_a_mission_counts_the_galleon_itself() -> None:

@@ -211,8 +211,10 @@ class Pirates(Game):
 
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
         if action not in self.legal_actions(state, seat):
+            main = state["pending"] is None and state["duel"] is None
             raise IllegalAction(
-                f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
+                (main and turn.main_refusal(state, seat, action))
+                or f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
             )
         rng = cast(random.Random, LazyRandom(lambda: self.rng(state)))
         events: list[Event] = []

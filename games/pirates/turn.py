@@ -66,6 +66,22 @@ def main_actions(state: JSON, seat: int) -> list[Action]:
     return acts
 
 
+def main_refusal(state: JSON, seat: int, action: Action) -> str | None:
+    """Why ``seat`` may not take the main action ``action`` now, where the rules give a reason."""
+    player = state["players"][seat]
+    if action != Action("attack"):
+        return None
+    if player["place"] == "sea":
+        return "You are at sea: Attack the Town is for a town you are docked at."
+    if player["place"] != "town":
+        return "The neutral port belongs to no nation: it cannot be attacked."
+    if is_joker(player["town"]):
+        return "Pirate Cove is a haven: it can never be attacked."
+    if player["taken"]:
+        return "You have taken this town already: it is friendly until you disembark."
+    return None
+
+
 def _reveal(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> int | None:
     """The card an action turns over: drawn from the deck, or the seat's Joker played instead."""
     if action.args == ("jk",):
