@@ -14,7 +14,9 @@ Rulings where the specification is silent (each has a test):
   ship go to the discard pile when the combat ends (a reshuffle meanwhile cannot draw the Joker).
 - Deliveries complete on docking (Head for the Nearest Town, Pirate Cove included), not while docked.
 - The treasure fleet is one combat against both ships (each needs size + 1 cannons); sinking it completes
-  one mission (see :mod:`games.pirates.missions`). A town or fleet may be fled from like a ship.
+  one mission (see :mod:`games.pirates.missions`), and its event says which and why ("sinks the treasure
+  fleet: mission 2♠ counts as done"). A town or fleet may be fled from like a ship.
+- Attack the Town refused says why: at sea, the neutral port, Pirate Cove, a town already taken.
 - Fleeing needs a strictly lighter ship. Striking one's colours (being boarded) is offered whenever
   fleeing is not; firing every card without winning leaves exactly that choice.
 - In a duel, a player lighter than the other may dump cargo or flee instead of choosing a card; the

@@ -17,9 +17,10 @@ Rulings where the specification is silent (each has a test):
   if the next space is empty.
 - A snail's lucky step onto an occupied C swaps with that captain (the snail becomes captain).
 - "Set Sail with a weasel" means the weasel is the captain. The extra action is offered only when
-  one is possible, grants no further one, and comes right after the sailing, before any final
-  sailing: a ship the weasel boards that way still sails in the final round if its turn in the
-  cat, bird, fish order has not passed.
+  one is possible (wherever the weasel lands in its owner's play area, the 4th place included), grants
+  no further one, and comes right after the sailing, before any final sailing (in the final sailings
+  too): a ship the weasel boards that way still sails in the final round if its turn in the cat, bird,
+  fish order has not passed.
 - Raccoon steals are random, one card per victim, victims served clockwise from the thief; stolen
   cards do not trigger the hand limit.
 - The deck is reshuffled from the discard pile when a card is needed and the deck is empty. If the
