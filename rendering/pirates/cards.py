@@ -1,5 +1,5 @@
-"""Pirates Card Game card faces: a poker corner index, the nation's flag, the town, a picture of the ship
-and its type, crew, cannons, cargo and the mission line — each role a card can play, read at a glance."""
+"""Pirates Card Game card faces: a poker corner index, the nation's flag and a picture of the ship. What a
+card can be (town, ship, crew, cannons, cargo, mission) is written beside it, at a size a phone reads."""
 
 from __future__ import annotations
 
@@ -93,40 +93,28 @@ CARD_W, CARD_H = 210, 300
 
 
 @image_cache
-def card_face(code: str, w: int = CARD_W, h: int = CARD_H, detail: bool = True) -> Image.Image:
-    """A card's face. With ``detail`` every role is written out; without, the card shows its corner index,
-    flag, ship picture and type (for the small cards of a busy table)."""
+def card_face(code: str, w: int = CARD_W, h: int = CARD_H) -> Image.Image:
+    """A card's face as a picture: its corner index (never under :data:`theme.MIN_TEXT` px), flag and ship.
+    The table writes what the card is beside it, in words large enough for a phone."""
     f = BY_CODE[code]
     img = t.card(w, h).copy()
     ink = suit_colour(f)
     k = w / CARD_W
     corner = f.name if not f.joker else "JK"
-    idx = t.font(round(30 * k), bold=True)
-    t.text(img, (12 * k, 10 * k), corner[:-1] if not f.joker else "★", idx, ink)
-    t.text(img, (12 * k, 42 * k), corner[-1] if not f.joker else "", t.font(round(28 * k), bold=True), ink)
+    t.text(
+        img,
+        (10 * k, 8 * k),
+        corner[:-1] if not f.joker else "★",
+        t.font(max(t.MIN_TEXT, round(30 * k)), bold=True),
+        ink,
+    )
+    if not f.joker:
+        suit = t.font(max(t.MIN_TEXT, round(28 * k)), bold=True)
+        t.text(img, (10 * k, 8 * k + t.MIN_TEXT + 6), corner[-1], suit, ink)
     fl = flag(round(46 * k), round(30 * k), f.suit)
     img.alpha_composite(fl, (round(w - fl.width - 12 * k), round(14 * k)))
-    line_w = w - 24 * k
-    town, fnt = t.fit_text(f.town, w - 60 * k, round(21 * k), condensed=True, min_size=round(13 * k))
-    t.text(img, (w / 2 + 16 * k, 60 * k), town, fnt, t.INK, anchor="mm")
-    pic = ship_picture(round(150 * k), round(90 * k), f)
-    img.alpha_composite(pic, (round((w - pic.width) / 2), round(74 * k)))
-    ship, fnt = t.fit_text(f.ship, line_w, round(22 * k), min_size=round(14 * k))
-    t.text(img, (w / 2, 180 * k), ship, fnt, t.INK, anchor="mm")
-    if not detail:
-        return img
-    small = t.font(round(19 * k), bold=True)
-    if f.bonus:
-        bonus, bf = t.fit_text(f.bonus, line_w, round(15 * k), bold=False, min_size=round(11 * k))
-        t.text(img, (w / 2, 200 * k), bonus, bf, t.GOLD_DEEP, anchor="mm")
-    stats = t.font(round(19 * k), condensed=True)
-    t.text(img, (14 * k, 222 * k), f"Crew {f.crew}", stats, t.INK, anchor="lm")
-    t.text(img, (w - 14 * k, 222 * k), f"Cannons {f.cannons}", stats, t.INK, anchor="rm")
-    cargo = f"{f.size} t {f.good or 'treasure'}"
-    t.text(img, (w / 2, 246 * k), cargo, small, t.INK_SOFT, anchor="mm")
-    mission = t.wrap(f"{f.mission.value.title()}: {f.mission_text}", t.font(round(14 * k)), line_w, lines=2)
-    for i, row in enumerate(mission):
-        t.text(img, (w / 2, (268 + 17 * i) * k), row, t.font(round(14 * k)), (120, 40, 30), anchor="mm")
+    pic = ship_picture(round(170 * k), round(110 * k), f)
+    img.alpha_composite(pic, (round((w - pic.width) / 2), round(h - pic.height - 40 * k)))
     return img
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from PIL import Image
 
-from games.core import format_seats, plural
+from games.core import article, format_seats, plural
 from games.pirates.cards import BY_CODE, GOODS, NATIONS, Face, Mission
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -18,9 +18,12 @@ from rendering.pirates.cards import back, card_face, flag, ship_picture, suit_co
 View = Mapping[str, Any]
 W = 1100
 M = 24
-HEADER_H = 350
+HEADER_H = 380
 ROW_H = 236
-MINI_W, MINI_H = 74, 104
+BACK_W, BACK_H = 52, 74
+"""The backs of a player's unfinished missions."""
+LINE = 30
+"""A line of a player's missions or holds."""
 SHIP_W, SHIP_H = 148, 212
 
 
@@ -28,25 +31,31 @@ def colour(seat: int) -> t.PlayerColour:
     return t.PLAYER_COLOURS[seat % len(t.PLAYER_COLOURS)]
 
 
-@image_cache
-def mini(code: str, role: str) -> Image.Image:
-    """A small card: corner index, flag and one role's value (``cargo``: tons and good; ``mission``: kind)."""
-    f = BY_CODE[code]
-    img = t.card(MINI_W, MINI_H, border_width=2).copy()
-    t.text(img, (8, 6), f.name if not f.joker else "★", t.font(24, bold=True), suit_colour(f))
-    img.alpha_composite(flag(26, 17, f.suit), (MINI_W - 33, 36))
-    cargo = (f"{f.size} t", f.good or "treasure")
-    lines = cargo if role == "cargo" else (f.mission.value.split()[0].title(), "done")
-    head, fnt = t.fit_text(lines[0], MINI_W - 8, 19, min_size=12)
-    t.text(img, (MINI_W / 2, 70), head, fnt, t.INK, anchor="mm")
-    t.text(img, (MINI_W / 2, 90), lines[1], t.font(14, condensed=True), t.INK_SOFT, anchor="mm")
-    return img
-
-
 def _name_pill(canvas: Image.Image, xy: tuple[float, float], name: str, seat: int, width: float) -> t.Box:
     c = colour(seat)
-    label, fnt = t.fit_text(name, width, 26)
+    label, fnt = t.fit_text(name, width - 40, 26)  # a 40 px pill's round ends take 40 px
     return t.pill(canvas, xy, label, fnt, c.fill, c.text, border=c.edge, height=40)
+
+
+def _card_words(code: str) -> str:
+    """What a card on the table is, in words: its index and ship, or its town."""
+    f = BY_CODE[code]
+    return f"{f.name} {_nation(code)}"
+
+
+def _mission_line(canvas: Image.Image, xy: tuple[float, float], code: str, ink: t.RGB) -> None:
+    """A completed mission as a line: its flag, index and kind."""
+    f = BY_CODE[code]
+    x, y = xy
+    t.paste(canvas, flag(28, 18, f.suit), (x + 14, y), "mm")
+    t.text(
+        canvas,
+        (x + 36, y),
+        f"{f.name} {'fleet' if f.mission is Mission.TREASURE else f.mission.value}",
+        t.font(t.MIN_TEXT, bold=True),
+        ink,
+        anchor="lm",
+    )
 
 
 def _place(player: View) -> str:
@@ -85,65 +94,76 @@ def _header(canvas: Image.Image, view: View, names: Sequence[str], final: bool) 
         canvas,
         (x + 60, y + 176),
         f"Deck {view['deck']}",
-        t.font(22, bold=True),
+        t.font(t.MIN_TEXT, bold=True),
         t.SEA_DEEP,
         t.FOAM,
         align="center",
         height=34,
     )
-    x += 140
+    x += 160
     if view["discard"]:
-        t.paste(canvas, card_face(view["discard"][-1], 120, 172, False), (x, y))
+        t.paste(canvas, card_face(view["discard"][-1], 120, 172), (x, y))
     else:
         t.panel(canvas, (x, y, x + 120, y + 172), fill=(20, 44, 58), border=t.MIST, radius=12, shadow=False)
     t.pill(
         canvas,
         (x + 60, y + 176),
         f"Discard {len(view['discard'])}",
-        t.font(22, bold=True),
+        t.font(t.MIN_TEXT, bold=True),
         t.SEA_DEEP,
         t.FOAM,
         align="center",
         height=34,
     )
-    _stage(canvas, view, names, (M + 320, M + 100, W - M - 20, HEADER_H - 24))
+    _stage(canvas, view, names, (M + 345, M + 100, W - M - 20, HEADER_H - 24))
+
+
+STAGE_CARD_W, STAGE_CARD_H = 100, 144
+STAGE_STEP = 112
+
+
+def _stage_title(canvas: Image.Image, xy: tuple[int, int], line: str, width: int) -> None:
+    """The stage's title in gold: one line, or two (never cut)."""
+    lines, fnt = t.fit_lines(line, width, 26, 2)
+    for n, part in enumerate(lines):
+        t.text(canvas, (xy[0], xy[1] + n * 30), part, fnt, t.GOLD)
 
 
 def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box) -> None:
-    """The encounter under way (ship, escort, town, cannons needed), or a duel: who has chosen, and the
-    two cards once revealed."""
+    """The encounter under way (its cards, named in words, and the cannons needed), or a duel: who has
+    chosen, and the two cards once revealed."""
     x0, y0, x1, _ = box
-    label = t.font(24, bold=True)
     shown, duel, encounter, pending = view["shown"], view["duel"], view["encounter"], view["pending"]
+    cards_y = y0 + 66
+    small = t.font(t.MIN_TEXT, bold=True)
     if duel is not None or shown is not None:
         seats = (duel or shown)["seats"]
-        t.text(canvas, (x0, y0), f"Duel: {names[seats[0]]} against {names[seats[1]]}", label, t.GOLD)
+        _stage_title(canvas, (x0, y0), f"Duel: {names[seats[0]]} against {names[seats[1]]}", x1 - x0)
         revealed = shown is not None and (duel is None or not any(duel["chosen"]))
         for i in range(2):
-            x = x0 + i * 220
+            x = x0 + i * 240
             if revealed:
-                t.paste(canvas, card_face(shown["cards"][i], 110, 158, False), (x, y0 + 36))
-                t.text(canvas, (x + 120, y0 + 100), str(shown["values"][i]), t.font(40, bold=True), t.GOLD)
+                t.paste(canvas, card_face(shown["cards"][i], STAGE_CARD_W, STAGE_CARD_H), (x, cards_y))
+                value = str(shown["values"][i])
+                t.text(canvas, (x + STAGE_CARD_W + 12, cards_y + 50), value, t.font(40, bold=True), t.GOLD)
+                continue
+            chosen = duel is not None and duel["chosen"][i]
+            if chosen:
+                t.paste(canvas, back(STAGE_CARD_W, STAGE_CARD_H), (x, cards_y))
             else:
-                chosen = duel is not None and duel["chosen"][i]
-                if chosen:
-                    t.paste(canvas, back(110, 158), (x, y0 + 36))
-                else:
-                    t.panel(
-                        canvas,
-                        (x, y0 + 36, x + 110, y0 + 194),
-                        fill=(20, 44, 58),
-                        border=t.MIST,
-                        radius=12,
-                        shadow=False,
-                    )
-                state = "chosen" if chosen else "choosing…"
-                t.text(
-                    canvas, (x + 55, y0 + 214), state, t.font(20, bold=True), t.FOAM if chosen else t.MIST, anchor="mm"
+                t.panel(
+                    canvas,
+                    (x, cards_y, x + STAGE_CARD_W, cards_y + STAGE_CARD_H),
+                    fill=(20, 44, 58),
+                    border=t.MIST,
+                    radius=12,
+                    shadow=False,
                 )
+            state = "chosen" if chosen else "choosing…"
+            t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 18), state, small, t.FOAM, anchor="mm")
         return
     if encounter is None:
-        t.text(canvas, (x0, y0), "Open sea", label, t.MIST)
+        t.text(canvas, (x0, y0), "Open sea", t.font(26, bold=True), t.MIST)
         return
     kind = encounter["kind"]
     titles = {
@@ -154,79 +174,78 @@ def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box) ->
         "enemy": "Enemy ship",
         "ace": "An Ace: fight a captain at sea",
     }
-    t.text(canvas, (x0, y0), titles.get(kind, kind), label, t.GOLD)
-    for i, code in enumerate(encounter["cards"] + encounter.get("allies", [])):
-        x = x0 + i * 125
-        t.paste(canvas, card_face(code, 110, 158, False), (x, y0 + 36))
-        if i >= len(encounter["cards"]):
-            t.text(canvas, (x + 55, y0 + 210), "ally", t.font(20, bold=True), t.FOAM, anchor="mm")
+    cards, allies = encounter["cards"], encounter.get("allies", [])
+    words = ", ".join(BY_CODE[c].town if kind == "town" else _card_words(c) for c in cards)
+    if allies:
+        words += f"; {'ally' if len(allies) == 1 else 'allies'} " + ", ".join(_card_words(c) for c in allies)
+    _stage_title(canvas, (x0, y0), f"{titles.get(kind, kind)}: {words}" if words else titles.get(kind, kind), x1 - x0)
+    for i, code in enumerate(cards + allies):
+        x = x0 + i * STAGE_STEP
+        t.paste(canvas, card_face(code, STAGE_CARD_W, STAGE_CARD_H), (x, cards_y))
+        if i >= len(cards):
+            t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 16), "ally", small, t.FOAM, anchor="mm")
     if pending is not None and pending["kind"] == "combat":
-        t.pill(
-            canvas,
-            (x1, y0 + 40),
-            f"Needs {pending['need']} cannons",
-            t.font(24, bold=True),
-            t.DANGER,
-            (255, 255, 255),
-            align="right",
-            height=40,
-        )
-        t.pill(
-            canvas,
-            (x1, y0 + 92),
-            f"Fired {pending['total']}",
-            t.font(24, bold=True),
-            t.SEA_DEEP,
-            t.FOAM,
-            align="right",
-            height=40,
-        )
+        for n, (words, fill) in enumerate(
+            [(f"Needs {plural(pending['need'], 'cannon')}", t.DANGER), (f"Fired {pending['total']}", t.SEA_DEEP)]
+        ):
+            t.pill(
+                canvas,
+                (x1, cards_y + 4 + n * 52),
+                words,
+                t.font(24, bold=True),
+                fill,
+                (255, 255, 255) if n == 0 else t.FOAM,
+                align="right",
+                height=40,
+            )
+
+
+ROW_TEXT_W = 440
+"""The width of a row's left column (name, ship, place, crew, cargo, missions)."""
+HOLDS_X = W - M - 12 - 200
+MISSIONS_X = HOLDS_X - 210
+"""Two columns of lines (flag and words) about 200 px wide: completed missions, then the holds."""
 
 
 def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: bool) -> None:
     player = view["players"][seat]
-    t.paste(canvas, card_face(player["ship"], SHIP_W, SHIP_H, False), (M + 12, y + 5))
+    t.paste(canvas, card_face(player["ship"], SHIP_W, SHIP_H), (M + 12, y + 5))
     x = M + SHIP_W + 28
-    _name_pill(canvas, (x, y + 12), name, seat, 330)
-    small = t.font(22, bold=True)
-    t.text(canvas, (x, y + 64), _nation(player["ship"]), small, t.INK)
-    t.text(canvas, (x, y + 94), _place(player), t.font(22), t.INK_SOFT)
-    t.text(canvas, (x, y + 128), f"Crew {player['hand']}/{player['limit']}", small, t.INK)
-    t.text(canvas, (x, y + 160), f"Cargo {player['tons']} t · weight {player['weight']}", t.font(22), t.INK)
-    done = len(player["done"])
-    t.text(
-        canvas,
-        (x, y + 192),
-        f"Missions done {done} · open {player['missions']}",
-        small,
-        (30, 110, 50) if done else t.INK,
-    )
-    # completed missions face up, then the unfinished ones as backs; cargo below them
-    mx, hx = 556, 836
-    t.text(canvas, (mx, y + 10), "Missions", t.font(20, bold=True), t.INK_SOFT)
-    # completed missions side by side, unfinished ones as a small stack of backs after them
-    room = hx - mx - 10 - MINI_W
-    backs = player["missions"]
-    back_step = 22 if backs > 1 else 0
+    _name_pill(canvas, (x, y + 12), name, seat, ROW_TEXT_W)
     done = player["done"]
-    done_step = min(78, (room - back_step * (backs - 1) - (MINI_W if backs and done else 0)) // max(1, len(done) - 1))
+    lines = [
+        (_nation(player["ship"]), True, t.INK),
+        (_place(player), False, t.INK_SOFT),
+        (f"Crew {player['hand']}/{player['limit']}", True, t.INK),
+        (f"Cargo {player['tons']} t · weight {player['weight']}", False, t.INK),
+        (f"Missions done {len(done)} · open {player['missions']}", True, (30, 110, 50) if done else t.INK),
+    ]
+    for n, (words, bold, ink) in enumerate(lines):
+        fitted, fnt = t.fit_text(words, ROW_TEXT_W, t.MIN_TEXT, bold=bold)
+        t.text(canvas, (x, y + 76 + n * 32), fitted, fnt, ink, anchor="lm")
+    label = t.font(t.MIN_TEXT, bold=True)
+    # Completed missions as lines (flag, index, kind), then the unfinished ones as a row of backs.
+    t.text(canvas, (MISSIONS_X, y + 10), "Missions", label, t.INK_SOFT)
     for i, code in enumerate(done):
-        t.paste(canvas, mini(code, "mission"), (mx + i * done_step, y + 38))
-    start = mx + (len(done) - 1) * done_step + MINI_W + 6 if done else mx
-    for i in range(backs):
-        t.paste(canvas, back(MINI_W, MINI_H), (start + i * back_step, y + 38))
-    t.text(canvas, (hx, y + 10), "Holds", t.font(20, bold=True), t.INK_SOFT)
-    # One line per cargo card (never overlapped cards whose words would be hidden): flag, tons, good.
-    holds = player["holds"]
-    line = min(30, (ROW_H - 14 - 40 - 6) // max(1, len(holds)))
-    cargo_font = t.font(24 if line >= 28 else 20)
-    for i, code in enumerate(holds):
+        _mission_line(canvas, (MISSIONS_X, y + 56 + i * LINE), code, (30, 110, 50))
+    backs_y = y + 44 + LINE * len(done)
+    for i in range(player["missions"]):
+        t.paste(canvas, back(BACK_W, BACK_H), (MISSIONS_X + i * 30, backs_y))
+    if not done and not player["missions"]:
+        t.text(canvas, (MISSIONS_X, y + 56), "none", t.font(t.MIN_TEXT), t.INK_SOFT, anchor="lm")
+    # The holds by nation: flag, tons and good (one line per good, never overlapped cards).
+    t.text(canvas, (HOLDS_X, y + 10), "Holds", label, t.INK_SOFT)
+    tons: dict[str | None, int] = {}
+    for code in player["holds"]:
         f = BY_CODE[code]
-        cy = y + 40 + i * line + line / 2
-        t.paste(canvas, flag(28, 18, f.suit), (hx + 14, cy), "mm")
-        t.text(canvas, (hx + 36, cy), f"{f.size} t {f.good or 'treasure'}", cargo_font, t.INK, anchor="lm")
-    if not holds:
-        t.text(canvas, (hx, y + 44), "empty", t.font(20), t.INK_SOFT)
+        tons[f.suit] = tons.get(f.suit, 0) + f.size
+    for i, (suit, total) in enumerate(tons.items()):
+        cy = y + 56 + i * LINE
+        t.paste(canvas, flag(28, 18, suit), (HOLDS_X + 14, cy), "mm")
+        good = GOODS[suit] if suit else "treasure"
+        t.text(canvas, (HOLDS_X + 36, cy), f"{total} t {good}", t.font(t.MIN_TEXT), t.INK, anchor="lm")
+    if not tons:
+        t.text(canvas, (HOLDS_X, y + 56), "empty", t.font(t.MIN_TEXT), t.INK_SOFT, anchor="lm")
 
 
 def _actors(view: View) -> set[int]:
@@ -309,17 +328,16 @@ def _final_row(canvas: Image.Image, view: View, seat: int, name: str, rank: int,
     if won:
         t.paste(canvas, t.icon("crown", 40), (M + 40, y + 108), "mm")
     x = M + 80
-    _name_pill(canvas, (x, y + 14), name, seat, 360)
+    _name_pill(canvas, (x, y + 14), name, seat, 480)
     done = player["done"]
     count = f"{plural(len(done), 'mission')} done · {player['missions']} open"
     t.text(canvas, (x, y + 76), count, t.font(28, bold=True), (30, 110, 50) if done else t.INK)
     t.text(canvas, (x, y + 114), _place(player), t.font(24), t.INK_SOFT)
-    mx = 560
-    step = min(MINI_W + 8, (W - M - 16 - mx - MINI_W) // max(1, len(done) - 1)) if len(done) > 1 else 0
+    mx = 600
     for i, code in enumerate(done):
-        t.paste(canvas, mini(code, "mission"), (mx + i * step, y + 22))
+        _mission_line(canvas, (mx, y + 36 + i * LINE), code, (30, 110, 50))
     if not done:
-        t.text(canvas, (mx, y + 70), "no mission done", t.font(24), t.INK_SOFT, anchor="lm")
+        t.text(canvas, (mx, y + 70), "no mission done", t.font(t.MIN_TEXT), t.INK_SOFT, anchor="lm")
 
 
 def _needs(view: View, f: Face) -> str:
@@ -328,9 +346,10 @@ def _needs(view: View, f: Face) -> str:
     if f.mission is Mission.DELIVERY:
         have = sum(BY_CODE[c].size for c in me["holds"] if BY_CODE[c].suit == f.suit)
         need = f.size + 2
-        return f"{min(have, need)}/{need} t {GOODS[f.suit or 'h']} aboard; then dock at a {NATIONS[f.suit or 'h']} town"
+        town = article(NATIONS[f.suit or "h"])
+        return f"{min(have, need)}/{need} t {GOODS[f.suit or 'h']} aboard; then dock at {town} town"
     if f.mission is Mission.RAID:
-        return f"Attack a {f.nation} town: win with 2 × its size + 1 cannons"
+        return f"Attack {article(f.nation or '')} town: win with 2 × its size + 1 cannons"
     if f.mission is Mission.BOUNTY:
         return "Win a combat against another captain" if view["seats"] > 1 else "Sink a size-10 ship"
     if f.mission is Mission.HUNT:
@@ -394,11 +413,11 @@ def render_hand(view: View, names: Sequence[str]) -> bytes:
     seat = view.get("viewer")
     drawn = t.seat_names(names, view["seats"])
     if seat is not None:
-        _name_pill(canvas, (M, M), drawn[seat], seat, 400)
+        _name_pill(canvas, (M, M), drawn[seat], seat, 450)
         me = view["players"][seat]
         crew = f"Crew {len(hand)}/{me['limit']} · {_nation(me['ship'])}"
-        text, fnt = t.fit_text(crew, W - 2 * M - 440, 28)
-        t.text(canvas, (M + 440, M + 20), text, fnt, t.FOAM, anchor="lm")
+        text, fnt = t.fit_text(crew, W - 2 * M - 470, 28)
+        t.text(canvas, (M + 470, M + 20), text, fnt, t.FOAM, anchor="lm")
     yy = top
     for code, lines, h in zip(hand, rows, heights, strict=True):
         t.panel(canvas, (M, yy, W - M, yy + h - 10), fill=t.PARCHMENT, shadow=False)
