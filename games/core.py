@@ -40,6 +40,7 @@ Conventions every game follows:
 
 from __future__ import annotations
 
+import json
 import marshal
 import random
 import re
@@ -213,13 +214,21 @@ def clone(state: JSON) -> JSON:
 
 def redeal(piles: Sequence[list[Any]], rng: random.Random) -> None:
     """Shuffle the contents of ``piles`` together and deal them back, each pile keeping its size (in place):
-    how :meth:`Game.scramble` gives hidden cards or tokens a new, equally possible arrangement."""
-    pool = [item for pile in piles for item in pile]
+    how :meth:`Game.scramble` gives hidden cards or tokens a new, equally possible arrangement.
+
+    Canonical: the pooled items are sorted before the shuffle, so the deal depends only on which items
+    the piles hold together (what the scrambling seat may know) and on ``rng``, never on where they
+    lay. A search that samples its worlds this way decides the same whatever the hidden order was."""
+    pool = sorted((item for pile in piles for item in pile), key=_canonical)
     rng.shuffle(pool)
     start = 0
     for pile in piles:
         pile[:] = pool[start : start + len(pile)]
         start += len(pile)
+
+
+def _canonical(item: Any) -> str:
+    return json.dumps(item, sort_keys=True)
 
 
 _SEAT_REF = re.compile(r"\{p(\d)\}")

@@ -18,7 +18,17 @@ import random
 
 from games.core import JSON, Action, Game, Player, act
 from games.searats.battle import divisions, may_demand, offers
-from games.searats.board import aim_targets, charts, occupied, payments, port_range, port_take, trade_partners
+from games.searats.board import (
+    aim_targets,
+    charts,
+    occupied,
+    payments,
+    port_range,
+    port_take,
+    trade_asks,
+    trade_gives,
+    trade_partners,
+)
 from games.searats.components import HOLD, SHIPS, cargo
 from games.searats.geometry import DISTANCES, PORT_AT, PORTS, RAYS, SIZE, X
 
@@ -221,10 +231,22 @@ class SeaRatsAI(Player):
         return best
 
     def _give(self, state: JSON, seat: int) -> Action:
-        return act("give", SPARE, 0)
+        if (SPARE, 0, False) in trade_gives(state, state["offer"]["to"]):
+            return act("give", SPARE, 0)
+        return act("abandon")  # only a trade it did not open itself (a search tries every move) gets here
 
     def _ask(self, state: JSON, seat: int) -> Action:
-        return act("ask", 0, 0)
+        offer = state["offer"]
+        asks = trade_asks(state, offer)
+        if (0, 0, False) in asks:
+            return act("ask", 0, 0)
+        if not asks:
+            return act("abandon")
+        # The partner's hold cannot take the gift alone: ask as little back from a ship of the fleet and as
+        # much from an enemy.
+        mate = state["ctrl"][offer["to"]] == state["ctrl"][seat]
+        b, s, chest = (min if mate else max)(asks, key=lambda a: a[0] + a[1] + a[2])
+        return act("ask", b, s, "chest") if chest else act("ask", b, s)
 
     def _bribe(self, state: JSON, seat: int) -> Action:
         battle = state["battle"]

@@ -1,0 +1,193 @@
+"""The ``hard`` AI: an information-set search over the engine's own legal actions and ``apply``.
+
+One decision of a seat is searched at the root of its information set (single-observer ISMCTS,
+Cowling, Powley and Whitehouse 2012, cut to one level: with the budget of a second, a few hundred
+playouts, a deeper tree is never visited often enough to learn anything):
+
+* Every sample is a **determinization**: a world drawn from what the seat may know, never the state
+  itself. :meth:`Game.scramble` deals the other seats' secrets and the hidden piles again
+  (:func:`games.core.redeal` is canonical, so the world depends only on the seat's knowledge and the
+  search's own random source) and a fresh seed decides every future die and draw. Chance and other
+  seats' hidden cards are therefore handled by sampling, for every game alike.
+* Each candidate action is played in that world and the game is **played out** by the game's normal AI
+  for every seat (a rollout algorithm improves on its base policy). Other seats' decisions, the secret
+  simultaneous choices of a Pirates duel included, are taken by that policy in the playout: no game has
+  a special case. The reward is the searching player's share of the victory (:meth:`Game.controller`:
+  a fleet's ships are one player; a team's seats win together).
+* All candidates are played in the same worlds with the same playout randomness (common random
+  numbers): their comparison is paired, which removes most of the luck of the draw from it.
+* The budget (a time limit, or a number of playouts for reproducible tests) is spent by **sequential
+  halving** (Karnin, Koren and Somekh 2013): every round keeps the better half of the candidates.
+* The normal AI's own choice stays a candidate to the end and is kept unless another action beats it
+  in the paired playouts by a clear margin, so with too small a budget the hard AI plays like the
+  normal one rather than at random.
+
+:func:`decide` is a plain top-level function over JSON, for a process pool; :class:`HardPlayer` is the
+same search as a :class:`~games.core.Player`, for arenas and tests.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from games.core import JSON, Action, Game, Player, clone
+from games.simulate import next_actor
+
+THINK_MS = 1000
+"""The default time budget of one decision."""
+MARGIN = 0.9
+"""The part of the budget the search may plan to use: playouts are not interrupted, so it stops when
+the next one would end past this part (the rest is the safety margin of the p99)."""
+SWITCH_Z = 1.5
+"""How many standard errors of the paired difference another action must beat the normal AI's choice
+by before the search plays it instead."""
+PLAYOUT_LIMIT = 5_000
+"""Actions after which a playout stops as a loss (no game should get near it)."""
+
+
+def determinize(game: Game, state: JSON, seat: int, rng: random.Random) -> JSON:
+    """A world ``seat`` cannot tell from ``state``: everything it may not see dealt again (a copy where
+    the game hides nothing) and a new seed for every future chance. Depends only on what ``seat`` may
+    know and on ``rng``."""
+    world = game.scramble(state, seat, rng)
+    world = clone(state) if world is None else world
+    world["seed"] = f"search-{rng.getrandbits(64):x}"
+    return world
+
+
+def reward(game: Game, state: JSON, player: int) -> float:
+    """``player``'s share of the victory in a finished ``state`` (0 when it has not ended)."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        return 0.0
+    winners = {game.controller(state, s) for s in outcome.winners}
+    return 1 / len(winners) if player in winners else 0.0
+
+
+def playout(game: Game, world: JSON, policy: Player, rng: random.Random) -> JSON:
+    """Play ``world`` (in place) to the end with ``policy`` for every seat; returns the final state."""
+    for _ in range(PLAYOUT_LIMIT):
+        if game.is_over(world):
+            break
+        seat = next_actor(game, world, rng)
+        world = game.apply(world, seat, policy.choose(game, world, seat, rng), inplace=True, trusted=True).state
+    return world
+
+
+@dataclass(slots=True)
+class _Arm:
+    action: Action
+    rewards: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.rewards) / len(self.rewards) if self.rewards else 0.0
+
+
+def _beats(arm: _Arm, default: _Arm) -> bool:
+    """Whether ``arm`` wins clearly over ``default`` on the worlds both were played in."""
+    diffs = [a - b for a, b in zip(arm.rewards, default.rewards, strict=False)]
+    total = sum(diffs)
+    return total > 0 and total >= SWITCH_Z * math.sqrt(sum(d * d for d in diffs))
+
+
+def _pick(arms: list[_Arm], default: _Arm) -> Action:
+    """The best arm by its mean if it clearly beats the default choice, else the default choice."""
+    best = max(arms, key=lambda a: a.mean)
+    return best.action if best is not default and _beats(best, default) else default.action
+
+
+class _Budget:
+    """Playouts left: a fixed number, or as many as fit in the time left at the pace measured so far."""
+
+    def __init__(self, think_ms: int, iterations: int | None) -> None:
+        self.started = time.perf_counter()
+        self.allowed = think_ms * MARGIN / 1000
+        self.iterations = iterations
+        self.played = 0
+
+    def total(self) -> int:
+        if self.iterations is not None:
+            return self.iterations
+        elapsed = time.perf_counter() - self.started
+        return int(self.allowed * self.played / elapsed) if self.played else 0
+
+    def out(self) -> bool:
+        """Whether the next playout would end past the time allowed (never with a fixed number)."""
+        if self.iterations is not None or not self.played:
+            return False
+        elapsed = time.perf_counter() - self.started
+        return elapsed * (self.played + 1) / self.played > self.allowed
+
+
+def search(
+    game: Game,
+    state: JSON,
+    seat: int,
+    policy: Player,
+    rng: random.Random,
+    *,
+    think_ms: int = THINK_MS,
+    iterations: int | None = None,
+) -> Action:
+    """The action ``seat`` should take in ``state``, searched within ``think_ms`` milliseconds, or with
+    about ``iterations`` playouts when given (reproducible whatever the machine's speed; every round of
+    the halving plays at least one world, so a small number is exceeded when there are many actions). ``policy`` is
+    the game's normal AI: the default choice and the playouts' player. Reads from ``state`` only what
+    ``seat`` may know (every sample is a :func:`determinize`)."""
+    budget = _Budget(think_ms, iterations)
+    legal = game.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    player = game.controller(state, seat)
+    choice = policy.choose(game, determinize(game, state, seat, rng), seat, rng)
+    arms = [_Arm(choice), *(_Arm(a) for a in legal if a != choice)]
+    default = arms[0]
+    rounds = max(1, math.ceil(math.log2(len(arms))))
+    for _ in range(rounds):
+        worlds = 0
+        while worlds < max(1, budget.total() // (len(arms) * rounds)):
+            world = determinize(game, state, seat, rng)
+            luck = rng.getrandbits(64)
+            for arm in arms:
+                if budget.out():
+                    return _pick(arms, default)
+                after = game.apply(clone(world), seat, arm.action, inplace=True, trusted=True).state
+                arm.rewards.append(reward(game, playout(game, after, policy, random.Random(luck)), player))
+                budget.played += 1
+            worlds += 1
+        if len(arms) > 2:  # sequential halving: the better half goes on (the default choice always)
+            better = sorted(arms, key=lambda a: -a.mean)[: math.ceil(len(arms) / 2)]
+            arms = better if default in better else [default, *better[:-1]]
+    return _pick(arms, default)
+
+
+class HardPlayer(Player):
+    """The ``hard`` level of a game: :func:`search` with ``policy``, the game's normal AI."""
+
+    name: ClassVar[str] = "Hard AI"
+
+    def __init__(self, policy: Player, think_ms: int = THINK_MS, iterations: int | None = None) -> None:
+        self.policy = policy
+        self.think_ms = think_ms
+        self.iterations = iterations
+
+    def choose(self, game: Game, state: JSON, seat: int, rng: random.Random) -> Action:
+        own = random.Random(rng.getrandbits(64))
+        return search(game, state, seat, self.policy, own, think_ms=self.think_ms, iterations=self.iterations)
+
+
+def decide(kind: str, state: JSON, seat: int, think_ms: int, seed: str, iterations: int | None = None) -> str:
+    """The hard AI's action for ``seat`` in a game of ``kind``, as action text: a plain top-level function
+    of JSON values, so a :class:`concurrent.futures.ProcessPoolExecutor` can run it. ``seed`` makes the
+    search's sampling reproducible (with ``iterations``, the decision itself)."""
+    from games.registry import spec  # the registry hands out hard players: imported when called
+
+    policy = spec(kind)
+    return search(
+        policy.game, state, seat, policy.player, random.Random(seed), think_ms=think_ms, iterations=iterations
+    ).encode()

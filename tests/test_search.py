@@ -1,0 +1,126 @@
+"""The hard AI (:mod:`games.search`): for every registered game it returns a legal action, decides from what
+its seat may know only (the same decision whatever the hidden cards and the seed are), answers at once
+when there is nothing to choose, keeps to its time, and runs in a process pool."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from games.core import JSON, Action, Game, Player, clone
+from games.registry import GAMES, LEVELS
+from games.search import HardPlayer, decide, determinize, search
+from games.simulate import next_actor, self_play
+
+KINDS = list(GAMES)
+PLAYOUTS = 8
+
+
+def positions(kind: str, count: int = 3, players: int = 2) -> list[tuple[JSON, int]]:
+    """Copies of ``count`` states of a normal-AI game, spread over it, each with a seat that has a choice."""
+    spec = GAMES[kind]
+    game = spec.game
+    found: list[tuple[JSON, int]] = []
+    rng = random.Random(kind)
+    for state in self_play(game, spec.player, players, f"search-{kind}"):
+        seats = [s for s in game.to_act(state) if len(game.legal_actions(state, s)) > 1]
+        if seats and rng.random() < 0.08:
+            found.append((clone(state), seats[0]))
+        if len(found) == count:
+            break
+    assert len(found) == count, f"{kind}: too few positions with a choice"
+    return found
+
+
+def hidden(game: Game, state: JSON, seat: int, rng: random.Random) -> JSON:
+    """``state`` with everything ``seat`` may not know changed: the other seats' secrets and the seed."""
+    other = game.scramble(state, seat, rng)
+    other = clone(state) if other is None else other
+    other["seed"] = f"other-{rng.getrandbits(32)}"
+    return other
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_hard_ai_plays_a_legal_action_at_positions_reached_by_play(kind: str) -> None:
+    game = GAMES[kind].game
+    for state, seat in positions(kind):
+        action = decide(kind, state, seat, 1000, "legal", iterations=PLAYOUTS)
+        assert Action.decode(action) in game.legal_actions(state, seat)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_world_depends_only_on_what_the_seat_may_know(kind: str) -> None:
+    game = GAMES[kind].game
+    for state, seat in positions(kind):
+        other = hidden(game, state, seat, random.Random(7))
+        assert determinize(game, state, seat, random.Random(1)) == determinize(game, other, seat, random.Random(1))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_decision_is_the_same_when_the_hidden_parts_are_scrambled(kind: str) -> None:
+    game = GAMES[kind].game
+    secret = 0
+    for state, seat in positions(kind):
+        other = hidden(game, state, seat, random.Random(3))
+        secret += game.scramble(state, seat, random.Random(3)) not in (None, state)
+        assert decide(kind, state, seat, 1000, "same", iterations=PLAYOUTS) == decide(
+            kind, other, seat, 1000, "same", iterations=PLAYOUTS
+        )
+    # Sewer Rat and Sea Rats! hide only their seed (every future die); the others hide cards as well.
+    assert secret or kind in ("sewerrat", "searats")
+
+
+class Refuses(Player):
+    """A policy that must not be asked: there is nothing to search."""
+
+    def choose(self, game: Game, state: JSON, seat: int, rng: random.Random) -> Action:
+        raise AssertionError("searched a decision with one legal action")
+
+
+def test_a_single_legal_action_is_played_at_once() -> None:
+    spec = GAMES["pirates"]
+    game = spec.game
+    for state in self_play(game, spec.player, 2, "single"):
+        seat = next_actor(game, state, random.Random(0))
+        legal = game.legal_actions(state, seat)
+        if len(legal) == 1:
+            break
+    started = time.perf_counter()
+    assert search(game, state, seat, Refuses(), random.Random(0), think_ms=5000) == legal[0]
+    assert time.perf_counter() - started < 0.05
+
+
+def test_the_search_keeps_to_its_time() -> None:
+    kind = "piratz"
+    state, seat = positions(kind, 1)[0]
+    started = time.perf_counter()
+    decide(kind, state, seat, 200, "time")
+    assert time.perf_counter() - started < 1.0  # 200 ms asked; slack for a loaded machine
+
+
+def test_the_same_seed_and_playouts_give_the_same_decision() -> None:
+    state, seat = positions("sewerpirats", 1)[0]
+    first = decide("sewerpirats", state, seat, 1000, "again", iterations=12)
+    assert decide("sewerpirats", state, seat, 1000, "again", iterations=12) == first
+
+
+def test_decide_runs_in_a_process_pool() -> None:
+    assert pickle.loads(pickle.dumps(decide)) is decide
+    state, seat = positions("piratz", 1)[0]
+    with ProcessPoolExecutor(1) as pool:
+        action = pool.submit(decide, "piratz", state, seat, 100, "pool").result(timeout=30)
+    assert Action.decode(action) in GAMES["piratz"].game.legal_actions(state, seat)
+
+
+def test_every_game_has_a_player_for_each_level() -> None:
+    assert LEVELS == ("normal", "hard")
+    for spec in GAMES.values():
+        assert spec.player_for("normal") is spec.player
+        hard = spec.player_for("hard", think_ms=300)
+        assert isinstance(hard, HardPlayer) and hard.policy is spec.player and hard.think_ms == 300
+    with pytest.raises(ValueError, match="normal, hard"):
+        GAMES["piratz"].player_for("expert")
