@@ -5,6 +5,7 @@ python bot.py --shard-count 4 --shard-ids 0,1   connect shards 0 and 1 of 4 (oth
 python bot.py sync [--guild ID]    publish the slash commands
 python bot.py demo piratz          play a whole game offline in a simulated Discord
 python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
+python bot.py arena piratz --a hard --b normal --games 20   two AI levels against each other, JSON out
 python bot.py verify LOG_FILE      check a finished game's log: seed, every action, the result
 python bot.py migrate-db --from sqlite:bot.db --to postgresql://…   copy the database into a new one
 
@@ -34,7 +35,8 @@ from dotenv import load_dotenv
 
 from cogs.app import TableBot, create_bot
 from games.core import Game, IllegalAction, Option
-from games.registry import GAMES
+from games.registry import GAMES, LEVELS
+from games.search import THINK_MS
 from tables.config import Config, ConfigError, shard_ids
 
 __all__ = ["create_bot", "game_options", "main"]
@@ -221,6 +223,28 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--players", type=_whole(1), metavar="N", help="number of players (default: the game's minimum)")
 
+    duel = sub.add_parser("arena", help="two AI levels play seeded games against each other; prints JSON", **shown)
+    _add_game_arguments(duel)
+    duel.set_defaults(command_parser=duel)
+    for flag, level in (("--a", "hard"), ("--b", "normal")):
+        duel.add_argument(flag, choices=LEVELS, default=level, help="an AI level (default: %(default)s)")
+    duel.add_argument(
+        "--games", type=_whole(1), default=20, metavar="N", help="how many games to play (default: %(default)s)"
+    )
+    duel.add_argument(
+        "--players", type=_whole(2), default=2, metavar="N", help="number of players (default: %(default)s)"
+    )
+    duel.add_argument(
+        "--think-ms",
+        type=_whole(1),
+        default=THINK_MS,
+        metavar="MS",
+        help="the hard AI's time per decision in milliseconds (default: %(default)s)",
+    )
+    duel.add_argument(
+        "--seed", default="arena", metavar="S", help="seed of the run: deal i has seed S-i (default: %(default)s)"
+    )
+
     verify = sub.add_parser(
         "verify",
         help="check a game log (attached to a finished game): the seed matches its posted SHA-256, every "
@@ -275,6 +299,8 @@ def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
         game.check_players(args.players, game.resolve_options(options))
     except IllegalAction as exc:
         command.error(f"argument --players: {exc}")
+    if args.command == "arena" and args.a == args.b:
+        command.error(f"arguments --a and --b: choose two different levels, not {args.a} twice")
     if args.command == "demo":
         out: Path = args.out
         if out.exists() and not out.is_dir():
@@ -343,6 +369,16 @@ def _simulate(args: argparse.Namespace, options: dict[str, Any]) -> int:
     result = simulate(spec.game, [spec.ai() for _ in range(args.players)], args.games, args.seed, options)
     print(json.dumps(result))
     return 1 if result["violations"] else 0
+
+
+def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    from games.arena import arena
+
+    result = arena(
+        GAMES[args.game], (args.a, args.b), args.games, args.players, options, think_ms=args.think_ms, seed=args.seed
+    )
+    print(json.dumps(result))
+    return 0
 
 
 def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
@@ -415,10 +451,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (a bad command line exits with status 2)."""
     load_dotenv()
     args = _parser().parse_args(argv)
-    options = _checked_game_arguments(args) if args.command in ("demo", "simulate") else {}
+    options = _checked_game_arguments(args) if args.command in ("demo", "simulate", "arena") else {}
     try:
         if args.command == "simulate":
             return _simulate(args, options)
+        if args.command == "arena":
+            return _arena(args, options)
         if args.command == "verify":
             return _verify(args.log_file)
         if args.command == "migrate-db":
