@@ -18,9 +18,9 @@ playouts, a deeper tree is never visited often enough to learn anything):
   numbers): their comparison is paired, which removes most of the luck of the draw from it.
 * The budget (a time limit, or a number of playouts for reproducible tests) is spent by **sequential
   halving** (Karnin, Koren and Somekh 2013): every round keeps the better half of the candidates.
-* The normal AI's own choice stays a candidate to the end and is kept unless another action beats it
-  in the paired playouts by a clear margin, so with too small a budget the hard AI plays like the
-  normal one rather than at random.
+* The normal AI's own choice stays a candidate to the end and is kept unless the other finalist beats
+  it by a clear margin in the last round's paired playouts (worlds that played no part in choosing that
+  finalist), so with too small a budget the hard AI plays like the normal one rather than at random.
 
 :func:`decide` is a plain top-level function over JSON, for a process pool; :class:`HardPlayer` is the
 same search as a :class:`~games.core.Player`, for arenas and tests.
@@ -83,22 +83,28 @@ class _Arm:
     action: Action
     rewards: list[float] = field(default_factory=list)
 
-    @property
-    def mean(self) -> float:
-        return sum(self.rewards) / len(self.rewards) if self.rewards else 0.0
+    def mean(self, start: int = 0, stop: int | None = None) -> float:
+        """The mean reward of the playouts from number ``start`` to ``stop``."""
+        chosen = self.rewards[start:stop]
+        return sum(chosen) / len(chosen) if chosen else 0.0
 
 
-def _beats(arm: _Arm, default: _Arm) -> bool:
-    """Whether ``arm`` wins clearly over ``default`` on the worlds both were played in."""
-    diffs = [a - b for a, b in zip(arm.rewards, default.rewards, strict=False)]
+def _beats(arm: _Arm, default: _Arm, start: int) -> bool:
+    """Whether ``arm`` wins clearly over ``default`` on the worlds both were played in from number ``start``."""
+    diffs = [a - b for a, b in zip(arm.rewards[start:], default.rewards[start:], strict=False)]
     total = sum(diffs)
     return total > 0 and total >= SWITCH_Z * math.sqrt(sum(d * d for d in diffs))
 
 
-def _pick(arms: list[_Arm], default: _Arm) -> Action:
-    """The best arm by its mean if it clearly beats the default choice, else the default choice."""
-    best = max(arms, key=lambda a: a.mean)
-    return best.action if best is not default and _beats(best, default) else default.action
+def _pick(arms: list[_Arm], default: _Arm, fresh: int) -> Action:
+    """The challenger (the best other arm on the ``fresh`` playouts of the rounds before) if it clearly beats
+    the default choice on the worlds played since, else the default choice. Judging on worlds that did
+    not pick the challenger keeps the luck that made it look best from deciding."""
+    others = [a for a in arms if a is not default]
+    if not others or (not fresh and len(others) > 1):
+        return default.action
+    challenger = max(others, key=lambda a: a.mean(0, fresh))
+    return challenger.action if _beats(challenger, default, fresh) else default.action
 
 
 class _Budget:
@@ -147,23 +153,25 @@ def search(
     choice = policy.choose(game, determinize(game, state, seat, rng), seat, rng)
     arms = [_Arm(choice), *(_Arm(a) for a in legal if a != choice)]
     default = arms[0]
-    rounds = max(1, math.ceil(math.log2(len(arms))))
-    for _ in range(rounds):
+    rounds = max(1, math.ceil(math.log2(len(arms))))  # the last round is between two arms
+    fresh = 0
+    for round_ in range(rounds):
+        if round_:  # sequential halving: the better half goes on (the default choice always)
+            better = sorted(arms, key=lambda a: -a.mean())[: math.ceil(len(arms) / 2)]
+            arms = better if default in better else [default, *better[:-1]]
+            fresh = len(default.rewards)
         worlds = 0
         while worlds < max(1, budget.total() // (len(arms) * rounds)):
             world = determinize(game, state, seat, rng)
             luck = rng.getrandbits(64)
             for arm in arms:
                 if budget.out():
-                    return _pick(arms, default)
+                    return _pick(arms, default, fresh)
                 after = game.apply(clone(world), seat, arm.action, inplace=True, trusted=True).state
                 arm.rewards.append(reward(game, playout(game, after, policy, random.Random(luck)), player))
                 budget.played += 1
             worlds += 1
-        if len(arms) > 2:  # sequential halving: the better half goes on (the default choice always)
-            better = sorted(arms, key=lambda a: -a.mean)[: math.ceil(len(arms) / 2)]
-            arms = better if default in better else [default, *better[:-1]]
-    return _pick(arms, default)
+    return _pick(arms, default, fresh)
 
 
 class HardPlayer(Player):
