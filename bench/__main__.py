@@ -1,8 +1,10 @@
 """``python -m bench``: performance figures as one JSON object, keyed by game, plus ``scale``.
 
-``python -m bench`` runs every section; ``--section games`` or ``--section scale`` runs one
+``python -m bench`` runs every section; ``--section games``, ``scale`` or ``thinking`` runs one
 (``python -m bench --section scale``: the figures of one bot process under many games, see
-:mod:`bench.scale`; ``--scale-actions`` and ``--scale-seconds`` size it). ``--against REV`` runs the same
+:mod:`bench.scale`; ``--scale-actions`` and ``--scale-seconds`` size it; ``--section thinking``: a
+member's action latency in one game, alone and while ``--thinking`` other games' hard AI searches
+keep the search processes busy, and the ratio of the two). ``--against REV`` runs the same
 on git revision REV too, ``--runs`` times each in turn, and gives the ratio of each figure
 (:mod:`bench.against`).
 
@@ -37,8 +39,10 @@ from games.registry import GAMES
 from games.simulate import self_play, simulate
 
 
-async def action_latency(kind: str, actions: int) -> list[float]:
-    """Play human-only games through the real bot in a fresh SimCord world: :func:`timed_actions`."""
+async def action_latency(kind: str, actions: int, *, thinking: int = 0) -> list[float]:
+    """Play human-only games through the real bot in a fresh SimCord world: :func:`timed_actions`; with
+    ``thinking``, while that many other games' hard AI searches run all the time (one each in flight, as
+    games whose AI seats play one another at ``hard`` keep them)."""
     from cogs.app import create_bot
     from cogs.demo import SimTable
 
@@ -51,9 +55,28 @@ async def action_latency(kind: str, actions: int) -> list[float]:
                 # (renderers, then the heap frozen), run here rather than at start-up, where SimCord gives a
                 # bot only 5 s to settle.
                 await bot.warm_up()
-                return await timed_actions(SimTable(env, bot), kind, actions)
+                load = [asyncio.create_task(think_forever(bot, kind, i)) for i in range(thinking)]
+                try:
+                    return await timed_actions(SimTable(env, bot), kind, actions)
+                finally:
+                    for task in load:
+                        task.cancel()
+                    await asyncio.gather(*load, return_exceptions=True)
         finally:
             await bot.tables.close()  # also on failure: its worker thread would keep the process alive
+
+
+async def think_forever(bot: Any, kind: str, game: int) -> None:
+    """One hard-AI game's searches, back to back, through the bot's own search processes: its positions
+    come from a seeded game of ``kind`` played on by the searches' own decisions."""
+    spec = GAMES[kind]
+    thinker = bot.tables.ai.thinker
+    while True:
+        state = spec.game.new_game(players(kind), None, f"think-{game}")
+        while not spec.game.is_over(state):
+            seat = spec.game.to_act(state)[0]
+            action = await thinker.decide(kind, state, seat, game_id=-1 - game)
+            state = spec.game.apply(state, seat, action, trusted=True).state
 
 
 def render_times(kind: str, renders: int) -> list[float]:
@@ -90,7 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=300, help="end-to-end actions timed per game")
     parser.add_argument("--renders", type=int, default=200, help="board renders timed per game")
     parser.add_argument("--engine-games", type=int, default=500, help="engine-level games per game")
-    parser.add_argument("--section", choices=("games", "scale"), action="append", help="run only these sections")
+    parser.add_argument(
+        "--section", choices=("games", "scale", "thinking"), action="append", help="run only these sections"
+    )
+    parser.add_argument("--thinking", type=int, default=10, help="hard-AI games searching at once (thinking)")
     parser.add_argument("--scale-actions", type=int, default=Sizes.actions, help="actions timed per scale figure")
     parser.add_argument("--scale-seconds", type=float, default=Sizes.seconds, help="seconds per throughput run")
     parser.add_argument("--against", metavar="REV", help="also run the bench on git revision REV, side by side")
@@ -104,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(against(args.against, args.runs, own)))
         return 0
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    sections = args.section or ["games", "scale"]
+    sections = args.section or ["games", "scale", "thinking"]
     report: dict[str, Any] = {}
     for kind in args.games if "games" in sections else []:
         report[kind] = {
@@ -114,6 +140,17 @@ def main(argv: list[str] | None = None) -> int:
         }
     if "scale" in sections:
         report["scale"] = scale(Sizes(actions=args.scale_actions, seconds=args.scale_seconds))
+    if "thinking" in sections:
+        kind = args.games[0]
+        quiet = percentiles(asyncio.run(action_latency(kind, args.actions)))
+        busy = percentiles(asyncio.run(action_latency(kind, args.actions, thinking=args.thinking)))
+        report["thinking"] = {
+            "game": kind,
+            "games_thinking": args.thinking,
+            "action_ms_alone": quiet,
+            "action_ms_thinking": busy,
+            "p99_ratio": round(busy["p99"] / quiet["p99"], 2),
+        }
     print(json.dumps(report))
     return 0
 

@@ -21,7 +21,7 @@ from cogs.handlers import caller_of, confirm, deliver, guard, show, tables_of, t
 from games.core import Option, format_seats
 from games.registry import GAMES, GameSpec
 from tables.seating import seat_names
-from tables.words import CLOCKS, DEFAULT_CLOCK
+from tables.words import AI_LEVELS, CLOCKS, DEFAULT_CLOCK
 
 log = logging.getLogger("tables.cogs")
 
@@ -29,6 +29,8 @@ GAME_OPTION = "The game's number, when you play several games in this channel"
 CLOCK_OPTION = "Time per decision before the AI decides for an absent player (default: 1 hour)"
 CLOCK_CHOICES = [app_commands.Choice(name=name, value=value) for value, (name, _seconds) in CLOCKS.items()]
 """Every game's ``new`` and ``open`` offer ``clock`` with these choices and ``DEFAULT_CLOCK``."""
+AI_LEVEL_OPTION = "How the AI seats play: normal, or hard (it searches ahead; a second or so per decision)"
+AI_LEVEL_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in AI_LEVELS.items()]
 
 
 def _option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_commands.Choice[str]] | None]:
@@ -81,13 +83,14 @@ def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
         "ai", inspect.Parameter.KEYWORD_ONLY, default=0, annotation=app_commands.Range[int, 0, game.max_players - 1]
     )
     clock = inspect.Parameter("clock", inspect.Parameter.KEYWORD_ONLY, default=DEFAULT_CLOCK, annotation=str)
-    options, choices = [], {"clock": CLOCK_CHOICES}
+    level = inspect.Parameter("ai_level", inspect.Parameter.KEYWORD_ONLY, default="normal", annotation=str)
+    options, choices = [], {"clock": CLOCK_CHOICES, "ai_level": AI_LEVEL_CHOICES}
     for option in game.options:
         parameter, offered = _option_parameter(option)
         options.append(parameter)
         if offered:
             choices[option.name] = offered
-    described = {"ai": "How many seats the bot's AI plays", "clock": CLOCK_OPTION}
+    described = {"ai": "How many seats the bot's AI plays", "clock": CLOCK_OPTION, "ai_level": AI_LEVEL_OPTION}
     described |= {o.name: o.description for o in game.options}
     invitees = [
         inspect.Parameter(f"player{i}", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=discord.Member | None)
@@ -99,19 +102,21 @@ def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
 
     async def challenge(cog: GameCog, interaction: discord.Interaction, values: dict[str, Any]) -> None:
         players = [values.pop(p.name, None) for p in invitees]
-        count, when = values.pop("ai"), CLOCKS[values.pop("clock")][1]
-        await cog.challenge(interaction, [p for p in players if p is not None], count, values, when)
+        count, when, level = values.pop("ai"), CLOCKS[values.pop("clock")][1], values.pop("ai_level")
+        await cog.challenge(interaction, [p for p in players if p is not None], count, values, when, level)
 
     async def open_table(cog: GameCog, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        count, when = values.pop("ai"), CLOCKS[values.pop("clock")][1]
-        await cog.open_table(interaction, count, values, when)
+        count, when, level = values.pop("ai"), CLOCKS[values.pop("clock")][1], values.pop("ai_level")
+        await cog.open_table(interaction, count, values, when, level)
 
     return (
-        _command("new", spec.challenge, [*invitees, ai, *options, clock], invited | described, choices, challenge),
+        _command(
+            "new", spec.challenge, [*invitees, ai, *options, clock, level], invited | described, choices, challenge
+        ),
         _command(
             "open",
             f"Open a {game.title} table that anyone here can join",
-            [ai, *options, clock],
+            [ai, *options, clock, level],
             described,
             choices,
             open_table,
@@ -136,6 +141,7 @@ class GameCog(commands.GroupCog):
         ai: int,
         options: dict[str, Any],
         clock: int,
+        ai_level: str = "normal",
     ) -> None:
         """``new``: challenge members (and add AI seats); with no member, the game starts at once."""
         lobbies = tables_of(interaction).lobbies
@@ -143,21 +149,25 @@ class GameCog(commands.GroupCog):
         parent = getattr(interaction.channel, "parent_id", None)
 
         async def work() -> None:
+            caller = caller_of(interaction)
+            kind = self.spec.kind
             answer = await lobbies.challenge(
-                caller_of(interaction), self.spec.kind, invitees, ai, options, clock, parent_id=parent
+                caller, kind, invitees, ai, options, clock, ai_level=ai_level, parent_id=parent
             )
             await deliver(interaction, answer.entry, answer.note)
 
         await guard(interaction, None, work())
 
-    async def open_table(self, interaction: discord.Interaction, ai: int, options: dict[str, Any], clock: int) -> None:
+    async def open_table(
+        self, interaction: discord.Interaction, ai: int, options: dict[str, Any], clock: int, ai_level: str = "normal"
+    ) -> None:
         """``open``: a table anyone here may join."""
         lobbies = tables_of(interaction).lobbies
         parent = getattr(interaction.channel, "parent_id", None)
 
         async def work() -> None:
             answer = await lobbies.open_table(
-                caller_of(interaction), self.spec.kind, ai, options, clock, parent_id=parent
+                caller_of(interaction), self.spec.kind, ai, options, clock, ai_level=ai_level, parent_id=parent
             )
             await deliver(interaction, answer.entry, answer.note)
 

@@ -77,6 +77,9 @@ class GameRecord:
     """When that lease runs out unless its process renews it."""
     last_member: int | None = None
     """The member whose own decision was the latest (AI moves and time-outs leave it as it was)."""
+    ai_level: str = "normal"
+    """How the game's AI seats play (``normal``: the heuristic; ``hard``: the search). Away, resigned and
+    timed-out members' seats are always played at ``normal``."""
 
     @property
     def names(self) -> list[str]:
@@ -135,6 +138,7 @@ class GamesRepo(Repository):
         state: dict[str, Any],
         now: float,
         clock: int = 0,
+        ai_level: str = "normal",
         runner: str | None = None,
         lease_until: float = 0.0,
     ) -> int:
@@ -142,8 +146,8 @@ class GamesRepo(Repository):
         async with self._writing() as tx:
             game_id = await tx.insert(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, version, seed, options, state,"
-                " created_at, updated_at, clock, runner, runner_until)"
-                " VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, clock, ai_level, runner, runner_until)"
+                " VALUES (?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     kind,
                     guild_id,
@@ -155,6 +159,7 @@ class GamesRepo(Repository):
                     now,
                     now,
                     clock,
+                    ai_level,
                     runner,
                     lease_until,
                 ),
@@ -193,6 +198,7 @@ class GamesRepo(Repository):
             runner=row["runner"],
             runner_until=row["runner_until"],
             last_member=row["last_member"],
+            ai_level=row["ai_level"],
         )
 
     async def revision(self, game_id: int) -> int | None:

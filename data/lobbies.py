@@ -41,6 +41,8 @@ class LobbyRecord:
     """The turn clock of the game it starts (seconds per decision, 0 = off)."""
     rematch_of: int | None = None
     """The finished game this lobby plays again."""
+    ai_level: str = "normal"
+    """How the game's AI seats play (``normal`` or ``hard``)."""
 
 
 def _lobby(row: Row) -> LobbyRecord:
@@ -64,12 +66,13 @@ def _lobby(row: Row) -> LobbyRecord:
         closed_by=row["closed_by"],
         clock=row["clock"],
         rematch_of=row["rematch_of"],
+        ai_level=row["ai_level"],
     )
 
 
 _COLUMNS = (
     "kind, mode, status, guild_id, channel_id, host_id, invitees, accepted, ai, options, names, expires_at, clock,"
-    " rematch_of"
+    " rematch_of, ai_level"
 )
 
 
@@ -95,6 +98,7 @@ class LobbiesRepo(Repository):
             lobby.expires_at,
             lobby.clock,
             lobby.rematch_of,
+            lobby.ai_level,
         )
 
     async def create(self, lobby: LobbyRecord) -> int | None:

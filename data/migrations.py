@@ -176,4 +176,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX lobbies_one_rematch ON lobbies (rematch_of)
         WHERE rematch_of IS NOT NULL AND status IN ('open', 'started');
     """,
+    # 8: how strongly the bot's AI seats play a game (``normal``: the heuristic; ``hard``: the search).
+    """
+    ALTER TABLE games ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';
+    ALTER TABLE lobbies ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';
+    """,
 )

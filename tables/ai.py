@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from tables.authority import GameError
 from tables.seating import ai_seats_to_act
+from tables.thinking import Thinker
 
 if TYPE_CHECKING:
     from tables.service import Tables
@@ -29,6 +30,8 @@ class AiDriver:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.thinker = Thinker(tables.config.ai_processes, tables.config.ai_think_ms)
+        """The ``hard`` AI's searches, in processes of their own."""
 
     def kick(self, game_id: int) -> None:
         """Let the game's AI seats move, unless they are moving already."""
@@ -41,6 +44,7 @@ class AiDriver:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.thinker.close()
 
     async def _run(self, game_id: int) -> None:
         try:

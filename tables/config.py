@@ -98,6 +98,11 @@ class Config:
     are redrawn from scratch (150–230 ms)."""
     render_threads: int | None = None
     """Boards and hands drawn at once (:mod:`rendering.pool`; ``None``: one per CPU core)."""
+    ai_think_ms: int = 1000
+    """Milliseconds the ``hard`` AI searches for one decision (:mod:`tables.thinking`)."""
+    ai_processes: int = 1
+    """Processes that run the ``hard`` AI's searches, off the event loop (0: a thread of this process,
+    for tests and the demo)."""
 
     @classmethod
     def from_env(cls) -> Config:
@@ -125,6 +130,8 @@ class Config:
             cached_games=_int_env("TABLES_CACHED_GAMES", cls.cached_games, 1) or cls.cached_games,
             render_cache_mb=_int_env("TABLES_RENDER_CACHE_MB", cls.render_cache_mb, 0) or 0,
             render_threads=_int_env("TABLES_RENDER_THREADS", None, 1),
+            ai_think_ms=_int_env("TABLES_AI_THINK_MS", cls.ai_think_ms, 10) or cls.ai_think_ms,
+            ai_processes=_int_env("TABLES_AI_PROCESSES", cls.ai_processes, 0) or 0,
         ).checked()
 
     def checked(self) -> Config:

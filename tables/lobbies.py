@@ -79,6 +79,11 @@ def _check_options(kind: str, options: dict[str, Any]) -> None:
         raise GameError(str(exc)) from exc
 
 
+def _check_level(level: str) -> None:
+    if level not in words.AI_LEVELS:
+        raise GameError(f"The AI level is one of: {', '.join(words.AI_LEVELS)}; not {words.shown(level)[:20]}.")
+
+
 def _check_seats(kind: str, seats: int, options: dict[str, Any]) -> None:
     """Whether ``seats`` players may play ``kind`` with ``options`` (the game's own rule, one line)."""
     game = GAMES[kind].game
@@ -197,11 +202,12 @@ class Lobbies:
         options: dict[str, Any],
         clock: int = 0,
         *,
+        ai_level: str = "normal",
         parent_id: int | None = None,
     ) -> Answer:
-        """``/<game> new``: invite members (they must accept) and add AI seats, with a turn clock of ``clock``
-        seconds per decision; with no invitee, the game starts at once. ``parent_id``: the channel of the
-        thread the command was used in."""
+        """``/<game> new``: invite members (they must accept) and add AI seats playing at ``ai_level``, with a
+        turn clock of ``clock`` seconds per decision; with no invitee, the game starts at once.
+        ``parent_id``: the channel of the thread the command was used in."""
         seen: set[int] = set()
         for member in invitees:
             if member.bot:
@@ -215,13 +221,24 @@ class Lobbies:
             seen.add(member.user_id)
         if ai < 0:
             raise GameError("The number of AI seats cannot be negative.")
+        _check_level(ai_level)
         _check_options(kind, options)
         _check_seats(kind, 1 + len(invitees) + ai, options)
         await self._check_host(caller)
         names = {str(caller.user_id): caller.name} | {str(m.user_id): m.name for m in invitees}
         if invitees:
             return await self._post(
-                caller, kind, "challenge", [m.user_id for m in invitees], [], ai, options, names, clock, parent_id
+                caller,
+                kind,
+                "challenge",
+                [m.user_id for m in invitees],
+                [],
+                ai,
+                options,
+                names,
+                clock,
+                parent_id,
+                ai_level,
             )
         spec = GAMES[kind]
         parent = await self._place(caller, parent_id)
@@ -238,6 +255,7 @@ class Lobbies:
                 channel_id=channel,
                 host_id=caller.user_id,
                 clock=clock,
+                ai_level=ai_level,
                 announce=Message(text),
                 answered=parent is None,
             )
@@ -254,18 +272,22 @@ class Lobbies:
         options: dict[str, Any],
         clock: int = 0,
         *,
+        ai_level: str = "normal",
         parent_id: int | None = None,
     ) -> Answer:
         """``/<game> open``: a table anyone may join; the host starts it."""
         game = GAMES[kind].game
         if ai < 0:
             raise GameError("The number of AI seats cannot be negative.")
+        _check_level(ai_level)
         if 1 + ai > game.max_players:
             raise GameError(f"{game.title} takes at most {game.max_players} players, AI seats included.")
         _check_options(kind, options)
         await self._check_host(caller)
         names = {str(caller.user_id): caller.name}
-        return await self._post(caller, kind, "open", [], [caller.user_id], ai, options, names, clock, parent_id)
+        return await self._post(
+            caller, kind, "open", [], [caller.user_id], ai, options, names, clock, parent_id, ai_level
+        )
 
     async def _post(
         self,
@@ -279,6 +301,7 @@ class Lobbies:
         names: dict[str, str],
         clock: int,
         parent_id: int | None,
+        ai_level: str,
     ) -> Answer:
         """Store a new lobby and the message that shows it (notifying only the invitees), and arm its expiry
         timer. Posted as the caller's answer, unless it goes to the parent channel."""
@@ -301,6 +324,7 @@ class Lobbies:
             now + self.tables.config.invite_ttl,
             names,
             clock=clock,
+            ai_level=ai_level,
         )
         async with self.store.transaction() as db:
             lobby_id = await db.lobbies.create(draft)
@@ -388,6 +412,7 @@ class Lobbies:
             channel_id=lobby.channel_id,
             host_id=lobby.host_id,
             clock=lobby.clock,
+            ai_level=lobby.ai_level,
             lobby=lobby.id,
         )
         lobby.game_id = started.record.id
@@ -461,6 +486,7 @@ class Lobbies:
             names,
             clock=record.clock,
             rematch_of=record.id,
+            ai_level=record.ai_level,
         )
         started = None
         async with self.store.transaction() as db:

@@ -341,14 +341,16 @@ class Tables:
         channel_id: int,
         host_id: int,
         clock: int = 0,
+        ai_level: str = "normal",
         lobby: int | None = None,
         announce: Message | None = None,
         answered: bool = True,
     ) -> Started:
-        """A new game in transaction ``db`` for ``players`` (members, in seat order) and ``ai`` AI seats, with
-        a turn clock of ``clock`` seconds per decision (0: none), and the messages it owes: its thread (on
-        the lobby's message, or on ``announce``, posted first: as the caller's answer if ``answered``), the
-        opening that notifies every member, the first board and the private views."""
+        """A new game in transaction ``db`` for ``players`` (members, in seat order) and ``ai`` AI seats
+        playing at ``ai_level``, with a turn clock of ``clock`` seconds per decision (0: none), and the
+        messages it owes: its thread (on the lobby's message, or on ``announce``, posted first: as the
+        caller's answer if ``answered``), the opening that notifies every member, the first board and the
+        private views."""
         spec = GAMES[kind]
         seats = [SeatRecord(i, name, user_id) for i, (user_id, name) in enumerate(players)]
         seats += [SeatRecord(len(seats) + i, ai_name(len(seats) + i)) for i in range(ai)]
@@ -369,6 +371,7 @@ class Tables:
             state=state,
             now=now,
             clock=clock,
+            ai_level=ai_level,
             runner=self.runner_name,
             lease_until=now + self.lease,
         )
@@ -473,12 +476,30 @@ class Tables:
                 seats = [s for s in game.to_act(state) if before.seats[game.controller(state, s)].is_ai]
                 if not seats:
                     break
-                action = spec.player.choose(game, state, seats[0], game.rng(state))
-                state = game.apply(state, seats[0], action, trusted=True, inplace=state is not before.state).state
-                played.append((seats[0], action))
+                seat = seats[0]
+                if self._searches(before, state, seat):
+                    if played:
+                        break  # commit the quick decisions first: the board shows them while the AI thinks
+                    action = await self.ai.thinker.decide(before.kind, state, seat, game_id=game_id)
+                    state = game.apply(state, seat, action, trusted=True).state
+                    played.append((seat, action))
+                    break
+                action = spec.player.choose(game, state, seat, game.rng(state))
+                state = game.apply(state, seat, action, trusted=True, inplace=state is not before.state).state
+                played.append((seat, action))
             if not played:
                 return None
             return await self._commit(before, played, trusted=True)
+
+    def _searches(self, record: GameRecord, state: dict[str, Any], seat: int) -> bool:
+        """Whether the hard AI searches ``seat``'s decision: an AI seat of a game at ``hard`` with a real
+        choice (away, resigned and timed-out members' seats are played at ``normal``)."""
+        game = self.spec(record).game
+        return (
+            record.ai_level == "hard"
+            and record.seats[game.controller(state, seat)].user_id is None
+            and len(game.legal_actions(state, seat)) > 1
+        )
 
     async def time_out(self, game_id: int, seat: int, *, version: int) -> Applied | None:
         """The turn clock ran out for ``seat``'s decision on board ``version``: the AI decides for it, from

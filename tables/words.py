@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from data.store import GameRecord, LobbyRecord
+from data.store import GameRecord, LobbyRecord, SeatRecord
 from games.core import Event, Termination, format_seats, plural
-from games.registry import GAMES, GameSpec
+from games.registry import GAMES, LEVELS, GameSpec
 from tables.seating import deciders, players_out, seat_names, seat_owners, seed_digest
 
 MESSAGE_LIMIT = 2000
@@ -35,6 +35,8 @@ CLOCKS: dict[str, tuple[str, int]] = {
 DEFAULT_CLOCK = "1h"
 """Long enough never to hurry a player who is there, short enough that an absent one costs the table an
 hour, not the game."""
+AI_LEVELS: dict[str, str] = dict(zip(LEVELS, ("Normal", "Hard (thinks ahead)"), strict=True))
+"""The ``ai_level`` choices of ``new`` and ``open``: value -> name. ``normal`` is the default."""
 
 
 def shown(name: str) -> str:
@@ -72,6 +74,11 @@ def channel_link(guild_id: int | None, channel_id: int) -> str:
 def names_shown(spec: GameSpec, record: GameRecord) -> list[str]:
     """Each engine seat's name, safe for message text (for ``{pN}`` in engine text)."""
     return [shown(n) for n in seat_names(spec.game, record)]
+
+
+def ai_level_text(level: str, seats: Sequence[SeatRecord]) -> str:
+    """`` · AI: hard`` on the opening of a game whose AI seats play hard (nothing at ``normal``)."""
+    return f" · AI: {level}" if level != "normal" and any(s.user_id is None for s in seats) else ""
 
 
 def clock_name(seconds: int) -> str:
@@ -167,7 +174,7 @@ def opening(spec: GameSpec, record: GameRecord) -> str:
     return (
         f"{title(spec, record)} begins! {humans}\n"
         f"Players: {', '.join(shown(n) for n in record.names)} · options: {options_text(record.options) or 'none'}"
-        f" · turn clock: {clock_name(record.clock)}\n"
+        f" · turn clock: {clock_name(record.clock)}{ai_level_text(record.ai_level, record.seats)}\n"
         f"Shuffle commitment: SHA-256 `{seed_digest(record.seed)}` (the seed is revealed at the end).\n"
         f"Play with the buttons under the latest board or `/{spec.kind} move` here; "
         f"`/{spec.kind} hand` or **My hand** shows your private view."
@@ -276,7 +283,7 @@ def lobby_text(lobby: LobbyRecord) -> str:
     host = lobby_name(lobby, lobby.host_id)
     extras = []
     if lobby.ai:
-        extras.append(f"{lobby.ai} AI seat{'s' if lobby.ai != 1 else ''}")
+        extras.append(plural(lobby.ai, "AI seat") + (f" ({lobby.ai_level})" if lobby.ai_level != "normal" else ""))
     if lobby.options:
         extras.append(options_text(lobby.options))
     extras.append(f"turn clock: {clock_name(lobby.clock)}")

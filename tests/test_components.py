@@ -51,7 +51,7 @@ def cog_of(kind: str) -> type[GameCog]:
 
 
 @pytest.mark.parametrize("kind", list(GAMES))
-def test_new_and_open_offer_the_engines_options_and_the_turn_clock(kind: str) -> None:
+def test_new_and_open_offer_the_engines_options_the_turn_clock_and_the_ai_level(kind: str) -> None:
     game, cog = GAMES[kind].game, cog_of(kind)
     for command in (cog.new, cog.open):
         for option in game.options:
@@ -63,6 +63,8 @@ def test_new_and_open_offer_the_engines_options_and_the_turn_clock(kind: str) ->
         assert clock.default == DEFAULT_CLOCK and [c.value for c in clock.choices] == list(CLOCKS)
         ai = command.get_parameter("ai")
         assert (ai.min_value, ai.max_value) == (0, game.max_players - 1)
+        level = command.get_parameter("ai_level")
+        assert level.default == "normal" and [c.value for c in level.choices] == ["normal", "hard"]
     members = [p.name for p in cog.new.parameters if p.name.startswith("player")]
     assert members == [f"player{i}" for i in range(2, len(members) + 2)]
     assert len(members) + 1 <= game.max_players

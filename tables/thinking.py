@@ -1,0 +1,68 @@
+"""The ``hard`` AI's searches, off the event loop.
+
+A search takes up to ``TABLES_AI_THINK_MS`` of full CPU per decision. On the event loop it would stall
+every other game's answers for that long, and in a thread it would still hold the GIL most of the time,
+so it runs in a small pool of worker processes (``TABLES_AI_PROCESSES``), started on the first search.
+The workers import only ``games/`` (pure engines, no Discord, no database): a search is a pure function
+of the game's kind, the state, the seat and a random seed (:func:`games.search.decide`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from games.core import Action
+from games.search import decide
+
+log = logging.getLogger("tables.thinking")
+
+
+class Thinker:
+    """Runs the hard AI's searches: in ``processes`` worker processes, or (0) in a thread."""
+
+    def __init__(self, processes: int, think_ms: int) -> None:
+        self.processes = processes
+        self.think_ms = think_ms
+        self._pool: ProcessPoolExecutor | None = None
+        self._salt = random.SystemRandom().getrandbits(64)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver: workers start from a clean process, not a fork of one running an event loop,
+            # Discord connections and render threads; it imports the games once, for every worker it forks.
+            # Niced: where the search processes and the bot share cores, the bot's answers come first.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["games.registry"])
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=os.nice, initargs=(10,))
+            log.info("Started %d process(es) for the hard AI (%d ms a decision)", self.processes, self.think_ms)
+        return self._pool
+
+    async def start(self) -> None:
+        """Start the search processes now, rather than on the first search (which then waits for them)."""
+        if self.processes:
+            await asyncio.get_running_loop().run_in_executor(self._executor(), os.getpid)
+
+    async def decide(self, kind: str, state: dict[str, Any], seat: int, *, game_id: int) -> Action:
+        """The hard AI's decision for ``seat``. Its random seed is this process's own, never derived from
+        the game's secret seed."""
+        seed = f"{self._salt:x}/{game_id}/{state['step']}/{seat}"
+        if self.processes:
+            text = await asyncio.get_running_loop().run_in_executor(
+                self._executor(), decide, kind, state, seat, self.think_ms, seed
+            )
+        else:
+            text = await asyncio.to_thread(decide, kind, state, seat, self.think_ms, seed)
+        return Action.decode(text)
+
+    def close(self) -> None:
+        """Stop the worker processes (a search under way is abandoned: its game's AI turn is tried again
+        by the process that runs the game next)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

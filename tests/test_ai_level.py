@@ -1,0 +1,127 @@
+"""The AI level of a table: ``ai_level`` on ``new`` and ``open`` is stored with the lobby and the game,
+kept by a rematch, and decides who searches: the AI seats of a ``hard`` game think in the hard AI's pool
+(off the event loop), while away, resigned and timed-out members' seats are always played at ``normal``."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+import pytest
+
+from cogs.app import create_bot
+from tables.authority import GameError
+from tables.config import Config
+from tests.conftest import World
+from tests.service_support import NAMES, USERS, member, new_game, owed, tables_on
+from tests.support import said
+
+
+@pytest.fixture
+def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int, bool]]:
+    """Stand in for the search (its own tests are in test_search.py): record each call — kind, seat, think
+    time, and whether it ran off the event loop's thread — and play the first legal action."""
+    from games.registry import GAMES
+
+    calls: list[tuple[str, int, int, bool]] = []
+    loop_thread = threading.get_ident()
+
+    def decide(kind: str, state: dict, seat: int, think_ms: int, seed: str) -> str:
+        calls.append((kind, seat, think_ms, threading.get_ident() != loop_thread))
+        return GAMES[kind].game.legal_actions(state, seat)[0].encode()
+
+    monkeypatch.setattr("tables.thinking.decide", decide)
+    return calls
+
+
+async def hard_game(store, n: int = 2, ai: int = 1, kind: str = "piratz"):
+    tables = tables_on(store, ai_processes=0, ai_think_ms=250)
+    async with store.transaction() as db:
+        started = await tables.create(
+            db,
+            kind,
+            players=[(USERS[i], NAMES[i]) for i in range(n - ai)],
+            ai=ai,
+            options={},
+            guild_id=1,
+            channel_id=2,
+            host_id=USERS[0],
+            ai_level="hard",
+        )
+    return tables, started.record
+
+
+async def test_a_hard_tables_ai_seats_search_off_the_event_loop_one_decision_a_board(store, searches):
+    tables, record = await hard_game(store, 2, ai=2)
+    assert (await store.games.load(record.id)).ai_level == "hard"
+    try:
+        for version in (1, 2, 3):
+            applied = await tables.ai_turn(record.id, 12)
+            # A decision with a real choice is searched and committed on its own, so its board comes at once.
+            assert applied is not None and applied.record.version == version
+            assert len(searches) == version
+        assert all(kind == "piratz" and ms == 250 and off for kind, _seat, ms, off in searches)
+        assert await tables.replay(record.id) == applied.record.state
+    finally:
+        await tables.stop()
+
+
+async def test_normal_tables_and_members_seats_never_search(store, searches):
+    tables = tables_on(store, ai_processes=0)
+    try:
+        record = await new_game(tables, 2, ai=2)
+        assert record.ai_level == "normal"
+        applied = await tables.ai_turn(record.id, 12)
+        assert applied is not None and applied.record.version == 12 and searches == []
+    finally:
+        await tables.stop()
+    tables, record = await hard_game(store, 2, ai=1)
+    try:
+        state = record.state
+        away = dataclasses.replace(record, seats=[dataclasses.replace(record.seats[0], away=True), record.seats[1]])
+        resigned = dataclasses.replace(
+            record, seats=[dataclasses.replace(record.seats[0], resigned=True), record.seats[1]]
+        )
+        for played_for in (away, resigned):
+            assert played_for.seats[0].is_ai and not tables._searches(played_for, state, 0)
+        assert tables._searches(record, state, 1)  # the AI seat itself: searched
+        assert not tables._searches(dataclasses.replace(record, ai_level="normal"), state, 1)
+    finally:
+        await tables.stop()
+
+
+async def test_the_level_is_checked_and_kept_by_the_lobby(store, searches):
+    tables = tables_on(store, ai_processes=0)
+    try:
+        with pytest.raises(GameError, match="The AI level is one of: normal, hard"):
+            await tables.lobbies.open_table(member(0), "piratz", 1, {}, ai_level="brutal")
+        await tables.lobbies.challenge(member(0), "piratz", [member(1)], 1, {}, ai_level="hard")
+        (lobby,) = await store.lobbies.open()
+        *_, (_lane, _kind, message, _payload) = await owed(tables)
+        assert lobby.ai_level == "hard" and "1 AI seat (hard)" in message.content
+    finally:
+        await tables.stop()
+
+
+@pytest.fixture
+def simcord_bot(database):
+    """The bot with the real search in its pool of one process, thinking briefly."""
+    config = dataclasses.replace(Config(), ai_think_ms=20, ai_processes=1)
+    return create_bot(database=database, ai_delay=0, seed="e2e", warm_renderers=False, config=config)
+
+
+async def test_slash_new_with_ai_level_hard_plays_the_ai_by_search(world: World) -> None:
+    table = world.table
+    thinker = world.bot.tables.ai.thinker
+    await thinker.start()  # outside any interaction: starting processes takes seconds on a busy machine
+    result = await table.challenge("piratz", "Anne", [], ai=1, ai_level="hard")
+    assert result is not None
+    record = await table.latest_game()
+    assert record.ai_level == "hard" and "AI: hard" in table.place(record).history()[0].content
+    record = await table.play_to_end(record.id)
+    assert record.status == "finished"
+    final = next(m for m in table.place(record).history() if "is over" in m.content)
+    rematch = await table.members["Anne"].click(final, label="Rematch")
+    assert said(rematch, "begins") or said(rematch, "Rematch")
+    again = await table.latest_game()
+    assert again.id != record.id and again.ai_level == "hard"
