@@ -203,8 +203,8 @@ def _map_layer(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> I
         letter = "ABCDEFGHIJK"[i]
         t.text(layer, (EDGE + i * GAP, 16), letter, fnt, t.INK, anchor="mm")
         t.text(layer, (EDGE + i * GAP, MAP - 14), letter, fnt, t.INK, anchor="mm")
-        t.text(layer, (15, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")
-        t.text(layer, (MAP - 15, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")
+        t.text(layer, (22, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")  # "11" is 36 px wide
+        t.text(layer, (MAP - 22, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")
     for number, col, row in ports:
         bx, by = _port_badge(number, col, row)
         t.paste(layer, _disc(t.GOLD, 36), (bx - MAP_X, by - MAP_Y), "mm")
@@ -322,20 +322,26 @@ def _bar(canvas: Image.Image, x: int, y: int, width: int, value: int, colour: t.
 def _logs(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     fleets = _fleets(view)
     rows = sum(len(ships) for _, ships in fleets)
-    head_h = 44
-    row_h = min(112, (MAP - 24 - head_h * len(fleets)) // max(rows, 1))
-    y = MAP_Y + 14
-    acting = set(view["to_act"])
-    bold = t.font(SMALL, bold=True)
+    heads = []
     for commander, seats in fleets:
         name = t.clean_name(names[seats[0]]) or f"Player {commander + 1}"
         out = all(view["ships"][s]["sunk"] for s in seats)
-        # The fleet's ships are listed below it, so only a fleet with none afloat says so.
-        label = t.ellipsize(name, bold, PANEL_W - (150 if out else 80))
-        t.pill(canvas, (PANEL_X + 14, y + 4), label, bold, t.INK, t.PARCHMENT)
+        # The fleet's ships are listed below it, so only a fleet with none afloat says so. A long name takes
+        # two lines rather than being cut.
+        lines, fnt = t.fit_lines(name, PANEL_W - (150 if out else 80), SMALL, 2, min_size=SMALL)
+        heads.append((lines, fnt, out))
+    head_h = [44 + (len(lines) - 1) * 30 for lines, _, _ in heads]
+    row_h = min(112, (MAP - 24 - sum(head_h)) // max(rows, 1))
+    y = MAP_Y + 14
+    acting = set(view["to_act"])
+    for (_, seats), (lines, fnt, out), h in zip(fleets, heads, head_h, strict=True):
+        width = round(max(t.text_width(line, fnt) for line in lines)) + 36
+        t.paste(canvas, t.rounded(width, h - 6, 18, t.INK), (PANEL_X + 14, y + 4))
+        for n, line in enumerate(lines):
+            t.text(canvas, (PANEL_X + 32, y + 4 + 19 + n * 30), line, fnt, t.PARCHMENT, anchor="lm")
         if out:
             t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), "out", t.font(SMALL), t.INK_SOFT, anchor="rm")
-        y += head_h
+        y += h
         for s in seats:
             _log_row(canvas, view, s, y, row_h, s in acting)
             y += row_h
@@ -361,14 +367,11 @@ def _log_row(canvas: Image.Image, view: View, seat: int, y: int, row_h: int, act
         _bar(canvas, x, y + 50, PANEL_W - 32, ship["balls"], (60, 60, 70), _disc((56, 56, 64), 20))
         _bar(canvas, x, y + 78, PANEL_W - 32, ship["supplies"], (170, 112, 56), _crate(20))
     else:
-        t.text(
-            canvas,
-            (x + 42, y + 46),
-            f"{ship['balls']} cannonballs, {ship['supplies']} supplies",
-            t.font(SMALL),
-            t.INK,
-            anchor="lm",
-        )
+        # A short row: the logs as numbers beside their marks (a cannonball, a crate), as the bars show them.
+        fnt = t.font(SMALL, bold=True)
+        for n, (mark, value) in enumerate(((_disc((56, 56, 64), 20), ship["balls"]), (_crate(20), ship["supplies"]))):
+            t.paste(canvas, mark, (x + 52 + n * 110, y + 50), "mm")
+            t.text(canvas, (x + 70 + n * 110, y + 50), str(value), fnt, t.INK, anchor="lm")
 
 
 # ---------------------------------------------------------------------------------------------- head and foot
@@ -385,7 +388,7 @@ def _status(view: View, names: Sequence[str]) -> str:
 def _head(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     rounds = f"ROUND {view['round']} / {view['rounds']}"
     t.pill(canvas, (TITLE_END + 20, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
-    line, fnt = t.fit_text(_status(view, names), W - 2 * M - 40, SMALL + 2, min_size=t.MIN_TEXT)
+    line, fnt = t.fit_text(_status(view, names), W - 2 * M - 40, SMALL + 2, min_size=SMALL)
     t.text(canvas, (M + 20, 90), line, fnt, t.HIGHLIGHT, anchor="lm")
 
 
@@ -437,7 +440,7 @@ def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     line = offer or f"The Treasure is {chest}."
     colour = t.GOLD if offer else t.MIST
     # An offer is never cut: in the bold face if it fits, else over two lines.
-    lines, fnt = t.fit_lines(line, W - 2 * M - 40, SMALL, 2)
+    lines, fnt = t.fit_lines(line, W - 2 * M - 40, SMALL, 2, min_size=SMALL)
     for n, part in enumerate(lines):
         t.text(canvas, (x, FOOT_Y + 84 + n * 30 - 15 * (len(lines) - 1)), part, fnt, colour, anchor="lm")
 

@@ -27,10 +27,11 @@ CELL = 100
 TOILET = 44
 """How deep the toilets are, beside the grid."""
 GX = (WIDTH - SIZE * CELL) // 2
-GY = 212
+GY = 256
+"""Below the header: the title, the dice and who rolled them, then the status in one or two lines."""
 GRID = SIZE * CELL
 PANEL_Y = GY + GRID + TOILET + 62
-PANEL_W, PANEL_H, PANEL_GAP = 340, 112, 16
+PANEL_W, PANEL_H, PANEL_GAP = 340, 136, 16
 SS = 3
 """Supersampling of the cached tile, trap and token images."""
 
@@ -215,18 +216,16 @@ def _header(img: Image.Image, view: View, names: Sequence[str]) -> None:
     ink = t.HIGHLIGHT if view["result"] is None else t.GOLD
     lines, fnt = t.fit_lines(_status(view, names), WIDTH - 56, 28, 2)
     for n, line in enumerate(lines):
-        t.text(img, (28, 100 + n * 30 - 15 * (len(lines) - 1)), line, fnt, ink, anchor="lm")
+        t.text(img, (28, 120 + n * 30), line, fnt, ink, anchor="lm")
     roll = view["roll"]
     if roll is not None:
         size = 62
         img.paste(_die(YELLOW, roll["y"], size), (WIDTH - 2 * size - 40, 8), _die(YELLOW, roll["y"], size))
         img.paste(_die(GREEN, roll["g"], size), (WIDTH - size - 28, 8), _die(GREEN, roll["g"], size))
         fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"])) or "no trap yet"
-        small = t.font(t.MIN_TEXT)
-        who = f"{names[view['mover']]} rolled · traps {fell}"
-        if t.text_width(who, small) > 440:  # the squares are framed on the board too
-            who = t.ellipsize(names[view["mover"]], small, 440 - t.text_width(" rolled", small)) + " rolled"
-        t.text(img, (WIDTH - 28, 82), who, small, t.FOAM, anchor="rm")
+        # Under the dice, on a line of its own: who rolled them and where their traps fell.
+        who, small = t.fit_text(f"{names[view['mover']]} rolled · traps {fell}", WIDTH - 56, t.MIN_TEXT, bold=False)
+        t.text(img, (WIDTH - 28, 84), who, small, t.FOAM, anchor="rm")
 
 
 @image_cache
@@ -314,13 +313,18 @@ def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box) -> N
     token = _token(seat, False, _hue(view, seat))
     img.paste(token, (x0 + 4, y0 + 6), token)
     teams = view["mode"] != "ffa"
-    fitted, fnt = t.fit_text(name, x1 - x0 - 116, 30)
-    t.text(img, (x0 + 104, y0 + (28 if teams else 36)), fitted, fnt, t.INK_SOFT if out else t.INK, anchor="lm")
+    # A long name takes two or three lines (three columns of panels with six players), never cut.
+    lines, fnt = t.fit_lines(name, x1 - x0 - 116, 30, 3)
+    rows = [*lines, *(["team"] if teams else []), "status"]
+    ys = [y0 + round((n + 0.5) * (PANEL_H - 8) / len(rows)) + 4 for n in range(len(rows))]
+    for line, y in zip(lines, ys, strict=False):
+        t.text(img, (x0 + 104, y), line, fnt, t.INK_SOFT if out else t.INK, anchor="lm")
     if teams:
+        y = ys[len(lines)]
         colour = t.PLAYER_COLOURS[_hue(view, seat)]
-        ImageDraw.Draw(img).ellipse((x0 + 104, y0 + 48, x0 + 124, y0 + 68), fill=colour.fill, outline=t.OUTLINE)
+        ImageDraw.Draw(img).ellipse((x0 + 104, y - 10, x0 + 124, y + 10), fill=colour.fill, outline=t.OUTLINE)
         team = f"{colour.name.title()} team"
-        t.text(img, (x0 + 132, y0 + 58), team, t.font(t.MIN_TEXT, bold=True), t.INK, anchor="lm")
+        t.text(img, (x0 + 132, y), team, t.font(t.MIN_TEXT, bold=True), t.INK, anchor="lm")
     q = view["rats"][seat]
     if out:
         turn = next(f[1] for f in view["fallen"] if f[0] == seat)
@@ -329,7 +333,7 @@ def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box) -> N
         status, ink = "not placed yet", t.INK_SOFT
     else:
         status, ink = f"in · on {square_text(q)}", (30, 110, 50)
-    t.text(img, (x0 + 104, y0 + (88 if teams else 80)), status, t.font(t.MIN_TEXT, bold=True), ink, anchor="lm")
+    t.text(img, (x0 + 104, ys[-1]), status, t.font(t.MIN_TEXT, bold=True), ink, anchor="lm")
     if out:
         t.paste(img, t.icon("skull", 40), (x0 + 54, y0 + 56), "mm")
 
@@ -391,30 +395,36 @@ def render_board(view: View, names: Sequence[str]) -> bytes:
 
 
 def render_final(view: View, names: Sequence[str]) -> bytes:
-    """The end: the final board, who survived, and the order in which the rats fell."""
+    """The end: the final board, who survived, and the order in which the rats fell (long lines wrap)."""
     seats = view["seats"]
-    lines = 2 + max(1, len(view["fallen"]))
-    img, shown = _canvas(view, names, lines * 40 + 70)
-    for s in range(seats):
-        _player(img, view, s, shown[s], _panel_box(s, seats))
-    y = PANEL_Y + _panels_height(seats) + 10
-    box = (28, y, WIDTH - 28, y + lines * 40 + 44)
-    t.panel(img, box)
+    shown = t.seat_names(names, seats)
     winners = view["result"]["winners"] if view["result"] else []
-    t.paste(img, t.icon("crown", 44), (70, y + 36), "mm")
     headline = f"{'Winners' if len(winners) > 1 else 'Winner'}: " + (" & ".join(shown[s] for s in winners) or "nobody")
-    bold = t.font(30, bold=True)
-    t.text(img, (104, y + 36), t.ellipsize(headline, bold, WIDTH - 180), bold, t.INK, anchor="lm")
-    t.text(img, (60, y + 84), "Order in which the rats fell:", t.font(t.MIN_TEXT, bold=True), t.INK_SOFT, anchor="lm")
+    bold, fnt = t.font(30, bold=True), t.font(t.MIN_TEXT)
+    heads = t.wrap(headline, bold, WIDTH - 180)
     how = {
         "roll": "caught by a roll's trap",
         "move": "no move at the start of its move",
         "end": "no move at the end of its turn",
     }
-    for n, (seat, turn, when) in enumerate(view["fallen"]):
-        line = f"{n + 1}. {shown[seat]} ({_letter(seat)}) — turn {turn}, {how[when]}"
-        fnt = t.font(t.MIN_TEXT)
-        t.text(img, (60, y + 124 + n * 40), t.ellipsize(line, fnt, WIDTH - 140), fnt, t.INK, anchor="lm")
-    if not view["fallen"]:
-        t.text(img, (60, y + 124), "No rat fell.", t.font(t.MIN_TEXT), t.INK, anchor="lm")
+    fell = [
+        t.wrap(f"{n + 1}. {shown[seat]} ({_letter(seat)}) — turn {turn}, {how[when]}", fnt, WIDTH - 140)
+        for n, (seat, turn, when) in enumerate(view["fallen"])
+    ] or [("No rat fell.",)]
+    rows = len(heads) + 1 + sum(len(lines) for lines in fell)
+    img, shown = _canvas(view, names, rows * 40 + 70)
+    for s in range(seats):
+        _player(img, view, s, shown[s], _panel_box(s, seats))
+    y = PANEL_Y + _panels_height(seats) + 10
+    t.panel(img, (28, y, WIDTH - 28, y + rows * 40 + 44))
+    t.paste(img, t.icon("crown", 44), (70, y + 36), "mm")
+    for n, line in enumerate(heads):
+        t.text(img, (104, y + 36 + n * 40), line, bold, t.INK, anchor="lm")
+    y += 40 * len(heads)
+    t.text(img, (60, y + 44), "Order in which the rats fell:", t.font(t.MIN_TEXT, bold=True), t.INK_SOFT, anchor="lm")
+    y += 84
+    for lines in fell:
+        for n, line in enumerate(lines):
+            t.text(img, (60 + 36 * (n > 0), y), line, fnt, t.INK, anchor="lm")
+            y += 40
     return t.to_png(img)

@@ -235,13 +235,15 @@ def fit_text(
 
 
 @lru_cache(maxsize=512)
-def fit_lines(s: str, width: float, size: int, lines: int = 2) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
-    """Bold ``s`` on one line as :func:`fit_text` fits it without cutting it; else wrapped over up to
-    ``lines`` lines in the condensed bold face at :data:`MIN_TEXT` px (only then cut with "…")."""
-    fitted, fnt = fit_text(s, width, size)
+def fit_lines(
+    s: str, width: float, size: int, lines: int = 2, min_size: int = MIN_TEXT
+) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+    """Bold ``s`` on one line as :func:`fit_text` fits it (down to ``min_size`` px) without cutting it; else
+    wrapped over up to ``lines`` lines in the condensed bold face at ``min_size`` px (only then cut with "…")."""
+    fitted, fnt = fit_text(s, width, size, min_size=min_size)
     if fitted == s:
         return (s,), fnt
-    fnt = font(MIN_TEXT, True, True)
+    fnt = font(min_size, True, True)
     return wrap(s, fnt, width, lines), fnt
 
 
