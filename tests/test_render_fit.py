@@ -40,6 +40,11 @@ NAMES = [
 """Display names as long as Discord allows them to be in practice, in several scripts."""
 
 SIZES = (1, 2, 6, 8)
+KNOWN = {
+    "piratz": "names cut on the panels and the final table; BURIED over the tokens' words",
+    "sewerpirats": "names cut on the panels and the final table; a seizing status cut; PASSED out of its panel",
+}
+"""The first two games' known misfits (issue 20 asked for the three new ones): to be fixed, then removed."""
 OPTIONS: dict[str, list[dict[str, Any]]] = {
     "sewerpirats": [{"variant": "standard"}, {"variant": "auction"}, {"variant": "landlubber"}],
     "sewerrat": [{"teams": "ffa"}, {"teams": "2"}, {"teams": "3"}],
@@ -225,7 +230,8 @@ def cases() -> Iterator[Any]:
                 except ValueError:
                     continue  # a team size this table does not take
                 label = "-".join([kind, str(players), *(str(v) for v in options.values())])
-                yield pytest.param(kind, players, options, id=label)
+                marks = [pytest.mark.xfail(reason=KNOWN[kind], strict=True)] if kind in KNOWN else []
+                yield pytest.param(kind, players, options, id=label, marks=marks)
 
 
 @pytest.mark.parametrize(("kind", "players", "options"), list(cases()))
