@@ -52,3 +52,11 @@ def test_actions_per_s_tiny() -> None:
     assert "error" not in out, out.get("error")
     assert out["one_process"] > 0 and out["two_processes"] > 0
     assert out["ratio"] == pytest.approx(out["two_processes"] / out["one_process"], rel=0.01)
+
+
+def test_thinking_figures_tiny() -> None:
+    """The thinking section's load runs through the bot's own search processes while actions are timed."""
+    from bench.__main__ import action_latency
+
+    samples = asyncio.run(action_latency("piratz", 4, thinking=2))
+    assert len(samples) >= 4 and all(0 < s < 60_000 for s in samples)
