@@ -244,6 +244,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {IRREGULAR.get(word, word + 's')}"
 
 
+def joined(parts: Sequence[str]) -> str:
+    """Words listed as a sentence does: "Anne", "Anne and Ben", "Anne, Ben and Cleo"."""
+    return " and ".join(filter(None, (", ".join(parts[:-1]), parts[-1]))) if parts else ""
+
+
 def article(word: str) -> str:
     """``word`` with its indefinite article: "an English town", "a Dutch ship"."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"

@@ -604,3 +604,11 @@ def test_many_games(table: Table) -> None:
             check_views(game, state, where)
             check_secrets(game, table.spec.player, state, rng, where)
             check_secret_choices(game, state, rng, where)
+
+
+def test_counts_articles_and_lists_read_as_sentences() -> None:
+    from games.core import article, joined, plural
+
+    assert (plural(1, "cannon"), plural(3, "cannon"), plural(2, "supply")) == ("1 cannon", "3 cannons", "2 supplies")
+    assert (article("English town"), article("Dutch ship")) == ("an English town", "a Dutch ship")
+    assert [joined(n) for n in ([], ["A"], ["A", "B"], ["A", "B", "C"])] == ["", "A", "A and B", "A, B and C"]

@@ -676,6 +676,8 @@ def test_one_sinking_may_complete_two_missions_and_win_with_four() -> None:
     do(state, 0, "fire 10c")
     do(state, 0, "fire kh")
     assert len(state["players"][0]["done"]) == 4 and G.outcome(state).winners == (0,)
+    # The result says the count the scores show ("Missions done: … 4 missions"), not "three".
+    assert G.outcome(state).summary == "{p0} completed 4 missions and freed the captain."
 
 
 def test_a_joker_in_a_duel_brings_a_drawn_ship() -> None:

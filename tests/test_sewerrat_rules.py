@@ -553,6 +553,7 @@ def test_the_safety_limit_of_300_turns_shares_the_victory():
     GAME.apply(state, 0, "pass", inplace=True)
     outcome = GAME.outcome(state)
     assert outcome.winners == (0, 1, 2) and outcome.termination is Termination.SAFETY_LIMIT
+    assert outcome.summary.endswith("{p0}, {p1} and {p2} share the victory.")  # a list, not "and … and"
 
 
 # ---------------------------------------------------------------------------------------------- texts, AI

@@ -140,7 +140,9 @@ class Pirates(Game):
         done = tuple(len(player["done"]) for player in state["players"])
         if state["winner"] is not None:
             seat = state["winner"]
-            return Outcome((seat,), done, f"{p(seat)} completed three missions and freed the captain.")
+            # One event may complete two missions at once: the count said is the one the scores show.
+            missions = plural(done[seat], "mission")
+            return Outcome((seat,), done, f"{p(seat)} completed {missions} and freed the captain.")
         live = live_seats(state)
         if not live:
             return Outcome((), done, "Every crew is lost at sea.", Termination.LAST_STANDING)

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, plural, redeal
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, joined, plural, redeal
 
 from .cards import CARDS, CUBES, SKULL_IDS, TYPE_INDEX, TYPES
 
@@ -134,7 +134,7 @@ def _tie_note(best: int, beaten: list[JSON]) -> str:
         seats = [b["seat"] for b in beaten if b["on"] == on]
         if seats:
             parts.append(f"with {_seats_text(seats)} on {how}")
-    return f"{{p{best}}} wins the tie {' and '.join(parts)}."
+    return f"{{p{best}}} wins the tie {joined(parts)}."
 
 
 def score(piles: list[list[int]], cubes: list[list[int]]) -> JSON:

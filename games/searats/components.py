@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.core import JSON, Event, dice, plural
+from games.core import JSON, Event, dice, joined, plural
 
 SHIPS = ("black", "red", "blue", "green", "purple", "yellow")
 """The six ships in their fixed turn order; a ship's seat is its index."""
@@ -57,7 +57,7 @@ def goods(balls: int, supplies: int) -> str:
         parts.append(plural(balls, "cannonball"))
     if supplies:
         parts.append(plural(supplies, "supply"))
-    return " and ".join(parts) or "nothing"
+    return joined(parts) or "nothing"
 
 
 class Dice:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, joined
 from games.sewerpirats import hidden
 from games.sewerpirats.auction import auction_actions, play_auction
 from games.sewerpirats.board import CAPTAIN, StepRng
@@ -124,7 +124,7 @@ class SewerPirats(Game):
         if result is None:
             return None
         winners = tuple(result["winners"])
-        names = " and ".join(f"{{p{w}}}" for w in winners)
+        names = joined([f"{{p{w}}}" for w in winners])
         verb = "share the victory" if len(winners) > 1 else "wins"
         return Outcome(winners, tuple(result["scores"]), f"{names} {verb} with {max(result['scores'])} points.")
 

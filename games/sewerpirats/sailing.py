@@ -3,7 +3,7 @@ flotsam moving up, the end of the game with its final sailings, and the flow to 
 
 from __future__ import annotations
 
-from games.core import JSON, Action, Event, IllegalAction, act
+from games.core import JSON, Action, Event, IllegalAction, act, joined
 from games.sewerpirats.board import CAPTAIN, captain_ship, has_ability, log, second_token
 from games.sewerpirats.components import GROUP_BOOTY, SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.moves import plan_actions
@@ -259,6 +259,6 @@ def _game_over(state: JSON, events: list[Event]) -> None:
     state["result"] = {"scores": scores, "winners": winners, "space_sums": sums}
     state["phase"] = "over"
     state["actor"] = None
-    names = " and ".join(f"{{p{w}}}" for w in winners)
+    names = joined([f"{{p{w}}}" for w in winners])
     verb = "share the victory" if len(winners) > 1 else "wins"
     log(state, events, f"Game over: {names} {verb} with {best} points.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.core import JSON, plural
+from games.core import JSON, joined, plural
 from games.sewerpirats.board import CAPTAIN, captain_ship, second_token
 from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, TRIBE_SINGULAR, token_name
 from games.sewerpirats.scoring import FOOD, breakdown, total
@@ -197,7 +197,7 @@ def summary_line(view: JSON) -> str:
     head = f"Sewer Pirats ({view['variant']})"
     if view["final"] is not None:
         scores = ", ".join(f"{{p{s['seat']}}} {s['total']}" for s in view["final"]["scores"])
-        winners = " and ".join(f"{{p{w}}}" for w in view["final"]["winners"])
+        winners = joined([f"{{p{w}}}" for w in view["final"]["winners"]])
         return f"{head}: game over, {winners} won. Scores: {scores}."
     ships = "; ".join(
         f"{ship['ship']} {sum(f is not None for f in ship['spaces'][:CAPTAIN])} crew"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Event, Termination, dice
+from games.core import JSON, Event, Termination, dice, joined
 from games.sewerrat.board import add_trap, can_move, escapes, occupied
 from games.sewerrat.components import BLACK, DIR_WORD, RED, SIZE, TRAPS, square, square_text
 
@@ -80,7 +80,7 @@ def check_end(state: JSON, events: list[Event]) -> bool:
         last = state["fallen"][-1][1:]
         teams = {team_of(state, s) for s, *when in state["fallen"] if when == last}
         winners = [s for t in sorted(teams) for s in team_seats(state, t)]
-    names = " and ".join(p(s) for s in winners)
+    names = joined([p(s) for s in winners])
     if not standing:
         summary = f"{names} share the victory: the last rats fell at once."
     elif len(winners) > 1:
@@ -192,7 +192,7 @@ def end_turn(state: JSON, rng: random.Random, events: list[Event]) -> None:
 def next_turn(state: JSON, rng: random.Random, events: list[Event]) -> None:
     if state["turn"] >= TURN_LIMIT:
         winners = [s for t in standing_teams(state) for s in team_seats(state, t)]
-        summary = f"{TURN_LIMIT} turns have passed: " + " and ".join(p(s) for s in winners) + " share the victory."
+        summary = f"{TURN_LIMIT} turns have passed: " + joined([p(s) for s in winners]) + " share the victory."
         finish(state, winners, Termination.SAFETY_LIMIT, summary)
         events.append(Event(f"🏁 {summary}"))
         return

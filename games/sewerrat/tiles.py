@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 
-from games.core import JSON, plural
+from games.core import JSON, joined, plural
 from games.sewerrat.board import occupied
 from games.sewerrat.components import SHAPE_OF, SHAPE_WORD, SQUARES, TILE_SET
 from games.sewerrat.plumbing import problem
@@ -122,7 +122,7 @@ def supply_problem(state: JSON) -> str | None:
     if in_some_order(state["supply"], changes):
         return None
     left = supply_with_pending(state)
-    short = " and ".join(plural(-left[shape], SHAPE_WORD[shape].lower()) for shape in TILE_SET if left[shape] < 0)
+    short = joined([plural(-left[shape], SHAPE_WORD[shape].lower()) for shape in TILE_SET if left[shape] < 0])
     if short:
         return f"the supply is short of {short} (a square changed from that shape gives one back)"
     return "no order of its squares finds each new tile in the supply"

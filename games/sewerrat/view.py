@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.core import JSON
+from games.core import JSON, joined
 from games.sewerrat.board import escapes, moves
 from games.sewerrat.components import DIR_NAME, square_text, toilet_exit, toilet_name
 from games.sewerrat.flow import TURN_LIMIT, team_count, team_of
@@ -121,7 +121,7 @@ def seat_text(view: JSON) -> str:
     else:
         where = f"Your rat is on {square_text(q)}."
     mates = [s for s in range(view["seats"]) if s != seat and view["team_of"][s] == view["team_of"][seat]]
-    team = f" Your team: {' and '.join(_p(s) for s in [seat, *mates])}." if view["mode"] != "ffa" else ""
+    team = f" Your team: {joined([_p(s) for s in [seat, *mates]])}." if view["mode"] != "ffa" else ""
     moves_ = view["mine"]
     can = f" From there it can: {', '.join(f'`{m}`' for m in moves_)}." if moves_ else ""
     if q is not None and not moves_:
