@@ -258,6 +258,9 @@ def write_transcript(table: SimTable, out: Path) -> int:
     backend = env.backend
     images = out / "images"
     images.mkdir(parents=True, exist_ok=True)
+    for old in images.iterdir():  # a demo run into the same folder before: its images are not this game's
+        if old.is_file():
+            old.unlink()
     users = {u.id: (u.global_name or u.name) for u in backend.users.values()}
     lines = ["# Transcript", ""]
     notes = sorted(table.log, key=lambda n: n[0])

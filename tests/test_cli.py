@@ -216,12 +216,15 @@ def test_demo_plays_a_whole_game_with_an_option(
 
     monkeypatch.setattr(SimTable, "challenge", recording)
     out = tmp_path / "new" / "demo"
+    (out / "images").mkdir(parents=True)
+    (out / "images" / "1-sewerpirats-1-0.png").write_bytes(b"a board of an earlier demo")
     status, stdout, err = cli(capsys, "demo", "piratz", "--players", "2", "--option", "blind=on", "--out", str(out))
     assert status == 0, err
     assert challenged == [{"kind": "piratz", "ai": 1, "blind": True}]
     assert "Piratz #1 finished" in stdout
     assert (out / "transcript.md").read_text(encoding="utf-8").startswith("# Transcript")
-    assert any((out / "images").iterdir())
+    images = [p.name for p in (out / "images").iterdir()]
+    assert images and all("piratz" in name for name in images)  # an earlier demo's images are gone
 
 
 def test_a_demo_with_a_whole_number_option_narrates_with_names(
@@ -404,6 +407,8 @@ def test_readme_commands_use_only_real_flags(capsys: pytest.CaptureFixture[str])
         ("", {"TABLES_INVITE_TTL": "-1"}, "TABLES_INVITE_TTL must be a number of seconds from 1 up"),
         ("", {"TABLES_ARCHIVE_AFTER": "soon"}, "TABLES_ARCHIVE_AFTER must be a number of seconds"),
         ("", {"TABLES_DATABASE": "postgresql://u:secret@[::1/x"}, "TABLES_DATABASE: 'postgresql://u:***@[::1/x'"),
+        ("", {"TABLES_AI_THINK_MS": "5"}, "TABLES_AI_THINK_MS must be a whole number from 10 up"),
+        ("", {"TABLES_AI_PROCESSES": "-1"}, "TABLES_AI_PROCESSES must be a whole number from 0 up"),
     ],
 )
 def test_settings_that_cannot_be_used_are_one_line_and_status_2(
