@@ -398,6 +398,8 @@ class Tables:
     def started(self, record: GameRecord) -> None:
         """A game was created (its transaction committed): remember it and set it going."""
         self._remember(record)
+        if record.ai_level == "hard":
+            self.ai.thinker.warm()  # its first search should not wait for the search processes to start
         self._changed(record)
 
     # ------------------------------------------------------------------ acting

@@ -43,10 +43,11 @@ class Thinker:
             log.info("Started %d process(es) for the hard AI (%d ms a decision)", self.processes, self.think_ms)
         return self._pool
 
-    async def start(self) -> None:
-        """Start the search processes now, rather than on the first search (which then waits for them)."""
-        if self.processes:
-            await asyncio.get_running_loop().run_in_executor(self._executor(), os.getpid)
+    def warm(self) -> None:
+        """Start the search processes in the background, if they are not running (a game that will search
+        has begun)."""
+        if self.processes and self._pool is None:
+            self._executor().submit(os.getpid)
 
     async def decide(self, kind: str, state: dict[str, Any], seat: int, *, game_id: int) -> Action:
         """The hard AI's decision for ``seat``. Its random seed is this process's own, never derived from

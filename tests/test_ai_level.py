@@ -112,8 +112,6 @@ def simcord_bot(database):
 
 async def test_slash_new_with_ai_level_hard_plays_the_ai_by_search(world: World) -> None:
     table = world.table
-    thinker = world.bot.tables.ai.thinker
-    await thinker.start()  # outside any interaction: starting processes takes seconds on a busy machine
     result = await table.challenge("piratz", "Anne", [], ai=1, ai_level="hard")
     assert result is not None
     record = await table.latest_game()
