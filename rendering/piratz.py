@@ -43,6 +43,10 @@ TRACK_Y, TRACK_H, TRACK_W, TRACK_COL = 92, 184, 760, 122
 MIDDLE_Y = TRACK_Y + TRACK_H + 18
 MIDDLE_HEAD = 60
 PLAYER_W, PLAYER_H, PLAYER_GAP = (W - 2 * M - 20) // 2, 148, 36
+NAME_X, NAME_Y, NAME_H = 72, 16, 46
+"""Where a player's name pill starts in its panel, and its height on one line."""
+NAME_LINES = 2
+"""A long name takes up to two lines (each :data:`rendering.theme.NAME_LINE_H` px more), never cut."""
 EVENT_LINES = 3
 """Recent events shown (each may take two lines)."""
 EVENT_LINE_H = 36
@@ -52,6 +56,9 @@ SMALL = t.MIN_TEXT
 WHITE: t.RGB = (255, 255, 255)
 SAND: t.RGB = (204, 170, 118)
 """Covers buried cards."""
+RAT_BAND = 44
+"""The red band at the foot of a rat card."""
+BURIED_TAG_H = 32
 TAG_INK: t.RGB = (6, 30, 42)
 """Text on the highlight colour."""
 
@@ -77,10 +84,8 @@ def _acting(view: View) -> str:
 def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
     """A face-up treasure card: a tinted slot per symbol (icon and label), a red rat band on rat cards."""
     face = t.card(CARD_W, CARD_H, t.PARCHMENT, t.DANGER if rat else t.GOLD_DEEP, 5 if rat else 3).copy()
-    band = 44 if rat else 0
-    slot_h = (CARD_H - 20 - band) / max(1, len(symbols))
-    for i, kind in enumerate(symbols):
-        y = 10 + i * slot_h
+    band = RAT_BAND if rat else 0
+    for kind, (y, slot_h) in zip(symbols, _slots(len(symbols), rat), strict=True):
         tint = t.rounded(CARD_W - 20, round(slot_h) - 4, 10, t.mix(_colour(kind), t.PARCHMENT, 0.62))
         face.alpha_composite(tint, (10, round(y) + 2))
         size = min(68, round(slot_h) - 30)
@@ -103,27 +108,40 @@ def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
     return face
 
 
+def _slots(symbols: int, rat: bool) -> list[tuple[float, float]]:
+    """Where a card face's symbol slots lie: the top and height of each (a rat card's band below them)."""
+    slot_h = (CARD_H - 20 - (RAT_BAND if rat else 0)) / max(1, symbols)
+    return [(10 + i * slot_h, slot_h) for i in range(symbols)]
+
+
 @image_cache
-def _buried_overlay(seat: int) -> Image.Image:
-    """Laid over a buried card: sand over the card, the burier's spade stuck in it and a BURIED tag."""
+def _buried_overlay(seat: int, symbols: int, rat: bool) -> Image.Image:
+    """Laid over a buried card: a sand wash the card's words still read through, a BURIED tag in the
+    burier's colour across the top and their spade stuck in the sand over the last symbol's picture
+    (never over a word)."""
     colour = t.PLAYER_COLOURS[seat]
-    overlay = t.rounded(CARD_W, CARD_H, CARD_W // 10, (*SAND, 200)).copy()
-    draw, ripple = ImageDraw.Draw(overlay), t.mix(SAND, t.INK, 0.25)
+    overlay = t.rounded(CARD_W, CARD_H, CARD_W // 10, (*SAND, 120)).copy()
+    ripples = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
+    draw, ripple = ImageDraw.Draw(ripples), (*t.mix(SAND, t.INK, 0.25), 150)
     for y in range(22, CARD_H - 40, 22):  # dune ripples
         draw.arc((-10, y, CARD_W // 2 + 10, y + 16), 200, 340, fill=ripple, width=2)
         draw.arc((CARD_W // 2 - 10, y + 8, CARD_W + 10, y + 24), 200, 340, fill=ripple, width=2)
-    spade = t.icon("spade", 88, colour.fill, colour.edge).rotate(-35, Image.Resampling.BICUBIC, expand=True)
-    overlay.alpha_composite(spade, ((CARD_W - spade.width) // 2, (CARD_H - 40 - spade.height) // 2))
+    overlay.alpha_composite(ripples)
+    top, slot_h = _slots(symbols, rat)[-1]
+    zone = (max(top, BURIED_TAG_H + 8), top + slot_h - 26)  # the last symbol's picture, below the tag
+    size = min(84, round((zone[1] - zone[0]) / 1.2))
+    spade = t.icon("spade", size, colour.fill, colour.edge).rotate(-35, Image.Resampling.BICUBIC, expand=True)
+    t.paste(overlay, spade, (CARD_W / 2, (zone[0] + zone[1]) / 2), "mm")
     t.pill(
         overlay,
-        (CARD_W / 2, CARD_H - 42),
+        (CARD_W / 2, 4),
         "BURIED",
         t.font(SMALL, condensed=True),
         colour.fill,
         colour.text,
         border=colour.edge,
         align="center",
-        height=34,
+        height=BURIED_TAG_H,
     )
     return overlay
 
@@ -154,18 +172,39 @@ def _middle_height(rows: int) -> int:
 
 
 def _players_y(rows: int) -> int:
-    return MIDDLE_Y + _middle_height(rows) + 34
+    return MIDDLE_Y + _middle_height(rows) + 34  # room for a tag above the panels
 
 
-def _player_box(seats: int, rows: int, i: int) -> t.Box:
-    y = _players_y(rows) + (i // 2) * (PLAYER_H + PLAYER_GAP)
+def _player_h(name_lines: int) -> int:
+    return PLAYER_H + (name_lines - 1) * t.NAME_LINE_H
+
+
+def _player_box(seats: int, rows: int, i: int, name_lines: int = 1) -> t.Box:
+    """The panel of the ``i``-th player (two to a row); names of ``name_lines`` lines make every panel taller."""
+    y = _players_y(rows) + (i // 2) * (_player_h(name_lines) + PLAYER_GAP)
     odd_one_out = seats % 2 == 1 and i == seats - 1  # sits centred on its own row
     x = (W - PLAYER_W) // 2 if odd_one_out else M + (i % 2) * (PLAYER_W + 20)
-    return x, y, x + PLAYER_W, y + PLAYER_H
+    return x, y, x + PLAYER_W, y + _player_h(name_lines)
 
 
-def _events_y(seats: int, rows: int) -> int:
-    return _players_y(rows) + -(-seats // 2) * (PLAYER_H + PLAYER_GAP) - 8
+def _events_y(seats: int, rows: int, name_lines: int) -> int:
+    return _players_y(rows) + -(-seats // 2) * (_player_h(name_lines) + PLAYER_GAP) - 8
+
+
+def _name_label(name: str, you: bool) -> str:
+    return name + " (you)" * you
+
+
+@lru_cache(maxsize=1)
+def _name_room() -> float:
+    """The width a name's pill may take in a player panel: up to the pile size ("88 cards" at most)."""
+    return PLAYER_W - 18 - t.text_width("88 cards", t.font(24, bold=True)) - 14 - NAME_X
+
+
+def _name_lines(view: View, names: Sequence[str]) -> int:
+    """Lines the longest name needs on the player panels: two where one would cut it."""
+    labels = (_name_label(names[p["seat"]], view["viewer"] == p["seat"]) for p in view["players"])
+    return max((len(t.name_lines(label, _name_room(), 28, NAME_H, NAME_LINES)[0]) for label in labels), default=1)
 
 
 def _events_height(lines: int) -> int:
@@ -198,9 +237,9 @@ def _cube_x(cx: float, slots: int, s: int) -> int:
 
 
 @image_cache
-def _board_layer(seats: int, slots: int, rows: int, lines: int) -> Image.Image:
+def _board_layer(seats: int, slots: int, rows: int, lines: int, name_lines: int) -> Image.Image:
     """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
-    ey = _events_y(seats, rows)
+    ey = _events_y(seats, rows, name_lines)
     img = t.new_canvas(W, ey + _events_height(lines) + M)
     draw = ImageDraw.Draw(img)
     t.title(img, (M - 4, 12), t.icon("skull", 54), "PIRATZ", 44)
@@ -235,7 +274,7 @@ def _board_layer(seats: int, slots: int, rows: int, lines: int) -> Image.Image:
     t.text(img, (M + 22, MIDDLE_Y + 32), "THE MIDDLE", t.font(28, bold=True), t.INK, anchor="lm")
     # Player panels.
     for i in range(seats):
-        t.panel(img, _player_box(seats, rows, i))
+        t.panel(img, _player_box(seats, rows, i, name_lines))
     # Recent events and the legend.
     t.panel(img, (M, ey, W - M, ey + _events_height(lines)), fill=(14, 34, 48))
     legend_y = ey + 20 + lines * EVENT_LINE_H + 14
@@ -256,14 +295,16 @@ def render_board(view: View, names: Sequence[str]) -> bytes:
     seat_names = t.seat_names(names, seats)
     events = [" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:]]
     lines = [(k == 0, part) for e in events for k, part in enumerate(t.wrap(e, t.font(SMALL + 2), W - 2 * M - 70, 2))]
-    img = _board_layer(seats, view["cubes_per_type"], rows, len(lines)).copy()
+    name_lines = _name_lines(view, seat_names)
+    img = _board_layer(seats, view["cubes_per_type"], rows, len(lines), name_lines).copy()
     _draw_header(img, view, seat_names)
     _draw_track(img, view)
     _draw_piles(img, view)
     _draw_middle(img, view)
     for i, player in enumerate(view["players"]):
-        _draw_player(img, view, player, _player_box(seats, rows, i), seat_names[player["seat"]])
-    ey = _events_y(seats, rows)
+        box = _player_box(seats, rows, i, name_lines)
+        _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines)
+    ey = _events_y(seats, rows, name_lines)
     for n, (first, line) in enumerate(lines):
         y = ey + 20 + (n + 0.5) * EVENT_LINE_H
         if first:
@@ -304,8 +345,10 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
         status = f"{who} {_acting(view)}"
     else:
         return
-    fitted, fnt = t.fit_text(status, W - M - x - 10, 26)
-    t.text(img, (W - M, 45), fitted, fnt, t.HIGHLIGHT, anchor="rm", shadow=(0, 0, 0))
+    lines, fnt = t.fit_lines(status, W - M - x - 10, 26, 2)  # a long name takes two lines, never cut
+    for n, line in enumerate(lines):
+        y = 45 + (n - (len(lines) - 1) / 2) * 28
+        t.text(img, (W - M, y), line, fnt, t.HIGHLIGHT, anchor="rm", shadow=(0, 0, 0))
 
 
 def _draw_track(img: Image.Image, view: View) -> None:
@@ -361,7 +404,8 @@ def _draw_middle(img: Image.Image, view: View) -> None:
     layers: list[tuple[Image.Image, ...]] = []
     for c in middle:
         face = _card_face(tuple(c["symbols"]), c["rat"], c["skull"])
-        layers.append((face,) if c["buried_by"] is None else (face, _buried_overlay(c["buried_by"])))
+        buried = c["buried_by"]
+        layers.append((face,) if buried is None else (face, _buried_overlay(buried, len(c["symbols"]), c["rat"])))
     layers += [(_middle_spade(seat),) for seat in view["spades_in_middle"]]
     if not layers:
         t.text(
@@ -387,26 +431,28 @@ def _card_spot(i: int) -> tuple[int, int]:
     return M + 22 + (i % PER_ROW) * (CARD_W + CARD_GAP), MIDDLE_Y + MIDDLE_HEAD + (i // PER_ROW) * (CARD_H + CARD_GAP)
 
 
-def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: str) -> None:
+def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: str, name_lines: int) -> None:
     seat = player["seat"]
     x0, y0, x1, _ = box
-    if player["spade"] != "held" and view["phase"] != "over":  # on the top edge, leaving the name its room
+    acting = seat in view["to_act"] and view["phase"] != "over"
+    if player["spade"] != "held" and view["phase"] != "over" and not acting:
+        # A tab standing on the panel's top edge, leaving the name its room.
         t.pill(
             img,
-            (x1 - 18, y0 - 16),
+            (x1 - 18, y0 - 32),
             "PASSED",
             t.font(SMALL, condensed=True),
             t.PARCHMENT_SHADE,
             t.INK_SOFT,
             border=t.GOLD_DEEP,
             align="right",
-            height=32,
+            height=30,
         )
-    if seat in view["to_act"] and view["phase"] != "over":
+    if acting:
         t.glow(img, box)
         t.pill(
             img,
-            (x1 - 18, y0 - 20),
+            (x1 - 18, y0 - 24),  # on the top edge, clear of a name of two lines
             _acting(view).upper(),
             t.font(SMALL, condensed=True),
             t.HIGHLIGHT,
@@ -420,29 +466,32 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
     you = view["viewer"] == seat
     t.paste(
         img,
-        _player_content(seat, name, player["spade"] == "held", player["pile_count"], you, counts),
+        _player_content(seat, name, name_lines, player["spade"] == "held", player["pile_count"], you, counts),
         (x0, y0),
     )
 
 
 @image_cache
 def _player_content(
-    seat: int, name: str, held: bool, pile_count: int, you: bool, counts: tuple[int, ...] | None
+    seat: int, name: str, name_lines: int, held: bool, pile_count: int, you: bool, counts: tuple[int, ...] | None
 ) -> Image.Image:
-    """A player panel's contents (transparent background): spade, name, pile size, then the symbol and
-    rat counts, or in blind mode (``counts`` None) a face-down stack. Cached: most renders repeat them."""
+    """A player panel's contents (transparent background): spade, name (on up to ``name_lines`` lines),
+    pile size, then the symbol and rat counts, or in blind mode (``counts`` None) a face-down stack.
+    Cached: most renders repeat them."""
     colour = t.PLAYER_COLOURS[seat]
-    img = Image.new("RGBA", (PLAYER_W, PLAYER_H), (0, 0, 0, 0))
-    # Row 1: spade (faded once placed), name, pile size.
-    t.paste(img, t.icon("spade", 50, colour.fill, colour.edge) if held else _faded("spade", 50), (14, 14))
-    count_font = t.font(24, bold=True)
-    count_text = plural(pile_count, "card")
-    t.text(img, (PLAYER_W - 18, 39), count_text, count_font, t.INK, anchor="rm")
-    right = PLAYER_W - 18 - t.text_width(count_text, count_font) - 14
-    fitted, fnt = t.fit_text(name + " (you)" * you, right - 72 - 46, 28)  # the pill's round ends take 46 px
-    t.pill(img, (72, 16), fitted, fnt, colour.fill, colour.text, border=colour.edge, height=46)
+    extra = (name_lines - 1) * t.NAME_LINE_H
+    img = Image.new("RGBA", (PLAYER_W, _player_h(name_lines)), (0, 0, 0, 0))
+    # Row 1: spade (faded once placed), name, pile size, centred on the name's pill.
+    mid = NAME_Y + (NAME_H + extra) / 2
+    spade = t.icon("spade", 50, colour.fill, colour.edge) if held else _faded("spade", 50)
+    t.paste(img, spade, (14 + 25, mid), "mm")
+    t.text(img, (PLAYER_W - 18, mid), plural(pile_count, "card"), t.font(24, bold=True), t.INK, anchor="rm")
+    label = _name_label(name, you)
+    lines = len(t.name_lines(label, _name_room(), 28, NAME_H, NAME_LINES)[0])
+    y = NAME_Y + (name_lines - lines) * t.NAME_LINE_H / 2  # a shorter name centred beside the longest
+    t.name_pill(img, (NAME_X, y), label, seat, _name_room(), 28, NAME_H, lines=NAME_LINES, align="left")
     # Row 2: what they have collected, or a face-down stack in blind mode.
-    y = 80
+    y = 80 + extra
     if counts is None:
         back = t.card_back(40, 56)
         shown = min(pile_count, 3)

@@ -794,15 +794,16 @@ def name_pill(
     align: str = "center",
 ) -> Box:
     """``name`` on a pill in ``seat``'s colour (see :func:`pill` for ``xy`` and ``align``) at most ``width``
-    px wide, the bold face shrunk from ``size`` px to fit; with ``lines`` 2, a name that would still not
-    fit takes two lines on a pill :data:`NAME_LINE_H` px taller (centred on ``xy``); only then is it cut."""
+    px wide, the bold face shrunk from ``size`` px to fit; with ``lines`` 2 or 3, a name that would still
+    not fit takes that many lines on a rounded box :data:`NAME_LINE_H` px taller a line; only then is it
+    cut."""
     colour = PLAYER_COLOURS[seat]
-    parts, fnt = fit_lines(name, width - height, size, lines)  # a pill's round ends take its height
+    parts, fnt = name_lines(name, width, size, height, lines)
     if len(parts) == 1:
         return pill(canvas, xy, parts[0], fnt, colour.fill, colour.text, border=colour.edge, align=align, height=height)
     h = height + (len(parts) - 1) * NAME_LINE_H
-    w = round(max(text_width(part, fnt) for part in parts)) + 32
-    x, y = round(xy[0] - w / 2), round(xy[1])
+    w = round(max(text_width(part, fnt) for part in parts)) + 2 * NAME_PAD
+    x, y = round(xy[0] - (w / 2 if align == "center" else w if align == "right" else 0)), round(xy[1])
     _over(canvas, rounded(w, h, 18, colour.fill, colour.edge, 2), x, y)
     for n, part in enumerate(parts):
         text(
@@ -818,11 +819,25 @@ def name_pill(
 
 NAME_LINE_H = 26
 """The height a name's second line adds to its pill."""
+NAME_PAD = 8
+"""The room left and right of a name of several lines on its rounded box."""
 
 
-def final_name_lines(names: Sequence[str], width: float, size: int, height: int) -> int:
-    """Lines the longest of ``names`` needs on :func:`name_pill` pills (1 or 2)."""
-    return max((len(fit_lines(name, width - height, size)[0]) for name in names), default=1)
+@lru_cache(maxsize=512)
+def name_lines(
+    name: str, width: float, size: int, height: int, lines: int = 2
+) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+    """``name`` as :func:`name_pill` draws it on a pill ``height`` px high and at most ``width`` px wide: on
+    one line (the pill's round ends take its height), else over up to ``lines`` lines of the rounded box."""
+    parts, fnt = fit_lines(name, width - height, size, 1)
+    if parts == (name,) or lines == 1:
+        return parts, fnt
+    return fit_lines(name, width - 2 * NAME_PAD, size, lines)
+
+
+def final_name_lines(names: Sequence[str], width: float, size: int, height: int, lines: int = 3) -> int:
+    """Lines the longest of ``names`` needs on :func:`name_pill` pills of up to ``lines`` lines."""
+    return max((len(name_lines(name, width, size, height, lines)[0]) for name in names), default=1)
 
 
 def final_headline_lines(
@@ -892,7 +907,7 @@ def final_table(
         cx = col_x[s] + col_w / 2
         if s in winners:
             paste(canvas, icon("crown", crown), (cx, top + names_y - 26), "mm")
-        name_pill(canvas, (cx, top + names_y), name, s, col_w - name_margin, name_size, pill_h, lines=2)
+        name_pill(canvas, (cx, top + names_y), name, s, col_w - name_margin, name_size, pill_h, lines=3)
 
 
 def final_totals(
