@@ -69,8 +69,9 @@ W = 1140
 M = 20
 INNER = W - 2 * M
 HEADER_Y = 36
-BANNER_Y, BANNER_H = 66, 44
-TOP_Y = BANNER_Y + BANNER_H + 18
+BANNER_Y, BANNER_H, BANNER_LINE_H = 62, 44, 26
+"""The line under the title, 44 px high on one line and 26 px more on two."""
+TOP_Y = BANNER_Y + BANNER_H + BANNER_LINE_H + 12
 ROW_H, ROW_GAP = 170, 12
 HULL_W = 500
 SLOT_X0, SLOT_STEP, SLOT_W = 106, 88, 80
@@ -85,8 +86,9 @@ STRIP_H = 168
 ROW_PANEL_W = 650
 PLAYER_GAP = 14
 COUNT_ROW_H = 36
-NAME_LINE_H = 26
-"""A second line for a long name, at the smallest text size."""
+NAME_LINES = 3
+"""A long name takes up to three lines (five panels side by side), each
+:data:`rendering.theme.NAME_LINE_H` px more, never cut."""
 EVENT_LINES = 3
 """Recent events shown (each may take two lines)."""
 EVENT_LINE_H = 36
@@ -135,16 +137,16 @@ def _count_rows(seats: int) -> int:
 
 
 def _name_room(seats: int) -> int:
-    return _panel_w(seats) - 2 * INSET - 4 - 42  # less the pill's rounded ends
+    return _panel_w(seats) - 2 * INSET - 4
 
 
 def _name_lines(seats: int, names: Sequence[str]) -> int:
-    """Lines the longest name needs on a panel: two where one would cut it."""
-    return max(len(t.fit_lines(name, _name_room(seats), 26)[0]) for name in names)
+    """Lines the longest name needs on a panel: more than one where one would cut it."""
+    return max(len(t.name_lines(name, _name_room(seats), 26, 42, NAME_LINES)[0]) for name in names)
 
 
 def _player_h(seats: int, name_lines: int) -> int:
-    return 124 + _count_rows(seats) * COUNT_ROW_H + (name_lines - 1) * NAME_LINE_H
+    return 124 + _count_rows(seats) * COUNT_ROW_H + (name_lines - 1) * t.NAME_LINE_H
 
 
 def player_box(seats: int, top: int, i: int, name_lines: int = 1) -> t.Box:
@@ -408,11 +410,14 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
 
 @image_cache
 def _banner(status: str, colour: t.RGB) -> Image.Image:
-    """The line under the title: what the player to act must decide (or the result), on a dark pill."""
-    img = t.rounded(INNER, BANNER_H, BANNER_H // 2, (8, 24, 34), (40, 84, 100), 2).copy()
-    fitted, fnt = t.fit_text(status, INNER - 70, 26)
+    """The line under the title: what the player to act must decide (or the result), on a dark pill; on
+    two lines where one would cut it (long names)."""
+    lines, fnt = t.fit_lines(status, INNER - 70, 26, 2)
+    h = BANNER_H + (len(lines) - 1) * BANNER_LINE_H
+    img = t.rounded(INNER, h, BANNER_H // 2, (8, 24, 34), (40, 84, 100), 2).copy()
     t.text(img, (22, BANNER_H / 2), "▶", t.font(SMALL, bold=True), colour, anchor="lm")
-    t.text(img, (52, BANNER_H / 2), fitted, fnt, colour, anchor="lm")
+    for n, line in enumerate(lines):
+        t.text(img, (52, BANNER_H / 2 + n * BANNER_LINE_H), line, fnt, colour, anchor="lm")
     return img
 
 
@@ -567,17 +572,11 @@ def _player_content(
     """A player panel's contents on parchment (opaque, for inside the frame): the name in the seat's
     colour; the figures in the play area (or ``note``) and the captain's marker; hand size and tokens
     held, in words, on one row or two. Cached: most renders repeat them."""
-    colour = t.PLAYER_COLOURS[seat]
-    cw, extra = w - 2 * INSET, (name_lines - 1) * NAME_LINE_H
+    cw, extra = w - 2 * INSET, (name_lines - 1) * t.NAME_LINE_H
     img = Image.new("RGB", (cw, 108 + rows * COUNT_ROW_H + extra), t.PARCHMENT)
-    parts, fnt = t.fit_lines(name, cw - 4 - 42, 26)  # as _name_room measures it
-    if len(parts) == 1:
-        t.pill(img, (2, 2 + extra / 2), parts[0], fnt, colour.fill, colour.text, border=colour.edge, height=42)
-    else:
-        t.paste(img, t.rounded(cw - 4, 42 + extra, 18, colour.fill, colour.edge, 2), (2, 2))
-        for n, part in enumerate(parts):
-            y = 2 + (42 + extra) / 2 + (n - (len(parts) - 1) / 2) * NAME_LINE_H
-            t.text(img, (16, y), part, fnt, colour.text, anchor="lm")
+    lines = len(t.name_lines(name, cw - 4, 26, 42, NAME_LINES)[0])  # as _name_room measures it
+    y = 2 + (name_lines - lines) * t.NAME_LINE_H / 2  # a shorter name centred beside the longest
+    t.name_pill(img, (2, y), name, seat, cw - 4, 26, 42, lines=NAME_LINES, align="left")
     # Figures in the play area, and the captain's marker (hat and ship) at the right.
     y = 50 + extra
     marker = 0

@@ -48,7 +48,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     tie_note = " Tie broken by the spaces of their figures." if tied else ""
     headline = t.final_headline_lines(players, winners, best, INNER, 30, lone_note=tie_note)
     top = 100 + len(headline[0]) * 40 + 16
-    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 12, 26, 42) - 1) * t.NAME_LINE_H
+    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 8, 26, 42) - 1) * t.NAME_LINE_H
     table_h = names_h + sum(heights) + 96 * bool(tied) + 100
     img = t.new_canvas(W, top + table_h + M + 6)
     t.title(img, (M - 2, HEADER_Y - 26), t.icon("rat", 50), "SEWER PIRATS · FINAL SCORE", 40)
@@ -63,7 +63,7 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
         names_y=58,
         pill_h=42,
         name_size=26,
-        name_margin=12,
+        name_margin=8,  # five columns: "Christopher" keeps to one line
         crown=46,
     )
     y = top + names_h
