@@ -208,6 +208,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="where the transcript and images go (default: %(default)s)",
     )
+    demo.add_argument(
+        "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
+    )
 
     sim = sub.add_parser("simulate", help="AI-versus-AI games at engine level; prints JSON", **shown)
     _add_game_arguments(sim)
@@ -391,6 +394,8 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
         if exc.name != "simcord":
             raise
         raise Fatal('The demo runs the bot in SimCord, part of the dev extra: pip install -e ".[dev]"', 2) from None
+    if args.ai_level != "normal":
+        options["ai_level"] = args.ai_level  # a table setting of /<game> new, beside the engine's options
     return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options))
 
 

@@ -327,6 +327,10 @@ async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[
         bot = create_bot(database=Path(tmp) / "demo.db", ai_delay=0, seed=seed, warm_renderers=False)
         try:
             async with simcord.run(bot) as env:
+                if options.get("ai_level") == "hard":
+                    # A move is followed by the AI's searches, in real time (a second or so each): SimCord's
+                    # 5 s for the bot to settle after an interaction is too short for a run of them.
+                    env.settle_timeout = 600
                 await bot.tree.sync()
                 table = SimTable(env, bot)
                 names = list(table.members)
