@@ -146,9 +146,9 @@ def search(
 ) -> Action:
     """The action ``seat`` should take in ``state``, searched within ``think_ms`` milliseconds, or with
     about ``iterations`` playouts when given (reproducible whatever the machine's speed; every round of
-    the halving plays at least one world, so a small number is exceeded when there are many actions). ``policy`` is
-    the game's normal AI: the default choice and the playouts' player. Reads from ``state`` only what
-    ``seat`` may know (every sample is a :func:`determinize`)."""
+    the halving plays at least one world, so a small number is exceeded when there are many actions).
+    ``policy`` is the game's normal AI: the default choice and the playouts' player. Reads from ``state``
+    only what ``seat`` may know (every sample is a :func:`determinize`)."""
     budget = _Budget(think_ms, iterations)
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
