@@ -52,6 +52,9 @@ class TableBot(commands.Bot):
 
     def __init__(self, config: Config, **shards: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents: everything is slash commands
+        # Nor messages: the bot reads none (it answers interactions and edits its boards by id), and each
+        # message event, in every channel it sees (its own posts and edits among them), is parsed for nothing.
+        intents.guild_messages = intents.dm_messages = False
         super().__init__(
             **shards,
             command_prefix=commands.when_mentioned,
