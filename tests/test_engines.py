@@ -89,7 +89,9 @@ SPECS: dict[str, GameSpec] = {**GAMES, TOY.kind: TOY}
 
 
 def tables() -> list[Any]:
-    """Every game with every combination of option choices and every player count."""
+    """Every game with every combination of option choices and every player count. The default run takes
+    the fewest players, one more and the most (the counts where a game's setup changes); the counts in
+    between run with ``-m slow``."""
     params = []
     for kind, spec in SPECS.items():
         game = spec.game
@@ -107,7 +109,8 @@ def tables() -> list[Any]:
                     continue  # refused when the table is made (test_player_counts_the_game_refuses)
                 table = Table(kind, players, tuple(combo))
                 name = "-".join([kind, f"{players}p", *(f"{k}={v}" for k, v in combo)])
-                params.append(pytest.param(table, id=name))
+                edge = players in (game.min_players, game.min_players + 1, game.max_players)
+                params.append(pytest.param(table, id=name, marks=() if edge else pytest.mark.slow))
     return params
 
 
