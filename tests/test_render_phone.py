@@ -67,6 +67,7 @@ def boards() -> Iterator[tuple[str, Callable[..., bytes], tuple[object, ...]]]:
             yield f"sewerpirats {variant} {view['phase']}", sp.render_board, (view, WORLD[:seats])
 
 
+@pytest.mark.slow  # tests/test_render_fit.py checks the same floor for every game's largest table by default
 def test_no_board_text_is_too_small_for_a_phone() -> None:
     for label, render, args in boards():
         size, s, width = smallest(render, *args)
