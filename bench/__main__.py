@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         report["scale"] = scale(Sizes(actions=args.scale_actions, seconds=args.scale_seconds))
     if "thinking" in sections:
         kind = args.games[0]
+        asyncio.run(action_latency(kind, args.actions))  # a first run fills the render caches both runs share
         quiet = percentiles(asyncio.run(action_latency(kind, args.actions)))
         busy = percentiles(asyncio.run(action_latency(kind, args.actions, thinking=args.thinking)))
         report["thinking"] = {
