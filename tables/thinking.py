@@ -2,7 +2,8 @@
 
 A search takes up to ``TABLES_AI_THINK_MS`` of full CPU per decision. On the event loop it would stall
 every other game's answers for that long, and in a thread it would still hold the GIL most of the time,
-so it runs in a small pool of worker processes (``TABLES_AI_PROCESSES``), started on the first search.
+so it runs in a small pool of worker processes (``TABLES_AI_PROCESSES``), started in the background
+when a hard game begins (or by the first search).
 The workers import only ``games/`` (pure engines, no Discord, no database): a search is a pure function
 of the game's kind, the state, the seat and a random seed (:func:`games.search.decide`).
 """
