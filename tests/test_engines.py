@@ -88,10 +88,10 @@ SPECS: dict[str, GameSpec] = {**GAMES, TOY.kind: TOY}
 """Every registered game, and the test-only toy game (secret simultaneous choices, fleets, teams)."""
 
 
-def tables() -> list[Any]:
+def tables(*, ends: bool = False) -> list[Any]:
     """Every game with every combination of option choices and every player count. The default run takes
-    the fewest players, one more and the most (the counts where a game's setup changes); the counts in
-    between run with ``-m slow``."""
+    the fewest players, one more and the most (the counts where a game's setup changes) — with ``ends``,
+    for the heaviest checks, the fewest and the most only; the other counts run with ``-m slow``."""
     params = []
     for kind, spec in SPECS.items():
         game = spec.game
@@ -109,7 +109,7 @@ def tables() -> list[Any]:
                     continue  # refused when the table is made (test_player_counts_the_game_refuses)
                 table = Table(kind, players, tuple(combo))
                 name = "-".join([kind, f"{players}p", *(f"{k}={v}" for k, v in combo)])
-                edge = players in (game.min_players, game.min_players + 1, game.max_players)
+                edge = players in (game.min_players, game.max_players) or (players == game.min_players + 1 and not ends)
                 params.append(pytest.param(table, id=name, marks=() if edge else pytest.mark.slow))
     return params
 
@@ -123,6 +123,7 @@ def fits(game: Game, players: int, options: dict[str, Any]) -> bool:
 
 
 TABLES = tables()
+TABLE_ENDS = tables(ends=True)
 
 
 def test_player_counts_the_game_refuses_are_refused_by_new_game() -> None:
@@ -535,13 +536,13 @@ def test_games_play_to_the_end_and_replay_from_the_seed(table: Table) -> None:
             assert again.log == played.log and dumps(again.state) == dumps(played.state), "same seed, other game"
 
 
-@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("table", TABLE_ENDS)
 def test_legal_actions_have_labels_and_texts(table: Table) -> None:
     for state, where in each_position(table):
         check_labels(table.game, state, where)
 
 
-@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("table", TABLE_ENDS)
 def test_the_engine_accepts_exactly_its_legal_actions(table: Table) -> None:
     rng = random.Random(table.seed("fuzz", 0))
     for state, where in each_position(table):
