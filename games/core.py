@@ -13,8 +13,10 @@ Conventions every game follows:
   autocomplete, button custom ids and the action log.
 * A decision that could have very many options is split into a sequence of small decisions (discard
   one card at a time), so every legal-action list stays short and fits Discord's pickers.
-* Text meant for players may mention seats as ``{p0}``, ``{p1}``...; the Discord layer replaces them
-  with names (:func:`format_seats`). Engines never see user names.
+* **Text meant for players is marked, never English** (:mod:`games.i18n`): ``T("{seat} passed.",
+  seat=seat_ref(2))``, ``N("{n} card", "{n} cards", n)``. It mentions seats as ``{p0}``, ``{p1}``...
+  (:func:`~games.i18n.seat_ref`), which the platform replaces with names (:func:`format_seats`), and is
+  written out in each reader's language where it is shown. Engines never see user names or languages.
 * :meth:`Game.view` is the only thing renderers and message builders receive. It must never contain
   the seed, the order of a hidden deck, or another seat's secrets.
 * **The engine accepts exactly its legal actions.** :meth:`Game.apply` checks every untrusted action
@@ -43,12 +45,14 @@ from __future__ import annotations
 import json
 import marshal
 import random
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, NamedTuple
+
+from games.i18n import N, T, with_names
+from games.i18n import joined as joined
 
 JSON = dict[str, Any]
 
@@ -79,9 +83,9 @@ class Action(NamedTuple):
     def decode(cls, text: str) -> Action:
         tokens = text.strip().lower().split()
         if not tokens:
-            raise IllegalAction("Type an action, for example one offered by autocomplete.")
+            raise IllegalAction(T("Type an action, for example one offered by autocomplete."))
         if len(text) > ACTION_TEXT_LIMIT:
-            raise IllegalAction("That action text is too long to be a move in this game.")
+            raise IllegalAction(T("That action text is too long to be a move in this game."))
         return cls(tokens[0], tuple(tokens[1:]))
 
     def __str__(self) -> str:
@@ -173,18 +177,22 @@ class Option:
         :class:`IllegalAction` saying what fits."""
         if self.choices:
             if value not in self.choices:
-                raise IllegalAction(f"`{self.name}` must be one of: {', '.join(self.choices)}.")
+                raise IllegalAction(
+                    T("`{name}` must be one of: {choices}.", name=self.name, choices=", ".join(self.choices))
+                )
             return value
         if isinstance(self.default, bool):
             return bool(value)
         if isinstance(self.default, int):
             text = str(value).strip()
             if isinstance(value, bool) or not text.lstrip("-").isdigit() or not text.isascii():
-                raise IllegalAction(f"`{self.name}` must be a whole number, not {text[:20]!r}.")
+                raise IllegalAction(
+                    T("`{name}` must be a whole number, not {value}.", name=self.name, value=repr(text[:20]))
+                )
             number = int(text)
             low, high = self.bounds or (number, number)
             if not low <= number <= high:
-                raise IllegalAction(f"`{self.name}` must be between {low} and {high}.")
+                raise IllegalAction(T("`{name}` must be between {low} and {high}.", name=self.name, low=low, high=high))
             return number
         return value
 
@@ -231,37 +239,26 @@ def _canonical(item: Any) -> str:
     return json.dumps(item, sort_keys=True)
 
 
-_SEAT_REF = re.compile(r"\{p(\d)\}")
-
-
 IRREGULAR = {"supply": "supplies"}
 """Plurals that are not the word and an "s"."""
 
 
 def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, plural unless ``n`` is 1: "1 cannon", "3 cannons", "2 supplies". Every count
+    """Being replaced by :func:`games.i18n.N` (a count in the reader's language); not for new code.
+    ``n`` and ``word``, plural unless ``n`` is 1: "1 cannon", "3 cannons", "2 supplies". Every count
     a player reads goes through here."""
     return f"{n} {word}" if n == 1 else f"{n} {IRREGULAR.get(word, word + 's')}"
 
 
-def joined(parts: Sequence[str]) -> str:
-    """Words listed as a sentence does: "Anne", "Anne and Ben", "Anne, Ben and Cleo"."""
-    return " and ".join(filter(None, (", ".join(parts[:-1]), parts[-1]))) if parts else ""
-
-
 def article(word: str) -> str:
-    """``word`` with its indefinite article: "an English town", "a Dutch ship"."""
+    """Being replaced by whole marked phrases (:func:`games.i18n.T`); not for new code.
+    ``word`` with its indefinite article: "an English town", "a Dutch ship"."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def format_seats(text: str, names: Sequence[str]) -> str:
-    """Replace ``{p0}``... in engine text with display names (missing seats are left as "seat N")."""
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1))
-        return names[seat] if seat < len(names) else f"seat {seat + 1}"
-
-    return _SEAT_REF.sub(name, text)
+    """Replace ``{p0}``... in engine text (marked or not) with display names (a missing seat: "seat N")."""
+    return with_names(text, names)
 
 
 class Game(ABC):
@@ -273,10 +270,12 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
-    score_unit: ClassVar[str] = "point"
-    """What a score in :class:`Outcome` counts (singular: ``plural`` makes "3 points")."""
-    scores_title: ClassVar[str] = "Scores"
+    scores_title: ClassVar[str] = T("Scores")
     """How the result line introduces the scores."""
+
+    def score_text(self, n: int) -> str:
+        """A score of ``n`` as the result line shows it (marked: ``N("{n} point", "{n} points", n)``)."""
+        return N("{n} point", "{n} points", n)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -301,7 +300,15 @@ class Game(ABC):
         """Raise :class:`IllegalAction`, in one line saying which counts fit, when ``players`` players cannot
         play with ``options`` (the platform asks when a table is made and when it starts)."""
         if not self.min_players <= players <= self.max_players:
-            raise IllegalAction(f"{self.title} takes {self.min_players}–{self.max_players} players, not {players}.")
+            raise IllegalAction(
+                T(
+                    "{game} takes {low}–{high} players, not {players}.",
+                    game=self.title,
+                    low=self.min_players,
+                    high=self.max_players,
+                    players=players,
+                )
+            )
 
     def waiting(self, state: JSON, seat: int) -> str | None:
         """Why ``seat``, which may not act now, is waiting, as a sentence with ``{pN}`` placeholders (for
@@ -322,7 +329,7 @@ class Game(ABC):
         known = {o.name: o for o in self.options}
         for name in options:
             if name not in known:
-                raise IllegalAction(f"{self.title} has no option `{name}`.")
+                raise IllegalAction(T("{game} has no option `{name}`.", game=self.title, name=name))
         return {o.name: o.validate(options.get(o.name, o.default)) for o in self.options}
 
     @abstractmethod
@@ -404,7 +411,7 @@ class Game(ABC):
 
     def seat_summary(self, view: JSON) -> str:
         """A short private text for the viewer of ``view`` (their hand); games with secrets override."""
-        return "You hold no secret cards in this game."
+        return T("You hold no secret cards in this game.")
 
     def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON | None:
         """A copy of ``state`` in which everything ``seat`` may not know (``None``: a spectator) is changed
@@ -430,10 +437,10 @@ class Game(ABC):
         if isinstance(action, str):
             action = Action.decode(action)
         if self.is_over(state):
-            raise IllegalAction("This game is over.")
+            raise IllegalAction(T("This game is over."))
         before = self.to_act(state)
         if seat not in before:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(T("It is not your turn."))
         if not trusted and not self.is_legal(state, seat, action):
             raise IllegalAction(self._refusal(state, seat, action))
         others = {s: self.legal_actions(state, s) for s in before if s != seat} if len(before) > 1 else {}
@@ -460,7 +467,7 @@ class Game(ABC):
             return str(exc)
         except (ValueError, LookupError, TypeError):
             pass  # text the engine could not even parse ("bury ²")
-        return f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
+        return T("`{action}` is not one of your moves right now; autocomplete lists them.", action=action.encode()[:40])
 
     @abstractmethod
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:

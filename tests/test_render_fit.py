@@ -26,6 +26,7 @@ from games.core import JSON, clone
 from games.registry import GAMES, GameSpec
 from games.simulate import self_play
 from rendering import theme
+from tests.i18n_checks import unmarked
 from tests.test_render_phone import _clear_caches
 
 Box = tuple[int, int, int, int]
@@ -172,10 +173,12 @@ def recording() -> Iterator[Record]:
         _clear_caches()
 
 
-def problems(render: Callable[..., bytes], view: JSON, names: list[str]) -> list[str]:
-    """Every way the texts of ``render(view, names)`` fail to fit, in words (empty when all fit)."""
+def problems(render: Callable[..., bytes], view: JSON, names: list[str], locale: str = "en") -> list[str]:
+    """Every way the texts of ``render(view, names, locale)`` fail to fit, in words (empty when all fit); in
+    the ``pseudo`` language also every word no catalog wrote (a sheet's texts read in the order drawn, so a
+    message wrapped over several lines is read whole)."""
     with recording() as record:
-        png = render(view, names)
+        png = render(view, names, locale)
         final = Image.open(io.BytesIO(png))
         out = [f"cut: {s!r}" for s in record.cut]
         for sheet_id, sheet in record.sheets.items():
@@ -194,6 +197,8 @@ def problems(render: Callable[..., bytes], view: JSON, names: list[str]) -> list
                     if w > 2 and h > 2 and other.s != text.s:
                         out.append(f"overlaps: {text.s!r} {text.box} and {other.s!r} {other.box}")
             out += [f"hidden: {text.s!r} at {text.box}" for text in sheet.hidden]
+            if locale == "pseudo" and (words := unmarked(" ".join(t.s for t in sheet.texts), names)):
+                out.append(f"not from a catalog: {' '.join(words)!r}")
     return sorted(set(out))
 
 
@@ -220,7 +225,8 @@ def positions(spec: GameSpec, players: int, options: Mapping[str, Any]) -> dict[
 
 def cases() -> Iterator[Any]:
     """Every game at 1, 2, 6 and 8 players where it allows them and at its largest table, with each of its
-    options; all but the largest table with the first options are ``slow``."""
+    options, in English and in the ``pseudo`` language (every word 40% longer); all but the largest table
+    with the first options are ``slow``."""
     for kind, spec in GAMES.items():
         most = spec.game.max_players
         sizes = sorted({n for n in SIZES if spec.game.min_players <= n <= most} | {most})
@@ -230,13 +236,14 @@ def cases() -> Iterator[Any]:
                     spec.game.new_game(players, options, "fit")
                 except ValueError:
                     continue  # a team size this table does not take
-                label = "-".join([kind, str(players), *(str(v) for v in options.values())])
-                marks = [] if n == 0 and players == most else [pytest.mark.slow]
-                yield pytest.param(kind, players, options, id=label, marks=marks)
+                for locale in ("en", "pseudo"):
+                    label = "-".join([kind, str(players), *(str(v) for v in options.values()), locale])
+                    marks = [] if n == 0 and players == most else [pytest.mark.slow]
+                    yield pytest.param(kind, players, options, locale, id=label, marks=marks)
 
 
-@pytest.mark.parametrize(("kind", "players", "options"), list(cases()))
-def test_every_text_fits_or_wraps(kind: str, players: int, options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("kind", "players", "options", "locale"), list(cases()))
+def test_every_text_fits_or_wraps(kind: str, players: int, options: dict[str, Any], locale: str) -> None:
     spec = GAMES[kind]
     found: list[str] = []
     for phase, state in positions(spec, players, options).items():
@@ -244,11 +251,12 @@ def test_every_text_fits_or_wraps(kind: str, players: int, options: dict[str, An
         names = NAMES[: state["players"] if spec.names_by_player else state["seats"]]
         public = game.view(state, None)
         render = spec.render_final if game.is_over(state) else spec.render_board
-        found += [f"{phase} {render.__name__}: {p}" for p in problems(render, public, names)]
+        found += [f"{phase} {render.__name__}: {p}" for p in problems(render, public, names, locale)]
         if game.is_over(state):
-            found += [f"{phase} render_board: {p}" for p in problems(spec.render_board, public, names)]
+            found += [f"{phase} render_board: {p}" for p in problems(spec.render_board, public, names, locale)]
         hand = spec.render_hand
         if hand is not None:
             for seat in sorted(set(game.to_act(state)) or {0}):
-                found += [f"{phase} hand {seat}: {p}" for p in problems(hand, game.view(state, seat), names)]
+                private = game.view(state, seat)
+                found += [f"{phase} hand {seat}: {p}" for p in problems(hand, private, names, locale)]
     assert not found, "\n".join(dict.fromkeys(found))

@@ -1,0 +1,180 @@
+"""The message catalogs: what Babel extracts from the code, and what each language's ``.po`` files hold.
+
+``python -m games.catalogs`` extracts every marked message (:mod:`games.i18n`) from the code, domain by
+domain, into ``data/locale/<language>/LC_MESSAGES/<domain>.po`` for every language, keeping the
+translations already there (a message no longer in the code is dropped; a new one arrives untranslated).
+``python -m games.catalogs --check`` changes nothing and lists what a language still lacks: the test suite
+runs the same check, so a message without its German is a failing test.
+
+A domain is the code of one game (its engine, renderer and cog) or of the platform, so the catalog of a
+game is written and reviewed beside the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from games.i18n import ENGLISH, LANGUAGES, LOCALE_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {"T": (1,), "N": (1, 2), "tr": (2,), "ntr": (2, 3), "L": (1,)}
+"""The functions whose literal arguments are message ids: :func:`games.i18n.T`, ``N``, ``tr``, ``ntr``, and
+``L`` (a command's description, which discord.py's translator looks up)."""
+GAME_DOMAINS = ("piratz", "sewerpirats", "pirates", "sewerrat", "searats")
+DOMAINS: dict[str, tuple[str, ...]] = {
+    **{
+        kind: (f"games/{kind}", f"rendering/{kind}", f"rendering/{kind}.py", f"cogs/{kind}.py") for kind in GAME_DOMAINS
+    },
+    "platform": ("bot.py", "games", "tables", "cogs", "rendering"),
+}
+"""Each domain's code (files and folders); the platform is everything no game's domain claims."""
+STAMP = datetime(2026, 11, 25, tzinfo=UTC)
+_PLACEHOLDER = re.compile(r"\{(\w*)[^}]*\}")
+
+
+def _claimed() -> set[Path]:
+    return {ROOT / p for kind in GAME_DOMAINS for p in DOMAINS[kind]}
+
+
+def sources(domain: str) -> Iterator[Path]:
+    """The Python files of ``domain``, in a stable order."""
+    claimed = _claimed() if domain == "platform" else set()
+    for entry in DOMAINS[domain]:
+        path = ROOT / entry
+        files = [path] if path.is_file() else sorted(path.rglob("*.py")) if path.is_dir() else []
+        for file in files:
+            if domain == "platform" and any(file == c or c in file.parents for c in claimed):
+                continue
+            if file.name != "catalogs.py":
+                yield file
+
+
+def extract(domain: str):  # -> babel Catalog
+    """Every message marked in ``domain``'s code, as a Babel template catalog."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract
+
+    template = Catalog(project="pirate-tables", fuzzy=False)
+    for file in sources(domain):
+        with file.open("rb") as handle:
+            for lineno, message, comments, _context in extract("python", handle, keywords=KEYWORDS):
+                where = (str(file.relative_to(ROOT)), lineno)
+                template.add(message, locations=[where], auto_comments=comments)
+    return template
+
+
+def _path(lang: str, domain: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def update(domains: Sequence[str] = tuple(DOMAINS)) -> list[str]:
+    """Write every language's catalogs of ``domains`` from the code; returns the files written."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    written = []
+    for domain in domains:
+        template = extract(domain)
+        for lang in LANGUAGES:
+            if lang == ENGLISH:
+                continue
+            path = _path(lang, domain)
+            if path.exists():
+                with path.open("rb") as handle:
+                    catalog = read_po(handle, locale=lang, domain=domain)
+            else:
+                catalog = Catalog(locale=lang, domain=domain, project="pirate-tables", fuzzy=False)
+            catalog.update(template, no_fuzzy_matching=True)
+            catalog.creation_date = catalog.revision_date = STAMP  # no churn in the files' headers
+            catalog.obsolete.clear()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("wb") as handle:
+                write_po(handle, catalog, width=120, sort_output=True, include_lineno=False, ignore_obsolete=True)
+            written.append(str(path.relative_to(ROOT)))
+    return written
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """Something a language's catalog lacks or gets wrong."""
+
+    lang: str
+    domain: str
+    message: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.lang}/{self.domain}: {self.problem}: {self.message!r}"
+
+
+def gaps(domains: Sequence[str] = tuple(DOMAINS)) -> list[Gap]:
+    """What each language lacks: messages in the code it does not translate (or translates with other
+    placeholders than the English), and catalogs out of step with the code."""
+    from babel.messages.pofile import read_po
+
+    found = []
+    for domain in domains:
+        template = extract(domain)
+        wanted = {m.id for m in template if m.id}
+        for lang in LANGUAGES:
+            if lang == ENGLISH:
+                continue
+            path = _path(lang, domain)
+            if not path.exists():
+                found += [Gap(lang, domain, "", "no catalog (run python -m games.catalogs)")] if wanted else []
+                continue
+            with path.open("rb") as handle:
+                catalog = read_po(handle, locale=lang, domain=domain)
+            have = {m.id: m for m in catalog if m.id}
+            for key in sorted(wanted, key=str):
+                entry = have.get(key)
+                ids = key if isinstance(key, tuple) else (key,)
+                strings = entry.string if entry is not None else None
+                forms = strings if isinstance(strings, tuple | list) else (strings,)
+                if entry is None:
+                    found.append(Gap(lang, domain, ids[0], "not in the catalog (run python -m games.catalogs)"))
+                elif entry.fuzzy or not all(forms):
+                    found.append(Gap(lang, domain, ids[0], "not translated"))
+                elif not all(_fits(form, ids) for form in forms):
+                    found.append(Gap(lang, domain, ids[0], "placeholders differ from the English"))
+            for key in sorted(set(have) - wanted, key=str):
+                ids = key if isinstance(key, tuple) else (key,)
+                found.append(Gap(lang, domain, ids[0], "no longer in the code (run python -m games.catalogs)"))
+    return found
+
+
+def _fits(form: str, ids: tuple[str, ...]) -> bool:
+    """A translation names only values the English has, and every one of them but the count ``n`` (which a
+    singular may write out as a word)."""
+    english = set().union(*map(_placeholders, ids))
+    return english - {"n"} <= _placeholders(form) <= english
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.catalogs", description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; list what each language lacks")
+    parser.add_argument("--domain", action="append", choices=DOMAINS, help="only this domain (repeatable)")
+    args = parser.parse_args(argv)
+    domains = args.domain or tuple(DOMAINS)
+    if not args.check:
+        for path in update(domains):
+            print(f"wrote {path}")
+    missing = gaps(domains)
+    for gap in missing:
+        print(gap)
+    print(f"{len(missing)} gaps")
+    return 1 if args.check and missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+"""Every text a person reads, in their language: messages marked where they are written, translated where
+they are shown.
+
+Engines, the table service and the renderers never format English for a reader. They write a **marked
+message**, :func:`T` (or :func:`N` for a count), whose English text is the gettext message id and whose
+values travel with it::
+
+    T("{seat} passed on {treasure}.", seat=seat_ref(2), treasure=T("coins"))
+    N("{n} card", "{n} cards", 3)
+
+A marked message is an ordinary ``str`` (so it lives in JSON states, events, labels, views, outbox rows and
+exception messages like any text), holding the message id and its values between two control characters.
+Values may be numbers, plain text (names, ``{pN}`` seat references, action texts) or marked messages
+themselves. Where a text meets a reader — the delivery loop, a cog's answer, a renderer — :func:`localize`
+turns every marked message in it into that reader's language, values first, through the gettext catalogs
+in ``data/locale/<language>/LC_MESSAGES/<domain>.po`` (Babel reads them and gives the plural rules).
+Plain text outside the marks passes through unchanged, which is how names and numbers stay as they are.
+
+Message ids are extracted from the code by Babel (``python -m games.catalogs``; keywords ``T``, ``N:1,2``,
+and ``tr:2``, ``ntr:2,3`` for a renderer's own words), so a message id is always a literal at its call.
+English needs no catalog: the message id is the English text. The ``pseudo`` language marks every message
+``⟦…⟧`` and makes it 40% longer: the tests read whole games through it to find any text that is not
+marked, and any that no longer fits.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, lru_cache
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+START, END = "\x02", "\x03"
+"""The two control characters around a marked message. Inside one, JSON escapes them (``\\u0002``), so
+marks never nest as raw characters and one regular expression finds every top-level mark."""
+_MARKED = re.compile("\x02([^\x02\x03]*)\x03")
+_SEAT_REF = re.compile(r"\{p(\d)\}")
+
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "data" / "locale"
+ENGLISH = "en"
+PSEUDO = "pseudo"
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
+"""The languages the bot speaks, by code, with their own names (``/games language`` offers these)."""
+
+
+# ---------------------------------------------------------------------------------------------- marking
+
+
+def T(message: str, /, **values: Any) -> str:
+    """The message ``message`` (English, with ``{name}`` placeholders) with its ``values``, marked."""
+    return _mark([message, values] if values else [message])
+
+
+def N(singular: str, plural: str, n: int, /, **values: Any) -> str:
+    """A message about ``n`` of something, in the plural form the reader's language wants for ``n``;
+    ``{n}`` in either form is the number."""
+    return _mark([singular, {**values, "n": n}, plural])
+
+
+def L(message: str, /) -> str:
+    """A command's or an option's description (or a choice's name), left as plain English: discord.py's
+    translator (and :func:`gettext` where the bot shows it) writes it out; the mark is for Babel only."""
+    return message
+
+
+def _mark(payload: list[Any]) -> str:
+    return START + json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + END
+
+
+def seat_ref(seat: int) -> str:
+    """The placeholder that the platform replaces by seat ``seat``'s name (:func:`with_names`)."""
+    return f"{{p{seat}}}"
+
+
+def joined(parts: Sequence[str]) -> str:
+    """Texts listed as a sentence does: "Anne", "Anne and Ben", "Anne, Ben and Cleo" (in the reader's
+    language: "Anne, Ben und Cleo")."""
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    return T("{others} and {last}", others=", ".join(parts[:-1]), last=parts[-1])
+
+
+def is_marked(text: str) -> bool:
+    return START in text
+
+
+def message_id(text: str) -> str:
+    """The message id of a text that is one marked message (the text itself when it is not marked)."""
+    found = _MARKED.fullmatch(text)
+    return json.loads(found.group(1))[0] if found else text
+
+
+# ---------------------------------------------------------------------------------------------- names
+
+
+def map_plain(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to its plain parts and, inside its marks, to every plain value: how
+    seat names go into marked text without touching message ids (or JSON)."""
+    if START not in text:
+        return change(text)
+    out = []
+    last = 0
+    for found in _MARKED.finditer(text):
+        out.append(change(text[last : found.start()]))
+        payload = json.loads(found.group(1))
+        if len(payload) > 1:
+            payload[1] = {k: map_plain(v, change) if isinstance(v, str) else v for k, v in payload[1].items()}
+        out.append(_mark(payload))
+        last = found.end()
+    out.append(change(text[last:]))
+    return "".join(out)
+
+
+def with_names(text: str, names: Sequence[str]) -> str:
+    """``text`` with every ``{pN}`` replaced by seat N's name (missing seats read "seat N"); marked or not."""
+
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(1))
+        return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
+    return map_plain(text, lambda plain: _SEAT_REF.sub(name, plain) if "{p" in plain else plain)
+
+
+# ---------------------------------------------------------------------------------------------- languages
+
+
+def language(locale: object) -> str:
+    """The language the bot speaks for a Discord locale (``"de"``, ``discord.Locale.german``, ``"en-GB"``):
+    one of :data:`LANGUAGES`, English when it speaks none closer (or :data:`PSEUDO`, for the tests)."""
+    code = str(getattr(locale, "value", locale) or "").lower()
+    if code == PSEUDO:
+        return PSEUDO
+    base = code.split("-")[0]
+    return base if base in LANGUAGES else ENGLISH
+
+
+@cache
+def catalog(lang: str) -> Any:
+    """The translations of ``lang`` (every domain's catalog merged), as gettext translations."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import NullTranslations, Translations
+
+    merged: Any = NullTranslations()
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    for po in sorted(folder.glob("*.po")) if lang not in (ENGLISH, PSEUDO) else ():
+        with po.open("rb") as file:
+            read = read_po(file, locale=lang)
+        mo = BytesIO()
+        write_mo(mo, read)
+        mo.seek(0)
+        loaded = Translations(mo, domain=po.stem)
+        if isinstance(merged, Translations):
+            merged.merge(loaded)
+        else:
+            merged = loaded
+    return merged
+
+
+def gettext(message: str, lang: str) -> str:
+    """``message`` (a message id) in ``lang``: the English id itself where the catalog has no translation."""
+    if lang == PSEUDO:
+        return _pseudo(message)
+    return catalog(lang).gettext(message) if lang != ENGLISH else message
+
+
+def ngettext(singular: str, plural: str, n: int, lang: str) -> str:
+    if lang == PSEUDO:
+        return _pseudo(singular if n == 1 else plural)
+    if lang == ENGLISH:
+        return singular if n == 1 else plural
+    return catalog(lang).ngettext(singular, plural, n)
+
+
+def _pseudo(text: str) -> str:
+    """``text`` marked ``⟦…⟧`` and 40% longer (placeholders kept): what a longer language would need."""
+    letters = len(re.sub(r"\{[^}]*\}", "", text))
+    return f"⟦{text}{'·' * math.ceil(0.4 * letters)}⟧"
+
+
+# ---------------------------------------------------------------------------------------------- localizing
+
+
+def localize(text: str, locale: object = ENGLISH) -> str:
+    """``text`` with each marked message in it written out in ``locale``'s language."""
+    if START not in text:
+        return text
+    return _localize(text, language(locale))
+
+
+@lru_cache(maxsize=16384)
+def _localize(text: str, lang: str) -> str:
+    return _MARKED.sub(lambda found: _written(json.loads(found.group(1)), lang), text)
+
+
+def _written(payload: list[Any], lang: str) -> str:
+    values: Mapping[str, Any] = payload[1] if len(payload) > 1 else {}
+    plural = len(payload) > 2
+    form = ngettext(payload[0], payload[2], int(values["n"]), lang) if plural else gettext(payload[0], lang)
+    if not values:
+        return form
+    shown = {k: _localize(v, lang) if isinstance(v, str) and START in v else v for k, v in values.items()}
+    try:
+        return form.format(**shown)
+    except (KeyError, IndexError, ValueError):  # a translation that names a value the message lacks
+        return payload[0].format(**shown) if lang != ENGLISH else form
+
+
+def tr(locale: object, message: str, /, **values: Any) -> str:
+    """``T(message, **values)`` written out in ``locale``'s language at once: a renderer's own words."""
+    return localize(T(message, **values), locale)
+
+
+def ntr(locale: object, singular: str, plural: str, n: int, /, **values: Any) -> str:
+    """``N(singular, plural, n, **values)`` written out in ``locale``'s language at once."""
+    return localize(N(singular, plural, n, **values), locale)
+
+
+def localize_tree(value: Any, locale: object = ENGLISH) -> Any:
+    """A JSON value (a view) with every marked message in it localized: what a renderer receives."""
+    return _tree(value, language(locale))
+
+
+def _tree(value: Any, lang: str) -> Any:
+    if isinstance(value, str):
+        return _localize(value, lang) if START in value else value
+    if isinstance(value, dict):
+        return {k: _tree(v, lang) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_tree(v, lang) for v in value]
+    return value

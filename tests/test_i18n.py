@@ -1,0 +1,116 @@
+"""Every text an engine writes for a person comes from a catalog, and every catalog speaks German.
+
+The engines' texts are read through the ``pseudo`` language (:mod:`tests.i18n_checks`) over seeded games of
+every registered game with its fewest and most players: labels of every legal action, events public and
+private, prompts, waiting lines, summaries and private summaries of every seat's view and the spectator's,
+refusals, outcomes, and the rules. Then the German catalogs: no message of the code lacks its German.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from games.catalogs import gaps
+from games.core import IllegalAction, Option
+from games.i18n import N, T, joined, localize, message_id, seat_ref, with_names
+from games.registry import GAMES, GameSpec
+from games.simulate import next_actor
+from tests.i18n_checks import pseudo, unmarked
+
+NAMES = ["Anne Bonny", "Calico Jack", "Mary Read", "Blackbeard", "Ching Shih", "Henry Morgan", "Ned Low", "Kidd"]
+STEPS = 400
+"""Steps read per game: enough to reach every phase of a game's first rounds (and its end in most)."""
+
+
+def texts_of_play(spec: GameSpec, players: int, seed: str) -> Iterator[tuple[str, str]]:
+    """``(where, text)`` for every text a seeded game of ``players`` shows a person."""
+    game = spec.game
+    state = game.new_game(players, None, seed)
+    rng = random.Random(seed)
+    for step in range(STEPS):
+        for seat in [*range(state["seats"]), None]:
+            view = game.view(state, seat)
+            yield f"summary {seat}", game.summary(view)
+            if (prompt := game.prompt(view)) is not None:
+                yield f"prompt {seat}", prompt
+            if seat is not None:
+                yield f"seat summary {seat}", game.seat_summary(view)
+        if game.is_over(state):
+            outcome = game.outcome(state)
+            assert outcome is not None
+            yield "outcome", outcome.summary
+            return
+        acting = game.to_act(state)
+        for seat in range(state["seats"]):
+            if seat not in acting and (waiting := game.waiting(state, seat)) is not None:
+                yield f"waiting {seat}", waiting
+        seat = next_actor(game, state, rng)
+        for choice in game.choices(state, seat):
+            for label in choice.path:
+                yield f"label {choice.action}", label
+        for junk in ("", "fly away", "x" * 70):
+            try:
+                game.apply(state, seat, junk)
+            except IllegalAction as exc:
+                yield f"refusal {junk!r}", str(exc)
+        idle = next((s for s in range(state["seats"]) if s not in acting), None)
+        if idle is not None:
+            with pytest.raises(IllegalAction) as refused:
+                game.apply(state, idle, game.legal_actions(state, seat)[0])
+            yield "out of turn", str(refused.value)
+        action = spec.player.choose(game, state, seat, game.rng(state))
+        result = game.apply(state, seat, action, trusted=True)
+        for event in result.events:
+            yield f"event at step {step}", event.text
+        state = result.state
+
+
+def game_texts(spec: GameSpec) -> Iterator[tuple[str, str]]:
+    game = spec.game
+    yield "title", game.title
+    yield "scores title", game.scores_title
+    yield "score", game.score_text(3)
+    yield "rules", game.rules_text()
+    for players in sorted({game.min_players, max(2, game.min_players), game.max_players}):
+        yield from texts_of_play(spec, players, f"i18n-{players}")
+
+
+def option_texts(option: Option) -> Iterator[str]:
+    yield option.description
+    yield from (option.label(c) for c in option.choices)
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_every_text_an_engine_writes_comes_from_a_catalog(kind: str) -> None:
+    found: dict[str, str] = {}
+    for where, text in game_texts(GAMES[kind]):
+        words = unmarked(pseudo(with_names(text, NAMES)), NAMES)
+        if words and len(found) < 12:
+            found.setdefault(f"{where}: {localize(with_names(text, NAMES))!r}", " ".join(words))
+    assert not found, "\n".join(f"{where} -> unmarked {words!r}" for where, words in found.items())
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_the_rules_in_german_fit_discord(kind: str) -> None:
+    """The rules summary is an embed's description: 4,096 characters at most in every language."""
+    rules = GAMES[kind].game.rules_text()
+    german = localize(rules, "de")
+    assert german != localize(rules) and len(german) <= 4000
+
+
+def test_no_message_of_the_code_lacks_its_german() -> None:
+    missing = gaps()
+    assert not missing, f"{len(missing)} gaps, the first: " + "; ".join(map(str, missing[:10]))
+
+
+def test_a_marked_message_is_written_out_in_each_language_with_its_values() -> None:
+    text = T("{seat} took {cards}.", seat=seat_ref(1), cards=N("{n} card", "{n} cards", 3))
+    assert localize(with_names(text, ["Anne", "Ben"])) == "Ben took 3 cards."
+    assert localize(with_names(text, ["Anne", 'B"{en}'])) == 'B"{en} took 3 cards.'  # a name is only text
+    assert pseudo(N("{n} card", "{n} cards", 1)) == "⟦1 card··⟧"
+    assert localize(joined([T("Scores"), "Ben", "Cleo"]), "de") == "Punkte, Ben und Cleo"
+    assert message_id(T("Scores")) == "Scores" and localize(T("Scores"), "de-DE") == "Punkte"
+    assert localize(T("It is not your turn."), "fr") == "It is not your turn."  # no French: English
