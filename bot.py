@@ -211,6 +211,12 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
     )
+    demo.add_argument(
+        "--locale",
+        default="en-US",
+        metavar="L",
+        help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
+    )
 
     sim = sub.add_parser("simulate", help="AI-versus-AI games at engine level; prints JSON", **shown)
     _add_game_arguments(sim)
@@ -396,7 +402,7 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
         raise Fatal('The demo runs the bot in SimCord, part of the dev extra: pip install -e ".[dev]"', 2) from None
     if args.ai_level != "normal":
         options["ai_level"] = args.ai_level  # a table setting of /<game> new, beside the engine's options
-    return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options))
+    return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options, args.locale))
 
 
 def _verify(log_file: Path) -> int:

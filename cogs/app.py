@@ -11,11 +11,13 @@ from dataclasses import replace
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import handlers
 from cogs.components import DYNAMIC_ITEMS
 from cogs.courier import Courier
+from games.i18n import ENGLISH, gettext, language
 from tables.config import Config
 from tables.service import Tables
 
@@ -38,6 +40,27 @@ def now_ts() -> float:
 # libraries (set on import, before SimCord's own probe client in the demo and the bench is built).
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Discord's command descriptions, option descriptions and choice names in each member's language, from
+    the message catalogs (:mod:`games.i18n`). Command and option names stay as they are in every language:
+    they are what the README, the help texts and typed moves refer to."""
+
+    NAMES = (
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    )
+
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
+    ) -> str | None:
+        lang = language(locale)
+        if lang == ENGLISH or context.location in self.NAMES:
+            return None
+        text = gettext(string.message, lang)
+        return text[:100] if text != string.message else None
 
 
 class TableBot(commands.Bot):
@@ -88,6 +111,7 @@ class TableBot(commands.Bot):
         self.tables = await Tables.open(config, now=now_ts)
         self.tables.delivery.sender = Courier(self, self.tables)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self.on_app_command_error
         for extension in extensions():
             await self.load_extension(extension)
@@ -140,6 +164,14 @@ class TableBot(commands.Bot):
         await super().close()
         if hasattr(self, "tables"):
             await self.tables.close()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction tells the member's language and their server's: remembered for the messages
+        the bot sends them later (a DM when their turn comes, a board in their server)."""
+        try:
+            await self.tables.seen(handlers.caller_of(interaction))
+        except Exception:
+            log.exception("Could not remember the languages of interaction %s", interaction.id)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError

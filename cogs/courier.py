@@ -19,6 +19,7 @@ import aiohttp
 import discord
 
 from cogs.components import view_of
+from games.i18n import ENGLISH, T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
 from tables.delivery import ClosedDms, Gone, Permanent, Transient
@@ -70,7 +71,7 @@ class Courier:
             render = {"board": spec.render_board, "final": spec.render_final}.get(image.render) or spec.render_hand
             assert render is not None, f"{image.kind} draws no {image.render} image"
             draw = render_pool.run if image.render == "board" else render_pool.run_later
-            png = await draw(render, image.view, image.names)
+            png = await draw(render, image.view, image.names, image.locale)
             files.append(discord.File(io.BytesIO(png), filename=image.file, description=image.alt))
         if message.log is not None:
             text = await self.tables.log_text(message.log)
@@ -79,8 +80,15 @@ class Courier:
                 discord.File(
                     io.BytesIO(text.encode()),
                     filename=f"{record.kind}-{record.id}-log.txt",
-                    description=f"The action log of {GAMES[record.kind].title} #{record.id}: "
-                    "check it with python bot.py verify",
+                    # The message's language is its images' (a final message: its last board).
+                    description=localize(
+                        T(
+                            "The action log of {game} #{number}: check it with python bot.py verify",
+                            game=GAMES[record.kind].title,
+                            number=record.id,
+                        ),
+                        message.images[0].locale if message.images else ENGLISH,
+                    ),
                 )
             )
         return files

@@ -11,17 +11,20 @@ import random
 import re
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
 import simcord
+import simcord.interactions
 from simcord.results import InteractionResult
 
 from cogs.app import TableBot
 from games.core import Choice, format_seats
+from games.i18n import localize
 from games.registry import GAMES
 from tables import menus
 from tables.seating import seat_names
@@ -47,10 +50,14 @@ class Turn:
 class SimTable:
     """Simulated members of one guild channel who play games through the real bot."""
 
-    def __init__(self, env: simcord.Env, bot: TableBot, names: Sequence[str] = DEMO_NAMES) -> None:
+    def __init__(
+        self, env: simcord.Env, bot: TableBot, names: Sequence[str] = DEMO_NAMES, *, locale: str = "en-US"
+    ) -> None:
         self.env = env
         self.bot = bot
-        self.guild = env.create_guild(name="Pirate Cove")
+        self.locale = locale
+        """The language of the server and of every member (SimCord's members speak ``en-US``)."""
+        self.guild = env.create_guild(name="Pirate Cove", preferred_locale=locale)
         self.channel = self.guild.create_text_channel("tavern")
         self.members = {name: self.guild.add_member(env.create_user(name.lower(), global_name=name)) for name in names}
         self.log: list[tuple[int, str]] = []
@@ -58,7 +65,7 @@ class SimTable:
 
     def note(self, text: str) -> None:
         newest = max((m for msgs in self.env.backend.messages.values() for m in msgs), default=0)
-        self.log.append((newest, text))
+        self.log.append((newest, localize(text, self.locale)))
 
     # ------------------------------------------------------------------ setting up
 
@@ -312,7 +319,30 @@ def write_transcript(table: SimTable, out: Path) -> int:
     return saved
 
 
-async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[str, Any]) -> int:
+@contextmanager
+def speaking(locales: Mapping[int, str]) -> Iterator[None]:
+    """Members who speak other languages than SimCord's ``en-US``: each interaction of user ``id`` carries
+    ``locales[id]`` as Discord's ``locale``, and its server's preferred locale as ``guild_locale``."""
+    original = simcord.interactions.base_payload
+
+    def base_payload(backend: Any, **fields: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = original(backend, **fields)
+        if fields["user_id"] in locales:
+            payload["locale"] = locales[fields["user_id"]]
+        if fields.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(fields["guild_id"]).preferred_locale
+        return record, payload
+
+    simcord.interactions.base_payload = base_payload
+    try:
+        yield
+    finally:
+        simcord.interactions.base_payload = original
+
+
+async def run_demo(
+    kind: str, players: int, seed: str, out: Path, options: dict[str, Any], locale: str = "en-US"
+) -> int:
     """``python bot.py demo <game>``: one whole game through the real bot in SimCord, no token needed.
 
     The arguments come checked by ``bot.py`` (players in range, valid options, ``out`` a folder). The bot
@@ -332,11 +362,12 @@ async def run_demo(kind: str, players: int, seed: str, out: Path, options: dict[
                     # 5 s for the bot to settle after an interaction is too short for a run of them.
                     env.settle_timeout = 600
                 await bot.tree.sync()
-                table = SimTable(env, bot)
+                table = SimTable(env, bot, locale=locale)
                 names = list(table.members)
-                await table.challenge(kind, names[0], names[1:humans], ai=players - humans, **options)
-                record = await table.latest_game()
-                record = await table.play_to_end(record.id, via="mixed")
+                with speaking({member.id: locale for member in table.members.values()}):
+                    await table.challenge(kind, names[0], names[1:humans], ai=players - humans, **options)
+                    record = await table.latest_game()
+                    record = await table.play_to_end(record.id, via="mixed")
                 images = write_transcript(table, out)
         finally:
             try:

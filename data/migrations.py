@@ -181,4 +181,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';
     ALTER TABLE lobbies ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';
     """,
+    # 9: languages. A member's Discord language (their private messages follow it, also those sent while
+    # they are not interacting), and a server's: the language its members with Manage Server chose for its
+    # games' threads (``language``), else the server's own preferred locale as Discord last told it.
+    """
+    ALTER TABLE users ADD COLUMN locale TEXT;
+    CREATE TABLE guilds (
+        guild_id INTEGER PRIMARY KEY,
+        language TEXT,
+        preferred TEXT
+    );
+    """,
 )

@@ -1,4 +1,5 @@
-"""Member settings: whether a member wants turn reminders by direct message."""
+"""Member and server settings: whether a member wants turn reminders by direct message, a member's Discord
+language, and a server's language for its games."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from data.engine import Repository
 
 
 class SettingsRepo(Repository):
-    """The ``users`` table."""
+    """The ``users`` and ``guilds`` tables."""
 
     __slots__ = ()
 
@@ -21,3 +22,39 @@ class SettingsRepo(Repository):
     async def notify_enabled(self, user_id: int) -> bool:
         row = await self._q.fetchone("SELECT notify FROM users WHERE user_id = ?", (user_id,))
         return bool(row and row["notify"])
+
+    async def set_locale(self, user_id: int, locale: str) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO users (user_id, locale) VALUES (?, ?)"
+                " ON CONFLICT(user_id) DO UPDATE SET locale = excluded.locale",
+                (user_id, locale),
+            )
+
+    async def locales(self, user_ids: list[int]) -> dict[int, str]:
+        """The Discord language last seen of each member that has one."""
+        if not user_ids:
+            return {}
+        marks = ", ".join("?" * len(user_ids))
+        rows = await self._q.fetchall(
+            f"SELECT user_id, locale FROM users WHERE locale IS NOT NULL AND user_id IN ({marks})", tuple(user_ids)
+        )
+        return {row["user_id"]: row["locale"] for row in rows}
+
+    async def set_guild_language(
+        self, guild_id: int, *, language: str | None = None, preferred: str | None = None
+    ) -> None:
+        """Set the server's chosen ``language`` (``""``: none, follow the server's own) or its ``preferred``
+        locale as Discord says it; a value not given stays."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO guilds (guild_id, language, preferred) VALUES (?, ?, ?) ON CONFLICT(guild_id) DO UPDATE"
+                " SET language = COALESCE(excluded.language, guilds.language),"
+                " preferred = COALESCE(excluded.preferred, guilds.preferred)",
+                (guild_id, language, preferred),
+            )
+
+    async def guild_language(self, guild_id: int) -> tuple[str | None, str | None]:
+        """The server's chosen language (``None`` or ``""``: none) and its preferred locale, as stored."""
+        row = await self._q.fetchone("SELECT language, preferred FROM guilds WHERE guild_id = ?", (guild_id,))
+        return (row["language"], row["preferred"]) if row else (None, None)

@@ -49,6 +49,13 @@ class Caller:
     moderator: bool = False
     """They may manage threads where they asked (Discord's Manage Threads)."""
     bot: bool = False
+    locale: str | None = None
+    """Their Discord language (their answers, pickers and private messages follow it); ``None``: unknown (a
+    member named in someone else's command)."""
+    guild_locale: str | None = None
+    """Their server's preferred locale, as Discord says it (``None``: in DMs)."""
+    manager: bool = False
+    """They may manage the server where they asked (Discord's Manage Server): set its games' language."""
 
 
 def reach(caller: Caller, record: GameRecord) -> None:

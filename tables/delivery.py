@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from data.outbox import Entry
+from games.i18n import T, localize
 from tables import notices, outbox, words
 from tables.authority import GameError
 from tables.outbox import Message
@@ -241,6 +242,12 @@ class Delivery:
         }
         return replace(entry, payload={**entry.payload, "message": message})
 
+    async def _language(self, user_id: int | None, game_id: int | None) -> str:
+        """The language of a message to member ``user_id`` (``None``: in the place of game ``game_id``)."""
+        if user_id is not None:
+            return await self.tables.member_language(user_id)
+        return await self.tables.guild_language((await self.tables.get(game_id)).guild_id if game_id else None)
+
     async def _retry(self, entry: Entry, reason: str, after: float | None) -> None:
         delay = max(RETRY[min(entry.attempts, len(RETRY) - 1)], after or 0.0)
         log.info(
@@ -261,6 +268,7 @@ class Delivery:
         if p["to"] == "channel":
             if p.get("result_of") is not None and (await self.tables.get(p["result_of"])).thread_id is None:
                 return "dropped", "the game has no thread: its channel has the final message"
+            message = message.written(await self.tables.guild_language(p.get("guild")))
             message_id = await sender.post(p["channel"], p.get("guild"), message)
             if p.get("lobby") is not None:
                 await self.tables.store.lobbies.set_message(p["lobby"], message_id)
@@ -282,10 +290,11 @@ class Delivery:
                 return "dropped", f"overtaken by row {newer.id}"
             board, message = None, Message("\n".join(kept))
         if record.thread_id is None and p.get("title"):
-            content = f"{p['title']}\n{message.content}"[: words.MESSAGE_LIMIT]
+            content = f"{p['title']}\n{message.content}"
             message = Message(content, message.images, message.log, message.components, message.notifies)
         if p.get("strip_board") and record.message_id is not None:
             await self._strip(sender, channel, record.message_id)
+        message = message.written(await self.tables.guild_language(record.guild_id))
         try:
             message_id = await sender.post(channel, record.guild_id, message)
         except Gone:
@@ -329,8 +338,11 @@ class Delivery:
                     raise Transient("the lobby's message is not posted yet", 1.0)
                 return "dropped", "the lobby has no message"
             channel, message_id = lobby.channel_id, lobby.message_id
+            lang = await self.tables.guild_language(lobby.guild_id)
         else:
             channel, message_id = p["channel"], p["message_id"]
+            lang = await self._language(p.get("user"), entry.game_id)
+        message = message.written(lang)
         try:
             if p.get("user") is not None:
                 await sender.edit_direct(p["user"], message_id, message)
@@ -342,7 +354,8 @@ class Delivery:
 
     async def _dm(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         p = entry.payload
-        return "done", str(await sender.direct(p["user"], Message.from_json(p["message"])))
+        message = Message.from_json(p["message"]).written(await self.tables.member_language(p["user"]))
+        return "done", str(await sender.direct(p["user"], message))
 
     async def _hand(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         """A member's one private message of a game: edited in place, or sent anew when they must decide and
@@ -364,10 +377,11 @@ class Delivery:
         message = Message.from_json(p["message"])
         head = [f"• {note}" for note in p["notes"]]
         if p["fresh"]:
-            head.insert(0, f"⏰ Your turn: {words.place_link(await self.tables.get(game_id))}")
+            head.insert(0, "⏰ " + T("Your turn: {link}", link=words.place_link(await self.tables.get(game_id))))
         if head:
-            content = ("\n".join(head) + "\n" + message.content)[: words.MESSAGE_LIMIT]
+            content = "\n".join(head) + "\n" + message.content
             message = Message(content, message.images)
+        message = message.written(await self.tables.member_language(user))
         kept = await self.outbox.marker(game_id, player, "hand_message")
         if kept is not None and not p["fresh"]:
             try:
@@ -393,7 +407,9 @@ class Delivery:
             result = await self.outbox.result(p["entry"])
             origin = int(result) if result else None
         shared = any(g != game_id for g in await self.tables.store.games.in_place(p["channel"]))
-        thread_id = await sender.thread(p["channel"], p["name"], message_id=origin, shared=shared)
+        record = await self.tables.get(game_id)
+        name = localize(p["name"], await self.tables.guild_language(record.guild_id))[:100]
+        thread_id = await sender.thread(p["channel"], name, message_id=origin, shared=shared)
         if thread_id is None:
             return "done", None
         await self.tables.set_place(game_id, thread_id=thread_id)
@@ -430,7 +446,9 @@ class Delivery:
             "Game %s: its thread %s is gone; it goes on in channel %s", game_id, record.thread_id, record.channel_id
         )
         spec = self.tables.spec(record)
-        note = Message(f"🧵 The thread of {words.title(spec, record)} is gone: the game goes on here.")
+        note = Message(
+            "🧵 " + T("The thread of {game} is gone: the game goes on here.", game=words.title(spec, record))
+        )
         lane = f"thread-gone:{game_id}"
         await self.tables.set_place(
             game_id,
@@ -455,9 +473,10 @@ class Delivery:
         if player is None or await self.outbox.marker(game_id, player, "dm_closed") is not None:
             return
         log.info("Game %s: %s has closed DMs", game_id, user_id)
-        text = (
-            f"{words.mention(user_id)} I can't send you direct messages, so use the **My hand** button or the "
-            "`hand` command here for your private view."
+        text = T(
+            "{member} I can't send you direct messages, so use the **My hand** button or the `hand` command here "
+            "for your private view.",
+            member=words.mention(user_id),
         )
         async with self.tables.store.transaction() as db:
             await db.outbox.set_marker(game_id, player, "dm_closed", "50007")

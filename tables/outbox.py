@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data.outbox import Owed
+from games.i18n import ENGLISH, localize, localize_tree
 
 # Priorities: lower goes first between lanes.
 WAITED_FOR = 0
@@ -30,6 +31,8 @@ FOLLOWERS = 3
 HOUSEKEEPING = 4
 """Archiving threads."""
 
+CONTENT_LIMIT = 2000
+"""Discord's limit for a message's content."""
 ANSWER_GRACE = 10.0
 """Seconds the interaction that caused an entry has to deliver it as its answer, before the delivery loop
 posts it the usual way."""
@@ -38,7 +41,8 @@ posts it the usual way."""
 @dataclass(frozen=True, slots=True)
 class Image:
     """An image to draw at delivery: ``render`` (``board``, ``final`` or ``hand``) of game ``kind`` for
-    ``view`` with the seats' ``names``; ``alt`` is its description for screen readers."""
+    ``view`` with the seats' ``names``, in the language ``locale``; ``alt`` is its description for screen
+    readers."""
 
     render: str
     kind: str
@@ -46,6 +50,7 @@ class Image:
     names: list[str]
     alt: str
     file: str
+    locale: str = ENGLISH
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,18 @@ class Message:
     """Persistent components (see :mod:`tables.menus` for their shapes)."""
     notifies: list[int] = field(default_factory=list)
     """The members this message notifies (pings); nobody else, whatever its text says."""
+
+    def written(self, lang: str) -> Message:
+        """This message for readers of ``lang``: its text, its images' descriptions and its components'
+        labels written out (:func:`games.i18n.localize`), its images to be drawn in ``lang``; its text within
+        Discord's limit (a text is cut there only written out: a cut through a marked message would break it)."""
+        return Message(
+            localize(self.content, lang)[:CONTENT_LIMIT],
+            [replace(image, alt=localize(image.alt, lang), locale=lang) for image in self.images],
+            self.log,
+            localize_tree(self.components, lang),
+            self.notifies,
+        )
 
     def to_json(self) -> dict[str, Any]:
         # Not ``asdict``: that deep-copies every view, and the row is serialized at once anyway.
