@@ -114,6 +114,8 @@ async def fill(store: Store) -> dict[str, int]:
     await store.outbox.set_marker(playing.id, 1, "closed", "1")
     await store.settings.set_notify(USERS[0], True)
     await store.settings.set_notify(USERS[1], False)
+    await store.settings.set_locale(USERS[1], "de")
+    await store.settings.set_guild_language(GUILD, language="de", preferred="en")
     await tables.stop()
     assert await store.outbox.pending(), "the messages owed are copied too"
     return {"playing": playing.id, "ended": ended.id, "resigned": resigned.id, "rematch": rematch}
@@ -191,6 +193,7 @@ async def answers(store: Store, held: dict[str, list[dict[str, Any]]]) -> list[A
     for user in USERS:
         said += [await store.games.ids(user_id=user), await store.games.ended(user, limit=10)]
         said += [await store.settings.notify_enabled(user)]
+    said += [await store.settings.locales(list(USERS)), await store.settings.guild_language(GUILD)]
     said += [await store.lobbies.open(), await store.games.ids(status="finished"), await store.outbox.pending()]
     return said
 

@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw, PngImagePlugin
 
 from cogs.base import game_cog
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Player, Termination, act, dice
+from games.i18n import localize_tree
 from games.registry import GameSpec
 
 LIVES = 3
@@ -175,16 +176,16 @@ def _image(kind: str, view: Mapping[str, Any], names: Sequence[str]) -> bytes:
     return out.getvalue()
 
 
-def render_board(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
-    return _image("board", view, names)
+def render_board(view: Mapping[str, Any], names: Sequence[str], locale: str = "en") -> bytes:
+    return _image("board", localize_tree(view, locale), names)
 
 
-def render_final(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
-    return _image("final", view, names)
+def render_final(view: Mapping[str, Any], names: Sequence[str], locale: str = "en") -> bytes:
+    return _image("final", localize_tree(view, locale), names)
 
 
-def render_hand(view: Mapping[str, Any], names: Sequence[str]) -> bytes:
-    return _image("hand", view, names)
+def render_hand(view: Mapping[str, Any], names: Sequence[str], locale: str = "en") -> bytes:
+    return _image("hand", localize_tree(view, locale), names)
 
 
 # ---------------------------------------------------------------------------------------------- cog

@@ -1,0 +1,171 @@
+"""End to end, in other languages: whole games of every game played through the real bot in SimCord by
+members who speak the ``pseudo`` language (every message ``⟦…⟧``, 40% longer) leave no word in any message,
+embed, button, thread name or image description that a catalog did not write; what one member reads is in
+their language and what the thread shows in the server's; a German member's ``move`` autocomplete offers
+German labels and takes them; ``/games language`` sets a server's language, for members with Manage Server
+only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from cogs.demo import DEMO_NAMES, SimTable, speaking
+from games.i18n import LANGUAGES, localize
+from games.registry import GAMES
+from tables.service import AI_NAMES
+from tests.conftest import World
+from tests.i18n_checks import unmarked
+from tests.support import raw_messages, texts
+
+NAMES = [*DEMO_NAMES, *AI_NAMES, "🤖"]
+
+
+def readable(message: Any) -> Iterator[str]:
+    """Every text of a SimCord message that a person reads."""
+    yield message.content
+    for embed in message.embeds:
+        yield str(embed.get("title", ""))
+        yield str(embed.get("description", ""))
+    for row in message.components:
+        for component in row.get("components", []):
+            yield component.get("label") or ""
+            yield component.get("placeholder") or ""
+            for option in component.get("options", []):
+                yield option.get("label", "")
+                yield option.get("description") or ""
+    for attachment in message.attachments:
+        yield attachment.get("description") or ""
+
+
+def everything_seen(env: simcord.Env) -> Iterator[tuple[str, str]]:
+    """``(where, text)`` for every message in SimCord and every thread's name."""
+    backend = env.backend
+    for channel_id, messages in backend.messages.items():
+        channel = backend.channels.get(channel_id)
+        if channel is not None and channel.is_thread:
+            yield f"thread {channel_id}", channel.name
+        for message in messages.values():
+            for text in readable(message):
+                yield f"message {message.id} in {channel_id}", text
+
+
+@pytest.fixture
+def pseudo_world(world: World) -> Iterator[World]:
+    """The world with a server and members who all speak ``pseudo``."""
+    table = SimTable(world.env, world.bot, locale="pseudo")
+    world.table = table
+    with speaking({member.id: "pseudo" for member in table.members.values()}):
+        yield world
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+async def test_a_whole_game_in_pseudo_shows_no_word_a_catalog_did_not_write(pseudo_world: World, kind: str) -> None:
+    table = pseudo_world.table
+    players = max(3, GAMES[kind].game.min_players) if kind != "searats" else 2
+    await table.challenge(kind, "Anne", ["Ben"], ai=players - 2)
+    record = await table.latest_game()
+    record = await table.play_to_end(record.id, via="mixed")
+    assert record.status == "finished"
+    found = {}
+    for where, text in everything_seen(pseudo_world.env):
+        words = unmarked(text, NAMES)
+        if words:
+            found.setdefault(" ".join(words), f"{where}: {text[:200]!r}")
+    assert not found, "\n".join(f"{words} <- {where}" for words, where in list(found.items())[:15])
+
+
+async def test_a_member_reads_their_language_and_the_thread_the_servers(world: World) -> None:
+    """Anne speaks ``pseudo`` in an English server: her pickers, answers and private hand are hers; the
+    thread, its boards and their buttons stay English."""
+    table = world.table
+    anne = table.members["Anne"]
+    with speaking({anne.id: "pseudo"}):
+        await table.challenge("sewerpirats", "Anne", ["Ben"], ai=1)
+        record = await table.latest_game()
+        record = await table.play_moves(record.id, 6)
+        hand = await anne.slash(table.place(record), "sewerpirats hand")
+    private = [t for t in texts(hand) if t]
+    assert private and all(not unmarked(t, NAMES) for t in private), private
+    for message in raw_messages(world.env, table.place(record).id):
+        for text in readable(message):
+            assert "⟦" not in text, text
+    dms = [m for channel, messages in world.env.backend.messages.items() for m in messages.values()]
+    anne_dms = [
+        m for m in dms if (c := world.env.backend.channels.get(m.channel_id)) and anne.id in (c.recipient_ids or ())
+    ]
+    assert anne_dms and all("⟦" in m.content for m in anne_dms if m.content)
+
+
+async def test_a_german_members_autocomplete_offers_german_labels_and_takes_them(world: World) -> None:
+    table = world.table
+    anne = table.members["Anne"]
+    with speaking({anne.id: "de"}):
+        await table.challenge("piratz", "Anne", ["Ben"])
+        record = await table.latest_game()
+        seat = table.human_to_act(record)
+        member = table.member_of(record, seat)
+        if member.id != anne.id:  # Ben opens: one move of his, then Anne's turn
+            await table.move(record, seat, table.pick(record, seat))
+            record = await table.record(record.id)
+        choices = GAMES["piratz"].game.choices(record.state, record.seat_of(anne.id))
+        german = [localize(c.label, "de") for c in choices]
+        english = [localize(c.label) for c in choices]
+        assert german != english
+        offered = await anne.autocomplete(table.place(record), "piratz move", "action", "")
+        assert [c["name"] for c in offered] == german
+        picked = next(c for c in offered if c["value"] == choices[0].action.encode())
+        result = await anne.slash(table.place(record), "piratz move", action=picked["name"])
+        assert any(t.startswith("✅") for t in texts(result)), texts(result)
+        assert (await table.record(record.id)).version == record.version + 1
+
+
+async def test_a_server_set_to_german_gets_german_boards_finals_and_results(world: World) -> None:
+    """``/games language`` is for members with Manage Server; once set, the server's threads speak it."""
+    table = world.table
+    admins = table.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(world.env.create_user("admin", global_name="Admin"), roles=[admins])
+    ben = table.members["Ben"]
+    refused = await ben.slash(table.channel, "games language", language="de")
+    assert any("Manage Server" in t for t in texts(refused)), texts(refused)
+    assert await world.bot.tables.guild_language(table.guild.id) == "en"
+
+    done = await admin.slash(table.channel, "games language", language="de")
+    assert any("Deutsch" in t for t in texts(done)), texts(done)
+    await table.challenge("piratz", "Anne", ["Ben"])
+    record = await table.latest_game()
+    record = await table.play_to_end(record.id, via="mixed")
+    thread = raw_messages(world.env, table.place(record).id)
+    german = localize(GAMES["piratz"].game.score_text(2), "de")
+    assert german != localize(GAMES["piratz"].game.score_text(2))
+    final = thread[-1]
+    assert final.attachments and "⟦" not in final.content
+    results = [m for m in raw_messages(world.env, table.channel.id) if "#" + str(record.id) in m.content]
+    assert any(german.split()[-1] in m.content for m in [*thread, *results]), [m.content for m in thread[-2:]]
+
+
+async def test_every_command_option_and_choice_is_described_in_german(world: World) -> None:
+    """What Discord shows of the commands (descriptions, option descriptions, choice names) has German, through
+    the bot's translator as discord.py asks it when the commands are synced."""
+    tree = world.bot.tree
+    translator = tree.translator
+    assert translator is not None
+    missing = []
+    for command in tree.walk_commands():
+        payload = await command.get_translated_payload(tree, translator)
+        shown = [("", payload)]
+        shown += [(f" {o['name']}", o) for o in payload.get("options", []) if o.get("type", 1) > 2]
+        for where, part in shown:
+            if part.get("description") and not part.get("description_localizations", {}).get("de"):
+                missing.append(f"/{command.qualified_name}{where}: {part['description']!r}")
+            for choice in part.get("choices", []):
+                if choice["value"] in LANGUAGES:
+                    continue  # each language is named in its own
+                if not choice.get("name_localizations", {}).get("de") and not choice["name"].isdigit():
+                    missing.append(f"/{command.qualified_name}{where} choice {choice['name']!r}")
+    assert not missing, "\n".join(missing[:20])
