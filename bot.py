@@ -35,6 +35,7 @@ from dotenv import load_dotenv
 
 from cogs.app import TableBot, create_bot
 from games.core import Game, IllegalAction, Option
+from games.i18n import localize
 from games.registry import GAMES, LEVELS
 from games.search import THINK_MS
 from tables.config import Config, ConfigError, shard_ids
@@ -99,7 +100,7 @@ def _option_value(option: Option, text: str) -> Any:
     try:
         return option.validate(value)
     except IllegalAction as exc:
-        raise ValueError(f"--option {option.name}={text}: {str(exc).rstrip('.')}") from None
+        raise ValueError(f"--option {option.name}={text}: {localize(str(exc)).rstrip('.')}") from None
 
 
 def game_options(game: Game, assignments: Iterable[str]) -> dict[str, Any]:
@@ -116,7 +117,7 @@ def game_options(game: Game, assignments: Iterable[str]) -> dict[str, Any]:
             raise ValueError(f"--option takes NAME=VALUE, not {text!r} ({_known_options(game)})")
         option = known.get(name.strip().lower())
         if option is None:
-            raise ValueError(f"{game.title} has no option {name.strip()!r}; {_known_options(game)}")
+            raise ValueError(f"{localize(game.title)} has no option {name.strip()!r}; {_known_options(game)}")
         options[option.name] = _option_value(option, value.strip())
     return options
 
@@ -307,7 +308,7 @@ def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
     try:
         game.check_players(args.players, game.resolve_options(options))
     except IllegalAction as exc:
-        command.error(f"argument --players: {exc}")
+        command.error(f"argument --players: {localize(str(exc))}")
     if args.command == "arena" and args.a == args.b:
         command.error(f"arguments --a and --b: choose two different levels, not {args.a} twice")
     if args.command == "demo":

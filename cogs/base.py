@@ -19,18 +19,25 @@ from discord.ext import commands
 
 from cogs.handlers import caller_of, confirm, deliver, guard, show, tables_of, tell
 from games.core import Option, format_seats
+from games.i18n import L, T, localize
 from games.registry import GAMES, GameSpec
 from tables.seating import seat_names
 from tables.words import AI_LEVELS, CLOCKS, DEFAULT_CLOCK
 
 log = logging.getLogger("tables.cogs")
 
-GAME_OPTION = "The game's number, when you play several games in this channel"
-CLOCK_OPTION = "Time per decision before the AI decides for an absent player (default: 1 hour)"
+GAME_OPTION = L("The game's number, when you play several games in this channel")
+CLOCK_OPTION = L("Time per decision before the AI decides for an absent player (default: 1 hour)")
 CLOCK_CHOICES = [app_commands.Choice(name=name, value=value) for value, (name, _seconds) in CLOCKS.items()]
 """Every game's ``new`` and ``open`` offer ``clock`` with these choices and ``DEFAULT_CLOCK``."""
-AI_LEVEL_OPTION = "How the AI seats play: normal, or hard (it searches ahead; a second or so per decision)"
+AI_LEVEL_OPTION = L("How the AI seats play: normal, or hard (it searches ahead; a second or so per decision)")
 AI_LEVEL_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in AI_LEVELS.items()]
+
+
+def valued(text: str) -> app_commands.locale_str:
+    """A description written with values (a marked message), which Discord cannot look up as it is: its
+    English for Discord, and the marked message for the translator (``extras["marked"]``) to write out."""
+    return app_commands.locale_str(localize(text)[:100], marked=text)
 
 
 def _option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_commands.Choice[str]] | None]:
@@ -49,7 +56,7 @@ def _option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_comma
 
 def _command(
     name: str,
-    description: str,
+    description: str | app_commands.locale_str,
     parameters: list[inspect.Parameter],
     descriptions: dict[str, str],
     choices: dict[str, list[app_commands.Choice[str]]],
@@ -90,14 +97,15 @@ def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
         options.append(parameter)
         if offered:
             choices[option.name] = offered
-    described = {"ai": "How many seats the bot's AI plays", "clock": CLOCK_OPTION, "ai_level": AI_LEVEL_OPTION}
+    described = {"ai": L("How many seats the bot's AI plays"), "clock": CLOCK_OPTION, "ai_level": AI_LEVEL_OPTION}
     described |= {o.name: o.description for o in game.options}
     invitees = [
         inspect.Parameter(f"player{i}", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=discord.Member | None)
         for i in range(2, spec.members + 1)
     ]
     invited = {
-        p.name: "A member to challenge" if p.name == "player2" else "Another member to challenge" for p in invitees
+        p.name: L("A member to challenge") if p.name == "player2" else L("Another member to challenge")
+        for p in invitees
     }
 
     async def challenge(cog: GameCog, interaction: discord.Interaction, values: dict[str, Any]) -> None:
@@ -115,7 +123,7 @@ def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
         ),
         _command(
             "open",
-            f"Open a {game.title} table that anyone here can join",
+            valued(T("Open a {game} table that anyone here can join", game=game.title)),
             [ai, *options, clock, level],
             described,
             choices,
@@ -173,8 +181,8 @@ class GameCog(commands.GroupCog):
 
         await guard(interaction, None, work())
 
-    @app_commands.command(name="move", description="Make your move by text, in the game's thread")
-    @app_commands.describe(action="Your move; start typing to see the moves open to you", game=GAME_OPTION)
+    @app_commands.command(name="move", description=L("Make your move by text, in the game's thread"))
+    @app_commands.describe(action=L("Your move; start typing to see the moves open to you"), game=GAME_OPTION)
     async def move(
         self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 100], game: int | None = None
     ) -> None:
@@ -189,7 +197,7 @@ class GameCog(commands.GroupCog):
                 number = int(head) if head.isdigit() else None
             record = await tables.back(caller, await tables.my_game(caller, self.spec.kind, number, action=text))
             label, move = text, text
-            named = tables.named_choice(record, caller.user_id, text)
+            named = tables.named_choice(record, caller.user_id, text, caller.locale)
             if named is not None:  # a readable label works as well as the action text
                 move, label = named.action.encode(), format_seats(named.label, seat_names(self.spec.game, record))
             await tables.act(caller, record.id, move)
@@ -207,7 +215,7 @@ class GameCog(commands.GroupCog):
             return []
         return [app_commands.Choice(name=label, value=value) for label, value in pairs]
 
-    @app_commands.command(name="hand", description="See your private view of this game (only you see it)")
+    @app_commands.command(name="hand", description=L("See your private view of this game (only you see it)"))
     @app_commands.describe(game=GAME_OPTION)
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
         tables = tables_of(interaction)
@@ -220,7 +228,7 @@ class GameCog(commands.GroupCog):
 
         await guard(interaction, game, work())
 
-    @app_commands.command(name="board", description="Post the current board again in this game's thread")
+    @app_commands.command(name="board", description=L("Post the current board again in this game's thread"))
     @app_commands.describe(game=GAME_OPTION)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         tables = tables_of(interaction)
@@ -228,11 +236,11 @@ class GameCog(commands.GroupCog):
         async def work() -> None:
             record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
             await tables.repost(caller_of(interaction), record.id)
-            await tell(interaction, "Board posted.")
+            await tell(interaction, T("Board posted."))
 
         await guard(interaction, game, work())
 
-    @app_commands.command(name="resign", description="Leave this game; the AI plays your seat from now on")
+    @app_commands.command(name="resign", description=L("Leave this game; the AI plays your seat from now on"))
     @app_commands.describe(game=GAME_OPTION)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         tables = tables_of(interaction)
@@ -240,15 +248,16 @@ class GameCog(commands.GroupCog):
         async def work() -> None:
             record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
             await tables.resign(caller_of(interaction), record.id)
-            await tell(interaction, "You resigned.")
+            await tell(interaction, T("You resigned."))
 
         await guard(interaction, game, work())
 
-    @app_commands.command(name="rules", description="A summary of the rules")
+    @app_commands.command(name="rules", description=L("A summary of the rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
+        locale = interaction.locale  # an ephemeral answer: in the language of the member who asked
         embed = discord.Embed(
-            title=f"{self.spec.emoji} {self.spec.title} — rules",
-            description=self.spec.game.rules_text()[:4096],
+            title=f"{self.spec.emoji} " + localize(T("{game} — rules", game=self.spec.title), locale),
+            description=localize(self.spec.game.rules_text(), locale)[:4096],
             colour=self.spec.colour,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -257,14 +266,22 @@ class GameCog(commands.GroupCog):
 def cog_class(spec: GameSpec) -> type[GameCog]:
     """The command group of a registered game, built from its registry entry."""
     game = spec.game
-    description = f"{spec.title}: {spec.tagline} ({game.min_players}–{game.max_players})"
+    tagline = T(spec.tagline) if spec.tagline else ""  # an L() text, in the catalog
+    summary = T(
+        "{game}: {tagline} ({low}–{high})",
+        game=spec.title,
+        tagline=tagline,
+        low=game.min_players,
+        high=game.max_players,
+    )
+    description = valued(summary)
     new, open_ = table_commands(spec)
     return type(
         f"{spec.kind.title()}Cog",
         (GameCog,),
-        {"spec": spec, "new": new, "open": open_, "__doc__": f"``/{spec.kind}``: {spec.title}, {spec.tagline}."},
+        {"spec": spec, "new": new, "open": open_, "__doc__": f"``/{spec.kind}``: {localize(summary)}."},
         group_name=spec.kind,
-        group_description=description[:100],
+        group_description=description,
     )
 
 

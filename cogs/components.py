@@ -2,7 +2,8 @@
 menu path…), so they keep working after a restart: ``from_custom_id`` rebuilds them and the click goes to
 the bot's handlers (:mod:`cogs.handlers`), which ask the table service; it reloads the game from the store
 (RoboDanny's gatekeeper button is the model). The service describes components as data
-(:mod:`tables.menus`); :func:`view_of` makes them Discord's.
+(:mod:`tables.menus`); :func:`view_of` makes them Discord's, every label written out in the reader's
+language and only then cut to Discord's limits.
 
 The handlers are reached through the client (``interaction.client.handlers``), so that they can build
 these items without this module importing them back."""
@@ -14,6 +15,21 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
+
+from games.i18n import T, localize
+from tables.menus import clip
+
+BUTTON_LABEL = 80
+OPTION_LABEL = 100
+PLACEHOLDER = 150
+"""Discord's limits for a button's label, a select option's label and a select's placeholder."""
+CHOOSE = T("Choose…")
+"""A select menu's placeholder."""
+
+
+def _written(text: str, locale: object, limit: int) -> str:
+    """A label (marked or plain) in ``locale``, cut to ``limit`` characters once written out."""
+    return clip(localize(text, locale), limit)
 
 
 def _handle(interaction: discord.Interaction, name: str, game_id: int | None, *args: Any) -> Any:
@@ -38,11 +54,19 @@ class PlayButton(
     ephemeral picker (the picks ``path`` below that label)."""
 
     def __init__(
-        self, game_id: int, version: int, tag: str, path: Sequence[int] = (), label: str = "…", row: int | None = None
+        self,
+        game_id: int,
+        version: int,
+        tag: str,
+        path: Sequence[int] = (),
+        label: str = "…",
+        row: int | None = None,
+        locale: object = "en",
     ) -> None:
         custom_id = f"t:{game_id}:{version}:{tag}" + (f":{_path_text(path)}" if path else "")
         style = discord.ButtonStyle.secondary if path else discord.ButtonStyle.primary
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row))
+        text = _written(label, locale, BUTTON_LABEL)
+        super().__init__(discord.ui.Button(label=text, style=style, custom_id=custom_id, row=row))
         self.game_id, self.version, self.tag, self.path = game_id, version, tag, tuple(path)
 
     @classmethod
@@ -59,13 +83,21 @@ class BoardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tb:(?P<g
     """The board's select menu when more first labels are open than buttons fit; values are tags."""
 
     def __init__(
-        self, game_id: int, version: int, options: Sequence[Sequence[str]] = (), start: int = 0, row: int | None = None
+        self,
+        game_id: int,
+        version: int,
+        options: Sequence[Sequence[str]] = (),
+        start: int = 0,
+        row: int | None = None,
+        locale: object = "en",
     ) -> None:
-        choices = [discord.SelectOption(label=label, value=tag) for tag, label in options]
+        choices = [
+            discord.SelectOption(label=_written(label, locale, OPTION_LABEL), value=tag) for tag, label in options
+        ]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"tb:{game_id}:{version}:{start}",
-                placeholder="Choose…",
+                placeholder=_written(CHOOSE, locale, PLACEHOLDER),
                 options=choices or [discord.SelectOption(label="…", value="-")],
                 row=row,
             )
@@ -97,12 +129,16 @@ class PlaySelect(
         labels: Sequence[str] = (),
         start: int = 0,
         row: int | None = None,
+        locale: object = "en",
     ) -> None:
-        options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(labels)]
+        options = [
+            discord.SelectOption(label=_written(label, locale, OPTION_LABEL), value=str(start + i))
+            for i, label in enumerate(labels)
+        ]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"ts:{game_id}:{version}:{tag}:{_path_text(path)}:{start}",
-                placeholder="Choose…",
+                placeholder=_written(CHOOSE, locale, PLACEHOLDER),
                 options=options or [discord.SelectOption(label="…", value="0")],
                 row=row,
             )
@@ -128,12 +164,17 @@ def _simple(
     style: discord.ButtonStyle,
     run: str,
 ) -> type[discord.ui.DynamicItem[discord.ui.Button]]:
-    """A button that names one game (``<template>:<game>``) and runs handler ``run(interaction, game)``."""
+    """A button that names one game (``<template>:<game>``) and runs handler ``run(interaction, game)``;
+    ``label`` is marked."""
 
     class Simple(discord.ui.DynamicItem[discord.ui.Button], template=rf"{template}:(?P<game>\d+)"):
-        def __init__(self, game_id: int, row: int | None = None) -> None:
+        def __init__(self, game_id: int, row: int | None = None, locale: object = "en") -> None:
             button = discord.ui.Button(
-                label=label, emoji=emoji, style=style, custom_id=f"{template}:{game_id}", row=row
+                label=_written(label, locale, BUTTON_LABEL),
+                emoji=emoji,
+                style=style,
+                custom_id=f"{template}:{game_id}",
+                row=row,
             )
             super().__init__(button)
             self.game_id = game_id
@@ -151,11 +192,11 @@ def _simple(
     return Simple
 
 
-HandButton = _simple("HandButton", "hand", "My hand", "🂠", discord.ButtonStyle.secondary, "hand")
+HandButton = _simple("HandButton", "hand", T("My hand"), "🂠", discord.ButtonStyle.secondary, "hand")
 """**My hand**: the clicker's private view, ephemeral (the fallback when DMs are closed)."""
-FollowButton = _simple("FollowButton", "follow", "Follow", "🔭", discord.ButtonStyle.secondary, "follow")
+FollowButton = _simple("FollowButton", "follow", T("Follow"), "🔭", discord.ButtonStyle.secondary, "follow")
 """**Follow**: a member who is not playing gets the public board by DM after every turn (again: stop)."""
-RematchButton = _simple("RematchButton", "rematch", "Rematch", "🔁", discord.ButtonStyle.success, "rematch")
+RematchButton = _simple("RematchButton", "rematch", T("Rematch"), "🔁", discord.ButtonStyle.success, "rematch")
 """**Rematch** on a finished game's final message: the same players and options, a new seed."""
 
 
@@ -166,11 +207,17 @@ class SeatOfferButton(
     """Accept or decline taking over a seat (``/games substitute``). The offer names the member it is for,
     who held the seat when it was made (``0``: the AI), and when it was made (offers expire)."""
 
-    def __init__(self, game_id: int, seat: int, user_id: int, holder: int, at: int, op: str) -> None:
+    def __init__(
+        self, game_id: int, seat: int, user_id: int, holder: int, at: int, op: str, locale: object = "en"
+    ) -> None:
         take = op == "take"
-        label, style = ("Accept", discord.ButtonStyle.success) if take else ("Decline", discord.ButtonStyle.danger)
+        label, style = (
+            (T("Accept"), discord.ButtonStyle.success) if take else (T("Decline"), discord.ButtonStyle.danger)
+        )
         custom_id = f"sub:{game_id}:{seat}:{user_id}:{holder}:{at}:{op}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(
+            discord.ui.Button(label=_written(label, locale, BUTTON_LABEL), style=style, custom_id=custom_id)
+        )
         self.game_id, self.seat, self.user_id, self.holder, self.at, self.op = game_id, seat, user_id, holder, at, op
 
     @classmethod
@@ -185,21 +232,23 @@ class SeatOfferButton(
 
 
 LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.danger),
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    "accept": (T("Accept"), discord.ButtonStyle.success),
+    "decline": (T("Decline"), discord.ButtonStyle.danger),
+    "join": (T("Join"), discord.ButtonStyle.success),
+    "leave": (T("Leave"), discord.ButtonStyle.secondary),
+    "start": (T("Start"), discord.ButtonStyle.primary),
+    "cancel": (T("Cancel"), discord.ButtonStyle.danger),
 }
+"""Each lobby button's label (marked) and style."""
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<lobby>\d+):(?P<op>[a-z]+)"):
     """Accept / Decline an invitation; Join / Leave / Start / Cancel an open table."""
 
-    def __init__(self, lobby_id: int, op: str) -> None:
+    def __init__(self, lobby_id: int, op: str, locale: object = "en") -> None:
         label, style = LOBBY_OPS[op]
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{lobby_id}:{op}"))
+        text = _written(label, locale, BUTTON_LABEL)
+        super().__init__(discord.ui.Button(label=text, style=style, custom_id=f"lobby:{lobby_id}:{op}"))
         self.lobby_id, self.op = lobby_id, op
 
     @classmethod
@@ -226,31 +275,34 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
-def item_of(c: dict[str, Any]) -> discord.ui.Item[Any]:
-    """The Discord item a service component describes."""
+def item_of(c: dict[str, Any], locale: object = "en") -> discord.ui.Item[Any]:
+    """The Discord item a service component describes, its labels written out in ``locale``."""
     kind = c["type"]
     if kind == "play":
-        return PlayButton(c["game"], c["version"], c["tag"], c["path"], c["label"], row=c["row"])
+        return PlayButton(c["game"], c["version"], c["tag"], c["path"], c["label"], row=c["row"], locale=locale)
     if kind == "board_select":
-        return BoardSelect(c["game"], c["version"], c["options"], c["start"], row=c["row"])
+        return BoardSelect(c["game"], c["version"], c["options"], c["start"], row=c["row"], locale=locale)
     if kind == "play_select":
-        return PlaySelect(c["game"], c["version"], c["tag"], c["path"], c["labels"], c["start"], row=c["row"])
+        path, labels = c["path"], c["labels"]
+        return PlaySelect(c["game"], c["version"], c["tag"], path, labels, c["start"], row=c["row"], locale=locale)
     if kind == "hand":
-        return HandButton(c["game"], row=c.get("row"))
+        return HandButton(c["game"], row=c.get("row"), locale=locale)
     if kind == "follow":
-        return FollowButton(c["game"], row=c.get("row"))
+        return FollowButton(c["game"], row=c.get("row"), locale=locale)
     if kind == "rematch":
-        return RematchButton(c["game"])
+        return RematchButton(c["game"], locale=locale)
     if kind == "seat":
-        return SeatOfferButton(c["game"], c["seat"], c["user"], c["holder"], c["at"], c["op"])
+        return SeatOfferButton(c["game"], c["seat"], c["user"], c["holder"], c["at"], c["op"], locale=locale)
     if kind == "lobby":
-        return LobbyButton(c["lobby"], c["op"])
+        return LobbyButton(c["lobby"], c["op"], locale=locale)
     raise ValueError(f"unknown component {kind!r}")
 
 
-def view_of(components: Sequence[dict[str, Any]]) -> discord.ui.View:
-    """A view holding the components the service describes (persistent: no time-out)."""
+def view_of(components: Sequence[dict[str, Any]], locale: object = "en") -> discord.ui.View:
+    """A view holding the components the service describes (persistent: no time-out), every label and
+    placeholder written out in ``locale`` (a Discord locale or a language code) and cut to Discord's
+    limits."""
     view = discord.ui.View(timeout=None)
     for c in components:
-        view.add_item(item_of(c))
+        view.add_item(item_of(c, locale))
     return view

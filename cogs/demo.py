@@ -23,8 +23,9 @@ import simcord.interactions
 from simcord.results import InteractionResult
 
 from cogs.app import TableBot
+from cogs.components import LOBBY_OPS
 from games.core import Choice, format_seats
-from games.i18n import localize
+from games.i18n import T, localize
 from games.registry import GAMES
 from tables import menus
 from tables.seating import seat_names
@@ -79,13 +80,14 @@ class SimTable:
         args.update(options)
         names = {m.id: n for n, m in self.members.items()}
         shown = " ".join(f"{k}:{names.get(getattr(v, 'id', None), v)}" for k, v in args.items())
-        self.note(f"{host} runs /{kind} new {shown}")
+        self.note(T("{name} runs {command}", name=host, command=f"/{kind} new {shown}"))
         result = await self.members[host].slash(self.channel, f"{kind} new", **args)
         for name in invitees:
             invitation = self.channel.last_message
             assert invitation is not None
-            self.note(f"{name} clicks Accept")
-            await self.members[name].click(invitation, label="Accept")
+            accept = localize(LOBBY_OPS["accept"][0], self.locale)  # the invitation is in the server's language
+            self.note(T("{name} clicks {button}", name=name, button=accept))
+            await self.members[name].click(invitation, label=accept)
         return result
 
     async def record(self, game_id: int) -> GameRecord:
@@ -157,7 +159,7 @@ class SimTable:
         name = self.player_of(record, seat).name
         label = format_seats(choice.label, seat_names(spec.game, record))
         turn = Turn(name, label)
-        self.note(f"{name} plays “{label}” with the buttons")
+        self.note(T("{name} plays “{move}” with the buttons", name=name, move=label))
         message: Any = self.board_message(record)
         base = f"{record.id}:{record.version}:{first}"
         for depth in range(len(path) + 1):
@@ -183,7 +185,7 @@ class SimTable:
         """Play ``choice`` with ``/<game> move`` in the game's thread."""
         member = self.member_of(record, seat)
         name = self.player_of(record, seat).name
-        self.note(f"{name} runs /{record.kind} move action:{choice.action.encode()}")
+        self.note(T("{name} runs {command}", name=name, command=f"/{record.kind} move action:{choice.action.encode()}"))
         started = time.perf_counter()
         result = await member.slash(self.place(record), f"{record.kind} move", action=choice.action.encode())
         label = format_seats(choice.label, seat_names(GAMES[record.kind].game, record))
@@ -269,7 +271,12 @@ def write_transcript(table: SimTable, out: Path) -> int:
         if old.is_file():
             old.unlink()
     users = {u.id: (u.global_name or u.name) for u in backend.users.values()}
-    lines = ["# Transcript", ""]
+    lang = table.locale
+
+    def said(text: str) -> str:
+        return localize(text, lang)
+
+    lines = ["# " + said(T("Transcript")), ""]
     notes = sorted(table.log, key=lambda n: n[0])
     messages = sorted((m for msgs in backend.messages.values() for m in msgs.values()), key=lambda m: m.id)
     saved = 0
@@ -283,14 +290,16 @@ def write_transcript(table: SimTable, out: Path) -> int:
             where = "?"
         elif channel.recipient_ids:
             others = [users.get(r, "?") for r in channel.recipient_ids if r != table.bot.user.id]
-            where = "DM to " + ", ".join(others)
+            where = said(T("DM to {members}", members=", ".join(others)))
         elif channel.is_thread:
-            where = f"thread “{channel.name}”"
+            where = said(T("thread “{name}”", name=channel.name))
         else:
             where = f"#{channel.name}"
         if message.is_ephemeral:
             viewer = (message.interaction_metadata or {}).get("user") or {}
-            where += f" · ephemeral, only {users.get(int(viewer.get('id', 0)), '?')} sees it"
+            where += " · " + said(
+                T("ephemeral, only {member} sees it", member=users.get(int(viewer.get("id", 0)), "?"))
+            )
         author = users.get(message.author_id, "?")
         content = _MENTION.sub(lambda m: "@" + users.get(int(m.group(1)), "someone"), message.content)
         lines.append(f"**[{where}] {author}:** {content}".rstrip())
@@ -310,7 +319,8 @@ def write_transcript(table: SimTable, out: Path) -> int:
             c.get("label") or c.get("placeholder") for row in message.components for c in row.get("components", [])
         ]
         if labels and any(labels):
-            lines.append("  buttons: " + " · ".join(f"[{label}]" for label in labels if label))
+            buttons = " · ".join(f"[{label}]" for label in labels if label)
+            lines.append("  " + said(T("buttons: {buttons}", buttons=buttons)))
         if message.ping_user_ids:  # whom the message notified: anyone can count the pings of a game
             lines.append("🔔 " + ", ".join(users.get(u, "?") for u in message.ping_user_ids))
         lines.append("")
@@ -379,6 +389,6 @@ async def run_demo(
     # Winners are seats; a player commanding a fleet holds several, so name each player once.
     players = dict.fromkeys(spec.game.controller(record.state, w) for w in result.get("winners", []))
     winners = ", ".join(record.names[p] for p in players) or "nobody"
-    print(f"{spec.title} #{record.id} finished after {record.version} actions; winner: {winners}.")
+    print(f"{localize(spec.title)} #{record.id} finished after {record.version} actions; winner: {winners}.")
     print(f"Transcript: {out / 'transcript.md'} ({images} images in {out / 'images'})")
     return 0

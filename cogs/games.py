@@ -4,22 +4,25 @@ leaderboard, stats, history, replay. Each asks the table service and answers wit
 from __future__ import annotations
 
 import io
-from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import handlers
-from cogs.handlers import caller_of, guard, tables_of, tell
+from cogs.handlers import caller_of, guard, reply_text, tables_of, tell
+from games.i18n import LANGUAGES, L, T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
 from rendering import records as drawing
 from tables import records, words
 from tables.authority import GameError
+from tables.notices import ALT_LIMIT
 from tables.service import Tables
 
-GAME = "The game's number (default: the game of this thread)"
+GAME = L("The game's number (default: the game of this thread)")
+SETTINGS = [app_commands.Choice(name=L("on"), value="on"), app_commands.Choice(name=L("off"), value="off")]
+SCOPES = [app_commands.Choice(name=L("server"), value="server"), app_commands.Choice(name=L("global"), value="global")]
 
 
 async def _game(tables: Tables, interaction: discord.Interaction, game: int | None) -> int:
@@ -28,32 +31,32 @@ async def _game(tables: Tables, interaction: discord.Interaction, game: int | No
     return (await tables.reach(caller, game) if game is not None else await tables.my_game(caller, None)).id
 
 
-class GamesCog(commands.GroupCog, group_name="games", group_description="Your games across every server"):
+class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your games across every server")):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="list", description="Your active games, with links (only you see this)")
+    @app_commands.command(name="list", description=L("Your active games, with links (only you see this)"))
     async def list_games(self, interaction: discord.Interaction) -> None:
         tables = tables_of(interaction)
         lines = []
         for record in await tables.games_of(caller_of(interaction)):
             spec = tables.spec(record)
-            turn = " — **your move**" if record.seat_of(interaction.user.id) in spec.game.to_act(record.state) else ""
-            lines.append(
-                f"{words.title(spec, record)} with {words.listing(record.names)}{turn}\n{words.place_link(record)}"
-            )
-        text = "\n".join(lines) if lines else "You have no active games here. Start one with `/piratz new`."
-        await interaction.response.send_message(text[: words.MESSAGE_LIMIT], ephemeral=True)
+            line = T("{game} with {players}", game=words.title(spec, record), players=words.listing(record.names))
+            if record.seat_of(interaction.user.id) in spec.game.to_act(record.state):
+                line += " — " + T("**your move**")
+            lines.append(f"{line}\n{words.place_link(record)}")
+        text = "\n".join(lines) if lines else T("You have no active games here. Start one with `/piratz new`.")
+        await tell(interaction, text)
 
-    @app_commands.command(name="abandon", description="End a game without a result (its host or a thread moderator)")
+    @app_commands.command(name="abandon", description=L("End a game without a result (its host or a thread moderator)"))
     @app_commands.describe(game=GAME)
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
         tables = tables_of(interaction)
 
         async def work() -> None:
             await tables.abandon(caller_of(interaction), await _game(tables, interaction, game))
-            await tell(interaction, "Game abandoned; its thread is closed.")
+            await tell(interaction, T("Game abandoned; its thread is closed."))
 
         await guard(interaction, game, work())
 
@@ -63,25 +66,40 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
     ) -> list[app_commands.Choice[int]]:
         out = []
         for record in await tables_of(interaction).games_of(caller_of(interaction)):
-            label = f"#{record.id} {GAMES[record.kind].title} with {', '.join(record.names)}"
+            game = f"#{record.id} {GAMES[record.kind].title}"
+            label = localize(T("{game} with {players}", game=game, players=", ".join(record.names)), interaction.locale)
             if current in str(record.id) or current.lower() in label.lower():
                 out.append(app_commands.Choice(name=label[:100], value=record.id))
         return out[:25]
 
-    @app_commands.command(name="notify", description="Get a direct message when it is your turn")
-    async def notify(self, interaction: discord.Interaction, setting: Literal["on", "off"]) -> None:
+    @app_commands.command(name="notify", description=L("Get a direct message when it is your turn"))
+    @app_commands.choices(setting=SETTINGS)
+    async def notify(self, interaction: discord.Interaction, setting: str) -> None:
         await tables_of(interaction).set_notify(interaction.user.id, setting == "on")
-        text = (
-            "I'll DM you when it's your turn (if your DMs are closed I'll say so in the game's thread)."
-            if setting == "on"
-            else "Turn reminders are off."
-        )
-        await interaction.response.send_message(text, ephemeral=True)
+        if setting == "on":
+            text = T("I'll DM you when it's your turn (if your DMs are closed I'll say so in the game's thread).")
+        else:
+            text = T("Turn reminders are off.")
+        await tell(interaction, text)
 
-    @app_commands.command(name="substitute", description="Hand a seat of this game to another member")
+    @app_commands.command(
+        name="language", description=L("The language of this server's game threads, boards and results")
+    )
+    @app_commands.describe(language=L("Leave it out to follow the server's own language"))
+    @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()])
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        async def work() -> None:
+            now = await tables_of(interaction).set_language(caller_of(interaction), language)
+            await tell(interaction, T("This server's games now speak {language}.", language=LANGUAGES[now]))
+
+        await guard(interaction, None, work())
+
+    @app_commands.command(name="substitute", description=L("Hand a seat of this game to another member"))
     @app_commands.describe(
-        seat="The seat to hand over: its player's name (start typing) or number",
-        member="The member who takes it (they must accept)",
+        seat=L("The seat to hand over: its player's name (start typing) or number"),
+        member=L("The member who takes it (they must accept)"),
         game=GAME,
     )
     async def substitute(
@@ -92,7 +110,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
         async def work() -> None:
             number = await _game(tables, interaction, game)
             await tables.offer_seat(caller_of(interaction), number, seat, caller_of(interaction, member))
-            await tell(interaction, "Offer posted in the game's thread.")
+            await tell(interaction, T("Offer posted in the game's thread."))
 
         await guard(interaction, game, work())
 
@@ -110,7 +128,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
             if current.lower() in s.name.lower() or current == str(s.seat + 1)
         ][:25]
 
-    @app_commands.command(name="follow", description="Get this game's board by DM after every turn (again: stop)")
+    @app_commands.command(name="follow", description=L("Get this game's board by DM after every turn (again: stop)"))
     @app_commands.describe(game=GAME)
     async def follow(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def work() -> None:
@@ -120,41 +138,47 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
 
     # ------------------------------------------------------------------ records
 
-    @app_commands.command(name="leaderboard", description="The best-rated players of a game (an image)")
-    @app_commands.describe(game="Which game", scope="This server's ratings (default) or every server's")
-    @app_commands.choices(game=[app_commands.Choice(name=spec.title, value=kind) for kind, spec in GAMES.items()])
-    async def leaderboard(
-        self, interaction: discord.Interaction, game: str, scope: Literal["server", "global"] | None = None
-    ) -> None:
+    @app_commands.command(name="leaderboard", description=L("The best-rated players of a game (an image)"))
+    @app_commands.describe(game=L("Which game"), scope=L("This server's ratings (default) or every server's"))
+    @app_commands.choices(
+        game=[app_commands.Choice(name=localize(spec.title), value=kind) for kind, spec in GAMES.items()], scope=SCOPES
+    )
+    async def leaderboard(self, interaction: discord.Interaction, game: str, scope: str | None = None) -> None:
         async def work() -> None:
             if game not in GAMES:
-                raise GameError(f"There is no game called {words.shown(game)!r}.")
+                raise GameError(T("There is no game called {name}.", name=repr(words.shown(game))))
             await interaction.response.defer(thinking=True)
-            board = await records.leaderboard(tables_of(interaction), game, interaction.guild_id, scope)
+            tables = tables_of(interaction)
+            lang = await tables.guild_language(interaction.guild_id)  # a post in the channel: its server's language
+            board = await records.leaderboard(tables, game, interaction.guild_id, scope)
             rows = [drawing.LeaderRow(*row) for row in board.rows]
-            png = await render_pool.run(drawing.render_leaderboard, board.title, board.subtitle, rows)
-            file = discord.File(io.BytesIO(png), filename=f"{game}-leaderboard.png", description=board.alt)
+            png = await render_pool.run(drawing.render_leaderboard, board.title, board.subtitle, rows, lang)
+            alt = localize(board.alt, lang)[:ALT_LIMIT]
+            file = discord.File(io.BytesIO(png), filename=f"{game}-leaderboard.png", description=alt)
             await interaction.followup.send(file=file)
 
         await guard(interaction, None, work())
 
-    @app_commands.command(name="stats", description="A member's games: played, won, rating and trend, opponents")
-    @app_commands.describe(member="Whose stats (default: yours)")
+    @app_commands.command(name="stats", description=L("A member's games: played, won, rating and trend, opponents"))
+    @app_commands.describe(member=L("Whose stats (default: yours)"))
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         async def work() -> None:
             await interaction.response.defer(thinking=True)
             who = member or interaction.user
             tables = tables_of(interaction)
+            lang = await tables.guild_language(interaction.guild_id)  # a post in the channel: its server's language
             found = await records.stats(tables, who.id, who.display_name, interaction.user.id, interaction.guild_id)
             rows = [drawing.StatsRow(*row) for row in found.rows]
-            png = await render_pool.run(drawing.render_stats, found.title, found.subtitle, rows)
-            file = discord.File(io.BytesIO(png), filename=f"stats-{who.id}.png", description=found.alt)
-            await interaction.followup.send(found.content, file=file, allowed_mentions=discord.AllowedMentions.none())
+            png = await render_pool.run(drawing.render_stats, found.title, found.subtitle, rows, lang)
+            alt = localize(found.alt, lang)[:ALT_LIMIT]
+            file = discord.File(io.BytesIO(png), filename=f"stats-{who.id}.png", description=alt)
+            content = localize(found.content, lang)[: words.MESSAGE_LIMIT]
+            await interaction.followup.send(content, file=file, allowed_mentions=discord.AllowedMentions.none())
 
         await guard(interaction, None, work())
 
-    @app_commands.command(name="history", description="A member's finished games with links, latest first (paged)")
-    @app_commands.describe(member="Whose games (default: yours)")
+    @app_commands.command(name="history", description=L("A member's finished games with links, latest first (paged)"))
+    @app_commands.describe(member=L("Whose games (default: yours)"))
     async def history(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
         async def work() -> None:
             pages = HistoryPages(tables_of(interaction), member or interaction.user, interaction)
@@ -165,8 +189,8 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
 
         await guard(interaction, None, work())
 
-    @app_commands.command(name="replay", description="A finished game's public boards as an animation, with its log")
-    @app_commands.describe(game="The game's number")
+    @app_commands.command(name="replay", description=L("A finished game's public boards as an animation, with its log"))
+    @app_commands.describe(game=L("The game's number"))
     async def replay(self, interaction: discord.Interaction, game: int) -> None:
         tables = tables_of(interaction)
 
@@ -174,24 +198,28 @@ class GamesCog(commands.GroupCog, group_name="games", group_description="Your ga
             record = await tables.reach(caller_of(interaction), game)
             records.ensure_over(record)
             await interaction.response.defer(thinking=True)  # drawing the frames takes a few seconds
+            lang = await tables.guild_language(interaction.guild_id)  # a post in the channel: its server's language
             done = await records.replay_of(tables, record, drawing.MAX_FRAMES)
             spec = tables.spec(record)
 
             def draw() -> bytes:
                 shown = done.frames[:-1] if done.final else done.frames
-                boards = [spec.render_board(p.view, p.names) for p in shown]
+                boards = [spec.render_board(p.view, p.names, lang) for p in shown]
                 last = done.frames[-1]
-                return drawing.render_replay(boards, spec.render_final(last.view, last.names) if done.final else None)
+                final = spec.render_final(last.view, last.names, lang) if done.final else None
+                return drawing.render_replay(boards, final)
 
             webp = await render_pool.run(draw)
+            about = T("Replay of {game}, every public board from start to finish", game=f"{spec.title} #{record.id}")
             image = discord.File(
                 io.BytesIO(webp),
                 filename=f"{record.kind}-{record.id}-replay.webp",
-                description=f"Replay of {spec.title} #{record.id}, every public board from start to finish",
+                description=localize(about, lang)[:ALT_LIMIT],
             )
             log = await tables.log_text(record.id)
             files = [image, discord.File(io.BytesIO(log.encode()), filename=f"{record.kind}-{record.id}-log.txt")]
-            await interaction.followup.send(done.content, files=files, allowed_mentions=discord.AllowedMentions.none())
+            content = localize(done.content, lang)[: words.MESSAGE_LIMIT]
+            await interaction.followup.send(content, files=files, allowed_mentions=discord.AllowedMentions.none())
 
         await guard(interaction, game, work())
 
@@ -204,6 +232,10 @@ class HistoryPages(discord.ui.View):
         self.tables, self.member = tables, member
         self.viewer, self.guild_id = interaction.user.id, interaction.guild_id
         self.page = 0
+        self.interaction = interaction
+        """The command that asked: its pages are written in the language of who asked."""
+        self.newer.label = "◀ " + reply_text(interaction, T("Newer"))
+        self.older.label = reply_text(interaction, T("Older")) + " ▶"
 
     async def turn(self, page: int) -> str:
         who = self.member
@@ -212,7 +244,7 @@ class HistoryPages(discord.ui.View):
         )
         self.older.disabled = self.page >= pages - 1
         self.newer.disabled = self.page <= 0
-        return text
+        return reply_text(self.interaction, text)
 
     @discord.ui.button(label="◀ Newer", style=discord.ButtonStyle.secondary)
     async def newer(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:

@@ -14,6 +14,8 @@ import discord
 from cogs.components import view_of
 from cogs.courier import Answer, Courier
 from games.core import Choice, format_seats
+from games.i18n import T, language, localize
+from tables import words
 from tables.authority import Caller, GameError
 from tables.outbox import Message
 from tables.seating import seat_names
@@ -37,11 +39,32 @@ def caller_of(interaction: discord.Interaction, user: discord.abc.User | None = 
         channel_id=interaction.channel_id,
         moderator=user is None and bool(interaction.permissions.manage_threads),
         bot=who.bot,
+        locale=str(interaction.locale.value) if user is None else None,
+        guild_locale=preferred_locale(interaction),
+        manager=user is None and bool(interaction.permissions.manage_guild),
     )
 
 
+def preferred_locale(interaction: discord.Interaction) -> str | None:
+    """The server's preferred locale: the guild's own setting where the bot sees the guild (Discord sends
+    ``guild_locale`` with each interaction too, but the guild's is the one its admins set)."""
+    if interaction.guild_id is None:
+        return None
+    guild = interaction.guild
+    found = getattr(guild, "preferred_locale", None) or interaction.guild_locale
+    return str(getattr(found, "value", found)) if found else None
+
+
+def reply_text(interaction: discord.Interaction, text: str) -> str:
+    """``text`` (marked) written out for the member who asked, in their Discord language, within Discord's
+    limit: how every ephemeral answer reads."""
+    return localize(text, interaction.locale)[: words.MESSAGE_LIMIT]
+
+
 async def tell(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already acknowledged."""
+    """An ephemeral answer, whether or not the interaction was already acknowledged, in the language of the
+    member who asked."""
+    text = reply_text(interaction, text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -50,7 +73,8 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 
 async def show(interaction: discord.Interaction, message: Message) -> None:
     """An ephemeral answer drawn from a service message (a private view, a picker)."""
-    kwargs = await Courier(interaction.client, tables_of(interaction)).kwargs(message)
+    written = message.written(language(interaction.locale))
+    kwargs = await Courier(interaction.client, tables_of(interaction)).kwargs(written)
     if interaction.response.is_done():
         await interaction.followup.send(ephemeral=True, **kwargs)
     else:
@@ -68,7 +92,7 @@ async def apologise(interaction: discord.Interaction, error: BaseException, game
         "".join(traceback.format_exception(original)),
     )
     try:
-        await tell(interaction, "Sorry, something went wrong on my side. Your game is safe; please try again.")
+        await tell(interaction, T("Sorry, something went wrong on my side. Your game is safe; please try again."))
     except discord.HTTPException:
         log.warning("Could not send the apology for an unexpected error")
 
@@ -86,18 +110,19 @@ async def guard(interaction: discord.Interaction, game_id: int | None, work: Awa
 async def confirm(interaction: discord.Interaction, label: str, *, picker: bool) -> None:
     """Tell a member their move was made: their picker becomes ✅, a typed move gets a private ✅, a board
     button is simply acknowledged (the new board shows it). The move is committed, with everything it owes,
-    before this answer: if Discord fails it, they are told it was saved, never invited to play it again."""
+    before this answer: if Discord fails it, they are told it was saved, never invited to play it again.
+    ``label`` (marked) is written out in the member's language."""
     try:
         if picker:
-            await interaction.response.edit_message(content=f"✅ {label}", view=None)
+            await interaction.response.edit_message(content=reply_text(interaction, f"✅ {label}"), view=None)
         elif interaction.type == discord.InteractionType.application_command:
-            await interaction.response.send_message(f"✅ {label}", ephemeral=True)
+            await interaction.response.send_message(reply_text(interaction, f"✅ {label}"), ephemeral=True)
         else:
             await interaction.response.defer()
     except discord.HTTPException:
         log.info("The answer to a move failed; saying it was saved")
         try:
-            await tell(interaction, f"Your move was saved ({label}).")
+            await tell(interaction, T("Your move was saved ({move}).", move=label))
         except discord.HTTPException:
             log.warning("Could not say that a move was saved either")
 
@@ -130,11 +155,12 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
         await confirm(interaction, label, picker=in_picker)
         return
     picker = tables.picker(record, node)
+    content = reply_text(interaction, picker.content)
     if in_picker:
-        await interaction.response.edit_message(content=picker.content, view=view_of(picker.components))
+        await interaction.response.edit_message(content=content, view=view_of(picker.components, interaction.locale))
     else:
-        ui = view_of(picker.components)
-        await interaction.response.send_message(picker.content, view=ui, ephemeral=True)
+        ui = view_of(picker.components, interaction.locale)
+        await interaction.response.send_message(content, view=ui, ephemeral=True)
         # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for
         # them. Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.
         ui.stop()
@@ -151,12 +177,11 @@ async def follow(interaction: discord.Interaction, game_id: int) -> None:
     tables = tables_of(interaction)
     following = await tables.follow(caller_of(interaction), game_id)
     record = await tables.get(game_id)
-    title = f"{tables.spec(record).emoji} **{tables.spec(record).title} #{game_id}**"
-    text = (
-        f"🔭 You follow {title}: I'll DM you the board after every turn. Click again to stop."
-        if following
-        else f"You no longer follow {title}."
-    )
+    title = words.title(tables.spec(record), record)
+    if following:
+        text = "🔭 " + T("You follow {game}: I'll DM you the board after every turn. Click again to stop.", game=title)
+    else:
+        text = T("You no longer follow {game}.", game=title)
     await tell(interaction, text)
 
 
@@ -177,7 +202,7 @@ async def seat_offer(
     if view is not None:
         await show(interaction, view)
     else:
-        await tell(interaction, "You declined the seat.")
+        await tell(interaction, T("You declined the seat."))
 
 
 async def lobby(interaction: discord.Interaction, lobby_id: int, op: str) -> None:

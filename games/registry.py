@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from games.core import Game, Player
+from games.i18n import L
 from games.pirates import Pirates, PiratesAI
 from games.piratz import Piratz, PiratzAI
 from games.searats import SeaRats, SeaRatsAI
@@ -28,8 +29,9 @@ LEVELS = ("normal", "hard")
 """The AI levels of every game: ``normal``, its heuristic AI (:attr:`GameSpec.player`), and ``hard``, the
 search over it (:mod:`games.search`)."""
 
-Renderer = Callable[[Mapping[str, Any], Sequence[str]], bytes]
-"""``render(view, names) -> PNG bytes``: a view from :meth:`Game.view`, the seats' display names."""
+Renderer = Callable[[Mapping[str, Any], Sequence[str], str], bytes]
+"""``render(view, names, locale) -> PNG bytes``: a view from :meth:`Game.view`, the seats' display names, the
+language to draw it in (``"en"`` by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,16 +41,18 @@ class GameSpec:
     game: Game
     ai: type[Player]
     renderer: str
-    """Module with ``render_board(view, names)``, ``render_final(view, names)`` and, for games with a
-    private image, ``render_hand(view, names)``."""
+    """Module with ``render_board(view, names, locale)``, ``render_final(view, names, locale)`` and, for games
+    with a private image, ``render_hand(view, names, locale)``."""
     cog: str
     """The discord.py extension with the game's slash-command group."""
     tagline: str = ""
-    """What the game is about, in a few words (its command group's description)."""
+    """What the game is about, in a few words (its command group's description; plain English marked with
+    :func:`~games.i18n.L`, which Discord's translator writes out)."""
     members: int = 0
     """Members ``/<game> new`` can name, the host included (0: the game's most players)."""
     new_text: str = ""
-    """The description of ``/<game> new`` (empty: a challenge to a game of this title)."""
+    """The description of ``/<game> new`` (marked with :func:`~games.i18n.L`: a description takes no values,
+    so each game writes its own whole sentence with its title in it)."""
     colour: int = 0xC9A227
     emoji: str = "🏴‍☠️"
     dm_hands: bool = False
@@ -78,8 +82,8 @@ class GameSpec:
 
     @property
     def challenge(self) -> str:
-        """The description of ``/<game> new``."""
-        return self.new_text or f"Challenge members (and AI seats) to a game of {self.title}"
+        """The description of ``/<game> new`` (a game that writes none: a challenge to "a game")."""
+        return self.new_text or L("Challenge members (and AI seats) to a game")
 
     @property
     def kind(self) -> str:
@@ -136,7 +140,8 @@ register(
         ai=PiratzAI,
         renderer="rendering.piratz",
         cog="cogs.piratz",
-        tagline="dig up treasure, beware the rats",
+        tagline=L("dig up treasure, beware the rats"),
+        new_text=L("Challenge members (and AI seats) to a game of Piratz"),
         colour=0xD4A017,
         emoji="💰",
         bench_players=2,
@@ -148,7 +153,8 @@ register(
         ai=SewerPiratsAI,
         renderer="rendering.sewerpirats",
         cog="cogs.sewerpirats",
-        tagline="crew the pirat ships, seize the booty",
+        tagline=L("crew the pirat ships, seize the booty"),
+        new_text=L("Challenge members (and AI seats) to a game of Sewer Pirats"),
         colour=0x3D8B5A,
         emoji="🐀",
         dm_hands=True,
@@ -162,9 +168,9 @@ register(
         ai=PiratesAI,
         renderer="rendering.pirates",
         cog="cogs.pirates",
-        tagline="complete three missions",
+        tagline=L("complete three missions"),
         members=4,
-        new_text="Start a Pirates Card Game: challenge members, add AI seats, or sail solo",
+        new_text=L("Start a Pirates Card Game: challenge members, add AI seats, or sail solo"),
         colour=0x8B1E2D,
         emoji="🏴‍☠️",
         dm_hands=True,
@@ -178,7 +184,8 @@ register(
         ai=SewerRatAI,
         renderer="rendering.sewerrat",
         cog="cogs.sewerrat",
-        tagline="be the last rat standing",
+        tagline=L("be the last rat standing"),
+        new_text=L("Challenge members (and AI seats) to a game of Sewer Rat"),
         colour=0x5A7D8C,
         emoji="🚽",
         bench_players=2,
@@ -190,7 +197,8 @@ register(
         ai=SeaRatsAI,
         renderer="rendering.searats",
         cog="cogs.searats",
-        tagline="the last pirate afloat wins",
+        tagline=L("the last pirate afloat wins"),
+        new_text=L("Challenge members (and AI seats) to a game of Sea Rats!"),
         colour=0x1F6F8B,
         emoji="⚓",
         bench_players=2,

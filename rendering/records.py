@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from games.i18n import localize, tr
 from rendering import theme
 
 WIDTH = 1100
@@ -60,17 +61,35 @@ def _cell(
     theme.text(canvas, (x, y), text, fnt, theme.INK, anchor=anchor)
 
 
-def render_leaderboard(title: str, scope: str, rows: Sequence[LeaderRow]) -> bytes:
-    """A leaderboard: rank, name, rating (μ − 3σ), games played and win rate, best first."""
+def _label(canvas: Image.Image, x: float, label: str, width: float, size: int, anchor: str) -> None:
+    """A column's heading, shrunk (down to 18 px) to fit ``width``."""
+    text, fnt = theme.fit_text(label, width, size, min_size=18)
+    theme.text(canvas, (x, TOP + 32), text, fnt, theme.INK_SOFT, anchor=anchor)
+
+
+def render_leaderboard(title: str, scope: str, rows: Sequence[LeaderRow], locale: str = "en") -> bytes:
+    """A leaderboard: rank, name, rating (μ − 3σ), games played and win rate, best first; in ``locale``
+    (``title`` and ``scope`` may be marked messages)."""
     height = TOP + 60 + ROW_H * max(1, len(rows)) + 40
     canvas = theme.new_canvas(WIDTH, height)
-    _heading(canvas, title, f"{scope} · rating = μ − 3σ, which rises as you play")
+    scope = localize(scope, locale)
+    _heading(
+        canvas, localize(title, locale), tr(locale, "{scope} · rating = μ − 3σ, which rises as you play", scope=scope)
+    )
     theme.panel(canvas, (24, TOP, WIDTH - 24, height - 24))
-    columns = (("#", 50, "mm"), ("Player", 100, "lm"), ("Rating", 640, "mm"), ("Games", 800, "mm"), ("Won", 950, "mm"))
-    for label, x, anchor in columns:
-        theme.text(canvas, (x, TOP + 32), label, theme.font(26, bold=True), theme.INK_SOFT, anchor=anchor)
+    columns = (
+        ("#", 50, 60, "mm"),
+        (tr(locale, "Player"), 100, 470, "lm"),
+        (tr(locale, "Rating"), 640, 140, "mm"),
+        (tr(locale, "Games"), 800, 140, "mm"),
+        (tr(locale, "Won"), 950, 140, "mm"),
+    )
+    for label, x, width, anchor in columns:
+        _label(canvas, x, label, width, 26, anchor)
     if not rows:
-        _cell(canvas, 100, TOP + 60 + ROW_H / 2, "Nobody is rated yet: finish a game with two members.", 900)
+        _cell(
+            canvas, 100, TOP + 60 + ROW_H / 2, tr(locale, "Nobody is rated yet: finish a game with two members."), 900
+        )
     for i, row in enumerate(rows):
         y = TOP + 60 + ROW_H * i + ROW_H / 2
         if i % 2:
@@ -96,27 +115,34 @@ def _sparkline(canvas: Image.Image, box: tuple[int, int, int, int], values: Sequ
     ImageDraw.Draw(canvas).line(points, fill=colour, width=4, joint="curve")
 
 
-def render_stats(name: str, scope: str, rows: Sequence[StatsRow]) -> bytes:
-    """A member's stats, one row per game: played, won, rating with its trend, favourite opponents."""
+def render_stats(name: str, scope: str, rows: Sequence[StatsRow], locale: str = "en") -> bytes:
+    """A member's stats, one row per game: played, won, rating with its trend, favourite opponents; in
+    ``locale`` (``scope`` and the games' titles may be marked messages)."""
     row_h = 84
     height = TOP + 60 + row_h * max(1, len(rows)) + 40
     canvas = theme.new_canvas(WIDTH, height)
-    _heading(canvas, f"{theme.clean_name(name)} — stats", f"{scope} · rating = μ − 3σ")
+    heading = tr(locale, "{name} — stats", name=theme.clean_name(name))
+    _heading(canvas, heading, tr(locale, "{scope} · rating = μ − 3σ", scope=localize(scope, locale)))
     theme.panel(canvas, (24, TOP, WIDTH - 24, height - 24))
-    columns = (("Game", 48, "lm"), ("Played", 345, "mm"), ("Won", 455, "mm"), ("Rating", 570, "mm"))
-    for label, x, anchor in (*columns, ("Trend", 700, "mm")):
-        theme.text(canvas, (x, TOP + 32), label, theme.font(24, bold=True), theme.INK_SOFT, anchor=anchor)
-    label, fnt = theme.fit_text("Favourite opponents", WIDTH - 50 - 790, 24, min_size=18)
-    theme.text(canvas, (790, TOP + 32), label, fnt, theme.INK_SOFT, anchor="lm")
+    columns = (
+        (tr(locale, "Game"), 48, 240, "lm"),
+        (tr(locale, "Played"), 345, 100, "mm"),
+        (tr(locale, "Won"), 455, 100, "mm"),
+        (tr(locale, "Rating"), 570, 110, "mm"),
+        (tr(locale, "Trend"), 700, 110, "mm"),
+    )
+    for label, x, width, anchor in columns:
+        _label(canvas, x, label, width, 24, anchor)
+    _label(canvas, 790, tr(locale, "Favourite opponents"), WIDTH - 50 - 790, 24, "lm")
     if not rows:
-        _cell(canvas, 48, TOP + 60 + row_h / 2, "No finished games yet.", 900)
+        _cell(canvas, 48, TOP + 60 + row_h / 2, tr(locale, "No finished games yet."), 900)
     for i, row in enumerate(rows):
         y = TOP + 60 + row_h * i + row_h / 2
         if i % 2:
             theme.paste(
                 canvas, theme.rounded(WIDTH - 80, row_h - 6, 10, theme.PARCHMENT_SHADE), (40, y - row_h / 2 + 3)
             )
-        _cell(canvas, 48, y, row.title, 240, bold=True)
+        _cell(canvas, 48, y, localize(row.title, locale), 240, bold=True)
         _cell(canvas, 345, y, str(row.played), 90, anchor="mm")
         won = f"{row.won} ({round(100 * row.won / row.played)}%)" if row.played else "0"
         _cell(canvas, 455, y, won, 130, anchor="mm")

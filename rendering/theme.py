@@ -18,7 +18,7 @@ from typing import NamedTuple
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from games.core import plural
+from games.i18n import ntr, tr
 from rendering import typeset
 from rendering.cache import image_cache
 
@@ -303,9 +303,10 @@ def clean_name(name: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def seat_names(names: Sequence[str], seats: int) -> list[str]:
-    """A drawable name for every seat: its cleaned display name, or "Seat N" where none is given."""
-    return [(clean_name(names[s]) if s < len(names) else "") or f"Seat {s + 1}" for s in range(seats)]
+def seat_names(names: Sequence[str], seats: int, locale: str = "en") -> list[str]:
+    """A drawable name for every seat: its cleaned display name, or "Seat N" (in ``locale``) where none is
+    given."""
+    return [(clean_name(names[s]) if s < len(names) else "") or tr(locale, "Seat {n}", n=s + 1) for s in range(seats)]
 
 
 # ------------------------------------------------------------------ shapes
@@ -848,16 +849,26 @@ def final_headline_lines(
     size: int,
     *,
     lone_note: str = "",
+    locale: str = "en",
 ) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
     """The line under a final score's title, saying who won with ``best`` points, wrapped to fit beside a
-    crown in ``width`` px: its lines and font, for :func:`final_headline`. ``lone_note`` follows a single
-    winner's line (how a tie was broken)."""
+    crown in ``width`` px: its lines and font, for :func:`final_headline`, in ``locale``. ``lone_note``
+    follows a single winner's line (how a tie was broken, already written out in ``locale``)."""
     if len(winners) == 1:
-        headline = f"{names[winners[0]]} wins with {plural(best, 'point')}!{lone_note}"
+        name = names[winners[0]]
+        headline = ntr(locale, "{name} wins with {n} point!", "{name} wins with {n} points!", best, name=name)
+        headline += lone_note
     elif winners:
-        headline = f"{' & '.join(names[s] for s in winners)} share the victory with {plural(best, 'point')}!"
+        shared = " & ".join(names[s] for s in winners)
+        headline = ntr(
+            locale,
+            "{names} share the victory with {n} point!",
+            "{names} share the victory with {n} points!",
+            best,
+            names=shared,
+        )
     else:
-        headline = "Nobody wins."
+        headline = tr(locale, "Nobody wins.")
     fnt = font(size, bold=True)
     return wrap(headline, fnt, width - 68), fnt
 
@@ -911,11 +922,19 @@ def final_table(
 
 
 def final_totals(
-    canvas: Image.Image, x0: int, x1: int, y: int, col_x: Sequence[float], col_w: float, totals: Sequence[int]
+    canvas: Image.Image,
+    x0: int,
+    x1: int,
+    y: int,
+    col_x: Sequence[float],
+    col_w: float,
+    totals: Sequence[int],
+    locale: str = "en",
 ) -> None:
-    """The last row of a final-scoring table spanning ``x0..x1`` from ``y``: a gold rule, "TOTAL" and
-    each seat's total under its column."""
+    """The last row of a final-scoring table spanning ``x0..x1`` from ``y``: a gold rule, "TOTAL" (in
+    ``locale``, shrunk to fit left of the first column) and each seat's total under its column."""
     ImageDraw.Draw(canvas).line((x0 + 20, y + 4, x1 - 20, y + 4), fill=GOLD_DEEP, width=3)
-    text(canvas, (x0 + 26, y + 50), "TOTAL", font(32, bold=True), INK, anchor="lm")
+    label, fnt = fit_text(tr(locale, "TOTAL"), col_x[0] - x0 - 32, 32, bold=True)
+    text(canvas, (x0 + 26, y + 50), label, fnt, INK, anchor="lm")
     for s, total in enumerate(totals):
         text(canvas, (col_x[s] + col_w / 2, y + 50), str(total), font(48, bold=True), INK, anchor="mm")

@@ -3,6 +3,7 @@ caches (fonts, icons, pre-drawn layers) are full when the first real board is ne
 
 from __future__ import annotations
 
+from games.i18n import ENGLISH, tr
 from games.registry import GAMES, GameSpec
 from games.simulate import self_play
 from rendering import cache
@@ -14,13 +15,13 @@ WARM_SHARE = 0.5
 """Share of the render cache's budget the warm-up may fill."""
 
 
-def warm_renderers(share: float = WARM_SHARE) -> int:
-    """Render boards, hands and final scores from one short seeded AI game per game and seat count, the
-    smallest tables of every game first, until the warmed images fill ``share`` of the render cache's
-    budget (the rest is left for the games actually played). Blocking: run it in a thread. Returns the
-    number of images drawn."""
+def warm_renderers(share: float = WARM_SHARE, locale: str = ENGLISH) -> int:
+    """Render boards, hands and final scores in ``locale`` from one short seeded AI game per game and seat
+    count, the smallest tables of every game first, until the warmed images fill ``share`` of the render
+    cache's budget (the rest is left for the games actually played). Blocking: run it in a thread. Returns
+    the number of images drawn."""
     drawn = 0
-    names = [f"Player {i + 1}" for i in range(8)]
+    names = [tr(locale, "Player {n}", n=i + 1) for i in range(8)]
     tables = sorted(
         ((players - spec.game.min_players, kind, players) for kind, spec in GAMES.items() for players in _sizes(spec)),
     )
@@ -33,13 +34,13 @@ def warm_renderers(share: float = WARM_SHARE) -> int:
         for steps, state in enumerate(self_play(game, spec.player, players, f"warm-{players}")):
             if steps in SAMPLES:
                 seat_names = names[: state["seats"]]
-                spec.render_board(game.view(state, None), seat_names)
+                spec.render_board(game.view(state, None), seat_names, locale)
                 for seat in game.to_act(state)[:1]:
                     if spec.render_hand is not None:
-                        spec.render_hand(game.view(state, seat), seat_names)
+                        spec.render_hand(game.view(state, seat), seat_names, locale)
                 drawn += 1
         assert state is not None
-        spec.render_final(game.view(state, None), names[: state["seats"]])
+        spec.render_final(game.view(state, None), names[: state["seats"]], locale)
         drawn += 1
     return drawn
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from data.store import GameRecord, LobbyRecord
+from games.i18n import T
 from games.registry import GAMES
 
 
 class GameError(Exception):
-    """An expected problem with a user's request; ``str(exc)`` is shown to that user only."""
+    """An expected problem with a user's request; ``str(exc)`` (a marked message) is shown to that user only,
+    in their language."""
 
 
 class NotSeated(GameError):
@@ -66,12 +68,12 @@ def reach(caller: Caller, record: GameRecord) -> None:
         else record.seat_of(caller.user_id) is not None
     )
     if not here:
-        raise GameError(f"There is no game #{record.id} here.")
+        raise GameError(T("There is no game #{number} here.", number=record.id))
 
 
 def reach_lobby(caller: Caller, lobby: LobbyRecord) -> None:
     if lobby.guild_id != caller.guild_id:
-        raise GameError("That invitation is not from this server.")
+        raise GameError(T("That invitation is not from this server."))
 
 
 def moderates(caller: Caller, record: GameRecord) -> bool:
@@ -81,18 +83,18 @@ def moderates(caller: Caller, record: GameRecord) -> bool:
 
 def may_abandon(caller: Caller, record: GameRecord) -> None:
     if not moderates(caller, record):
-        raise GameError("Only the game's host or a member with Manage Threads can abandon it.")
+        raise GameError(T("Only the game's host or a member with Manage Threads can abandon it."))
 
 
 def may_offer(caller: Caller, record: GameRecord, player: int) -> None:
     """Whether the caller may hand place ``player`` over: its member, the host or a moderator."""
     if caller.user_id != record.seats[player].user_id and not moderates(caller, record):
-        raise GameError("Only the seat's player, the game's host or a member with Manage Threads can hand it over.")
+        raise GameError(T("Only the seat's player, the game's host or a member with Manage Threads can hand it over."))
 
 
 def seated(caller: Caller, record: GameRecord) -> int:
     """The caller's place at the table, or :class:`NotSeated`."""
     player = record.seat_of(caller.user_id)
     if player is None:
-        raise NotSeated(f"You are not playing in {GAMES[record.kind].title} #{record.id}.")
+        raise NotSeated(T("You are not playing in {game}.", game=f"{GAMES[record.kind].title} #{record.id}"))
     return player

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from data.outbox import Owed
 from data.store import LobbyRecord, Unit
 from games.core import IllegalAction
+from games.i18n import N, T
 from games.registry import GAMES
 from tables import outbox, words
 from tables.authority import Caller, GameError, reach_lobby
@@ -60,9 +61,9 @@ class Expired(GameError):
 
 def _require_open(lobby: LobbyRecord) -> None:
     if lobby.status == "started":
-        raise GameError("Too late: this game has already started.")
+        raise GameError(T("Too late: this game has already started."))
     if lobby.status != "open":
-        raise GameError(f"This {words.lobby_what(lobby)} is closed ({lobby.status}).")
+        raise GameError(words.lobby_closed(lobby))
 
 
 def _message(lobby: LobbyRecord, *, notify: Sequence[int] = ()) -> Message:
@@ -81,14 +82,28 @@ def _check_options(kind: str, options: dict[str, Any]) -> None:
 
 def _check_level(level: str) -> None:
     if level not in words.AI_LEVELS:
-        raise GameError(f"The AI level is one of: {', '.join(words.AI_LEVELS)}; not {words.shown(level)[:20]}.")
+        raise GameError(
+            T(
+                "The AI level is one of: {levels}; not {level}.",
+                levels=", ".join(words.AI_LEVELS),
+                level=words.shown(level)[:20],
+            )
+        )
 
 
 def _check_seats(kind: str, seats: int, options: dict[str, Any]) -> None:
     """Whether ``seats`` players may play ``kind`` with ``options`` (the game's own rule, one line)."""
     game = GAMES[kind].game
     if not game.min_players <= seats <= game.max_players:
-        raise GameError(f"{game.title} takes {game.min_players}–{game.max_players} players; that would be {seats}.")
+        raise GameError(
+            T(
+                "{game} takes {low}–{high} players; that would be {players}.",
+                game=game.title,
+                low=game.min_players,
+                high=game.max_players,
+                players=seats,
+            )
+        )
     try:
         game.check_players(seats, game.resolve_options(options))
     except IllegalAction as exc:
@@ -100,9 +115,9 @@ def _check_seats(kind: str, seats: int, options: dict[str, Any]) -> None:
 
 def accept(lobby: LobbyRecord, user: Caller) -> None:
     if lobby.mode != "challenge" or user.user_id not in lobby.invitees:
-        raise GameError("This invitation is not addressed to you.")
+        raise GameError(T("This invitation is not addressed to you."))
     if user.user_id in lobby.accepted:
-        raise GameError("You have already accepted; waiting for the others.")
+        raise GameError(T("You have already accepted; waiting for the others."))
     lobby.accepted.append(user.user_id)
     lobby.names[str(user.user_id)] = user.name
     if set(lobby.invitees) <= set(lobby.accepted):
@@ -115,43 +130,51 @@ def decline(lobby: LobbyRecord, user: Caller) -> None:
     elif user.user_id in lobby.invitees:
         lobby.status = "declined"
     else:
-        raise GameError("This invitation is not addressed to you.")
+        raise GameError(T("This invitation is not addressed to you."))
     lobby.closed_by = user.user_id
 
 
 def join(lobby: LobbyRecord, user: Caller) -> None:
     if user.bot:
-        raise GameError("Bot accounts cannot join.")
+        raise GameError(T("Bot accounts cannot join."))
     if user.user_id in lobby.accepted:
-        raise GameError("You are already at this table.")
+        raise GameError(T("You are already at this table."))
     if len(lobby.accepted) + lobby.ai >= GAMES[lobby.kind].game.max_players:
-        raise GameError("This table is full.")
+        raise GameError(T("This table is full."))
     lobby.accepted.append(user.user_id)
     lobby.names[str(user.user_id)] = user.name
 
 
 def leave(lobby: LobbyRecord, user: Caller) -> None:
     if user.user_id == lobby.host_id:
-        raise GameError("You host this table: use Cancel to close it.")
+        raise GameError(T("You host this table: use Cancel to close it."))
     if user.user_id not in lobby.accepted:
-        raise GameError("You are not at this table.")
+        raise GameError(T("You are not at this table."))
     lobby.accepted.remove(user.user_id)
 
 
 def start(lobby: LobbyRecord, user: Caller) -> None:
     game = GAMES[lobby.kind].game
     if user.user_id != lobby.host_id:
-        raise GameError("Only the host can start the game.")
+        raise GameError(T("Only the host can start the game."))
     seats = len(lobby.accepted) + lobby.ai
     if seats < game.min_players:
-        raise GameError(f"{game.title} needs at least {game.min_players} players; {seats} so far.")
+        raise GameError(
+            N(
+                "{game} needs at least {n} player; {players} so far.",
+                "{game} needs at least {n} players; {players} so far.",
+                game.min_players,
+                game=game.title,
+                players=seats,
+            )
+        )
     _check_seats(lobby.kind, seats, lobby.options)
     lobby.status = "started"
 
 
 def cancel(lobby: LobbyRecord, user: Caller) -> None:
     if user.user_id != lobby.host_id:
-        raise GameError("Only the host can cancel this table.")
+        raise GameError(T("Only the host can cancel this table."))
     lobby.status = "cancelled"
     lobby.closed_by = user.user_id
 
@@ -189,8 +212,14 @@ class Lobbies:
         limit = self.tables.config.max_open_invitations
         if waiting >= limit:
             raise GameError(
-                f"You already have {waiting} invitations or open tables waiting (the limit is {limit}). "
-                "Wait for an answer or cancel one first."
+                N(
+                    "You already have {n} invitation or open table waiting (the limit is {limit}). Wait for an "
+                    "answer or cancel one first.",
+                    "You already have {n} invitations or open tables waiting (the limit is {limit}). Wait for an "
+                    "answer or cancel one first.",
+                    waiting,
+                    limit=limit,
+                )
             )
 
     async def challenge(
@@ -212,15 +241,18 @@ class Lobbies:
         for member in invitees:
             if member.bot:
                 raise GameError(
-                    f"{words.shown(member.name)} is a bot account; add AI seats with the `ai` option instead."
+                    T(
+                        "{name} is a bot account; add AI seats with the `ai` option instead.",
+                        name=words.shown(member.name),
+                    )
                 )
             if member.user_id == caller.user_id:
-                raise GameError("You are already at the table: challenge other members.")
+                raise GameError(T("You are already at the table: challenge other members."))
             if member.user_id in seen:
-                raise GameError(f"You invited {words.shown(member.name)} twice.")
+                raise GameError(T("You invited {name} twice.", name=words.shown(member.name)))
             seen.add(member.user_id)
         if ai < 0:
-            raise GameError("The number of AI seats cannot be negative.")
+            raise GameError(T("The number of AI seats cannot be negative."))
         _check_level(ai_level)
         _check_options(kind, options)
         _check_seats(kind, 1 + len(invitees) + ai, options)
@@ -242,7 +274,10 @@ class Lobbies:
             )
         spec = GAMES[kind]
         parent = await self._place(caller, parent_id)
-        text = f"{spec.emoji} Starting **{spec.title}** {'against the AI' if ai else 'solo'}…"
+        if ai:
+            text = spec.emoji + " " + T("Starting **{game}** against the AI…", game=spec.title)
+        else:
+            text = spec.emoji + " " + T("Starting **{game}** solo…", game=spec.title)
         channel = parent or caller.channel_id or 0
         async with self.store.transaction() as db:
             started = await self.tables.create(
@@ -261,7 +296,7 @@ class Lobbies:
             )
         self.tables.started(started.record)
         if parent is not None:
-            return Answer(note=words.lobby_moved(parent, "game starts"))
+            return Answer(note=words.lobby_moved(parent, "game"))
         return Answer(entry=started.answer)
 
     async def open_table(
@@ -278,10 +313,17 @@ class Lobbies:
         """``/<game> open``: a table anyone may join; the host starts it."""
         game = GAMES[kind].game
         if ai < 0:
-            raise GameError("The number of AI seats cannot be negative.")
+            raise GameError(T("The number of AI seats cannot be negative."))
         _check_level(ai_level)
         if 1 + ai > game.max_players:
-            raise GameError(f"{game.title} takes at most {game.max_players} players, AI seats included.")
+            raise GameError(
+                N(
+                    "{game} takes at most {n} player, AI seats included.",
+                    "{game} takes at most {n} players, AI seats included.",
+                    game.max_players,
+                    game=game.title,
+                )
+            )
         _check_options(kind, options)
         await self._check_host(caller)
         names = {str(caller.user_id): caller.name}
@@ -337,8 +379,7 @@ class Lobbies:
         self._arm(lobby)
         self.tables.delivery.wake()
         if parent is not None:
-            what = "invitation is posted" if mode == "challenge" else "table is open"
-            return Answer(note=words.lobby_moved(parent, what))
+            return Answer(note=words.lobby_moved(parent, mode))
         return Answer(entry=entry)
 
     # ------------------------------------------------------------------ changes
@@ -363,27 +404,27 @@ class Lobbies:
                 self.tables.started(started)
             self.tables.delivery.wake()
             return lobby, entry
-        raise GameError("Many people are clicking this right now; try again in a moment.")
+        raise GameError(T("Many people are clicking this right now; try again in a moment."))
 
     async def read(self, lobby_id: int) -> LobbyRecord:
         """The lobby as stored now: what a change checks and changes before writing it back over this
         version (another click may write it in between: then the change reads it again)."""
         lobby = await self.store.lobbies.load(lobby_id)
         if lobby is None:
-            raise GameError("That invitation no longer exists.")
+            raise GameError(T("That invitation no longer exists."))
         return lobby
 
     async def click(self, caller: Caller, lobby_id: int, op: str) -> Answer:
         """A lobby button: apply its change for the clicker; the lobby's edit is the click's answer."""
         if op not in CHANGES:
-            raise GameError("That button does not belong to a lobby.")
+            raise GameError(T("That button does not belong to a lobby."))
         now = self.tables.now()
 
         def change(lobby: LobbyRecord) -> None:
             reach_lobby(caller, lobby)
             _require_open(lobby)
             if lobby.expires_at <= now:
-                raise Expired(f"This {words.lobby_what(lobby)} has expired.")
+                raise Expired(words.lobby_expired(lobby))
             CHANGES[op](lobby, caller)
 
         try:
@@ -431,20 +472,21 @@ class Lobbies:
         spec = GAMES[record.kind]
         members = [s.user_id for s in record.seats if s.user_id is not None]
         if caller.user_id not in members:
-            raise GameError(f"Only the players of {spec.title} #{game_id} can ask for its rematch.")
+            raise GameError(T("Only the players of {game} can ask for its rematch.", game=f"{spec.title} #{game_id}"))
         if record.status == "active":
-            raise GameError("This game is still being played.")
+            raise GameError(T("This game is still being played."))
         for _ in range(ATTEMPTS):
             lobby = await self.store.lobbies.rematch_of(game_id)
             if lobby is not None and lobby.status == "started":
-                raise GameError(f"The rematch has started already: <#{await self._place_of(lobby)}>.")
+                place = f"<#{await self._place_of(lobby)}>"
+                raise GameError(T("The rematch has started already: {place}.", place=place))
             if lobby is None or lobby.status != "open":
                 proposed = await self._propose(caller, record, [u for u in members if u is not None])
                 if proposed is not None:
                     return proposed
                 continue  # another member proposed it at the same moment: join theirs
             if caller.user_id == lobby.host_id or caller.user_id in lobby.accepted:
-                raise GameError("You are in; waiting for the others to click **Rematch** (or Accept).")
+                raise GameError(T("You are in; waiting for the others to click **Rematch** (or Accept)."))
 
             def agree(current: LobbyRecord) -> None:
                 _require_open(current)
@@ -452,9 +494,9 @@ class Lobbies:
 
             lobby, _entry = await self._change(lobby.id, agree)
             if lobby.status == "started":
-                return "🎲 Everyone is in: the rematch begins!"
-            return "✅ You are in for the rematch."
-        raise GameError("Many people are clicking this right now; try again in a moment.")
+                return "🎲 " + T("Everyone is in: the rematch begins!")
+            return "✅ " + T("You are in for the rematch.")
+        raise GameError(T("Many people are clicking this right now; try again in a moment."))
 
     async def _place_of(self, lobby: LobbyRecord) -> int:
         """Where a started lobby's game is played (its thread once it has one), else the lobby's channel."""
@@ -512,9 +554,12 @@ class Lobbies:
         self.tables.delivery.wake()
         if started is not None:
             self.tables.started(started)
-            return "🎲 The rematch begins!"
+            return "🎲 " + T("The rematch begins!")
         self._arm(lobby)
-        return f"Rematch proposed in <#{record.channel_id}>: it starts when everyone has clicked **Rematch** or Accept."
+        return T(
+            "Rematch proposed in {channel}: it starts when everyone has clicked **Rematch** or Accept.",
+            channel=f"<#{record.channel_id}>",
+        )
 
     # ------------------------------------------------------------------ expiry
 

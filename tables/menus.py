@@ -19,13 +19,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.core import Choice
+from games.i18n import is_marked
 
 MAX_LABEL = 80
 """Discord's limit for button labels and select option labels."""
 
 
 def clip(text: str, limit: int = MAX_LABEL) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` cut to ``limit`` characters with "…". A marked text is left whole: it is cut where it is
+    written out in its reader's language (a cut through a marked message would break it)."""
+    return text if len(text) <= limit or is_marked(text) else text[: limit - 1] + "…"
 
 
 def distinct(labels: Sequence[str]) -> list[str]:

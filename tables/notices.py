@@ -17,19 +17,22 @@ from collections.abc import Sequence
 from data.outbox import Owed
 from data.store import GameRecord, Unit
 from games.core import Event, format_seats
+from games.i18n import T
 from games.registry import GameSpec
 from tables import menus, outbox, words
 from tables.clocks import deadlines
 from tables.outbox import Image, Message
 from tables.seating import deciders, image_names, players_out, seat_names, seats_of
 
+ALT_LIMIT = 1000
+"""Discord's limit for an attachment's description (an image's alt text)."""
 ARCHIVE_AFTER = 86400.0
 """Seconds after a game ends before its thread is archived (the default of ``TABLES_ARCHIVE_AFTER``)."""
 
 
 def board_image(spec: GameSpec, record: GameRecord, view: dict, *, render: str = "board") -> Image:
     """The spectators' board (or ``final`` sheet) of a record, described for screen readers."""
-    alt = format_seats(spec.game.summary(view), seat_names(spec.game, record))[:1000]
+    alt = words.capped(format_seats(spec.game.summary(view), seat_names(spec.game, record)), ALT_LIMIT)
     suffix = "final" if render == "final" else str(record.version)
     return Image(render, spec.kind, view, image_names(spec, record), alt, f"{spec.kind}-{record.id}-{suffix}.png")
 
@@ -74,7 +77,7 @@ async def board(
     posts.append(board)
     for follower in await db.seats.followers(record.id):
         head = f"🔭 {words.title(spec, record)} — {words.HERE}"
-        update = Message("\n".join([head, *lines])[: words.MESSAGE_LIMIT], [image])
+        update = Message(words.capped("\n".join([head, *lines])), [image])
         posts.append(outbox.direct(record.id, follower, update, priority=outbox.FOLLOWERS))
     return posts
 
@@ -88,13 +91,13 @@ def private_message(spec: GameSpec, record: GameRecord, player: int) -> Message:
     views = {s: game.view(state, s) for s in seats}
     summaries = {s: game.seat_summary(views[s]) for s in seats}
     parts = [format_seats(summaries[s], names) for s in seats]
-    content = (words.private_head(spec, record) + "\n" + "\n".join(parts))[: words.MESSAGE_LIMIT]
+    content = words.capped(words.private_head(spec, record) + "\n" + "\n".join(parts))
     images = []
     if spec.hand_image:
         raw, drawn = seat_names(game, record), image_names(spec, record)
         for s in seats[:10]:
             suffix = f"-{s}" if len(seats) > 1 else ""
-            alt = format_seats(summaries[s], raw)[:1000]
+            alt = words.capped(format_seats(summaries[s], raw), ALT_LIMIT)
             images.append(Image("hand", spec.kind, views[s], drawn, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
     return Message(content, images)
 
@@ -149,9 +152,9 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, notes: dict[int,
                 await db.outbox.set_marker(record.id, seat.seat, "hand", digest)
         else:
             if mine:
-                owed.append(outbox.direct(record.id, seat.user_id, Message("\n".join(mine)[: words.MESSAGE_LIMIT])))
+                owed.append(outbox.direct(record.id, seat.user_id, Message(words.capped("\n".join(mine)))))
             if remind:
-                text = f"⏰ Your turn in {words.title(spec, record)}: {words.HERE}"
+                text = "⏰ " + T("Your turn in {game}: {place}", game=words.title(spec, record), place=words.HERE)
                 owed.append(outbox.direct(record.id, seat.user_id, Message(text)))
         if remind:
             await db.outbox.set_marker(record.id, seat.seat, "turn", "1")
@@ -162,7 +165,7 @@ def ending(spec: GameSpec, record: GameRecord, *, archive_after: float) -> list[
     """Once a game is over: the final message (result, image, log, **Rematch**; the last board of a game
     that did not end by its rules loses its buttons), the result line where the game began, and the thread
     archived ``archive_after`` later."""
-    content = "\n".join(words.final_lines(spec, record))[: words.MESSAGE_LIMIT]
+    content = words.capped("\n".join(words.final_lines(spec, record)))
     images = []
     if record.status == "finished" and spec.game.is_over(record.state):
         images.append(board_image(spec, record, spec.game.view(record.state, None), render="final"))

@@ -1,7 +1,8 @@
 """The records of games that are over, without Discord: the readable action log anyone can verify, the
 public positions a replay shows, and a member's results per game.
 
-The log (``game_log``) is plain text: a header of ``key: value`` lines (the game, its players and options,
+The log (``game_log``) is plain English text (a file anyone can check with the published program, whatever
+language its game was played in): a header of ``key: value`` lines (the game, its players and options,
 the seed's SHA-256 as posted at the start, the seed revealed at the end, the posted result), then one line
 per action: its number, the seat that took it, its text and, for people, who did what. ``verify_log``
 checks a log with nothing but the published engines: the seed hashes to the digest, every action was
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from data.ratings import GLOBAL
 from data.store import GameRecord, SeatRecord
 from games.core import JSON, Action, Game, IllegalAction, format_seats
+from games.i18n import N, T, localize, localize_tree
 from games.registry import GAMES
 from tables import words
 from tables.authority import GameError
@@ -63,7 +65,7 @@ def replay(record: GameRecord, actions: Iterable[tuple[int, int, str]]) -> JSON:
 def log_line(game: Game, state: JSON, seq: int, seat: int, action: str, names: Sequence[str]) -> str:
     """An action's line in the log: its number, seat and text, then who did what, for people."""
     shown = names_at(game, state, names)
-    label = format_seats(" → ".join(game.describe(state, seat, Action.decode(action))), shown)
+    label = localize(format_seats(" → ".join(game.describe(state, seat, Action.decode(action))), shown))
     return f"{seq}\t{seat}\t{action}\t{shown[seat]}: {label}"
 
 
@@ -79,10 +81,10 @@ def game_log(record: GameRecord, actions: Sequence[tuple[int, int, str]]) -> str
         "resigned": json.dumps([s.seat for s in record.seats if s.resigned]),
         "seed-sha256": seed_digest(record.seed),
         "seed": record.seed,
-        "result": json.dumps(record.result, ensure_ascii=False, sort_keys=True),
+        "result": json.dumps(localize_tree(record.result), ensure_ascii=False, sort_keys=True),
     }
     lines = [
-        f"{LOG_TITLE}: {GAMES[record.kind].title} #{record.id}",
+        f"{LOG_TITLE}: {localize(GAMES[record.kind].title)} #{record.id}",
         "# Check it with:  python bot.py verify THIS_FILE",
         *(f"{key}: {value}" for key, value in header.items()),
         ACTIONS,
@@ -175,7 +177,7 @@ def _header_faults(game: Game, log: Log) -> str | None:
     try:
         resolved = game.resolve_options(log.options)
     except IllegalAction as exc:
-        return f"the options cannot be: {exc}"
+        return f"the options cannot be: {localize(str(exc))}"
     if resolved != log.options:
         return f"the options {log.options} are not those the game was played with ({resolved})"
     return None
@@ -191,8 +193,9 @@ def _result_fault(game: Game, state: JSON, log: Log) -> str | None:
             return "the replayed game is not over, but the log posts a result"
         replayed = result_of(game, state, outcome, seats)
         for key in ("winners", "scores", "reason", "summary"):
-            if replayed[key] != log.result.get(key):
-                return f"the replay gives {key} {replayed[key]!r}; the log posts {log.result.get(key)!r}"
+            replayed_value, posted = _english(replayed[key]), _english(log.result.get(key))
+            if replayed_value != posted:
+                return f"the replay gives {key} {replayed_value!r}; the log posts {posted!r}"
         return None
     if outcome is not None:
         return f"the replay ends the game by the rules, but the log says {reason}"
@@ -202,19 +205,25 @@ def _result_fault(game: Game, state: JSON, log: Log) -> str | None:
         said = [after_resignation(game, state, seats, who) for who in log.resigned]
         if said[0] is None:
             return f"with seats {log.resigned} resigned the game goes on: nobody won it by resignation"
-        summaries = {r["summary"] for r in said if r is not None}
+        summaries = {localize(r["summary"]) for r in said if r is not None}
         summaries |= {f"{log.names[who]} resigned." for who in log.resigned}
         for key in ("winners", "reason"):
             if said[0][key] != log.result.get(key):
                 return f"the resignations give {key} {said[0][key]!r}; the log posts {log.result.get(key)!r}"
-        if log.result.get("summary") not in summaries:
-            return f"the summary {log.result.get('summary')!r} does not name a player who resigned"
+        if _english(log.result.get("summary")) not in summaries:
+            return f"the summary {_english(log.result.get('summary'))!r} does not name a player who resigned"
         return None
     if reason == "abandoned":
         if log.result.get("winners") or log.result.get("scores"):
             return "an abandoned game has no winner and no scores, but the log posts some"
         return None
     return f"the log posts an ending this program does not know: {reason!r}"
+
+
+def _english(value: Any) -> Any:
+    """A posted value as compared: a text in English (a game played before its texts were marked posted
+    the English itself), anything else as it is."""
+    return localize(value) if isinstance(value, str) else value
 
 
 def verify_log(text: str) -> Verdict:
@@ -242,7 +251,7 @@ def verify_log(text: str) -> Verdict:
     try:
         state = game.new_game(log.players, log.options, log.seed)
     except IllegalAction as exc:
-        return fail(f"the game cannot be set up: {exc}")
+        return fail(f"the game cannot be set up: {localize(str(exc))}")
     lines.append(f"ok: {log.players} players ({', '.join(log.names)}) with options {log.options} can play this game.")
     for expected, ((seq, seat, action), written) in enumerate(zip(log.actions, log.lines, strict=True), start=1):
         if seq != expected:
@@ -251,7 +260,7 @@ def verify_log(text: str) -> Verdict:
             line = log_line(game, state, seq, seat, action, log.names)
             state = apply_logged(game, state, seat, action)
         except (IllegalAction, ValueError, LookupError) as exc:
-            return fail(f"action {seq} ({action!r} by seat {seat}) is not legal there: {exc}")
+            return fail(f"action {seq} ({action!r} by seat {seat}) is not legal there: {localize(str(exc))}")
         said, described = written.split("\t", 3), line.split("\t", 3)
         if len(said) > 3 and said[3] and said != described:
             return fail(f"action {seq} is written {said[3]!r}; the replay describes it {described[3]!r}")
@@ -362,14 +371,14 @@ def member_stats(records: Iterable[GameRecord], user_id: int, *, latest: int = 3
 HISTORY_PAGE = 5
 STATS_GAMES = 500
 """The latest games that ``/games stats`` counts."""
-GLOBAL_SCOPE = "every server"
+GLOBAL_SCOPE = T("every server")
 
 
 def scope_of(guild_id: int | None, scope: str | None) -> tuple[int, str]:
     """The ratings scope asked for (this server unless ``global``, or outside a server) and its name."""
     if scope == "global" or guild_id is None:
         return GLOBAL, GLOBAL_SCOPE
-    return guild_id, "this server"
+    return guild_id, T("this server")
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,15 +391,27 @@ class Board:
 
     @property
     def alt(self) -> str:
-        text = "; ".join(f"{r[0]}. {r[1]} {r[2]:.1f} ({r[3]} games, {r[4]} won)" for r in self.rows)
-        return (text or "Nobody is rated yet")[:1000]
+        """The image's description (marked; cut to Discord's limit once written out)."""
+        rows = (
+            N(
+                "{rank}. {name} {rating} ({n} game, {wins} won)",
+                "{rank}. {name} {rating} ({n} games, {wins} won)",
+                r[3],
+                rank=r[0],
+                name=r[1],
+                rating=f"{r[2]:.1f}",
+                wins=r[4],
+            )
+            for r in self.rows
+        )
+        return "; ".join(rows) or T("Nobody is rated yet")
 
 
 async def leaderboard(tables: Tables, kind: str, guild_id: int | None, scope: str | None) -> Board:
     number, name = scope_of(guild_id, scope)
     standings = await tables.store.ratings.leaderboard(kind, number, limit=10)
     rows = [(i + 1, s.name or "?", s.rating.shown, s.games, s.wins) for i, s in enumerate(standings)]
-    return Board(f"{GAMES[kind].title} leaderboard", f"Ratings in {name}", rows)
+    return Board(T("{game} leaderboard", game=GAMES[kind].title), T("Ratings in {scope}", scope=name), rows)
 
 
 def game_line(record: GameRecord, user_id: int | None = None) -> str:
@@ -398,12 +419,12 @@ def game_line(record: GameRecord, user_id: int | None = None) -> str:
     spec = GAMES[record.kind]
     when = f"<t:{int(record.ended_at or record.created_at)}:d>"
     if record.status == "abandoned":
-        outcome = "abandoned"
+        outcome = T("abandoned")
     else:
         won = words.winners(record, spec)
-        outcome = "🏆 " + ", ".join(won) if won else "no winner"
+        outcome = "🏆 " + ", ".join(won) if won else T("no winner")
         if user_id is not None and record.seat_of(user_id) is not None:
-            outcome = ("won" if record.seat_of(user_id) in players_won(record) else "lost") + f" · {outcome}"
+            outcome = (T("won") if record.seat_of(user_id) in players_won(record) else T("lost")) + f" · {outcome}"
     return (
         f"{words.title(spec, record)} · {when} · {words.listing(record.names)} · {outcome} · {words.place_link(record)}"
     )
@@ -427,7 +448,9 @@ class Stats:
 
     @property
     def alt(self) -> str:
-        return ("; ".join(f"{r[0]}: {r[1]} played, {r[2]} won" for r in self.rows) or "No finished games yet")[:1000]
+        """The image's description (marked; cut to Discord's limit once written out)."""
+        rows = (T("{game}: {played} played, {won} won", game=r[0], played=r[1], won=r[2]) for r in self.rows)
+        return "; ".join(rows) or T("No finished games yet")
 
 
 async def stats(tables: Tables, member_id: int, member_name: str, viewer: int, guild_id: int | None) -> Stats:
@@ -455,9 +478,9 @@ async def stats(tables: Tables, member_id: int, member_name: str, viewer: int, g
             )
         )
     latest = [game_line(r, member_id) for r in records if r.status == "finished"][:5]
-    lines = [f"📊 **{words.shown(member_name)}** — stats (ratings in {name})"]
-    lines += ["Last games:", *latest] if latest else ["No finished games yet."]
-    return Stats(member_name, f"Ratings in {name}", rows, "\n".join(lines)[: words.MESSAGE_LIMIT])
+    lines = ["📊 " + T("**{name}** — stats (ratings in {scope})", name=words.shown(member_name), scope=name)]
+    lines += [T("Last games:"), *latest] if latest else [T("No finished games yet.")]
+    return Stats(member_name, T("Ratings in {scope}", scope=name), rows, words.capped("\n".join(lines)))
 
 
 async def history_page(
@@ -470,15 +493,25 @@ async def history_page(
     page = min(max(page, 0), pages - 1)
     ids = await store.games.ended(member_id, limit=HISTORY_PAGE, offset=page * HISTORY_PAGE, **where)
     records = [r for i in ids if (r := await store.games.load(i))]
-    head = f"📜 **{words.shown(member_name)}** — games played, latest first (page {page + 1} of {pages})"
-    body = [game_line(r, member_id) for r in records] or ["No games played to the end yet."]
-    return "\n".join([head, *body])[: words.MESSAGE_LIMIT], page, pages
+    head = "📜 " + T(
+        "**{name}** — games played, latest first (page {page} of {pages})",
+        name=words.shown(member_name),
+        page=page + 1,
+        pages=pages,
+    )
+    body = [game_line(r, member_id) for r in records] or [T("No games played to the end yet.")]
+    return words.capped("\n".join([head, *body])), page, pages
 
 
 def ensure_over(record: GameRecord) -> None:
     """Replays are of games that are over (a running game's thread shows its board)."""
     if record.status == "active":
-        raise GameError(f"{GAMES[record.kind].title} #{record.id} is still being played: replay it once it is over.")
+        raise GameError(
+            T(
+                "{game} is still being played: replay it once it is over.",
+                game=f"{GAMES[record.kind].title} #{record.id}",
+            )
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -506,10 +539,24 @@ async def replay_of(tables: Tables, record: GameRecord, limit: int) -> Replay:
     actions = await tables.store.games.actions(record.id)
     positions = await asyncio.to_thread(public_positions, record, actions)
     frames = sample(positions, limit)
-    sampled = f", {len(frames)} shown" if len(frames) < len(positions) else ""
-    content = (
-        f"🎞️ Replay of {words.title(spec, record)}: {len(actions)} actions, {len(positions)} public positions"
-        f"{sampled}, as spectators saw them. The log is attached: check it with `python bot.py verify`. "
-        f"{words.place_link(record)}"
-    )
+    values = {
+        "game": words.title(spec, record),
+        "actions": len(actions),
+        "positions": len(positions),
+        "link": words.place_link(record),
+    }
+    if len(frames) < len(positions):
+        content = T(
+            "Replay of {game}: {actions} actions, {positions} public positions, {shown} shown, as spectators saw "
+            "them. The log is attached: check it with `python bot.py verify`. {link}",
+            shown=len(frames),
+            **values,
+        )
+    else:
+        content = T(
+            "Replay of {game}: {actions} actions, {positions} public positions, as spectators saw them. The log is "
+            "attached: check it with `python bot.py verify`. {link}",
+            **values,
+        )
+    content = "🎞️ " + content
     return Replay(frames, spec.game.is_over(record.state), content, len(positions))

@@ -13,6 +13,7 @@ from typing import Any
 from data.ratings import AI_USER, Placing
 from data.store import SeatRecord
 from games.core import Game, Outcome, Termination
+from games.i18n import T, seat_ref
 from tables.seating import seat_owners
 
 
@@ -64,7 +65,10 @@ def after_resignation(
     humans = [p for p in players if p.user_id is not None and p.seat not in gone]
     if len(teams) > 1 and humans:
         return None
-    summary = f"{{p{owners.index(who)}}} resigned." if who in owners else "A player with no ship left resigned."
+    if who in owners:
+        summary = T("{player} resigned.", player=seat_ref(owners.index(who)))
+    else:
+        summary = T("A player with no ship left resigned.")
     if len(teams) == 1:
         winners = [s for s in teams[0] if owners[s] not in gone]
         return ended_without_play(winners, summary, Termination.RESIGNATION)

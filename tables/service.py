@@ -31,6 +31,7 @@ from data.games import Commit
 from data.outbox import Owed
 from data.store import GameRecord, SeatRecord, Store, Unit
 from games.core import Action, Choice, Event, IllegalAction, Termination, format_seats
+from games.i18n import ENGLISH, LANGUAGES, T, language, localize, seat_ref
 from games.registry import GAMES, GameSpec
 from tables import attention, menus, notices, outbox, words
 from tables.authority import (
@@ -65,6 +66,8 @@ __all__ = [
 
 log = logging.getLogger("tables.service")
 
+LANGUAGE_KEPT = 60.0
+"""Seconds a process keeps a server's language before reading it again, where processes share the store."""
 AI_NAMES = ("Salty Sal", "One-Eyed Olga", "Barnacle Bill", "Captain Cheddar", "Rusty Rita", "Peg-Leg Pip", "Bosun Bea")
 
 
@@ -134,6 +137,11 @@ class Tables:
         self._closed = False
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, GameRecord] = OrderedDict()
+        self._locales: dict[int, str] = {}
+        """Members' languages as last seen (a member's own interaction updates it)."""
+        self._preferred: dict[int, str] = {}
+        self._languages: dict[int, tuple[str, float]] = {}
+        """Servers' languages, with when they were read."""
         self.clocks = Clocks(self)
         self.ai = AiDriver(self)
         self.delivery = Delivery(self)
@@ -204,7 +212,7 @@ class Tables:
         if record is None:
             record = await self.store.games.load(game_id)
             if record is None:
-                raise GameError(f"There is no game #{game_id}.")
+                raise GameError(T("There is no game #{number}.", number=game_id))
             self._remember(record)
         else:
             self._cache.move_to_end(game_id)
@@ -215,7 +223,7 @@ class Tables:
         try:
             record = await self.get(game_id)
         except GameError:
-            raise GameError(f"There is no game #{game_id} here.") from None
+            raise GameError(T("There is no game #{number} here.", number=game_id)) from None
         reach(caller, record)
         return record
 
@@ -297,17 +305,26 @@ class Tables:
         if game_id is not None:
             record = await self.reach(caller, game_id)
             if kind is not None and record.kind != kind:
-                raise GameError(f"Game #{game_id} is {self.spec(record).title}: use `/{record.kind}` commands.")
+                raise GameError(
+                    T(
+                        "Game #{number} is {game}: use `/{kind}` commands.",
+                        number=game_id,
+                        game=self.spec(record).title,
+                        kind=record.kind,
+                    )
+                )
             return record
         records = await self.games_here(caller.channel_id) if caller.channel_id is not None else []
         records = [r for r in records if r.guild_id == caller.guild_id]
         if not records:
-            raise GameError("There is no game in progress here: use this in a game's thread.")
+            raise GameError(T("There is no game in progress here: use this in a game's thread."))
         if kind is not None:
             of_kind = [r for r in records if r.kind == kind]
             if not of_kind:
                 other = self.spec(records[0])
-                raise GameError(f"This thread hosts {other.title}: use `/{records[0].kind}` commands here.")
+                raise GameError(
+                    T("This thread hosts {game}: use `/{kind}` commands here.", game=other.title, kind=records[0].kind)
+                )
             records = of_kind
         mine = [r for r in records if r.seat_of(caller.user_id) is not None]
         if len(mine) == 1:
@@ -315,11 +332,13 @@ class Tables:
         if not mine:
             return records[0]  # the newest: acting says "You are not playing in …"
         if action is not None:
-            fits = [r for r in mine if self.named_choice(r, caller.user_id, action) is not None]
+            fits = [r for r in mine if self.named_choice(r, caller.user_id, action, caller.locale) is not None]
             if len(fits) == 1:
                 return fits[0]
         numbers = ", ".join(f"#{r.id}" for r in mine)
-        raise GameError(f"You play several games here ({numbers}): say which one with the `game` option.")
+        raise GameError(
+            T("You play several games here ({numbers}): say which one with the `game` option.", numbers=numbers)
+        )
 
     # ------------------------------------------------------------------ creating
 
@@ -415,15 +434,15 @@ class Tables:
         spec = self.spec(record)
         game, state = spec.game, record.state
         if record.status != "active":
-            raise GameError(f"{spec.title} #{record.id} is over.")
+            raise GameError(T("{game} is over.", game=f"{spec.title} #{record.id}"))
         if user_id is not None:
             player = record.seat_of(user_id)
             if player is None:
-                raise NotSeated(f"You are not playing in {spec.title} #{record.id}.")
+                raise NotSeated(T("You are not playing in {game}.", game=f"{spec.title} #{record.id}"))
             if record.seats[player].resigned:
-                raise NotSeated("You resigned from this game; the AI plays your seat now.")
+                raise NotSeated(T("You resigned from this game; the AI plays your seat now."))
             if player in players_out(game, record):
-                raise NotYourTurn("You are out of this game; the others play on.")
+                raise NotYourTurn(T("You are out of this game; the others play on."))
             seats = deciding(game, record, player)
         else:
             assert seat is not None
@@ -432,7 +451,7 @@ class Tables:
             since = state.get("since") or [record.version] * state["seats"]
             fresh = [s for s in seats if since[s] <= version <= record.version]
             if version != record.version and not fresh:
-                raise StaleBoard("That board is out of date: use the buttons on the latest board message.")
+                raise StaleBoard(T("That board is out of date: use the buttons on the latest board message."))
             seats = fresh
         if not seats:
             names = seat_names(game, record)
@@ -441,7 +460,7 @@ class Tables:
             if why is not None:
                 raise NotYourTurn(format_seats(why, [words.shown(n) for n in names]))
             waiting = ", ".join(dict.fromkeys(words.shown(names[s]) for s in game.to_act(state)))
-            raise NotYourTurn(f"It is not your turn: waiting for {waiting}.")
+            raise NotYourTurn(T("It is not your turn: waiting for {players}.", players=waiting))
         return seats
 
     async def act(self, caller: Caller, game_id: int, action_text: str, *, version: int | None = None) -> Applied:
@@ -519,9 +538,12 @@ class Tables:
                 return None
             action = spec.player.choose(game, state, seat, game.rng(state))
             timeouts = player.timeouts + 1
-            note = f"⏰ {{p{seat}}}'s time ran out: the AI decided for them."
+            note = "⏰ " + T("{player}'s time ran out: the AI decided for them.", player=seat_ref(seat))
             if timeouts >= 2:
-                note += f" {{p{seat}}} is away now: the AI plays for them until they use the game again."
+                away = T(
+                    "{player} is away now: the AI plays for them until they use the game again.", player=seat_ref(seat)
+                )
+                note += " " + away
             return await self._commit(
                 before, [(seat, action)], presence=(player.seat, timeouts, timeouts >= 2), notes=[Event(note)]
             )
@@ -552,9 +574,10 @@ class Tables:
             due = (await clock_deadlines(self.store, record)).get(seat)
             if due is None:
                 return
-            text = (
-                f"⏳ {words.mention(player.user_id)}, half your time for this decision is gone: "
-                f"the AI decides for you <t:{int(due)}:R> unless you do."
+            text = "⏳ " + T(
+                "{member}, half your time for this decision is gone: the AI decides for you {when} unless you do.",
+                member=words.mention(player.user_id),
+                when=f"<t:{int(due)}:R>",
             )
             owed = [outbox.to_place(game_id, Message(text, notifies=[player.user_id]))]
             async with self.store.transaction() as db:
@@ -634,7 +657,7 @@ class Tables:
             )
             if revision is None:
                 self.forget(before.id)
-                raise StaleBoard("The game moved on while you were acting; look at the latest board.")
+                raise StaleBoard(T("The game moved on while you were acting; look at the latest board."))
             record.revision = revision
             owed = await notices.board(db, spec, record, events, attention.notified(spec, before, record, now=now))
             owed.append(notices.privates(spec, record, events))
@@ -654,17 +677,20 @@ class Tables:
 
     # ------------------------------------------------------------------ menus
 
-    def named_choice(self, record: GameRecord, user_id: int, text: str) -> Choice | None:
-        """The user's legal choice that ``text`` names, by its action text or its label as shown."""
+    def named_choice(self, record: GameRecord, user_id: int, text: str, locale: str | None = None) -> Choice | None:
+        """The user's legal choice that ``text`` names, by its action text or its label as shown, in English or
+        in their language (``locale``)."""
         spec = self.spec(record)
         player = record.seat_of(user_id)
         if player is None or record.status != "active":
             return None
         wanted = text.strip().lower()
         names = seat_names(spec.game, record)
+        langs = {ENGLISH, language(locale)}
         for seat in deciding(spec.game, record, player):
             for choice in spec.game.choices(record.state, seat):
-                if wanted in (choice.action.encode(), format_seats(choice.label, names).lower()):
+                label = format_seats(choice.label, names)
+                if wanted == choice.action.encode() or any(wanted == localize(label, lang).lower() for lang in langs):
                     return choice
         return None
 
@@ -679,7 +705,7 @@ class Tables:
             node = menus.walk(spec.game.choices(record.state, seat), first, path)
             if node is not None:
                 return record, node
-        raise GameError("That option is not yours to choose right now.")
+        raise GameError(T("That option is not yours to choose right now."))
 
     def picker(self, record: GameRecord, menu: menus.Menu) -> Message:
         """A picker level as an ephemeral message: the trail so far and what to choose next."""
@@ -687,7 +713,8 @@ class Tables:
         labels = [format_seats(e.label, names) for e in menu.entries]
         trail = format_seats(" → ".join(menu.trail), words.names_shown(self.spec(record), record))
         return Message(
-            f"**{trail}** — choose:", components=menus.picker_components(record.id, record.version, menu, labels)
+            T("**{trail}** — choose:", trail=trail),
+            components=menus.picker_components(record.id, record.version, menu, labels),
         )
 
     async def autocomplete(self, caller: Caller, kind: str, current: str) -> list[tuple[str, str]]:
@@ -702,6 +729,7 @@ class Tables:
             if r.kind == kind and r.guild_id == caller.guild_id
         ]
         needle = current.strip().lower()
+        lang = language(caller.locale)
         options = []
         for record in records:
             player = record.seat_of(caller.user_id)
@@ -718,9 +746,11 @@ class Tables:
             for seat in seats:
                 for choice in spec.game.choices(record.state, seat):
                     label, value = format_seats(choice.label, names), choice.action.encode()
+                    english, label = localize(label), localize(label, lang)
                     if len(options) > 1:
                         label, value = f"#{record.id}: {label}", f"#{record.id} {value}"
-                    if (needle in label.lower() or needle in value) and value not in seen:
+                    found = needle in label.lower() or needle in value or needle in english.lower()
+                    if found and value not in seen:
                         seen.add(value)  # a fleet's seats often share an action: offer it once
                         out.append((menus.clip(label, 100), value))
         return out[:25]
@@ -744,7 +774,7 @@ class Tables:
         record = await self.back(caller, await self.reach(caller, game_id))
         if record.seat_of(caller.user_id) is None:
             title = self.spec(record).title
-            raise NotSeated(f"You are not playing in {title} #{game_id}, so you have no hand here.")
+            raise NotSeated(T("You are not playing in {game}, so you have no hand here.", game=f"{title} #{game_id}"))
         message = notices.private_message(self.spec(record), record, seated(caller, record))
         return replace(message, content=words.linked(message.content, record))
 
@@ -769,18 +799,18 @@ class Tables:
             spec = self.spec(record)
             player = seated(caller, record)
             if record.status != "active":
-                raise GameError("This game is already over.")
+                raise GameError(T("This game is already over."))
             if record.seats[player].resigned:
-                raise GameError("You have already resigned from this game.")
+                raise GameError(T("You have already resigned from this game."))
             seats = [replace(s, resigned=True) if s.seat == player else s for s in record.seats]
             result = after_resignation(spec.game, record.state, seats, player)
             name = words.shown(record.seats[player].name)
             now = self.now()
             async with self.store.transaction() as db:
                 if not await db.seats.resign(game_id, player, user_id=caller.user_id):
-                    raise GameError("You have already resigned from this game.")
+                    raise GameError(T("You have already resigned from this game."))
                 if result is None:
-                    note = f"🏳️ {name} resigned; the AI plays their seat for the rest of the game."
+                    note = "🏳️ " + T("{name} resigned; the AI plays their seat for the rest of the game.", name=name)
                     await db.outbox.add([outbox.to_place(game_id, Message(note))], now=now)
                 else:
                     status = "finished" if result["reason"] == "resignation" else "abandoned"
@@ -788,7 +818,7 @@ class Tables:
                     ended = await db.games.load(game_id)
                     assert ended is not None
                     await self._finish(db, spec, ended)
-                    note = outbox.to_place(game_id, Message(f"🏳️ {name} resigned."))
+                    note = outbox.to_place(game_id, Message("🏳️ " + T("{name} resigned.", name=name)))
                     await db.outbox.add(
                         [note, *notices.ending(spec, ended, archive_after=self.config.archive_after)], now=now
                     )
@@ -803,17 +833,18 @@ class Tables:
             record = await self.reach(caller, game_id)
             may_abandon(caller, record)
             if record.status != "active":
-                raise GameError("This game is already over.")
+                raise GameError(T("This game is already over."))
             spec = self.spec(record)
             name = words.shown(caller.name)
-            result = ended_without_play([], f"Abandoned by {name}.", Termination.ABANDONED)
+            result = ended_without_play([], T("Abandoned by {name}.", name=name), Termination.ABANDONED)
             now = self.now()
             async with self.store.transaction() as db:
                 if not await db.games.finish(game_id, status="abandoned", result=result, now=now):
-                    raise GameError("This game is already over.")
+                    raise GameError(T("This game is already over."))
                 ended = await db.games.load(game_id)
                 assert ended is not None
-                note = outbox.to_place(game_id, Message(f"🏴 {spec.title} #{game_id} was abandoned by {name}."))
+                abandoned = T("{game} was abandoned by {name}.", game=f"{spec.title} #{game_id}", name=name)
+                note = outbox.to_place(game_id, Message("🏴 " + abandoned))
                 await db.outbox.add([note, *notices.ending(spec, ended, archive_after=0.0)], now=now)
             self.forget(game_id)
             record = await self.get(game_id)
@@ -828,9 +859,9 @@ class Tables:
         record = await self.reach(caller, game_id)
         spec = self.spec(record)
         if record.seat_of(caller.user_id) is not None:
-            raise GameError(f"You play in {spec.title} #{game_id}: its turns come to you already.")
+            raise GameError(T("You play in {game}: its turns come to you already.", game=f"{spec.title} #{game_id}"))
         if record.status != "active":
-            raise GameError(f"{spec.title} #{game_id} is over.")
+            raise GameError(T("{game} is over.", game=f"{spec.title} #{game_id}"))
         if await self.store.seats.follow(game_id, caller.user_id, True):
             return True
         await self.store.seats.follow(game_id, caller.user_id, False)
@@ -842,7 +873,13 @@ class Tables:
         for s in record.seats:
             if wanted in (str(s.seat + 1), s.name.lower(), f"<@{s.user_id}>", f"<@!{s.user_id}>"):
                 return s.seat
-        raise GameError(f"This game has no seat {words.shown(text)!r}; its seats: {words.listing(record.names)}.")
+        raise GameError(
+            T(
+                "This game has no seat {seat}; its seats: {seats}.",
+                seat=repr(words.shown(text)),
+                seats=words.listing(record.names),
+            )
+        )
 
     async def offer_seat(self, caller: Caller, game_id: int, seat: str, member: Caller) -> None:
         """``/games substitute``: offer a place at the table to ``member`` (of the game's server), who must
@@ -852,14 +889,14 @@ class Tables:
         spec = self.spec(record)
         player = self.seat_named(record, seat)
         if record.status != "active":
-            raise GameError(f"{spec.title} #{record.id} is over.")
+            raise GameError(T("{game} is over.", game=f"{spec.title} #{record.id}"))
         may_offer(caller, record, player)
         if member.bot:
-            raise GameError(f"{words.shown(member.name)} is a bot account.")
+            raise GameError(T("{name} is a bot account.", name=words.shown(member.name)))
         if member.guild_id != record.guild_id:
-            raise GameError(f"{words.shown(member.name)} is not a member of this game's server.")
+            raise GameError(T("{name} is not a member of this game's server.", name=words.shown(member.name)))
         if record.seat_of(member.user_id) is not None:
-            raise GameError(f"{words.shown(member.name)} already plays in this game.")
+            raise GameError(T("{name} already plays in this game.", name=words.shown(member.name)))
         at = int(self.now())
         holder = record.seats[player].user_id or 0
         buttons = [
@@ -874,10 +911,13 @@ class Tables:
             }
             for op in ("take", "refuse")
         ]
-        text = (
-            f"🔁 {words.mention(member.user_id)}, {words.shown(caller.name)} offers you "
-            f"{words.shown(record.seats[player].name)}'s seat in {words.title(spec, record)}. "
-            f"The offer expires <t:{at + int(self.config.invite_ttl)}:R>."
+        text = "🔁 " + T(
+            "{member}, {name} offers you {holder}'s seat in {game}. The offer expires {when}.",
+            member=words.mention(member.user_id),
+            name=words.shown(caller.name),
+            holder=words.shown(record.seats[player].name),
+            game=words.title(spec, record),
+            when=f"<t:{at + int(self.config.invite_ttl)}:R>",
         )
         owed = outbox.to_place(game_id, Message(text, components=buttons, notifies=[member.user_id]))
         await self.store.outbox.add([owed], now=self.now())
@@ -899,17 +939,20 @@ class Tables:
         returned; its former player no longer can) or declines. ``message``: the offer's ``(channel, id)``,
         which loses its buttons. Of two members accepting at once, one takes the place."""
         if caller.user_id != user_id:
-            raise GameError("This offer is for someone else.")
+            raise GameError(T("This offer is for someone else."))
         record = await self.reach(caller, game_id)
         spec = self.spec(record)
         if self.now() > at + self.config.invite_ttl:
-            raise GameError("This offer has expired; ask for a new one.")
+            raise GameError(T("This offer has expired; ask for a new one."))
         if record.status != "active":
-            raise GameError(f"{spec.title} #{game_id} is over.")
+            raise GameError(T("{game} is over.", game=f"{spec.title} #{game_id}"))
         if (record.seats[player].user_id or 0) != holder:
-            raise GameError("This seat has changed hands since the offer was made.")
+            raise GameError(T("This seat has changed hands since the offer was made."))
         name, old = words.shown(caller.name), record.seats[player]
-        done = f"🔁 {name} takes over {words.shown(old.name)}'s seat." if take else f"🚫 {name} declined the seat."
+        if take:
+            done = "🔁 " + T("{name} takes over {holder}'s seat.", name=name, holder=words.shown(old.name))
+        else:
+            done = "🚫 " + T("{name} declined the seat.", name=name)
         now = self.now()
         async with self.lock(game_id):
             async with self.store.transaction() as db:
@@ -924,7 +967,7 @@ class Tables:
                     if not await db.seats.substitute(
                         game_id, player, holder=old.user_id, user_id=caller.user_id, name=caller.name
                     ):
-                        raise GameError("This seat has changed hands since the offer was made.")
+                        raise GameError(T("This seat has changed hands since the offer was made."))
                     owed += await self._hand_over(db, spec, record, player, old.user_id, caller.name)
                     record = await db.games.load(game_id)
                     assert record is not None
@@ -949,9 +992,10 @@ class Tables:
         await db.outbox.forget_markers(record.id, player)
         if old is None or kept is None:
             return []
-        note = (
-            f"You handed your seat in {words.title(spec, record)} over to {words.shown(newcomer)}; "
-            "this view is no longer kept."
+        note = T(
+            "You handed your seat in {game} over to {name}; this view is no longer kept.",
+            game=words.title(spec, record),
+            name=words.shown(newcomer),
         )
         lane = outbox.dm_lane(record.id, old)
         return [outbox.edit_message(lane, int(kept), Message(note), user=old, game_id=record.id)]
@@ -959,6 +1003,56 @@ class Tables:
     async def set_notify(self, user_id: int, on: bool) -> None:
         """Whether a member wants a direct message when it is their turn (``/games notify``)."""
         await self.store.settings.set_notify(user_id, on)
+
+    # ------------------------------------------------------------------ languages
+
+    async def seen(self, caller: Caller) -> None:
+        """Remember the languages an interaction tells: the member's Discord language (their private
+        messages sent later follow it) and their server's preferred locale. Written only when it changed."""
+        lang = language(caller.locale)
+        if caller.locale is not None and self._locales.get(caller.user_id) != lang:
+            self._locales[caller.user_id] = lang
+            await self.store.settings.set_locale(caller.user_id, lang)
+        if caller.guild_id is not None and caller.guild_locale is not None:
+            preferred = language(caller.guild_locale)
+            if self._preferred.get(caller.guild_id) != preferred:
+                self._preferred[caller.guild_id] = preferred
+                self._languages.pop(caller.guild_id, None)
+                await self.store.settings.set_guild_language(caller.guild_id, preferred=preferred)
+
+    async def member_language(self, user_id: int) -> str:
+        """The language of a member's private messages: their Discord language as last seen (English until
+        the bot has seen one)."""
+        if user_id not in self._locales:
+            self._locales[user_id] = (await self.store.settings.locales([user_id])).get(user_id, ENGLISH)
+        return self._locales[user_id]
+
+    async def guild_language(self, guild_id: int | None) -> str:
+        """The language of a server's games in public: the one chosen with ``/games language``, else the
+        server's preferred locale, else English. Kept for :data:`LANGUAGE_KEPT` seconds where processes
+        share the store (one of them may change it)."""
+        if guild_id is None:
+            return ENGLISH
+        kept = self._languages.get(guild_id)
+        if kept is not None and (not self.store.shared or self.now() - kept[1] < LANGUAGE_KEPT):
+            return kept[0]
+        chosen, preferred = await self.store.settings.guild_language(guild_id)
+        lang = language(chosen or preferred or ENGLISH)
+        self._languages[guild_id] = (lang, self.now())
+        return lang
+
+    async def set_language(self, caller: Caller, code: str | None) -> str:
+        """Set the language of the caller's server's games (``None``: follow the server's preferred locale),
+        which a member with Manage Server may do; the language now in force."""
+        if caller.guild_id is None:
+            raise GameError(T("Set a server's language in the server."))
+        if not caller.manager:
+            raise GameError(T("Only a member with Manage Server can set this server's language."))
+        if code is not None and code not in LANGUAGES:
+            raise GameError(T("I do not speak {language}.", language=code))
+        await self.store.settings.set_guild_language(caller.guild_id, language=code or "")
+        self._languages.pop(caller.guild_id, None)
+        return await self.guild_language(caller.guild_id)
 
     # ------------------------------------------------------------------ records
 

@@ -1,7 +1,9 @@
 """The words of the bot's messages: names shown safely, events as compact lines, whose turn it is, the
 opening, results, lobbies, offers and reminders.
 
-Pure functions over records and events. Names are always shown as text, never as mentions or markup
+Pure functions over records and events. Every word here is a marked message (:mod:`games.i18n`), written
+out in the reader's language where it is sent; names, links and numbers are its values. Names are always
+shown as text, never as mentions or markup
 (a member nicknamed ``@everyone <@123>`` pings nobody and formats nothing); a mention is written only for
 a member a message means to show as such, and whom a message *notifies* is decided separately
 (:mod:`tables.attention`), never by its text.
@@ -14,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from data.store import GameRecord, LobbyRecord, SeatRecord
-from games.core import Event, Termination, format_seats, plural
+from games.core import Event, format_seats
+from games.i18n import LANGUAGES, START, L, N, T, localize
 from games.registry import GAMES, LEVELS, GameSpec
 from tables.seating import deciders, players_out, seat_names, seat_owners, seed_digest
 
@@ -25,18 +28,58 @@ _MENTIONS = re.compile(r"@(everyone|here|[!&]?[0-9]{17,20})")
 _MARKDOWN = re.compile(r"([\\*_~`|]|^>(?:>>)?\s|^#{1,3}|^\s*-|\[.+\]\(.+\))", re.MULTILINE)
 
 CLOCKS: dict[str, tuple[str, int]] = {
-    "off": ("Off", 0),
-    "2m": ("2 minutes", 120),
-    "10m": ("10 minutes", 600),
-    "1h": ("1 hour", 3600),
-    "24h": ("24 hours", 86400),
+    "off": (L("Off"), 0),
+    "2m": (L("2 minutes"), 120),
+    "10m": (L("10 minutes"), 600),
+    "1h": (L("1 hour"), 3600),
+    "24h": (L("24 hours"), 86400),
 }
-"""The ``clock`` choices of ``new`` and ``open``: value -> (name, seconds per decision)."""
+"""The ``clock`` choices of ``new`` and ``open``: value -> (name, seconds per decision). The names are
+Discord choice names (plain English that Discord's translator writes out); a message shows one marked
+(:func:`clock_name`)."""
 DEFAULT_CLOCK = "1h"
 """Long enough never to hurry a player who is there, short enough that an absent one costs the table an
 hour, not the game."""
-AI_LEVELS: dict[str, str] = dict(zip(LEVELS, ("Normal", "Hard (thinks ahead)"), strict=True))
-"""The ``ai_level`` choices of ``new`` and ``open``: value -> name. ``normal`` is the default."""
+AI_LEVELS: dict[str, str] = dict(zip(LEVELS, (L("Normal"), L("Hard (thinks ahead)")), strict=True))
+"""The ``ai_level`` choices of ``new`` and ``open``: value -> name (a Discord choice name, as :data:`CLOCKS`).
+``normal`` is the default."""
+AI_LEVEL_WORDS: dict[str, str] = dict(zip(LEVELS, (T("normal"), T("hard")), strict=True))
+"""How a message names each AI level: "AI: hard"."""
+ENDINGS: dict[str, str] = {
+    "rules": T("finished by the rules"),
+    "last_standing": T("last one standing"),
+    "safety_limit": T("stopped at the safety limit"),
+    "resignation": T("decided by resignation"),
+    "abandoned": T("abandoned"),
+}
+"""How a game ended (a stored result's ``reason``, :class:`games.core.Termination` by name), in words."""
+LOBBY_STATUS: dict[str, str] = {
+    "started": T("started"),
+    "declined": T("declined"),
+    "cancelled": T("cancelled"),
+    "expired": T("expired"),
+}
+"""A closed lobby's status, in words."""
+
+
+def longest(text: str) -> int:
+    """The length of ``text`` in the language that writes it longest: what must fit Discord's limits."""
+    if START not in text:
+        return len(text)
+    return max(len(localize(text, lang)) for lang in LANGUAGES)
+
+
+def capped(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters in every language: plain text as it is, marked text by whole
+    lines (a mark is never cut; a newline is never inside one)."""
+    if START not in text:
+        return text[:limit]
+    kept: list[str] = []
+    for line in text.split("\n"):
+        if kept and longest("\n".join([*kept, line])) > limit:
+            break
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def shown(name: str) -> str:
@@ -78,20 +121,32 @@ def names_shown(spec: GameSpec, record: GameRecord) -> list[str]:
 
 def ai_level_text(level: str, seats: Sequence[SeatRecord]) -> str:
     """`` · AI: hard`` on the opening of a game whose AI seats play hard (nothing at ``normal``)."""
-    return f" · AI: {level}" if level != "normal" and any(s.user_id is None for s in seats) else ""
+    if level == "normal" or all(s.user_id is not None for s in seats):
+        return ""
+    return " · " + T("AI: {level}", level=AI_LEVEL_WORDS.get(level, level))
 
 
 def clock_name(seconds: int) -> str:
-    return next((name for name, s in CLOCKS.values() if s == seconds), f"{seconds} s")
+    """A turn clock as a message names it: "1 hour" (marked)."""
+    return next((T(name) for name, s in CLOCKS.values() if s == seconds), N("{n} second", "{n} seconds", seconds))
 
 
-def option_value(value: object) -> str:
-    """A table option as players read it: booleans as on/off."""
-    return "on" if value is True else "off" if value is False else str(value)
+def option_value(spec: GameSpec, name: str, value: object) -> str:
+    """A table option's value as players read it: booleans as on/off, a choice by its label."""
+    if value is True:
+        return T("on")
+    if value is False:
+        return T("off")
+    option = next((o for o in spec.game.options if o.name == name), None)
+    if option is not None and option.choices and value in option.choices:
+        return T(option.label(str(value)))  # a label is marked with L() by its game
+    return str(value)
 
 
-def options_text(options: dict[str, Any]) -> str:
-    return ", ".join(f"{k}: {option_value(v)}" for k, v in options.items())
+def options_text(spec: GameSpec, options: dict[str, Any]) -> str:
+    """A table's options as "`blind`: on, `variant`: auction" (options by the name their command gives
+    them, which stays as it is typed)."""
+    return ", ".join(f"`{k}`: {option_value(spec, k, v)}" for k, v in options.items())
 
 
 # ---------------------------------------------------------------------------------------------- boards
@@ -116,19 +171,19 @@ def event_line(event: Event, names: Sequence[str]) -> str:
 
 
 def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Lines packed into as few messages as fit Discord's limit, in order; nothing is dropped (a single
-    overlong line is split)."""
+    """Lines packed into as few messages as fit Discord's limit in every language, in order; nothing is
+    dropped (a single overlong plain line is split; a marked one is never cut)."""
     out: list[str] = []
     current = ""
     for line in lines:
-        while len(line) > limit:
+        while len(line) > limit and START not in line:
             if current:
                 out.append(current)
                 current = ""
             out.append(line[:limit])
             line = line[limit:]
         candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
+        if current and longest(candidate) > limit:
             out.append(current)
             current = line
         else:
@@ -152,9 +207,9 @@ def waiting_line(spec: GameSpec, record: GameRecord, view: dict, deadlines: dict
     for player in deciders(spec, record):
         seat = record.seats[player]
         if seat.away:
-            parts.append(f"{shown(seat.name)} (away: the AI plays for them)")
+            parts.append(T("{name} (away: the AI plays for them)", name=shown(seat.name)))
         elif seat.is_ai:
-            parts.append(f"{shown(seat.name)} is thinking…")
+            parts.append(T("{name} is thinking…", name=shown(seat.name)))
         else:
             clock = f" (⏰ <t:{int(due[player])}:R>)" if player in due else ""
             parts.append(mention(seat.user_id or 0) + clock)
@@ -165,19 +220,32 @@ def waiting_line(spec: GameSpec, record: GameRecord, view: dict, deadlines: dict
 
 def out_line(spec: GameSpec, record: GameRecord) -> str:
     out = sorted(players_out(spec.game, record))
-    return "☠️ Out: " + ", ".join(shown(record.seats[p].name) for p in out) if out else ""
+    return "☠️ " + T("Out: {names}", names=", ".join(shown(record.seats[p].name) for p in out)) if out else ""
 
 
 def opening(spec: GameSpec, record: GameRecord) -> str:
     """The first message of a game: who plays, the options and clock, the shuffle commitment, how to play."""
     humans = " ".join(mention(s.user_id) for s in record.seats if s.user_id is not None)
-    return (
-        f"{title(spec, record)} begins! {humans}\n"
-        f"Players: {', '.join(shown(n) for n in record.names)} · options: {options_text(record.options) or 'none'}"
-        f" · turn clock: {clock_name(record.clock)}{ai_level_text(record.ai_level, record.seats)}\n"
-        f"Shuffle commitment: SHA-256 `{seed_digest(record.seed)}` (the seed is revealed at the end).\n"
-        f"Play with the buttons under the latest board or `/{spec.kind} move` here; "
-        f"`/{spec.kind} hand` or **My hand** shows your private view."
+    players = T(
+        "Players: {players} · options: {options} · turn clock: {clock}",
+        players=", ".join(shown(n) for n in record.names),
+        options=options_text(spec, record.options) or T("none"),
+        clock=clock_name(record.clock),
+    )
+    return "\n".join(
+        [
+            T("{game} begins! {members}", game=title(spec, record), members=humans).rstrip(),
+            players + ai_level_text(record.ai_level, record.seats),
+            T(
+                "Shuffle commitment: SHA-256 `{digest}` (the seed is revealed at the end).",
+                digest=seed_digest(record.seed),
+            ),
+            T(
+                "Play with the buttons under the latest board or `/{kind} move` here; `/{kind} hand` or **My hand** "
+                "shows your private view.",
+                kind=spec.kind,
+            ),
+        ]
     )
 
 
@@ -207,7 +275,7 @@ def scores_line(spec: GameSpec, record: GameRecord) -> str:
         best[owners[seat]] = max(best.get(owners[seat], score), score)
     won = {owners[w] for w in result.get("winners", [])}
     ranking = sorted(best, key=lambda p: (p not in won, -best[p], p))
-    entries = (f"{shown(record.seats[p].name)} {plural(best[p], game.score_unit)}" for p in ranking)
+    entries = (f"{shown(record.seats[p].name)} {game.score_text(best[p])}" for p in ranking)
     return f"{game.scores_title}: " + " · ".join(entries)
 
 
@@ -219,61 +287,81 @@ def summary(spec: GameSpec, record: GameRecord) -> str:
 def final_lines(spec: GameSpec, record: GameRecord) -> list[str]:
     """The final message in the game's thread: result, reason, scores, who resigned, the seed."""
     result = record.result or {}
-    lines = [f"🏁 **{spec.title} #{record.id} is over.** {summary(spec, record)}"]
+    lines = [
+        "🏁 " + T("**{game} is over.** {summary}", game=f"{spec.title} #{record.id}", summary=summary(spec, record))
+    ]
     reason = result.get("reason")
     if reason:
-        lines.append(f"How it ended: {Termination[reason.upper()].value}.")
+        lines.append(T("How it ended: {reason}.", reason=ENDINGS.get(reason, reason)))
     won = winners(record, spec)
     if won:
-        lines.append(("🏆 Winner: " if len(won) == 1 else "🏆 Winners: ") + ", ".join(won))
+        lines.append("🏆 " + N("Winner: {names}", "Winners: {names}", len(won), names=", ".join(won)))
     line = scores_line(spec, record)
     if line:
         lines.append(line)
     resigned = [shown(s.name) for s in record.seats if s.resigned]
     if resigned:
-        lines.append("Resigned: " + ", ".join(resigned))
-    lines.append(f"Seed: `{record.seed}` (SHA-256 `{seed_digest(record.seed)}`, as posted at the start).")
+        lines.append(T("Resigned: {names}", names=", ".join(resigned)))
+    lines.append(
+        T(
+            "Seed: `{seed}` (SHA-256 `{digest}`, as posted at the start).",
+            seed=record.seed,
+            digest=seed_digest(record.seed),
+        )
+    )
     return lines
 
 
 def result_line(spec: GameSpec, record: GameRecord) -> str:
     """The one line posted where a game was started, once it ends: winner, scores, a link to the thread."""
     won = winners(record, spec)
+    game = title(spec, record)
     if record.status == "abandoned":
-        outcome = "was abandoned"
+        outcome = T("{game} was abandoned.", game=game)
     elif won:
-        outcome = "won by " + ", ".join(won)
+        outcome = T("{game} won by {winners}.", game=game, winners=", ".join(won))
     else:
-        outcome = "ended with no winner"
+        outcome = T("{game} ended with no winner.", game=game)
     scores = scores_line(spec, record)
-    return f"🏁 {title(spec, record)} {outcome}." + (f" {scores}." if scores else "") + f" {HERE}"
+    return f"🏁 {outcome}" + (f" {scores}." if scores else "") + f" {HERE}"
 
 
 # ---------------------------------------------------------------------------------------------- lobbies
 
 
 def lobby_name(lobby: LobbyRecord, user_id: int | None) -> str:
-    return shown(lobby.names.get(str(user_id), "someone"))
+    name = lobby.names.get(str(user_id))
+    return shown(name) if name is not None else T("someone")
 
 
-def lobby_what(lobby: LobbyRecord) -> str:
-    return "invitation" if lobby.mode == "challenge" else "table"
+def lobby_closed(lobby: LobbyRecord) -> str:
+    """Why a lobby that is not open takes no more clicks."""
+    status = LOBBY_STATUS.get(lobby.status, lobby.status)
+    if lobby.mode == "challenge":
+        return T("This invitation is closed ({status}).", status=status)
+    return T("This table is closed ({status}).", status=status)
+
+
+def lobby_expired(lobby: LobbyRecord) -> str:
+    if lobby.mode == "challenge":
+        return T("This invitation has expired.")
+    return T("This table has expired.")
 
 
 def lobby_outcome(lobby: LobbyRecord) -> str:
     """The closing line of a lobby that is no longer open."""
     if lobby.status == "started":
-        return "🎲 All aboard — the game begins!"
+        return "🎲 " + T("All aboard — the game begins!")
     if lobby.status == "declined":
-        return f"🚫 {lobby_name(lobby, lobby.closed_by)} declined, so the challenge is off."
+        return "🚫 " + T("{name} declined, so the challenge is off.", name=lobby_name(lobby, lobby.closed_by))
     if lobby.status == "cancelled":
         if lobby.mode == "challenge":
-            return f"🚫 {lobby_name(lobby, lobby.host_id)} withdrew the challenge."
-        return "🚫 The host closed this table."
+            return "🚫 " + T("{name} withdrew the challenge.", name=lobby_name(lobby, lobby.host_id))
+        return "🚫 " + T("The host closed this table.")
     if lobby.status == "expired":
         if lobby.mode == "challenge":
-            return "⌛ This invitation expired without enough answers."
-        return "⌛ This table expired before the game started."
+            return "⌛ " + T("This invitation expired without enough answers.")
+        return "⌛ " + T("This table expired before the game started.")
     return ""
 
 
@@ -283,38 +371,93 @@ def lobby_text(lobby: LobbyRecord) -> str:
     host = lobby_name(lobby, lobby.host_id)
     extras = []
     if lobby.ai:
-        extras.append(plural(lobby.ai, "AI seat") + (f" ({lobby.ai_level})" if lobby.ai_level != "normal" else ""))
+        seats = N("{n} AI seat", "{n} AI seats", lobby.ai)
+        level = AI_LEVEL_WORDS.get(lobby.ai_level, lobby.ai_level)
+        extras.append(seats + (f" ({level})" if lobby.ai_level != "normal" else ""))
     if lobby.options:
-        extras.append(options_text(lobby.options))
-    extras.append(f"turn clock: {clock_name(lobby.clock)}")
+        extras.append(options_text(spec, lobby.options))
+    extras.append(T("turn clock: {clock}", clock=clock_name(lobby.clock)))
     detail = f" ({'; '.join(extras)})"
     expires = f"<t:{int(lobby.expires_at)}:R>"
     is_open = lobby.status == "open"
     if lobby.mode == "challenge":
         invited = " ".join(mention(uid) for uid in lobby.invitees)
-        head = f"{spec.emoji} **{host}** challenges {invited} to **{spec.title}**{detail}!"
+        head = (
+            spec.emoji
+            + " "
+            + T(
+                "**{host}** challenges {invited} to **{game}**{detail}!",
+                host=host,
+                invited=invited,
+                game=spec.title,
+                detail=detail,
+            )
+        )
         if lobby.rematch_of is not None:
-            head = f"🔁 **{host}** asks {invited} for a rematch of {spec.title} #{lobby.rematch_of}{detail}!"
+            head = "🔁 " + T(
+                "**{host}** asks {invited} for a rematch of {game}{detail}!",
+                host=host,
+                invited=invited,
+                game=f"{spec.title} #{lobby.rematch_of}",
+                detail=detail,
+            )
         rows = [f"{'✅' if uid in lobby.accepted else '⏳'} {lobby_name(lobby, uid)}" for uid in lobby.invitees]
-        tail = f"Everyone invited must accept; the invitation expires {expires}." if is_open else ""
+        tail = T("Everyone invited must accept; the invitation expires {expires}.", expires=expires) if is_open else ""
     else:
         need = max(spec.game.min_players - len(lobby.accepted) - lobby.ai, 0)
-        head = f"{spec.emoji} **{host}** opened a **{spec.title}** table{detail}. Anyone may join!"
-        rows = [f"• {lobby_name(lobby, uid)}" for uid in lobby.accepted]
-        tail = (
-            f"{len(lobby.accepted) + lobby.ai}/{spec.game.max_players} seats taken"
-            + (f", {need} more needed to start" if need else ", ready to start")
-            + f" · closes {expires}."
-            if is_open
-            else ""
+        head = (
+            spec.emoji
+            + " "
+            + T(
+                "**{host}** opened a **{game}** table{detail}. Anyone may join!",
+                host=host,
+                game=spec.title,
+                detail=detail,
+            )
         )
+        rows = [f"• {lobby_name(lobby, uid)}" for uid in lobby.accepted]
+        taken, seats = len(lobby.accepted) + lobby.ai, spec.game.max_players
+        if not is_open:
+            tail = ""
+        elif need:
+            tail = N(
+                "{taken}/{seats} seats taken, {n} more needed to start · closes {expires}.",
+                "{taken}/{seats} seats taken, {n} more needed to start · closes {expires}.",
+                need,
+                taken=taken,
+                seats=seats,
+                expires=expires,
+            )
+        else:
+            tail = T(
+                "{taken}/{seats} seats taken, ready to start · closes {expires}.",
+                taken=taken,
+                seats=seats,
+                expires=expires,
+            )
     return "\n".join(part for part in (head, *rows, tail, lobby_outcome(lobby)) if part)
 
 
 def lobby_moved(channel_id: int, what: str) -> str:
-    return (
-        f"This thread belongs to a game in progress, so your {what} in <#{channel_id}>, "
-        "where the new game gets a thread of its own."
+    """Told to whoever started a game (``what``: ``game``), an invitation (``challenge``) or a table
+    (``open``) in a running game's thread: where it went instead."""
+    channel = f"<#{channel_id}>"
+    if what == "challenge":
+        return T(
+            "This thread belongs to a game in progress, so your invitation is posted in {channel}, where the new "
+            "game gets a thread of its own.",
+            channel=channel,
+        )
+    if what == "open":
+        return T(
+            "This thread belongs to a game in progress, so your table is open in {channel}, where the new game "
+            "gets a thread of its own.",
+            channel=channel,
+        )
+    return T(
+        "This thread belongs to a game in progress, so your game starts in {channel}, where the new game gets a "
+        "thread of its own.",
+        channel=channel,
     )
 
 
@@ -322,7 +465,7 @@ def lobby_moved(channel_id: int, what: str) -> str:
 
 
 def private_head(spec: GameSpec, record: GameRecord) -> str:
-    return f"**Your private view in {spec.title} #{record.id} ({HERE})**"
+    return T("**Your private view in {game} ({place})**", game=f"{spec.title} #{record.id}", place=HERE)
 
 
 def listing(names: Iterable[str]) -> str:

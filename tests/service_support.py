@@ -3,12 +3,18 @@ them, and what the outbox holds. Shared by the service's tests."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from data.store import GameRecord, Store
+from games.i18n import localize
 from games.registry import GAMES
-from tables.authority import Caller
+from tables.authority import Caller, GameError
 from tables.config import Config
 from tables.outbox import Message
 from tables.service import Tables
@@ -80,9 +86,21 @@ def some_legal(record: GameRecord) -> str:
 
 
 async def owed(tables: Tables, game_id: int | None = None) -> list[tuple[str, str, Message, dict]]:
-    """What the outbox holds undelivered (of one game): ``(lane, kind, message, payload)`` in order."""
+    """What the outbox holds undelivered (of one game): ``(lane, kind, message, payload)`` in order, each
+    message written out in English (as the delivery loop writes it for an English reader)."""
     rows = await tables.store.outbox.pending(game_id=game_id)
-    return [(r.lane, r.kind, Message.from_json(r.payload.get("message", {})), r.payload) for r in rows]
+    return [(r.lane, r.kind, Message.from_json(r.payload.get("message", {})).written("en"), r.payload) for r in rows]
+
+
+@contextmanager
+def refused(kind: type[GameError] = GameError, match: str | None = None) -> Iterator[Any]:
+    """``pytest.raises(kind, match=match)`` over the refusal as its reader reads it in English (a
+    :class:`GameError` holds a marked message)."""
+    with pytest.raises(kind) as caught:
+        yield caught
+    if match is not None:
+        said = localize(str(caught.value))
+        assert re.search(match, said), f"{match!r} not in {said!r}"
 
 
 async def deliver_all(tables: Tables) -> None:

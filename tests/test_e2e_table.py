@@ -7,6 +7,7 @@ import discord
 
 from data.store import GameRecord
 from games.core import format_seats
+from games.i18n import localize
 from games.registry import GAMES
 from tests.conftest import World
 from tests.support import raw_messages, said, texts
@@ -24,7 +25,7 @@ def dms(world: World, member) -> list:
 
 
 def hand_lines(record: GameRecord, seat: int) -> list[str]:
-    summary = format_seats(SEWER.seat_summary(SEWER.view(record.state, seat)), record.names)
+    summary = localize(format_seats(SEWER.seat_summary(SEWER.view(record.state, seat)), record.names))
     return [line for line in summary.splitlines() if line.startswith(("**Your hand**", "**Your tok"))]
 
 

@@ -12,11 +12,12 @@ import pytest
 
 from data.store import SeatRecord, Store
 from games.core import Action, IllegalAction, Outcome, Termination, clone
+from games.i18n import localize, localize_tree
 from games.piratz import Piratz
 from tables.results import result_of
 from tables.seating import seed_digest
 from tables.service import Applied, GameError, NotSeated, NotYourTurn, StaleBoard, Tables
-from tests.service_support import NAMES, USERS, member, mover, new_game, some_legal, tables_on, to_act
+from tests.service_support import NAMES, USERS, member, mover, new_game, refused, some_legal, tables_on, to_act
 
 GAME = Piratz()
 
@@ -147,13 +148,13 @@ async def test_an_ai_turn_that_fails_unexpectedly_is_tried_again(tables, store, 
 async def test_act_by_a_member_not_seated(tables, store):
     record = await new_game(tables, 2)
     before = await snapshot(store, record.id)
-    with pytest.raises(NotSeated, match="not playing in Piratz #"):
+    with refused(NotSeated, match="not playing in Piratz #"):
         await tables.act(member(4), record.id, some_legal(record))
     assert await snapshot(store, record.id) == before
 
 
 async def test_act_on_a_missing_game(tables):
-    with pytest.raises(GameError, match="no game #404"):
+    with refused(GameError, match="no game #404"):
         await tables.act(member(0), 404, "reveal")
 
 
@@ -242,7 +243,7 @@ async def test_a_second_process_moving_the_game_makes_the_cache_stale(two_proces
     await tables2.act(member(seat), record.id, text)  # the other process acts first
     # The same click reaching the first process: on a shared store it sees the newer revision and calls
     # the board out of date; otherwise the store's version check refuses the commit.
-    with pytest.raises(StaleBoard, match="out of date" if store1.shared else "moved on"):
+    with refused(StaleBoard, match="out of date" if store1.shared else "moved on"):
         await tables1.act(member(seat), record.id, text, version=0)
     assert await store1.games.actions(record.id) == [(1, seat, text)]
     fresh = await tables1.get(record.id)  # the cache was dropped: the next attempt sees the real board
@@ -420,12 +421,12 @@ async def test_resign_one_of_three(tables, store):
     stored = await store.games.load(record.id)
     assert [s.resigned for s in stored.seats] == [False, True, False] and stored.seats[1].is_ai
     assert stored.version == record.version
-    with pytest.raises(GameError, match="already resigned"):
+    with refused(GameError, match="already resigned"):
         await tables.resign(member(1), record.id)
     with pytest.raises(NotSeated):
         await tables.resign(member(4), record.id)
     # the resigned member may no longer act (the AI plays the seat now)
-    with pytest.raises(NotSeated, match="resigned"):
+    with refused(NotSeated, match="resigned"):
         await tables.act(member(1), record.id, some_legal(stored))
 
 
@@ -435,13 +436,13 @@ async def test_resign_in_a_two_player_game_ends_it(tables, store):
     assert ended is True and after.status == "finished"
     assert after.result["winners"] == [1] and after.result["reason"] == "resignation"
     # The summary names the player by seat, so that their name is shown escaped wherever it is read.
-    assert after.result["summary"] == "{p0} resigned."
+    assert localize(after.result["summary"]) == "{p0} resigned."
     stored = await store.games.load(record.id)
     assert stored.seats[0].resigned and stored.result == after.result
     assert await store.games.ids() == []
-    with pytest.raises(GameError, match="is over"):
+    with refused(GameError, match="is over"):
         await tables.act(member(1), record.id, some_legal(stored))
-    with pytest.raises(GameError, match="already over"):
+    with refused(GameError, match="already over"):
         await tables.resign(member(1), record.id)
 
 
@@ -463,15 +464,20 @@ async def test_abandon(tables, store):
     record = await new_game(tables, 3)
     seat, text = to_act(record), some_legal(record)
     await tables.act(member(seat), record.id, text)
-    with pytest.raises(GameError, match="Only the game's host"):
+    with refused(GameError, match="Only the game's host"):
         await tables.abandon(member(1), record.id)
     after = await tables.abandon(member(0), record.id)
     assert after.status == "abandoned"
-    assert after.result == {"winners": [], "scores": [], "summary": "Abandoned by Anne.", "reason": "abandoned"}
+    assert localize_tree(after.result) == {
+        "winners": [],
+        "scores": [],
+        "summary": "Abandoned by Anne.",
+        "reason": "abandoned",
+    }
     stored = await store.games.load(record.id)
     assert stored.version == 2 and await store.games.ids(status="abandoned") == [record.id]
     assert await store.games.in_place(2) == []
-    with pytest.raises(GameError, match="already over"):
+    with refused(GameError, match="already over"):
         await tables.abandon(member(0), record.id)
     assert await store.games.actions(record.id) == [(1, seat, text)]
     moderator = member(3, moderator=True)  # a member with Manage Threads may abandon another game

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from games.i18n import localize
 from games.registry import GAMES
 from tables.authority import Caller, GameError, NotYourTurn
 from tables.outbox import Message
@@ -23,6 +24,7 @@ from tests.service_support import (
     mover,
     new_game,
     owed,
+    refused,
     some_legal,
     to_act,
 )
@@ -53,7 +55,7 @@ async def test_a_game_is_out_of_reach_from_another_server(tables, store):
     ]
     pending = await store.outbox.pending()
     for call in calls:
-        with pytest.raises(GameError, match=f"There is no game #{record.id} here"):
+        with refused(GameError, match=f"There is no game #{record.id} here"):
             await call
     assert (await store.games.load(record.id)).version == 0 and await store.seats.followers(record.id) == []
     assert await store.outbox.pending() == pending  # nothing was posted into the game's server
@@ -61,7 +63,7 @@ async def test_a_game_is_out_of_reach_from_another_server(tables, store):
 
 async def test_in_direct_messages_only_its_members_reach_a_game(tables):
     record = await new_game(tables, 2)
-    with pytest.raises(GameError, match="no game"):
+    with refused(GameError, match="no game"):
         await tables.follow(member(4, guild=None), record.id)
     view = await tables.private_view(member(1, guild=None), record.id)
     assert "Your private view" in view.content and "\ue000" not in view.content  # the link is filled in
@@ -76,9 +78,9 @@ async def test_a_seat_is_offered_only_to_a_member_of_the_games_server_without_a_
         ("Bart", member(5, guild=OTHER_GUILD), "not a member of this game's server"),
         ("Bart", Caller(777, "Bot", GUILD, bot=True), "is a bot account"),
     ]:
-        with pytest.raises(GameError, match=why):
+        with refused(GameError, match=why):
             await tables.offer_seat(member(0), record.id, name, who)
-    with pytest.raises(GameError, match="Only the seat's player"):
+    with refused(GameError, match="Only the seat's player"):
         await tables.offer_seat(member(4), record.id, "Bart", member(5))
 
 
@@ -108,10 +110,10 @@ async def test_an_offer_is_answered_only_by_its_member_and_expires(tables):
     record = await new_game(tables, 2)
     at = int(tables.now())
     kwargs = {"user_id": USERS[4], "holder": USERS[1], "at": at, "take": True, "message": None}
-    with pytest.raises(GameError, match="for someone else"):
+    with refused(GameError, match="for someone else"):
         await tables.answer_seat(member(5), record.id, 1, **kwargs)
     tables.now.t += tables.config.invite_ttl + 1
-    with pytest.raises(GameError, match="expired"):
+    with refused(GameError, match="expired"):
         await tables.answer_seat(member(4), record.id, 1, **kwargs)
 
 
@@ -165,12 +167,12 @@ async def test_two_invitees_accepting_at_once_start_one_game(tables, store):
 
 
 async def test_a_table_of_a_player_count_the_game_refuses_is_never_made(tables, store):
-    with pytest.raises(GameError, match="Teams of 3 need 6 players, not 3"):
+    with refused(GameError, match="Teams of 3 need 6 players, not 3"):
         await tables.lobbies.challenge(member(0), "sewerrat", [member(1), member(2)], 0, {"teams": "3"})
     assert await store.lobbies.open() == []
     await tables.lobbies.open_table(member(0), "sewerrat", 2, {"teams": "2"})  # 3 seats so far
     (lobby,) = await store.lobbies.open()
-    with pytest.raises(GameError, match="Teams of 2 need 4 or 6 players, not 3"):
+    with refused(GameError, match="Teams of 2 need 4 or 6 players, not 3"):
         await tables.lobbies.click(member(0), lobby.id, "start")
     await tables.lobbies.click(member(1), lobby.id, "join")
     await tables.lobbies.click(member(0), lobby.id, "start")
@@ -184,7 +186,7 @@ async def test_the_mover_is_told_why_it_waits_while_another_rat_flees(tables, st
     fleeing = replace(record, state=position)
     with pytest.raises(NotYourTurn) as caught:
         tables.seats_to_act(fleeing, user_id=USERS[0])
-    assert str(caught.value) == (
+    assert localize(str(caught.value)) == (
         f"A trap of your roll fell on {NAMES[1]}'s rat: it flees first, then your turn goes on."
     )
     assert tables.seats_to_act(fleeing, user_id=USERS[1]) == [1]
@@ -199,16 +201,16 @@ async def test_a_full_table_takes_one_of_two_late_joiners(tables, store):
         tables.lobbies.click(member(3), lobby.id, "join"),
         return_exceptions=True,
     )
-    assert sum(isinstance(r, GameError) and "full" in str(r) for r in results) == 2
+    assert sum(isinstance(r, GameError) and "full" in localize(str(r)) for r in results) == 2
     assert len((await store.lobbies.load(lobby.id)).accepted) == 2
 
 
 async def test_lobby_buttons_answer_only_their_members_and_server(tables, store):
     await tables.lobbies.challenge(member(0), "piratz", [member(1)], 0, {})
     (lobby,) = await store.lobbies.open()
-    with pytest.raises(GameError, match="not addressed to you"):
+    with refused(GameError, match="not addressed to you"):
         await tables.lobbies.click(member(3), lobby.id, "accept")
-    with pytest.raises(GameError, match="not from this server"):
+    with refused(GameError, match="not from this server"):
         await tables.lobbies.click(member(1, guild=OTHER_GUILD), lobby.id, "accept")
     assert (await store.lobbies.load(lobby.id)).status == "open"
 
@@ -307,16 +309,16 @@ async def test_a_finishing_action_owes_the_board_final_message_result_line_and_a
 async def test_result_lines_name_each_player_once_ranked_with_what_the_number_means(tables):
     fleet = await new_game(tables, kind="searats")  # Anne commands Black, Blue, Purple; Ben the others
     ended = replace(fleet, result={"winners": [1, 3, 5], "scores": [0, 3, 0, 3, 0, 3]})
-    assert scores_line(GAMES["searats"], ended) == f"Ships afloat: {NAMES[1]} 3 ships · {NAMES[0]} 0 ships"
+    line = localize(scores_line(GAMES["searats"], ended))
+    assert line == f"Ships afloat: {NAMES[1]} 3 ships · {NAMES[0]} 0 ships"
     rats = await new_game(tables, 3, kind="sewerrat")
     ended = replace(rats, result={"winners": [2], "scores": [40, 12, 41]})
-    line = scores_line(GAMES["sewerrat"], ended)
+    line = localize(scores_line(GAMES["sewerrat"], ended))
     assert line == f"Turns in the sewer: {NAMES[2]} 41 turns · {NAMES[0]} 40 turns · {NAMES[1]} 12 turns"
     cards = await new_game(tables, 1, kind="pirates")
     ended = replace(cards, result={"winners": [0], "scores": [4]})
-    assert scores_line(GAMES["pirates"], ended) == f"Missions done: {NAMES[0]} 4 missions"
+    assert localize(scores_line(GAMES["pirates"], ended)) == f"Missions done: {NAMES[0]} 4 missions"
     tie = await new_game(tables, 3)
     ended = replace(tie, result={"winners": [1], "scores": [1, 7, 7]})  # the winner first, then by score
-    assert (
-        scores_line(GAMES["piratz"], ended) == f"Scores: {NAMES[1]} 7 points · {NAMES[2]} 7 points · {NAMES[0]} 1 point"
-    )
+    line = localize(scores_line(GAMES["piratz"], ended))
+    assert line == f"Scores: {NAMES[1]} 7 points · {NAMES[2]} 7 points · {NAMES[0]} 1 point"
