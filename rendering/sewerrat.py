@@ -16,6 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.core import format_seats
+from games.i18n import T, localize, localize_tree, ntr, tr
 from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_text
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -31,7 +32,9 @@ GY = 256
 """Below the header: the title, the dice and who rolled them, then the status in one or two lines."""
 GRID = SIZE * CELL
 PANEL_Y = GY + GRID + TOILET + 62
-PANEL_W, PANEL_H, PANEL_GAP = 340, 136, 16
+PANEL_W, PANEL_H, PANEL_GAP = 340, 160, 16
+TEXT_X = 92
+"""Where a player panel's words begin, right of the rat's disc."""
 SS = 3
 """Supersampling of the cached tile, trap and token images."""
 
@@ -50,6 +53,18 @@ PENDING: t.RGB = (236, 112, 212)
 TAG_INK: t.RGB = (6, 30, 42)
 
 _SIDE = {N: (0.5, 0.0), E: (1.0, 0.5), S: (0.5, 1.0), W: (0.0, 0.5)}
+
+TEAM_NAME = {
+    "red": T("Red team"),
+    "green": T("Green team"),
+    "yellow": T("Yellow team"),
+    "blue": T("Blue team"),
+    "black": T("Black team"),
+    "purple": T("Purple team"),
+    "orange": T("Orange team"),
+    "pink": T("Pink team"),
+}
+"""A team by its colour (the theme's colour names), as its panels name it."""
 
 
 def _cell(q: int) -> tuple[int, int]:
@@ -199,22 +214,32 @@ def _die(colour: t.RGB, value: int, size: int) -> Image.Image:
 
 
 # ====================================================================== board
-def _status(view: View, names: Sequence[str]) -> str:
-    """What is happening now, in a line."""
+def _status(view: View, names: Sequence[str], locale: str) -> str:
+    """What is happening now, in a line (the view's ``pending`` is written out already)."""
     if view["result"] is not None:
-        return f"Game over after {view['turn']} turns"
+        return ntr(locale, "Game over after {n} turn", "Game over after {n} turns", view["turn"])
     status = format_seats(view["pending"], list(names))
     return status[:1].upper() + status[1:]
 
 
-def _header(img: Image.Image, view: View, names: Sequence[str]) -> None:
-    t.text(img, (28, 40), "Sewer Rat", t.font(44, bold=True), t.GOLD, anchor="lm", shadow=(0, 0, 0))
-    turn = f"Turn {view['turn']} of {view['turn_limit']}" if view["turn"] else "Setup"
-    mode = {"ffa": "free-for-all", "2": "teams of 2", "3": "teams of 3"}[view["mode"]]
-    t.text(img, (290, 44), f"{turn} · {mode}", t.font(26), t.MIST, anchor="lm")
+def _header(img: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+    title, big = t.fit_text(tr(locale, "Sewer Rat"), 250, 44)
+    t.text(img, (28, 40), title, big, t.GOLD, anchor="lm", shadow=(0, 0, 0))
+    if view["turn"]:
+        turn = tr(locale, "Turn {turn} of {limit}", turn=view["turn"], limit=view["turn_limit"])
+    else:
+        turn = tr(locale, "Setup")
+    if view["mode"] == "ffa":
+        mode = tr(locale, "free-for-all")
+    elif view["mode"] == "2":
+        mode = tr(locale, "teams of 2")
+    else:
+        mode = tr(locale, "teams of 3")
+    line, small = t.fit_text(f"{turn} · {mode}", WIDTH - 290 - 2 * 62 - 80, 26, bold=False)
+    t.text(img, (290, 44), line, small, t.MIST, anchor="lm")
     # The status has the whole width, in two lines if it needs them: never cut.
     ink = t.HIGHLIGHT if view["result"] is None else t.GOLD
-    lines, fnt = t.fit_lines(_status(view, names), WIDTH - 56, 28, 2)
+    lines, fnt = t.fit_lines(_status(view, names, locale), WIDTH - 56, 28, 2)
     for n, line in enumerate(lines):
         t.text(img, (28, 120 + n * 30), line, fnt, ink, anchor="lm")
     roll = view["roll"]
@@ -222,9 +247,14 @@ def _header(img: Image.Image, view: View, names: Sequence[str]) -> None:
         size = 62
         img.paste(_die(YELLOW, roll["y"], size), (WIDTH - 2 * size - 40, 8), _die(YELLOW, roll["y"], size))
         img.paste(_die(GREEN, roll["g"], size), (WIDTH - size - 28, 8), _die(GREEN, roll["g"], size))
-        fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"])) or "no trap yet"
+        fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"]))
+        name = names[view["mover"]]
+        if fell:
+            rolled = tr(locale, "{name} rolled · traps {squares}", name=name, squares=fell)
+        else:
+            rolled = tr(locale, "{name} rolled · no trap yet", name=name)
         # Under the dice, on a line of its own: who rolled them and where their traps fell.
-        who, small = t.fit_text(f"{names[view['mover']]} rolled · traps {fell}", WIDTH - 56, t.MIN_TEXT, bold=False)
+        who, small = t.fit_text(rolled, WIDTH - 56, t.MIN_TEXT, bold=False)
         t.text(img, (WIDTH - 28, 84), who, small, t.FOAM, anchor="rm")
 
 
@@ -305,123 +335,143 @@ def _panels_height(seats: int) -> int:
     return rows * (PANEL_H + PANEL_GAP)
 
 
-def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box) -> None:
+def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box, locale: str) -> None:
     x0, y0, x1, _ = box
     if seat == view["actor"]:
         t.glow(img, box)
     out = seat in view["out"]
     token = _token(seat, False, _hue(view, seat))
-    img.paste(token, (x0 + 4, y0 + 6), token)
+    top = y0 + (PANEL_H - CELL) // 2  # the rat's disc, centred in the panel's height
+    img.paste(token, (x0 - 4, top), token)
+    x = x0 + TEXT_X
     teams = view["mode"] != "ffa"
-    # A long name takes two or three lines (three columns of panels with six players), never cut.
-    lines, fnt = t.fit_lines(name, x1 - x0 - 116, 30, 3)
-    rows = [*lines, *(["team"] if teams else []), "status"]
-    ys = [y0 + round((n + 0.5) * (PANEL_H - 8) / len(rows)) + 4 for n in range(len(rows))]
-    for line, y in zip(lines, ys, strict=False):
-        t.text(img, (x0 + 104, y), line, fnt, t.INK_SOFT if out else t.INK, anchor="lm")
-    if teams:
-        y = ys[len(lines)]
-        colour = t.PLAYER_COLOURS[_hue(view, seat)]
-        ImageDraw.Draw(img).ellipse((x0 + 104, y - 10, x0 + 124, y + 10), fill=colour.fill, outline=t.OUTLINE)
-        team = f"{colour.name.title()} team"
-        t.text(img, (x0 + 132, y), team, t.font(t.MIN_TEXT, bold=True), t.INK, anchor="lm")
     q = view["rats"][seat]
     if out:
         turn = next(f[1] for f in view["fallen"] if f[0] == seat)
-        status, ink = f"OUT (turn {turn})", t.DANGER
+        status, ink = tr(locale, "OUT (turn {turn})", turn=turn), t.DANGER
     elif q is None:
-        status, ink = "not placed yet", t.INK_SOFT
+        status, ink = tr(locale, "not placed yet"), t.INK_SOFT
     else:
-        status, ink = f"in · on {square_text(q)}", (30, 110, 50)
-    t.text(img, (x0 + 104, ys[-1]), status, t.font(t.MIN_TEXT, bold=True), ink, anchor="lm")
+        status, ink = tr(locale, "in · on {square}", square=square_text(q)), (30, 110, 50)
+    # A long name takes two or three lines (three columns of panels with six players), the status a second
+    # line where a language needs it: six rows at most, nothing cut.
+    said, small = t.fit_lines(status, x1 - x - 8, t.MIN_TEXT, 2)
+    lines, fnt = t.fit_lines(name, x1 - x - 12, 30, min(3, 6 - len(said) - teams))
+    rows = [*lines, *(["team"] if teams else []), *said]
+    ys = [y0 + round((n + 0.5) * (PANEL_H - 8) / len(rows)) + 4 for n in range(len(rows))]
+    for line, y in zip(lines, ys, strict=False):
+        t.text(img, (x, y), line, fnt, t.INK_SOFT if out else t.INK, anchor="lm")
+    if teams:
+        y = ys[len(lines)]
+        colour = t.PLAYER_COLOURS[_hue(view, seat)]
+        ImageDraw.Draw(img).ellipse((x, y - 10, x + 20, y + 10), fill=colour.fill, outline=t.OUTLINE)
+        team, fits = t.fit_text(localize(TEAM_NAME[colour.name], locale), x1 - x - 36, t.MIN_TEXT)
+        t.text(img, (x + 28, y), team, fits, t.INK, anchor="lm")
+    for line, y in zip(said, ys[-len(said) :], strict=True):
+        t.text(img, (x, y), line, small, ink, anchor="lm")
     if out:
-        t.paste(img, t.icon("skull", 40), (x0 + 54, y0 + 56), "mm")
+        t.paste(img, t.icon("skull", 40), (x0 + 46, top + CELL // 2), "mm")
 
 
 LEGEND_ROW = 38
 
 
-def _legend(img: Image.Image, y: int, view: View) -> None:
-    t.legend(img, (28, y), _legend_of(view), t.font(t.MIN_TEXT), t.FOAM, width=WIDTH - 56, gap=30, row_h=LEGEND_ROW)
+def _legend(img: Image.Image, y: int, view: View, locale: str) -> None:
+    entries = _legend_of(view, locale)
+    t.legend(img, (28, y), entries, t.font(t.MIN_TEXT), t.FOAM, width=WIDTH - 56, gap=30, row_h=LEGEND_ROW)
 
 
-def _legend_of(view: View) -> list[tuple[Image.Image, str]]:
+def _legend_of(view: View, locale: str) -> list[tuple[Image.Image, str]]:
     planning = bool(view["change"]) or view["picking"] is not None
-    return _legend_entries(planning, view["phase"] == "displace")
+    return _legend_entries(planning, view["phase"] == "displace", locale)
 
 
-def _legend_height(view: View) -> int:
+def _legend_height(view: View, locale: str) -> int:
     """The legend's rows below the panels (it wraps when it has more entries than one row takes)."""
-    rows = t.legend_rows(_legend_of(view), t.font(t.MIN_TEXT), WIDTH - 56, 30)
+    rows = t.legend_rows(_legend_of(view, locale), t.font(t.MIN_TEXT), WIDTH - 56, 30)
     return 70 + LEGEND_ROW * (len(rows) - 1)
 
 
 @image_cache
-def _legend_entries(planning: bool, falling: bool) -> list[tuple[Image.Image, str]]:
+def _legend_entries(planning: bool, falling: bool, locale: str) -> list[tuple[Image.Image, str]]:
     def small(img: Image.Image) -> Image.Image:
         return img.convert("RGBA").resize((40, 40), Image.Resampling.LANCZOS)
 
     entries = [
-        (small(_trap(False)), "black trap"),
-        (small(_trap(True)), "red trap"),
-        (small(_tile(S)), "white dot"),
-        (small(_mark("target")), "can go"),
-        (small(_mark("fell")), "last roll"),
+        (small(_trap(False)), tr(locale, "black trap")),
+        (small(_trap(True)), tr(locale, "red trap")),
+        (small(_tile(S)), tr(locale, "white dot")),
+        (small(_mark("target")), tr(locale, "can go")),
+        (small(_mark("fell")), tr(locale, "last roll")),
     ]
     if falling:
-        entries.append((small(_mark("refused")), "trap falling"))
+        entries.append((small(_mark("refused")), tr(locale, "trap falling")))
     if planning:
-        entries.append((small(_mark("pending")), "planned tile"))
+        entries.append((small(_mark("pending")), tr(locale, "planned tile")))
     return entries
 
 
-def _canvas(view: View, names: Sequence[str], extra: int) -> tuple[Image.Image, list[str]]:
+def _canvas(view: View, names: Sequence[str], extra: int, locale: str) -> tuple[Image.Image, list[str]]:
     seats = view["seats"]
-    shown = t.seat_names(names, seats)
+    shown = t.seat_names(names, seats, locale)
     height = PANEL_Y + _panels_height(seats) + extra
     img = _base(height, seats).copy()
-    _header(img, view, shown)
+    _header(img, view, shown, locale)
     _board(img, view)
     return img, shown
 
 
-def render_board(view: View, names: Sequence[str]) -> bytes:
+def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The table: the board, the last roll, and each player's rat, team and status."""
-    img, shown = _canvas(view, names, _legend_height(view))
+    view = localize_tree(view, locale)
+    img, shown = _canvas(view, names, _legend_height(view, locale), locale)
     for s in range(view["seats"]):
-        _player(img, view, s, shown[s], _panel_box(s, view["seats"]))
-    _legend(img, PANEL_Y + _panels_height(view["seats"]) + 22, view)
+        _player(img, view, s, shown[s], _panel_box(s, view["seats"]), locale)
+    _legend(img, PANEL_Y + _panels_height(view["seats"]) + 22, view, locale)
     return t.to_png(img)
 
 
-def render_final(view: View, names: Sequence[str]) -> bytes:
+def _fall(locale: str, rank: int, name: str, seat: int, turn: int, when: str) -> str:
+    """One line of the order in which the rats fell: who, in which turn, and how."""
+    values = {"rank": rank, "name": name, "letter": _letter(seat), "turn": turn}
+    if when == "roll":
+        return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, caught by a roll's trap", **values)
+    if when == "move":
+        return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, no move at the start of its move", **values)
+    return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, no move at the end of its turn", **values)
+
+
+def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The end: the final board, who survived, and the order in which the rats fell (long lines wrap)."""
+    view = localize_tree(view, locale)
     seats = view["seats"]
-    shown = t.seat_names(names, seats)
+    shown = t.seat_names(names, seats, locale)
     winners = view["result"]["winners"] if view["result"] else []
-    headline = f"{'Winners' if len(winners) > 1 else 'Winner'}: " + (" & ".join(shown[s] for s in winners) or "nobody")
+    together = " & ".join(shown[s] for s in winners)
+    if len(winners) > 1:
+        headline = tr(locale, "Winners: {names}", names=together)
+    elif winners:
+        headline = tr(locale, "Winner: {name}", name=together)
+    else:
+        headline = tr(locale, "Winner: nobody")
     bold, fnt = t.font(30, bold=True), t.font(t.MIN_TEXT)
     heads = t.wrap(headline, bold, WIDTH - 180)
-    how = {
-        "roll": "caught by a roll's trap",
-        "move": "no move at the start of its move",
-        "end": "no move at the end of its turn",
-    }
     fell = [
-        t.wrap(f"{n + 1}. {shown[seat]} ({_letter(seat)}) — turn {turn}, {how[when]}", fnt, WIDTH - 140)
+        t.wrap(_fall(locale, n + 1, shown[seat], seat, turn, when), fnt, WIDTH - 140)
         for n, (seat, turn, when) in enumerate(view["fallen"])
-    ] or [("No rat fell.",)]
+    ] or [(tr(locale, "No rat fell."),)]
     rows = len(heads) + 1 + sum(len(lines) for lines in fell)
-    img, shown = _canvas(view, names, rows * 40 + 70)
+    img, shown = _canvas(view, names, rows * 40 + 70, locale)
     for s in range(seats):
-        _player(img, view, s, shown[s], _panel_box(s, seats))
+        _player(img, view, s, shown[s], _panel_box(s, seats), locale)
     y = PANEL_Y + _panels_height(seats) + 10
     t.panel(img, (28, y, WIDTH - 28, y + rows * 40 + 44))
     t.paste(img, t.icon("crown", 44), (70, y + 36), "mm")
     for n, line in enumerate(heads):
         t.text(img, (104, y + 36 + n * 40), line, bold, t.INK, anchor="lm")
     y += 40 * len(heads)
-    t.text(img, (60, y + 44), "Order in which the rats fell:", t.font(t.MIN_TEXT, bold=True), t.INK_SOFT, anchor="lm")
+    order, small = t.fit_text(tr(locale, "Order in which the rats fell:"), WIDTH - 120, t.MIN_TEXT)
+    t.text(img, (60, y + 44), order, small, t.INK_SOFT, anchor="lm")
     y += 84
     for lines in fell:
         for n, line in enumerate(lines):

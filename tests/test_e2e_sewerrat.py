@@ -11,6 +11,7 @@ import pytest
 from cogs.app import TableBot, create_bot
 from data.store import GameRecord
 from games.core import Choice
+from games.i18n import localize
 from games.registry import GAMES
 from tests.conftest import World
 from tests.support import raw_messages, said, texts
@@ -108,9 +109,11 @@ async def test_a_tile_change_is_chosen_step_by_step_refused_then_cancelled(world
     assert record.state["phase"] == "tile"
     old = record.state["board"][record.state["picking"]]
     lay = next(
-        c for c in RAT.choices(record.state, seat) if c.action.verb == "lay" and c.path[-1] != "Keep the tile there"
+        c
+        for c in RAT.choices(record.state, seat)
+        if c.action.verb == "lay" and localize(c.path[-1]) != "Keep the tile there"
     )
-    assert lay.path[0] == f"New tile for {square}" and len(lay.path) == 3  # shape, then rotation
+    assert localize(lay.path[0]) == f"New tile for {square}" and len(lay.path) == 3  # shape, then rotation
     await table.click_through(record, seat, lay)
     record = await table.record(record.id)
     labels = [c.label for row in table.board_message(record).components for c in row.children]

@@ -8,6 +8,7 @@ import time
 import pytest
 from PIL import Image
 
+from games.i18n import localize
 from games.sewerrat import SewerRat, SewerRatAI
 from games.sewerrat.components import SQUARE_BY_TEXT
 from games.simulate import self_play
@@ -82,7 +83,7 @@ def test_rats_traps_and_destinations_are_drawn_where_the_view_says() -> None:
 def test_a_pending_tile_change_is_drawn_framed() -> None:
     square = SQUARE_BY_TEXT["r5c5"]
     view = board_view(phase="tiles", actor=1, pending=[[square, 0]])
-    assert view["change"] == [[square, 0]] and view["pending"] == "{p1} is changing 1 of up to 4 tiles"
+    assert view["change"] == [[square, 0]] and localize(view["pending"]) == "{p1} is changing 1 of up to 4 tiles"
     img = image(sewerrat.render_board(view, NAMES[:3]))
     x, y = sewerrat._cell(square)
     assert near(img.getpixel((x + 3, y + 50)), sewerrat.PENDING, 60)
@@ -139,3 +140,25 @@ def test_teams_wear_their_colours() -> None:
         x, y = centre(square)
         team = seat % 2  # seats alternate between the teams
         assert near(img.getpixel((x, y - 25)), theme.PLAYER_COLOURS[team].fill), (seat, square)
+
+
+def test_the_board_speaks_german_and_english_from_separate_caches() -> None:
+    state = GAME.new_game(4, {"teams": "2"}, "teams")
+    state.update(board=[15] * 64, phase="move", actor=0, mover=0, turn=3)
+    state["rats"] = [SQUARE_BY_TEXT[q] for q in ("r1c1", "r1c3", "r1c5", "r1c7")]
+    view = GAME.view(state, None)
+    english = sewerrat.render_board(view, NAMES[:4])
+    with text_sizes() as drawn:
+        german = sewerrat.render_board(view, NAMES[:4], "de")
+    words = {s for _, s in drawn}
+    assert {"Kanalratte", "Zug 3 von 300 · Zweierteams", "Team Rot", "Team Grün", "schwarze Falle"} <= words
+    assert "Anne Bonny zieht die eigene Ratte" in words and "im Spiel · auf r1c1" in words
+    assert not words & {"Sewer Rat", "Red team", "black trap"}
+    assert german != english and sewerrat.render_board(view, NAMES[:4]) == english  # the legend's cache keys on it
+    final = dict(view, result={"winners": [0, 2], "termination": "LAST_STANDING", "summary": ""}, phase="over")
+    final["fallen"] = [[1, 2, "roll"]]
+    with text_sizes() as drawn:
+        sewerrat.render_final(final, NAMES[:4], "de")
+    words = {s for _, s in drawn}
+    assert "Sieger: Anne Bonny & Mary Read" in words and "Reihenfolge, in der die Ratten ausschieden:" in words
+    assert "1. Calico Jack (B) — Zug 2, von einer gewürfelten Falle erwischt" in words

@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from games.core import IllegalAction, Termination
+from games.core import Action, IllegalAction, Termination
+from games.i18n import localize, with_names
 from games.sewerrat import SewerRat, SewerRatAI, flow
 from games.sewerrat.components import (
     BLACK,
@@ -72,6 +73,18 @@ def texts(state, seat: int) -> list[str]:
     return [a.encode() for a in GAME.legal_actions(state, seat)]
 
 
+def labels(state, seat: int, action) -> tuple[str, ...]:
+    """The label path of ``action``, in English."""
+    return tuple(localize(label) for label in GAME.describe(state, seat, action))
+
+
+def refused(call, *args) -> str:
+    """The refusal ``call(*args)`` raises, in English."""
+    with pytest.raises(IllegalAction) as caught:
+        call(*args)
+    return localize(str(caught.value))
+
+
 # ---------------------------------------------------------------------------------------------- the board
 
 
@@ -99,10 +112,10 @@ def test_a_plumbing_is_valid_only_if_every_opening_meets_an_opening_or_its_toile
     board = [CROSS] * 64
     assert problem(board) is None
     board[sq("r4c4")] = N | E | S  # its west neighbour still opens toward it
-    assert "do not meet" in problem(board)
+    assert "do not meet" in localize(problem(board))
     board = [CROSS] * 64
     board[sq("r1c4")] = E | S | W  # an edge square closed toward its toilet
-    assert "toilet" in problem(board)
+    assert "toilet" in localize(problem(board))
 
 
 def test_the_laid_plumbing_is_valid_from_the_house_set_with_enough_dots_and_fast():
@@ -256,7 +269,7 @@ def test_a_displaced_rat_with_one_way_out_takes_it():
     state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED})
     events = roll(state, 0, 5, 2)
     assert state["rats"][1] == sq("r5c1") and state["phase"] == "move"
-    assert any("flees the trap west to r5c1" in e.text for e in events)
+    assert any("flees the trap west to r5c1" in localize(e.text) for e in events)
 
 
 def test_a_displaced_rat_that_cannot_move_is_eliminated():
@@ -265,7 +278,7 @@ def test_a_displaced_rat_that_cannot_move_is_eliminated():
     events = roll(state, 0, 5, 2)
     assert state["rats"][1] is None and GAME.out(state) == {1}
     assert state["traps"][sq("r5c2")] == BLACK  # then the trap is placed
-    assert any("is out" in e.text for e in events) and state["phase"] == "move"
+    assert any("is out" in localize(e.text) for e in events) and state["phase"] == "move"
 
 
 def test_a_displaced_rat_does_not_flee_through_a_toilet():
@@ -417,7 +430,7 @@ def test_tiles_with_a_rat_or_trap_cannot_change_and_at_most_four_change():
 def test_a_picked_square_may_keep_its_tile():
     state = after(table(rats={0: "r1c1", 1: "r8c8"}))
     GAME.apply(state, 0, "tile r4c4", inplace=True)
-    assert texts(state, 0)[-1] == "lay nesw" and GAME.describe(state, 0, GAME.legal_actions(state, 0)[-1]) == (
+    assert texts(state, 0)[-1] == "lay nesw" and labels(state, 0, GAME.legal_actions(state, 0)[-1]) == (
         "New tile for r4c4",
         "Keep the tile there",
     )
@@ -459,7 +472,7 @@ def test_a_shape_is_offered_whenever_some_order_of_the_squares_balances_the_supp
         if first == "r4c5":  # taken from a supply without a Tee: refused until a Tee goes back
             events = GAME.apply(state, 0, "confirm", inplace=True).events
             assert state["refused"] and state["board"][sq("r4c5")] == CROSS
-            assert "The tile change is refused: the supply is short of 1 tee" in events[0].text
+            assert "The tile change is refused: the supply is short of 1 tee" in localize(events[0].text)
             GAME.apply(state, 0, "tile r4c3 nesw", inplace=True)
         else:
             GAME.apply(state, 0, "tile r4c5 nes", inplace=True)
@@ -506,7 +519,7 @@ def test_the_last_rat_standing_wins():
     roll(state, 0, 5, 2)
     outcome = GAME.outcome(state)
     assert outcome.winners == (0,) and outcome.termination is Termination.LAST_STANDING
-    assert outcome.summary == "{p0} wins: the last rat standing."
+    assert localize(outcome.summary) == "{p0} wins: the last rat standing."
     assert GAME.to_act(state) == ()
 
 
@@ -517,7 +530,7 @@ def test_rats_eliminated_at_once_share_the_victory():
     roll(state, 0, 5, 2)
     outcome = GAME.outcome(state)
     assert state["rats"] == [None, None] and outcome.winners == (0, 1)
-    assert "share" in outcome.summary
+    assert "share" in localize(outcome.summary)
 
 
 def test_teams_alternate_seats_and_win_together():
@@ -535,7 +548,7 @@ def test_teams_alternate_seats_and_win_together():
     roll(state, 0, 5, 2)  # seat 1, the last rat of team (1, 3), falls
     outcome = GAME.outcome(state)
     assert outcome.winners == (0, 2)  # seat 0 and its team-mate, whose rat is still in
-    assert "their team has the last rat standing" in outcome.summary
+    assert "their team has the last rat standing" in localize(outcome.summary)
     assert outcome.scores == (2, 2, 2, 1)  # the turns each rat lasted
 
 
@@ -553,7 +566,7 @@ def test_the_safety_limit_of_300_turns_shares_the_victory():
     GAME.apply(state, 0, "pass", inplace=True)
     outcome = GAME.outcome(state)
     assert outcome.winners == (0, 1, 2) and outcome.termination is Termination.SAFETY_LIMIT
-    assert outcome.summary.endswith("{p0}, {p1} and {p2} share the victory.")  # a list, not "and … and"
+    assert localize(outcome.summary).endswith("{p0}, {p1} and {p2} share the victory.")  # a list, not "and … and"
 
 
 # ---------------------------------------------------------------------------------------------- texts, AI
@@ -562,15 +575,15 @@ def test_the_safety_limit_of_300_turns_shares_the_victory():
 def test_labels_split_squares_moves_and_tiles_into_small_levels():
     state = after(table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": BLACK}))
     state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
-    paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    paths = {a.encode(): labels(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert paths["pass"] == ("End turn",)
     assert paths["push r4c4 e"] == ("Push a black trap", "Row 4", "Column 4", "East → r4c5")
     assert paths["tile r2c3"] == ("Change tiles", "Row 2", "Column 3")
     GAME.apply(state, 0, "tile r2c3", inplace=True)
-    paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    paths = {a.encode(): labels(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert paths["lay ne"] == ("New tile for r2c3", "Elbow", "Openings N–E")
     state = table(rats={0: "r3c1", 1: "r8c8"})
-    paths = {a.encode(): GAME.describe(state, 0, a) for a in GAME.legal_actions(state, 0)}
+    paths = {a.encode(): labels(state, 0, a) for a in GAME.legal_actions(state, 0)}
     assert paths["move e 2"] == ("Move", "East", "2 squares → r3c3")
     assert paths["toilet w"] == ("Move", "Toilet Y3 → r3c8")
 
@@ -642,18 +655,13 @@ def test_the_ai_beats_a_random_player_in_nine_games_of_ten():
 def test_a_refused_action_says_why_and_changes_nothing():
     state = table(rats={0: "r4c4", 1: "r8c8"}, traps={"r3c4": BLACK})
     before = repr(state)
-    with pytest.raises(IllegalAction, match="cannot move north"):
-        GAME.apply(state, 0, "move n 1")
-    with pytest.raises(IllegalAction, match="1 to 4 stops"):
-        GAME.apply(state, 0, "move e 9", inplace=True)
+    assert "cannot move north" in refused(GAME.apply, state, 0, "move n 1")
+    assert "1 to 4 stops" in refused(lambda: GAME.apply(state, 0, "move e 9", inplace=True))
     assert repr(state) == before
     state = after(table(rats={0: "r4c4", 1: "r8c8"}, traps={"r5c5": RED}))
-    with pytest.raises(IllegalAction, match="no black trap on r1c1"):
-        GAME.apply(state, 0, "push r1c1 e")
-    with pytest.raises(IllegalAction, match="rat or a trap"):
-        GAME.apply(state, 0, "tile r5c5")
-    with pytest.raises(IllegalAction, match="not your turn"):
-        GAME.apply(state, 1, "pass")
+    assert "no black trap on r1c1" in refused(GAME.apply, state, 0, "push r1c1 e")
+    assert "rat or a trap" in refused(GAME.apply, state, 0, "tile r5c5")
+    assert "not your turn" in refused(GAME.apply, state, 1, "pass")
 
 
 def test_team_sizes_fit_only_the_counts_the_rules_give():
@@ -662,12 +670,9 @@ def test_team_sizes_fit_only_the_counts_the_rules_give():
             if players in fits:
                 GAME.check_players(players, {"teams": teams})
             else:
-                with pytest.raises(IllegalAction, match=f"Teams of {teams} need"):
-                    GAME.new_game(players, {"teams": teams}, "t")
-    with pytest.raises(IllegalAction, match="Teams of 3 need 6 players, not 3"):
-        GAME.check_players(3, {"teams": "3"})
-    with pytest.raises(IllegalAction, match="Teams of 2 need 4 or 6 players, not 5"):
-        GAME.check_players(5, {"teams": "2"})
+                assert f"Teams of {teams} need" in refused(GAME.new_game, players, {"teams": teams}, "t")
+    assert "Teams of 3 need 6 players, not 3" in refused(GAME.check_players, 3, {"teams": "3"})
+    assert "Teams of 2 need 4 or 6 players, not 5" in refused(GAME.check_players, 5, {"teams": "2"})
     GAME.check_players(3, {"teams": "ffa"})
 
 
@@ -695,7 +700,7 @@ def refusal(state, seat: int, text: str) -> str:
     with pytest.raises(IllegalAction) as caught:
         GAME.apply(state, seat, text)
     assert repr(state) == before
-    message = str(caught.value)
+    message = localize(str(caught.value))
     assert "is not one of your moves" not in message, message
     return message
 
@@ -737,5 +742,88 @@ def test_the_mover_waiting_for_a_fleeing_rat_is_told_why():
     state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r3c2": BLACK})
     roll(state, 0, 5, 2)
     assert state["phase"] == "displace" and GAME.to_act(state) == (1,)
-    assert GAME.waiting(state, 0) == "A trap of your roll fell on {p1}'s rat: it flees first, then your turn goes on."
+    assert (
+        localize(GAME.waiting(state, 0))
+        == "A trap of your roll fell on {p1}'s rat: it flees first, then your turn goes on."
+    )
     assert GAME.waiting(state, 1) is None
+
+
+# ---------------------------------------------------------------------------------------------- languages
+
+
+def german(text: str) -> str:
+    return localize(with_names(text, ["Anne", "Ben", "Cleo"]), "de")
+
+
+def test_events_are_written_out_in_german():
+    state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED})
+    events = [german(e.text) for e in roll(state, 0, 5, 2)]
+    assert events[0] == "Anne würfelt Gelb 5, Grün 2."
+    assert "Die Ratte von Ben flieht vor der Falle nach Westen auf r5c1." in events
+    assert "Auf r5c2 liegt jetzt eine schwarze Falle." in events
+    state = table(3, rats={0: "r8c8", 1: "r5c2", 2: "r1c8"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED})
+    state["traps"][sq("r5c1")] = RED
+    assert "💀 Die Ratte von Ben kann der Falle nicht entkommen und ist raus." in [
+        german(e.text) for e in roll(state, 0, 5, 2)
+    ]
+
+
+def test_labels_in_german_count_squares_in_the_right_plural():
+    state = table(rats={0: "r3c1", 1: "r8c8"})
+    paths = {a.encode(): tuple(german(x) for x in GAME.describe(state, 0, a)) for a in GAME.legal_actions(state, 0)}
+    assert paths["move e 1"] == ("Ziehen", "Osten", "1 Feld → r3c2")
+    assert paths["move e 2"] == ("Ziehen", "Osten", "2 Felder → r3c3")
+    assert paths["toilet w"] == ("Ziehen", "Toilette Y3 → r3c8")
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": BLACK}))
+    assert tuple(map(german, GAME.describe(state, 0, Action.decode("push r4c4 e")))) == (
+        "Schwarze Falle schieben",
+        "Reihe 4",
+        "Spalte 4",
+        "Osten → r4c5",
+    )
+
+
+def test_refusals_are_written_out_in_german():
+    state = table(rats={0: "r4c4", 1: "r8c8"}, traps={"r3c4": BLACK})
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, 0, "move n 1")
+    assert german(str(caught.value)) == (
+        "Deine Ratte kann nicht nach Norden ziehen: auf r3c4 liegt eine schwarze Falle."
+    )
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, 0, "move e 9")
+    assert "1 bis 4 Haltefelder" in german(str(caught.value))
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, 0, "move e")
+    assert german(str(caught.value)) == "`move` braucht 2 Angaben."
+    with pytest.raises(IllegalAction) as caught:
+        GAME.check_players(5, {"teams": "2"})
+    assert german(str(caught.value)) == "Teams aus 2 brauchen 4 oder 6 Spieler, nicht 5."
+
+
+def test_a_short_supply_is_counted_in_german():
+    state = after(table(rats={0: "r1c1", 1: "r8c8"}))
+    state["supply"] = {"straight": 0, "elbow": 0, "tee": 0, "cross": 1, "cap": 0, "blank": 0}
+    state["board"][sq("r4c3")] = N | S | W
+    state["board"][sq("r4c4")] = N | E | S
+    GAME.apply(state, 0, "tile r4c5 nes", inplace=True)  # typed in English, whatever the player's language
+    assert german(GAME.view(state, None)["pending"]) == "Anne tauscht 1 von bis zu 4 Plättchen"
+    events = GAME.apply(state, 0, "confirm", inplace=True).events
+    assert german(events[0].text).startswith("Die Plättchenänderung wird abgelehnt: dem Vorrat fehlen 1 T-Stück ")
+    assert GAME.score_text(1) != GAME.score_text(3)
+    assert (german(GAME.score_text(1)), german(GAME.score_text(3))) == ("1 Zug", "3 Züge")
+
+
+def test_typed_english_moves_work_and_the_summaries_speak_german():
+    state = table(rats={0: "r3c1", 1: "r8c8"})
+    GAME.apply(state, 0, "move e 2", inplace=True)
+    assert state["rats"][0] == sq("r3c3") and state["phase"] == "after"
+    GAME.apply(state, 0, "tile r4c5 ws", inplace=True)
+    GAME.apply(state, 0, "cancel", inplace=True)
+    assert state["mover"] == 1
+    view = GAME.view(state, 0)
+    assert german(GAME.seat_summary(view)).startswith("Deine Ratte sitzt auf r3c3. Von dort kann sie: `move n 1`, ")
+    assert german(GAME.summary(view)).startswith("Kanalratte, Zug 2: Ben ist dran (gewürfelt: Gelb ")
+    rules = localize(GAME.rules_text(), "de")
+    assert rules.startswith("**Kanalratte**") and "`move n 3`" in rules and "`tile r3c4 ne`" in rules

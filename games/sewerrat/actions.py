@@ -13,25 +13,26 @@ from __future__ import annotations
 import random
 
 from games.core import JSON, Action, Event, IllegalAction, act
+from games.i18n import N, T
 from games.sewerrat import flow
 from games.sewerrat.board import add_trap, escapes, free_squares, moves, occupied, pushes
 from games.sewerrat.components import (
     BLACK,
     DIR_BY_NAME,
     DIR_NAME,
-    DIR_WORD,
+    DIR_SIDE,
+    DIR_WAY,
     MASK_BY_TEXT,
     NEIGHBOUR,
     OUTWARD,
     RED,
+    SHAPE_NAME,
     SHAPE_OF,
-    SHAPE_WORD,
     SQUARE_BY_TEXT,
     SQUARES,
-    TRAPS,
-    mask_label,
     mask_text,
     square_text,
+    tile_phrase,
     toilet_exit,
     toilet_name,
 )
@@ -111,19 +112,19 @@ def is_legal(state: JSON, seat: int, action: Action) -> bool:
 
 def _square(text: str) -> int:
     if text not in SQUARE_BY_TEXT:
-        raise IllegalAction(f"`{text[:10]}` is not a square: write it like r3c4 (row 3, column 4).")
+        raise IllegalAction(T("`{text}` is not a square: write it like r3c4 (row 3, column 4).", text=text[:10]))
     return SQUARE_BY_TEXT[text]
 
 
 def _direction(text: str) -> int:
     if text not in DIR_BY_NAME:
-        raise IllegalAction("A direction is n, e, s or w.")
+        raise IllegalAction(T("A direction is `n`, `e`, `s` or `w`."))
     return DIR_BY_NAME[text]
 
 
 def _args(action: Action, count: int) -> tuple[str, ...]:
     if len(action.args) != count:
-        raise IllegalAction(f"`{action.verb}` takes {count} argument{'s' if count != 1 else ''}.")
+        raise IllegalAction(N("`{verb}` takes {n} argument.", "`{verb}` takes {n} arguments.", count, verb=action.verb))
     return action.args
 
 
@@ -137,7 +138,7 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
     if verb == "place":
         q = SQUARE_BY_TEXT[args[0]]
         state["rats"][seat] = q
-        events.append(Event(f"{p(seat)} places their rat on {square_text(q)}."))
+        events.append(Event(T("{seat} places their rat on {square}.", seat=p(seat), square=square_text(q))))
         if seat + 1 < state["seats"]:
             state["actor"] = seat + 1
         else:
@@ -153,11 +154,20 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
         state["queue"].pop(0)
         now = add_trap(state["traps"], q, RED if verb == "red" else BLACK)
         state["roll"]["at"].append(q)
-        events.append(Event(f"{p(seat)} puts a {verb} trap on {square_text(q)}: now a {TRAPS[now]} trap."))
+        where = {"seat": p(seat), "square": square_text(q)}
+        if verb == "red":
+            events.append(Event(T("{seat} puts a red trap on {square}: now a red trap.", **where)))
+        elif now == RED:
+            events.append(Event(T("{seat} puts a black trap on {square}: now a red trap.", **where)))
+        else:
+            events.append(Event(T("{seat} puts a black trap on {square}: now a black trap.", **where)))
         flow.resolve(state, rng, events)
     elif verb == "extra":
         state["queue"][0:1] = [["red", -1]] if args[0] == "red" else [["black", -1], ["black", -1]]
-        events.append(Event(f"{p(seat)} chooses {'one red trap' if args[0] == 'red' else 'two black traps'}."))
+        if args[0] == "red":
+            events.append(Event(T("{seat} chooses one red trap.", seat=p(seat))))
+        else:
+            events.append(Event(T("{seat} chooses two black traps.", seat=p(seat))))
         flow.resolve(state, rng, events)
     elif verb in ("move", "toilet"):
         _move(state, seat, action, events)
@@ -166,9 +176,11 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
         there = NEIGHBOUR[q][d]
         state["traps"][q] = 0
         now = add_trap(state["traps"], there, BLACK)
-        events.append(
-            Event(f"{p(seat)} pushes the black trap on {square_text(q)} to {square_text(there)} ({TRAPS[now]}).")
-        )
+        where = {"seat": p(seat), "start": square_text(q), "square": square_text(there)}
+        if now == RED:
+            events.append(Event(T("{seat} pushes the black trap on {start} to {square} (red).", **where)))
+        else:
+            events.append(Event(T("{seat} pushes the black trap on {start} to {square} (black).", **where)))
         flow.end_turn(state, rng, events)
     elif verb == "tile" and len(args) == 1:
         state.update(phase="tile", picking=SQUARE_BY_TEXT[args[0]], refused=False)
@@ -179,25 +191,27 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
         assert mask is not None
         state["pending"].append([q, mask])
         state.update(phase="tiles", picking=None)
-        kept = mask == state["board"][q]
-        what = "keeps the tile" if kept else f"plans a {mask_label(mask).lower()}"
-        events.append(Event(f"{p(seat)} {what} on {square_text(q)}."))
+        if mask == state["board"][q]:
+            events.append(Event(T("{seat} keeps the tile on {square}.", seat=p(seat), square=square_text(q))))
+        else:
+            tile = tile_phrase(mask)
+            events.append(Event(T("{seat} plans {tile} on {square}.", seat=p(seat), tile=tile, square=square_text(q))))
     elif verb == "confirm":
         reason = change_problem(state)
         if reason is not None:
             state["refused"] = True
-            events.append(Event(f"The tile change is refused: {reason}. Change more tiles or cancel."))
+            events.append(Event(T("The tile change is refused: {reason}. Change more tiles or cancel.", reason=reason)))
         else:
             changed = ", ".join(square_text(q) for q, _ in state["pending"])
             commit(state)
-            events.append(Event(f"{p(seat)} changes the tiles on {changed}."))
+            events.append(Event(T("{seat} changes the tiles on {squares}.", seat=p(seat), squares=changed)))
             flow.end_turn(state, rng, events)
     elif verb == "cancel":
         state["pending"] = []
-        events.append(Event(f"{p(seat)} cancels the tile change."))
+        events.append(Event(T("{seat} cancels the tile change.", seat=p(seat))))
         flow.end_turn(state, rng, events)
     else:  # pass
-        events.append(Event(f"{p(seat)} ends their turn."))
+        events.append(Event(T("{seat} ends their turn.", seat=p(seat))))
         flow.end_turn(state, rng, events)
     return events
 
@@ -208,26 +222,57 @@ def _move(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
     if action.verb == "toilet":
         there = toilet_exit(start, d)
         name = toilet_name(start, d)
-        events.append(Event(f"{p(seat)}'s rat dives into toilet {name} and pops out on {square_text(there)}."))
+        events.append(
+            Event(
+                T(
+                    "{seat}'s rat dives into toilet {toilet} and pops out on {square}.",
+                    seat=p(seat),
+                    toilet=name,
+                    square=square_text(there),
+                )
+            )
+        )
     else:
         runs, _ = moves(state, seat)
         there = runs[d][int(action.args[1]) - 1]
-        events.append(Event(f"{p(seat)}'s rat runs {DIR_WORD[d].lower()} to {square_text(there)}."))
+        events.append(
+            Event(
+                T(
+                    "{seat}'s rat runs {direction} to {square}.",
+                    seat=p(seat),
+                    direction=DIR_WAY[d],
+                    square=square_text(there),
+                )
+            )
+        )
     state["rats"][seat] = there
     state["phase"] = "after"
 
 
-PROMPTS = {
-    "place": "Place your rat first: `place r3c4`, on an empty white dot.",
-    "displace": "A trap fell on your rat: it flees first (`flee <direction>`).",
-    "put": "Put the {kind} trap of your roll first: `{kind} r3c4`.",
-    "extra": "Doubles on a red trap: choose `extra red` (one red trap) or `extra black` (two black traps) first.",
-    "move": "Move your rat first: `move <direction> <stops>`, or `toilet <side>` on an edge square.",
-    "after": "Your rat has moved: push a black trap (`push r3c4 e`), change tiles (`tile r3c4 ne`) or `pass`.",
-    "tile": "Lay the new tile on {square} first: `lay ne` (its openings), `blank` for none.",
-    "tiles": "Change another square (`tile r3c4 ne`), `confirm` the change or `cancel` it.",
-}
-"""What each phase asks for, said to an action of another phase."""
+def _asked(state: JSON) -> str:
+    """What the phase asks for, said to an action of another phase."""
+    phase = state["phase"]
+    if phase == "place":
+        return T("Place your rat first: `place r3c4`, on an empty white dot.")
+    if phase == "displace":
+        return T("A trap fell on your rat: it flees first (`flee <direction>`).")
+    if phase == "put":
+        if state["queue"][0][0] == "red":
+            return T("Put the red trap of your roll first: `red r3c4`.")
+        return T("Put the black trap of your roll first: `black r3c4`.")
+    if phase == "extra":
+        return T("Doubles on a red trap: choose `extra red` (one red trap) or `extra black` (two black traps) first.")
+    if phase == "move":
+        return T("Move your rat first: `move <direction> <stops>`, or `toilet <side>` on an edge square.")
+    if phase == "after":
+        return T("Your rat has moved: push a black trap (`push r3c4 e`), change tiles (`tile r3c4 ne`) or `pass`.")
+    if phase == "tile":
+        return T(
+            "Lay the new tile on {square} first: `lay ne` (its openings), `blank` for none.",
+            square=square_text(state["picking"]),
+        )
+    return T("Change another square (`tile r3c4 ne`), `confirm` the change or `cancel` it.")
+
 
 VERBS = {
     "place": {"place"},
@@ -246,17 +291,19 @@ def _blocked(state: JSON, seat: int, d: int) -> str:
     here = state["rats"][seat]
     rats, traps, board = occupied(state), state["traps"], state["board"]
     if not board[here] & d:
-        return f"its tile has no opening to the {DIR_WORD[d].lower()}"
+        return T("its tile has no opening to the {direction}", direction=DIR_WAY[d])
     while True:
         there = NEIGHBOUR[here][d]
         if there < 0:
-            return "the edge of the sewer is that way (toilets are `toilet <side>`)"
+            return T("the edge of the sewer is that way (toilets are `toilet <side>`)")
+        if traps[there] == RED:
+            return T("a red trap is on {square}", square=square_text(there))
         if traps[there]:
-            return f"a {TRAPS[traps[there]]} trap is on {square_text(there)}"
+            return T("a black trap is on {square}", square=square_text(there))
         if there not in rats:
-            return f"it can stop on {square_text(there)}"  # not blocked: the caller asked wrongly
+            return T("it can stop on {square}", square=square_text(there))  # not blocked: the caller asked wrongly
         if not board[there] & d:
-            return f"a rat is on {square_text(there)}, where the pipe does not run straight on"
+            return T("a rat is on {square}, where the pipe does not run straight on", square=square_text(there))
         here = there
 
 
@@ -265,88 +312,103 @@ def _why_not(state: JSON, seat: int, action: Action) -> str:
     verb = action.verb
     phase = state["phase"]
     if phase not in VERBS:
-        return "This game is over."
+        return T("This game is over.")
     if verb not in VERBS[phase]:
-        kind = state["queue"][0][0] if phase == "put" else ""
-        square = square_text(state["picking"]) if phase == "tile" else ""
-        return PROMPTS[phase].format(kind=kind, square=square)
+        return _asked(state)
     rats, traps = occupied(state), state["traps"]
     if verb == "place":
         q = _square(_args(action, 1)[0])
         if q in rats:
-            return f"A rat is already on {square_text(q)}."
-        return f"{square_text(q)} is not a white dot: rats start on the dead ends marked with a white circle."
+            return T("A rat is already on {square}.", square=square_text(q))
+        return T(
+            "{square} is not a white dot: rats start on the dead ends marked with a white circle.",
+            square=square_text(q),
+        )
     if verb == "flee":
         d = _direction(_args(action, 1)[0])
-        return f"Your rat cannot flee {DIR_WORD[d].lower()}: {_blocked(state, seat, d)}."
+        return T("Your rat cannot flee {direction}: {reason}.", direction=DIR_WAY[d], reason=_blocked(state, seat, d))
     if verb in ("black", "red"):
         kind = state["queue"][0][0]
         if verb != kind:
-            return f"The next trap of your roll is {kind}: `{kind} r3c4`."
+            if kind == "red":
+                return T("The next trap of your roll is red: `red r3c4`.")
+            return T("The next trap of your roll is black: `black r3c4`.")
         q = _square(_args(action, 1)[0])
         if traps[q] == RED:
-            return f"{square_text(q)} already has a red trap: put the trap on a square without one."
+            return T("{square} already has a red trap: put the trap on a square without one.", square=square_text(q))
         if q in rats:
-            return f"A rat is on {square_text(q)}: traps go on squares without a rat."
+            return T("A rat is on {square}: traps go on squares without a rat.", square=square_text(q))
     if verb == "extra":
-        return "Choose `extra red` (one red trap) or `extra black` (two black traps)."
+        return T("Choose `extra red` (one red trap) or `extra black` (two black traps).")
     if verb == "move":
         d = _direction(_args(action, 2)[0])
         runs, _ = moves(state, seat)
         if d not in runs:
-            return f"Your rat cannot move {DIR_WORD[d].lower()}: {_blocked(state, seat, d)}."
-        return f"Your rat can move {DIR_WORD[d].lower()} 1 to {len(runs[d])} stops from here."
+            return T(
+                "Your rat cannot move {direction}: {reason}.", direction=DIR_WAY[d], reason=_blocked(state, seat, d)
+            )
+        return N(
+            "Your rat can move {direction} only {n} stop from here.",
+            "Your rat can move {direction} 1 to {n} stops from here.",
+            len(runs[d]),
+            direction=DIR_WAY[d],
+        )
     if verb == "toilet":
         d = _direction(_args(action, 1)[0])
         start = state["rats"][seat]
         if not OUTWARD[start] & d:
-            return f"There is no toilet on the {DIR_WORD[d].lower()} side of {square_text(start)}."
+            return T("There is no toilet on {side} of {square}.", side=DIR_SIDE[d], square=square_text(start))
         if not state["board"][start] & d:
-            return f"Your tile has no opening to toilet {toilet_name(start, d)}."
+            return T("Your tile has no opening to toilet {toilet}.", toilet=toilet_name(start, d))
         exit_ = toilet_exit(start, d)
+        where = {"square": square_text(exit_), "toilet": toilet_name(start, d)}
+        if traps[exit_] == RED:
+            return T("A red trap is on {square}, the exit of toilet {toilet}.", **where)
         if traps[exit_]:
-            return (
-                f"A {TRAPS[traps[exit_]]} trap is on {square_text(exit_)}, the exit of toilet {toilet_name(start, d)}."
-            )
+            return T("A black trap is on {square}, the exit of toilet {toilet}.", **where)
         if exit_ in rats:
-            return f"A rat is on {square_text(exit_)}, the exit of toilet {toilet_name(start, d)}."
+            return T("A rat is on {square}, the exit of toilet {toilet}.", **where)
     if verb == "push":
         q = _square(_args(action, 2)[0])
         d = _direction(action.args[1])
         if traps[q] != BLACK:
-            return f"There is no black trap on {square_text(q)} to push."
+            return T("There is no black trap on {square} to push.", square=square_text(q))
         there = NEIGHBOUR[q][d]
         if there < 0:
-            return "A trap cannot be pushed off the board (nor through a toilet)."
+            return T("A trap cannot be pushed off the board (nor through a toilet).")
         if traps[there] == RED:
-            return f"{square_text(there)} has a red trap: a black trap cannot be pushed onto it."
+            return T("{square} has a red trap: a black trap cannot be pushed onto it.", square=square_text(there))
         if there in rats:
-            return f"A rat is on {square_text(there)}: a trap cannot be pushed onto a rat."
+            return T("A rat is on {square}: a trap cannot be pushed onto a rat.", square=square_text(there))
     if verb == "tile":
         args = action.args
         if len(args) not in (1, 2):
-            return "`tile` takes a square, and may name its new tile: `tile r3c4` or `tile r3c4 ne`."
+            return T("`tile` takes a square, and may name its new tile: `tile r3c4` or `tile r3c4 ne`.")
         q = _square(args[0])
         if len(state["pending"]) >= MAX_TILES:
-            return f"A change takes at most {MAX_TILES} tiles: `confirm` or `cancel` it."
+            return T("A change takes at most {n} tiles: `confirm` or `cancel` it.", n=MAX_TILES)
         if any(q == p for p, _ in state["pending"]):
-            return f"{square_text(q)} is already in this change."
+            return T("{square} is already in this change.", square=square_text(q))
         if q in rats or traps[q]:
-            return "You cannot change a tile with a rat or a trap on it."
+            return T("You cannot change a tile with a rat or a trap on it.")
         if len(args) == 2:
             return _lay_refusal(state, q, args[1])
     if verb == "lay":
         return _lay_refusal(state, state["picking"], _args(action, 1)[0])
     if verb == "confirm" and state["refused"]:
-        return "This change was refused as it stands: change another tile, or `cancel`."
-    return f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
+        return T("This change was refused as it stands: change another tile, or `cancel`.")
+    return T("`{action}` is not one of your moves right now; autocomplete lists them.", action=action.encode()[:40])
 
 
 def _lay_refusal(state: JSON, q: int, text: str) -> str:
     mask = mask_of(text)
     if mask is None:
-        return "Name a tile by its openings (n, e, s, w, in any order: ne, nes, nesw), or blank for none."
-    return (
-        f"No {SHAPE_WORD[SHAPE_OF[mask]].lower()} tile is left in the supply, nor can a square this change"
-        f" may still take give one back: turn the tile of {square_text(q)}, or choose a shape the supply has."
+        return T(
+            "Name a tile by its openings (`n`, `e`, `s`, `w`, in any order: `ne`, `nes`, `nesw`), or `blank` for none."
+        )
+    return T(
+        "No {shape} tile is left in the supply, nor can a square this change may still take give one back: turn"
+        " the tile of {square}, or choose a shape the supply has.",
+        shape=SHAPE_NAME[SHAPE_OF[mask]],
+        square=square_text(q),
     )

@@ -8,6 +8,8 @@ one rotation, so a mask names a tile and its orientation at once.
 
 from __future__ import annotations
 
+from games.i18n import T
+
 SIZE = 8
 SQUARES = SIZE * SIZE
 
@@ -15,7 +17,12 @@ N, E, S, W = 1, 2, 4, 8
 DIRECTIONS = (N, E, S, W)
 DIR_NAME = {N: "n", E: "e", S: "s", W: "w"}
 DIR_BY_NAME = {v: k for k, v in DIR_NAME.items()}
-DIR_WORD = {N: "North", E: "East", S: "South", W: "West"}
+DIR_WORD = {N: T("North"), E: T("East"), S: T("South"), W: T("West")}
+"""A direction as a label (a button, a picker's entry)."""
+DIR_WAY = {N: T("north"), E: T("east"), S: T("south"), W: T("west")}
+"""A direction inside a sentence, the way a rat goes: "runs {direction} to r3c4"."""
+DIR_SIDE = {N: T("the north side"), E: T("the east side"), S: T("the south side"), W: T("the west side")}
+"""A side of a square inside a sentence: "There is no toilet on {side} of r3c4"."""
 OPPOSITE = {N: S, E: W, S: N, W: E}
 STEP = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}
 
@@ -23,13 +30,23 @@ TILE_SET: dict[str, int] = {"straight": 32, "elbow": 32, "tee": 20, "cross": 17,
 """The house tile set (120 tiles): shape -> number of tiles."""
 
 SHAPE_WORD = {
-    "straight": "Straight",
-    "elbow": "Elbow",
-    "tee": "Tee",
-    "cross": "Cross",
-    "cap": "Dead end (white dot)",
-    "blank": "Blank",
+    "straight": T("Straight"),
+    "elbow": T("Elbow"),
+    "tee": T("Tee"),
+    "cross": T("Cross"),
+    "cap": T("Dead end (white dot)"),
+    "blank": T("Blank"),
 }
+"""A tile's shape as a label."""
+SHAPE_NAME = {
+    "straight": T("straight"),
+    "elbow": T("elbow"),
+    "tee": T("tee"),
+    "cross": T("cross"),
+    "cap": T("dead end (white dot)"),
+    "blank": T("blank"),
+}
+"""A tile's shape inside a sentence: "No {shape} tile is left in the supply"."""
 TRAPS = ("", "black", "red")
 """A square's trap code in the state: 0 none, 1 black, 2 red."""
 BLACK, RED = 1, 2
@@ -54,17 +71,29 @@ def mask_text(mask: int) -> str:
 MASK_BY_TEXT = {mask_text(m): m for m in range(16)}
 
 
-def mask_label(mask: int) -> str:
-    """``"Elbow N–E"``, ``"Dead end (white dot) S"``, ``"Blank"``."""
-    openings = "–".join(DIR_NAME[d].upper() for d in DIRECTIONS if mask & d)
-    word = SHAPE_WORD[SHAPE_OF[mask]]
-    return f"{word} {openings}" if openings and SHAPE_OF[mask] != "cross" else word
+def openings_text(mask: int) -> str:
+    """A tile's openings by the letters the actions type: ``"N–E"`` (empty for none)."""
+    return "–".join(DIR_NAME[d].upper() for d in DIRECTIONS if mask & d)
+
+
+def tile_phrase(mask: int) -> str:
+    """A tile inside a sentence, with its article: "an elbow N–E", "a dead end S", "a cross", "a blank"."""
+    shape, openings = SHAPE_OF[mask], openings_text(mask)
+    if shape == "straight":
+        return T("a straight {openings}", openings=openings)
+    if shape == "elbow":
+        return T("an elbow {openings}", openings=openings)
+    if shape == "tee":
+        return T("a tee {openings}", openings=openings)
+    if shape == "cap":
+        return T("a dead end {openings}", openings=openings)
+    return T("a cross") if shape == "cross" else T("a blank")
 
 
 def openings_label(mask: int) -> str:
     """``"Openings N–E"`` or ``"No openings"``: a tile's rotation, once its shape is known."""
-    openings = "–".join(DIR_NAME[d].upper() for d in DIRECTIONS if mask & d)
-    return f"Openings {openings}" if openings else "No openings"
+    openings = openings_text(mask)
+    return T("Openings {openings}", openings=openings) if openings else T("No openings")
 
 
 def square(row: int, col: int) -> int:
@@ -81,7 +110,7 @@ SQUARE_BY_TEXT = {square_text(q): q for q in range(SQUARES)}
 
 
 def square_label(sq: int) -> str:
-    return f"Row {sq // SIZE + 1}, column {sq % SIZE + 1}"
+    return T("Row {row}, column {column}", row=sq // SIZE + 1, column=sq % SIZE + 1)
 
 
 def _neighbour(sq: int, d: int) -> int:

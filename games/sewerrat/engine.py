@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination
+from games.i18n import L, N, T, localize, seat_ref
 from games.sewerrat.actions import is_legal, legal, play
 from games.sewerrat.components import SHAPE_OF, TILE_SET
 from games.sewerrat.flow import team_count
@@ -46,18 +47,17 @@ class SewerRat(Game):
     """Sewer Rat for 2–6 rats, free-for-all or in teams."""
 
     kind: ClassVar[str] = "sewerrat"
-    title: ClassVar[str] = "Sewer Rat"
+    title: ClassVar[str] = T("Sewer Rat")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-    score_unit: ClassVar[str] = "turn"
-    scores_title: ClassVar[str] = "Turns in the sewer"
+    scores_title: ClassVar[str] = T("Turns in the sewer")
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "teams",
-            "Free-for-all (ffa), or teams of 2 or 3 players; seats alternate between teams",
+            L("Free-for-all (ffa), or teams of 2 or 3 players; seats alternate between teams"),
             "ffa",
             ("ffa", "2", "3"),
-            ("Free-for-all", "Teams of 2", "Teams of 3"),
+            (L("Free-for-all"), L("Teams of 2"), L("Teams of 3")),
         ),
     )
 
@@ -103,13 +103,19 @@ class SewerRat(Game):
         fits = TEAM_SIZES.get(str(options.get("teams", "ffa")))
         if fits is not None and players not in fits:
             size = options["teams"]
-            counts = " or ".join(str(n) for n in fits)
-            raise IllegalAction(f"Teams of {size} need {counts} players, not {players}.")
+            if len(fits) == 2:
+                raise IllegalAction(
+                    T("Teams of {size} need {a} or {b} players, not {n}.", size=size, a=fits[0], b=fits[1], n=players)
+                )
+            raise IllegalAction(T("Teams of {size} need {a} players, not {n}.", size=size, a=fits[0], n=players))
 
     def waiting(self, state: JSON, seat: int) -> str | None:
         actor = state["actor"]
         if state["phase"] == "displace" and seat == state["mover"] and actor != seat:
-            return f"A trap of your roll fell on {{p{actor}}}'s rat: it flees first, then your turn goes on."
+            return T(
+                "A trap of your roll fell on {seat}'s rat: it flees first, then your turn goes on.",
+                seat=seat_ref(actor),
+            )
         return None
 
     def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
@@ -137,6 +143,9 @@ class SewerRat(Game):
     def seat_summary(self, view: JSON) -> str:
         return seat_text(view)
 
+    def score_text(self, n: int) -> str:
+        return N("{n} turn", "{n} turns", n)
+
     def rules_text(self) -> str:
         return RULES
 
@@ -145,7 +154,7 @@ class SewerRat(Game):
         board = state["board"]
         reason = problem(board)
         if reason:
-            problems.append(f"invalid plumbing: {reason}")
+            problems.append(f"invalid plumbing: {localize(reason)}")
         counts = Counter(SHAPE_OF[m] for m in board)
         if any(counts[s] + state["supply"][s] != n or state["supply"][s] < 0 for s, n in TILE_SET.items()):
             problems.append(f"tiles not conserved: board {dict(counts)}, supply {state['supply']}")

@@ -20,17 +20,18 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Event, Termination, dice, joined
+from games.core import JSON, Event, Termination, dice
+from games.i18n import T, joined, seat_ref
 from games.sewerrat.board import add_trap, can_move, escapes, occupied
-from games.sewerrat.components import BLACK, DIR_WORD, RED, SIZE, TRAPS, square, square_text
+from games.sewerrat.components import BLACK, DIR_WAY, RED, SIZE, square, square_text
 
 TURN_LIMIT = 300
 """The safety limit: after this many turns the rats still in share the victory."""
 
 
 def p(seat: int) -> str:
-    """A seat's placeholder in engine text, replaced by its player's name."""
-    return "{p" + str(seat) + "}"
+    """A seat's placeholder in engine text, replaced by its player's name (a value of a marked message)."""
+    return seat_ref(seat)
 
 
 def team_count(players: int, teams: str) -> int:
@@ -56,11 +57,19 @@ def team_seats(state: JSON, team: int) -> list[int]:
     return [s for s in range(state["seats"]) if s % count == team]
 
 
-def eliminate(state: JSON, seat: int, when: str, reason: str, events: list[Event]) -> None:
-    """Remove ``seat``'s rat; rats that fall in the same ``when`` of the same turn fall at once."""
+def eliminate(state: JSON, seat: int, when: str, events: list[Event]) -> None:
+    """Remove ``seat``'s rat; rats that fall in the same ``when`` of the same turn fall at once (``roll``:
+    it cannot flee a trap of the roll; ``move``: it has no move when its move begins; ``end``: none at the
+    end of its turn)."""
     state["rats"][seat] = None
     state["fallen"].append([seat, state["turn"], when])
-    events.append(Event(f"💀 {p(seat)}'s rat {reason} and is out."))
+    if when == "roll":
+        text = T("{seat}'s rat cannot flee the trap and is out.", seat=p(seat))
+    elif when == "move":
+        text = T("{seat}'s rat has no legal move and is out.", seat=p(seat))
+    else:
+        text = T("{seat}'s rat cannot move at the end of its turn and is out.", seat=p(seat))
+    events.append(Event(f"💀 {text}"))
 
 
 def finish(state: JSON, winners: list[int], termination: Termination, summary: str) -> None:
@@ -82,11 +91,11 @@ def check_end(state: JSON, events: list[Event]) -> bool:
         winners = [s for t in sorted(teams) for s in team_seats(state, t)]
     names = joined([p(s) for s in winners])
     if not standing:
-        summary = f"{names} share the victory: the last rats fell at once."
+        summary = T("{names} share the victory: the last rats fell at once.", names=names)
     elif len(winners) > 1:
-        summary = f"{names} win: their team has the last rat standing."
+        summary = T("{names} win: their team has the last rat standing.", names=names)
     else:
-        summary = f"{names} wins: the last rat standing."
+        summary = T("{names} wins: the last rat standing.", names=names)
     finish(state, winners, Termination.LAST_STANDING, summary)
     events.append(Event(f"🏁 {summary}"))
     return True
@@ -99,7 +108,7 @@ def begin_turn(state: JSON, seat: int, rng: random.Random, events: list[Event]) 
     state["roll"] = {"y": y, "g": g, "at": []}
     events.append(
         Event(
-            f"{p(seat)} rolls yellow {y}, green {g}.",
+            T("{seat} rolls yellow {y}, green {g}.", seat=p(seat), y=y, g=g),
             data=dice(("yellow d8", SIZE, y), ("green d8", SIZE, g)),
         )
     )
@@ -114,7 +123,10 @@ def drop(state: JSON, q: int, kind: int, events: list[Event]) -> None:
     """Put a trap of the roll on ``q`` (where it lands, for the board to show)."""
     now = add_trap(state["traps"], q, kind)
     state["roll"]["at"].append(q)
-    events.append(Event(f"A {TRAPS[now]} trap is now on {square_text(q)}."))
+    if now == RED:
+        events.append(Event(T("A red trap is now on {square}.", square=square_text(q))))
+    else:
+        events.append(Event(T("A black trap is now on {square}.", square=square_text(q))))
 
 
 def resolve(state: JSON, rng: random.Random, events: list[Event]) -> None:
@@ -131,16 +143,26 @@ def resolve(state: JSON, rng: random.Random, events: list[Event]) -> None:
             return
         if traps[q] == RED and kind == "black":
             queue[0] = ["black", -1]
-            events.append(Event(f"The black trap falls on the red trap at {square_text(q)}: {p(mover)} places it."))
+            events.append(
+                Event(
+                    T(
+                        "The black trap falls on the red trap at {square}: {seat} places it.",
+                        square=square_text(q),
+                        seat=p(mover),
+                    )
+                )
+            )
             continue
         if traps[q] and kind == "red":
             if traps[q] == BLACK:
                 drop(state, q, RED, events)
                 queue[0] = ["black", -1]
-                events.append(Event(f"Doubles on a black trap: {p(mover)} places an extra black trap."))
+                events.append(Event(T("Doubles on a black trap: {seat} places an extra black trap.", seat=p(mover))))
             else:
                 queue[0] = ["choose", -1]
-                events.append(Event(f"Doubles on a red trap: {p(mover)} places one red or two black traps."))
+                events.append(
+                    Event(T("Doubles on a red trap: {seat} places one red or two black traps.", seat=p(mover)))
+                )
             continue
         if q in occupied(state):
             seat = state["rats"].index(q)
@@ -152,7 +174,7 @@ def resolve(state: JSON, rng: random.Random, events: list[Event]) -> None:
                 (d, there), *_ = ways.items()
                 flee(state, seat, d, there, events)
             else:
-                eliminate(state, seat, "roll", "cannot flee the trap", events)
+                eliminate(state, seat, "roll", events)
         drop(state, q, RED if kind == "red" else BLACK, events)
         queue.pop(0)
     after_roll(state, rng, events)
@@ -160,7 +182,16 @@ def resolve(state: JSON, rng: random.Random, events: list[Event]) -> None:
 
 def flee(state: JSON, seat: int, d: int, there: int, events: list[Event]) -> None:
     state["rats"][seat] = there
-    events.append(Event(f"{p(seat)}'s rat flees the trap {DIR_WORD[d].lower()} to {square_text(there)}."))
+    events.append(
+        Event(
+            T(
+                "{seat}'s rat flees the trap {direction} to {square}.",
+                seat=p(seat),
+                direction=DIR_WAY[d],
+                square=square_text(there),
+            )
+        )
+    )
 
 
 def after_roll(state: JSON, rng: random.Random, events: list[Event]) -> None:
@@ -171,7 +202,7 @@ def after_roll(state: JSON, rng: random.Random, events: list[Event]) -> None:
     if state["rats"][mover] is None:
         next_turn(state, rng, events)
     elif not can_move(state, mover):
-        eliminate(state, mover, "move", "has no legal move", events)
+        eliminate(state, mover, "move", events)
         if not check_end(state, events):
             next_turn(state, rng, events)
     else:
@@ -183,7 +214,7 @@ def end_turn(state: JSON, rng: random.Random, events: list[Event]) -> None:
     mover = state["mover"]
     state.update(pending=[], picking=None, refused=False)
     if not can_move(state, mover):
-        eliminate(state, mover, "end", "cannot move at the end of its turn", events)
+        eliminate(state, mover, "end", events)
         if check_end(state, events):
             return
     next_turn(state, rng, events)
@@ -192,7 +223,8 @@ def end_turn(state: JSON, rng: random.Random, events: list[Event]) -> None:
 def next_turn(state: JSON, rng: random.Random, events: list[Event]) -> None:
     if state["turn"] >= TURN_LIMIT:
         winners = [s for t in standing_teams(state) for s in team_seats(state, t)]
-        summary = f"{TURN_LIMIT} turns have passed: " + joined([p(s) for s in winners]) + " share the victory."
+        names = joined([p(s) for s in winners])
+        summary = T("{limit} turns have passed: {names} share the victory.", limit=TURN_LIMIT, names=names)
         finish(state, winners, Termination.SAFETY_LIMIT, summary)
         events.append(Event(f"🏁 {summary}"))
         return

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from games.i18n import T
 from games.sewerrat.components import (
     DIRECTIONS,
     NEIGHBOUR,
@@ -41,11 +42,13 @@ def problem(board: list[int]) -> str | None:
     for q in range(SQUARES):
         mask = board[q]
         if mask & OUTWARD[q] != OUTWARD[q]:
-            return f"{square_text(q)} must open toward its toilet"
+            return T("{square} must open toward its toilet", square=square_text(q))
         for d in DIRECTIONS:
             there = NEIGHBOUR[q][d]
             if there >= 0 and bool(mask & d) != bool(board[there] & OPPOSITE[d]):
-                return f"the pipes of {square_text(q)} and {square_text(there)} do not meet"
+                return T(
+                    "the pipes of {square} and {other} do not meet", square=square_text(q), other=square_text(there)
+                )
     return None
 
 

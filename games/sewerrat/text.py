@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-RULES = """\
+from games.i18n import T
+
+RULES = T("""\
 **Sewer Rat** — 2–6 players, one rat each, free-for-all or in teams: of 2 with 4 or 6 players, of 3 \
 with 6 (seats alternate between teams; each team has its colour). The last rat (or team) able to move \
 wins.
@@ -30,4 +32,4 @@ or its toilet. Or `pass`.
 **Out.** A rat with no legal move when its move begins, or at the end of its own turn, is out. Rats that \
 fall in the same roll fall at once: if they were the last, they share the victory. After 300 turns the \
 rats still in share it.
-"""
+""")

@@ -17,9 +17,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 
-from games.core import JSON, joined, plural
+from games.core import JSON
+from games.i18n import N, T, joined
 from games.sewerrat.board import occupied
-from games.sewerrat.components import SHAPE_OF, SHAPE_WORD, SQUARES, TILE_SET
+from games.sewerrat.components import SHAPE_OF, SQUARES, TILE_SET
 from games.sewerrat.plumbing import problem
 
 MAX_TILES = 4
@@ -116,16 +117,31 @@ def tile_masks(state: JSON, q: int) -> list[int]:
     return [m for m in range(16) if SHAPE_OF[m] in shapes]
 
 
+def shape_count(shape: str, n: int) -> str:
+    """``n`` tiles of ``shape``, counted: "1 tee", "2 elbows"."""
+    if shape == "straight":
+        return N("{n} straight", "{n} straights", n)
+    if shape == "elbow":
+        return N("{n} elbow", "{n} elbows", n)
+    if shape == "tee":
+        return N("{n} tee", "{n} tees", n)
+    if shape == "cross":
+        return N("{n} cross", "{n} crosses", n)
+    if shape == "cap":
+        return N("{n} dead end", "{n} dead ends", n)
+    return N("{n} blank", "{n} blanks", n)
+
+
 def supply_problem(state: JSON) -> str | None:
     """Why no order of the pending change's squares finds each new tile in the supply, or ``None``."""
     changes = swaps(state, state["pending"])
     if in_some_order(state["supply"], changes):
         return None
     left = supply_with_pending(state)
-    short = joined([plural(-left[shape], SHAPE_WORD[shape].lower()) for shape in TILE_SET if left[shape] < 0])
+    short = joined([shape_count(shape, -left[shape]) for shape in TILE_SET if left[shape] < 0])
     if short:
-        return f"the supply is short of {short} (a square changed from that shape gives one back)"
-    return "no order of its squares finds each new tile in the supply"
+        return T("the supply is short of {tiles} (a square changed from that shape gives one back)", tiles=short)
+    return T("no order of its squares finds each new tile in the supply")
 
 
 def change_problem(state: JSON) -> str | None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.core import JSON, joined
+from games.core import JSON
+from games.i18n import N, T, joined, seat_ref
 from games.sewerrat.board import escapes, moves
 from games.sewerrat.components import DIR_NAME, square_text, toilet_exit, toilet_name
 from games.sewerrat.flow import TURN_LIMIT, team_count, team_of
@@ -65,65 +66,89 @@ def build_view(state: JSON, seat: int | None) -> JSON:
     }
 
 
-def _p(seat: int) -> str:
-    return "{p" + str(seat) + "}"
-
-
 def pending_text(state: JSON) -> str | None:
     """Who must decide what now, in words (``{pN}`` for seats)."""
-    phase, actor, mover = state["phase"], state["actor"], _p(state["mover"])
+    phase, actor, mover = state["phase"], state["actor"], seat_ref(state["mover"])
     if actor is None:
         return None
-    who = _p(actor)
+    who = seat_ref(actor)
     if phase == "place":
-        return f"{who} places their rat on a white dot"
+        return T("{seat} places their rat on a white dot", seat=who)
     if phase == "displace":
-        return f"a trap falls on {who}'s rat: where does it flee?"
+        return T("a trap falls on {seat}'s rat: where does it flee?", seat=who)
     if phase == "put":
-        return f"{who} places a {state['queue'][0][0]} trap anywhere legal"
+        if state["queue"][0][0] == "red":
+            return T("{seat} places a red trap anywhere legal", seat=who)
+        return T("{seat} places a black trap anywhere legal", seat=who)
     if phase == "extra":
-        return f"doubles on a red trap: {who} places one red or two black traps"
+        return T("doubles on a red trap: {seat} places one red or two black traps", seat=who)
     if phase == "move":
-        return f"{who} moves their rat"
+        return T("{seat} moves their rat", seat=who)
     if phase == "after":
-        return f"{who} may push a black trap, change tiles or end the turn"
+        return T("{seat} may push a black trap, change tiles or end the turn", seat=who)
     if phase == "tile":
-        return f"{who} chooses the new tile for {square_text(state['picking'])}"
-    refused = " (refused: change more or cancel)" if state["refused"] else ""
-    return f"{mover} is changing {len(state['pending'])} of up to 4 tiles{refused}"
+        return T("{seat} chooses the new tile for {square}", seat=who, square=square_text(state["picking"]))
+    if state["refused"]:
+        return T(
+            "{seat} is changing {n} of up to 4 tiles (refused: change more or cancel)",
+            seat=mover,
+            n=len(state["pending"]),
+        )
+    return T("{seat} is changing {n} of up to 4 tiles", seat=mover, n=len(state["pending"]))
+
+
+def _rat(view: JSON, seat: int, q: int | None) -> str:
+    """Where a seat's rat is, for the summary: ``{p0} r3c4``, ``{p1} out``."""
+    if seat in view["out"]:
+        return T("{seat} out", seat=seat_ref(seat))
+    if q is None:
+        return T("{seat} not placed", seat=seat_ref(seat))
+    return f"{seat_ref(seat)} {square_text(q)}"
 
 
 def summary_line(view: JSON) -> str:
     """One line: the turn, who acts, where every rat is."""
-    rats = ", ".join(
-        f"{_p(s)} {'out' if s in view['out'] else square_text(q) if q is not None else 'not placed'}"
-        for s, q in enumerate(view["rats"])
-    )
+    rats = ", ".join(_rat(view, s, q) for s, q in enumerate(view["rats"]))
     if view["result"] is not None:
-        return f"Sewer Rat, game over after {view['turn']} turns. Rats: {rats}."
+        return N(
+            "Sewer Rat, game over after {n} turn. Rats: {rats}.",
+            "Sewer Rat, game over after {n} turns. Rats: {rats}.",
+            view["turn"],
+            rats=rats,
+        )
     if view["phase"] == "place":
-        return f"Sewer Rat setup: {_p(view['actor'])} places their rat. Rats: {rats}."
-    roll = view["roll"]
-    dice = f" (rolled yellow {roll['y']}, green {roll['g']})" if roll else ""
-    return f"Sewer Rat turn {view['turn']}: {_p(view['mover'])} to play{dice}. Rats: {rats}."
+        return T("Sewer Rat setup: {seat} places their rat. Rats: {rats}.", seat=seat_ref(view["actor"]), rats=rats)
+    roll, mover = view["roll"], seat_ref(view["mover"])
+    if roll:
+        return T(
+            "Sewer Rat turn {turn}: {seat} to play (rolled yellow {y}, green {g}). Rats: {rats}.",
+            turn=view["turn"],
+            seat=mover,
+            y=roll["y"],
+            g=roll["g"],
+            rats=rats,
+        )
+    return T("Sewer Rat turn {turn}: {seat} to play. Rats: {rats}.", turn=view["turn"], seat=mover, rats=rats)
 
 
 def seat_text(view: JSON) -> str:
-    """The viewer's rat, team and legal moves (nothing is secret in Sewer Rat)."""
+    """The viewer's rat, team and legal moves (nothing is secret in Sewer Rat): sentences, one message each."""
     seat = view["viewer"]
     if seat is None:
-        return "You are watching this game."
+        return T("You are watching this game.")
     q = view["rats"][seat]
     if seat in view["out"]:
-        where = "Your rat is out."
+        parts = [T("Your rat is out.")]
     elif q is None:
-        where = "You have not placed your rat yet."
+        parts = [T("You have not placed your rat yet.")]
     else:
-        where = f"Your rat is on {square_text(q)}."
+        parts = [T("Your rat is on {square}.", square=square_text(q))]
     mates = [s for s in range(view["seats"]) if s != seat and view["team_of"][s] == view["team_of"][seat]]
-    team = f" Your team: {joined([_p(s) for s in [seat, *mates]])}." if view["mode"] != "ffa" else ""
+    if view["mode"] != "ffa":
+        parts.append(T("Your team: {names}.", names=joined([seat_ref(s) for s in [seat, *mates]])))
     moves_ = view["mine"]
-    can = f" From there it can: {', '.join(f'`{m}`' for m in moves_)}." if moves_ else ""
-    if q is not None and not moves_:
-        can = " From there it has no move right now."
-    return where + team + can
+    if moves_:
+        parts.append(T("From there it can: {moves}.", moves=", ".join(f"`{m}`" for m in moves_)))
+    elif q is not None:
+        parts.append(T("From there it has no move right now."))
+    return " ".join(parts)
