@@ -49,6 +49,7 @@ from games.core import (
     clone,
     format_seats,
 )
+from games.i18n import LANGUAGES, N, joined, localize
 from games.registry import GAMES, GameSpec
 from games.simulate import next_actor
 from tables.menus import path_to, walk
@@ -569,7 +570,7 @@ REPR = re.compile(r"\{'|'\}|\[|\]|\bNone\b|\bTrue\b|\bFalse\b|\{p\d|\{\w+\}")
 @pytest.mark.parametrize("table", TABLES)
 def test_what_a_board_waits_for_and_its_description_are_sentences(table: Table) -> None:
     """The board's ➡️ line (``prompt``) and the image's description (``summary``) read as sentences at every
-    position, for every viewer: never a repr."""
+    position, for every viewer, in every language: never a repr."""
     game = table.game
     names = [f"Player{s}" for s in range(32)]
     for state, where in each_position(table):
@@ -578,8 +579,8 @@ def test_what_a_board_waits_for_and_its_description_are_sentences(table: Table) 
             prompt = game.prompt(view)
             assert prompt is None or isinstance(prompt, str), f"{where}: prompt {prompt!r}"
             for text in (prompt, game.summary(view)):
-                if text:
-                    shown = format_seats(text, names)
+                for lang in LANGUAGES if text else ():
+                    shown = localize(format_seats(text, names), lang)
                     assert not REPR.search(shown), f"{where} viewer {seat}: {shown!r}"
                     assert not UNREADABLE.search(shown), f"{where} viewer {seat}: {shown!r}"
 
@@ -610,9 +611,9 @@ def test_many_games(table: Table) -> None:
             check_secret_choices(game, state, rng, where)
 
 
-def test_counts_articles_and_lists_read_as_sentences() -> None:
-    from games.core import article, joined, plural
-
-    assert (plural(1, "cannon"), plural(3, "cannon"), plural(2, "supply")) == ("1 cannon", "3 cannons", "2 supplies")
-    assert (article("English town"), article("Dutch ship")) == ("an English town", "a Dutch ship")
-    assert [joined(n) for n in ([], ["A"], ["A", "B"], ["A", "B", "C"])] == ["", "A", "A and B", "A, B and C"]
+def test_counts_and_lists_read_as_sentences_in_each_language() -> None:
+    cards = [N("{n} card", "{n} cards", n) for n in (1, 3)]
+    assert [localize(c) for c in cards] == ["1 card", "3 cards"]
+    lists = [joined(n) for n in ([], ["A"], ["A", "B"], ["A", "B", "C"])]
+    assert [localize(t) for t in lists] == ["", "A", "A and B", "A, B and C"]
+    assert [localize(t, "de") for t in lists] == ["", "A", "A und B", "A, B und C"]
