@@ -11,6 +11,7 @@ import pytest
 from cogs.demo import _components
 from data.store import GameRecord
 from games.core import Action
+from games.i18n import localize
 from games.pirates.cards import BY_CODE
 from games.registry import GAMES
 from rendering.pirates import render_board, render_hand
@@ -107,7 +108,7 @@ async def test_a_duel_choice_stays_secret_until_both_have_chosen(world: World) -
     # The chooser picks a card in an ephemeral picker opened from the public button.
     choices = GAME.choices(record.state, first)
     play = next(c for c in choices if c.action.verb == "play")
-    assert play.secret and play.path[0] == "Choose your combat card"
+    assert play.secret and localize(play.path[0]) == "Choose your combat card"
     _tag, path = menus.path_to(choices, play)
     button = table.board_button(record, labels.index("Choose your combat card …"))
     picker = await chooser.click(board, custom_id=button)
@@ -122,7 +123,7 @@ async def test_a_duel_choice_stays_secret_until_both_have_chosen(world: World) -
     card_name = BY_CODE[code].name
     public = public_texts(world, after)
     assert "has chosen a combat card" in public
-    assert f"choose {card_name}" not in public and play.path[1] not in public
+    assert f"choose {card_name}" not in public and localize(play.path[1]) not in public
     for viewer in (second, None):
         view = GAME.view(after.state, viewer)
         assert code not in str(view["duel"]) and view.get("chosen") is None

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.core import IllegalAction, RandomPlayer, Termination
+from games.i18n import localize
 from games.pirates import Pirates, PiratesAI
 from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, face
 from games.pirates.engine import TURN_LIMIT
@@ -72,8 +73,9 @@ def do(state: dict, seat: int, text: str) -> list:
     return step.events
 
 
-def texts(events: list) -> str:
-    return " | ".join(e.text for e in events)
+def texts(events: list, locale: str = "en") -> str:
+    """The events' texts written out (in English unless ``locale`` says otherwise), ``{pN}`` kept."""
+    return " | ".join(localize(e.text, locale) for e in events)
 
 
 def legal(state: dict, seat: int) -> set[str]:
@@ -88,7 +90,7 @@ def test_the_card_faces_follow_every_field_rule() -> None:
     suited = [f for f in FACES if not f.joker]
     assert len(suited) == 52 and sum(f.joker for f in FACES) == 2
     towns = [f.town for f in suited]
-    assert len(set(towns)) == 52 and all(f.town == "Pirate Cove" for f in FACES if f.joker)
+    assert len(set(towns)) == 52 and all(localize(f.town) == "Pirate Cove" for f in FACES if f.joker)
     assert sum(len(t) for t in TOWNS.values()) == 52
     nations = {"h": "English", "d": "Spanish", "c": "French", "s": "Dutch"}
     goods = {"h": "sugar", "d": "silver", "c": "tobacco", "s": "spices"}
@@ -106,9 +108,9 @@ def test_the_card_faces_follow_every_field_rule() -> None:
     assert len(set(ships)) == 13 and ships[10:] == ["Ship of the Line", "Fast Galleon", "Flag Galleon"]
     assert len({f.ship for f in FACES}) == 14
     assert NEXT_NATION == {"h": "d", "d": "c", "c": "s", "s": "h"}
-    assert BY_CODE["3d"].mission_text == "Deliver 5 t of silver to a Spanish town"
-    assert BY_CODE["6s"].mission_text == "Sink an English ship"
-    assert BY_CODE["6h"].mission_text == "Sink a Spanish ship"
+    assert localize(BY_CODE["3d"].mission_text) == "Deliver 5 t of silver to a Spanish town"
+    assert localize(BY_CODE["6s"].mission_text) == "Sink an English ship"
+    assert localize(BY_CODE["6h"].mission_text) == "Sink a Spanish ship"
 
 
 # ---------------------------------------------------------------------------------------------- setup
@@ -167,7 +169,7 @@ def test_flag_galleon_draws_two_missions_and_keeps_one() -> None:
     stack(state, "8s", "3d")
     events = do(state, 0, "magistrate")
     assert legal(state, 0) == {"keep 8s", "keep 3d"}
-    assert all("8♠" not in e.text for e in events if e.seat is None)
+    assert all("8♠" not in localize(e.text) for e in events if e.seat is None)
     do(state, 0, "keep 3d")
     assert [face(c).code for c in state["players"][0]["missions"]] == ["3d"]
     assert face(state["discard"][-1]).code == "8s"
@@ -397,14 +399,17 @@ def test_pirate_cove_can_never_be_attacked() -> None:
     state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "place": "town", "town": "3d"})
     assert "attack" in legal(state, 0)
     cove = table(2, s0={"ship": "5h", "hand": ["10c"], "place": "town", "town": "jk"})
-    with pytest.raises(IllegalAction, match="Pirate Cove is a haven: it can never be attacked"):
+    with pytest.raises(IllegalAction) as refused:
         G.apply(cove, 0, "attack")
-    with pytest.raises(IllegalAction, match="The neutral port belongs to no nation: it cannot be attacked"):
+    assert "Pirate Cove is a haven: it can never be attacked" in localize(str(refused.value))
+    with pytest.raises(IllegalAction) as refused:
         G.apply(table(2, s0={"ship": "5h", "hand": ["10c"], "place": "port"}), 0, "attack")
+    assert "The neutral port belongs to no nation: it cannot be attacked" in localize(str(refused.value))
     taken = table(2, s0={"ship": "5h", "hand": ["10c"], "place": "town", "town": "3d"})
     taken["players"][0]["taken"] = True
-    with pytest.raises(IllegalAction, match="taken this town already"):
+    with pytest.raises(IllegalAction) as refused:
         G.apply(taken, 0, "attack")
+    assert "taken this town already" in localize(str(refused.value))
 
 
 def test_treasure_fleet_without_a_mission_counts_the_galleon_itself() -> None:
@@ -491,7 +496,11 @@ def test_pirate_cove_three_choices() -> None:
     assert legal(state, 0) == {"swap kd", "swap 2s"}
     do(state, 0, "swap kd")
     player = state["players"][0]
-    assert face(player["ship"]).code == "kd" and player["holds"] == [] and face(player["town"]).town == "Pirate Cove"
+    assert (
+        face(player["ship"]).code == "kd"
+        and player["holds"] == []
+        and localize(face(player["town"]).town) == "Pirate Cove"
+    )
     state = table(2, s0={"ship": "5h", "hand": ["2c"], "place": "sea"})
     stack(state, "jk", "8s", "7d")
     do(state, 0, "town")
@@ -562,16 +571,17 @@ def test_duel_choices_are_secret_and_simultaneous() -> None:
     state = duel_table()
     assert G.to_act(state) == (0, 1) and G.secret(state, 0) and G.secret(state, 1)
     first = G.choices(state, 0)[0]
-    assert first.path[0] == "Choose your combat card" and first.secret
+    assert localize(first.path[0]) == "Choose your combat card" and first.secret
     events = do(state, 0, "play 9c")
-    public = [e.text for e in events if e.seat is None]
+    public = [localize(e.text) for e in events if e.seat is None]
     assert all("9" not in t for t in public)
     assert G.to_act(state) == (1,)
     for viewer in (1, None):
-        assert "9c" not in str(G.view(state, viewer)) and "9♣" not in G.summary(G.view(state, viewer))
+        assert "9c" not in str(G.view(state, viewer)) and "9♣" not in localize(G.summary(G.view(state, viewer)))
     assert G.view(state, 0)["chosen"] == "9c"
     events = do(state, 1, "play 3c")
-    assert any("Revealed" in e.text and "9♣" in e.text and "3♣" in e.text for e in events if e.seat is None)
+    revealed = [localize(e.text) for e in events if e.seat is None]
+    assert any("Revealed" in t and "9♣" in t and "3♣" in t for t in revealed)
 
 
 def test_duel_winner_takes_the_card_completes_a_bounty_and_plunders() -> None:
@@ -677,7 +687,7 @@ def test_one_sinking_may_complete_two_missions_and_win_with_four() -> None:
     do(state, 0, "fire kh")
     assert len(state["players"][0]["done"]) == 4 and G.outcome(state).winners == (0,)
     # The result says the count the scores show ("Missions done: … 4 missions"), not "three".
-    assert G.outcome(state).summary == "{p0} completed 4 missions and freed the captain."
+    assert localize(G.outcome(state).summary) == "{p0} completed 4 missions and freed the captain."
 
 
 def test_a_joker_in_a_duel_brings_a_drawn_ship() -> None:

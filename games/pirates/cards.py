@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from games.core import article, plural
+from games.i18n import N, T
 
 DECK_SIZE = 54
 JOKER_FACES = (52, 53)
@@ -31,13 +31,54 @@ class Mission(Enum):
 
 SUITS = ("h", "d", "c", "s")
 SUIT_SYMBOLS = {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}
-SUIT_NAMES = {"h": "hearts", "d": "diamonds", "c": "clubs", "s": "spades"}
+SUIT_NAMES = {"h": T("hearts"), "d": T("diamonds"), "c": T("clubs"), "s": T("spades")}
 NATIONS = {"h": "English", "d": "Spanish", "c": "French", "s": "Dutch"}
+"""A suit's nation, in English: what the rules compare (the words a player reads are :data:`NATION`)."""
 GOODS = {"h": "sugar", "d": "silver", "c": "tobacco", "s": "spices"}
+"""A suit's good, in English (the words a player reads are :data:`GOOD`)."""
 NEXT_NATION = {"h": "d", "d": "c", "c": "s", "s": "h"}
 """A Hunt mission's prey: English → Spanish → French → Dutch → English."""
 RANK_CODES = ("a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k")
-RANK_NAMES = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
+RANK_NAMES = (T("Ace"), "2", "3", "4", "5", "6", "7", "8", "9", "10", T("Jack"), T("Queen"), T("King"))
+
+# The words a player reads. A nation is an adjective; in German its translation is the stem
+# ("englisch") that each phrase below declines itself ("{nation}e Fregatte", "{nation}es Linienschiff").
+NATION = {"h": T("English"), "d": T("Spanish"), "c": T("French"), "s": T("Dutch")}
+GOOD = {"h": T("sugar"), "d": T("silver"), "c": T("tobacco"), "s": T("spices"), None: T("treasure")}
+NATION_GOOD = {"h": T("English sugar"), "d": T("Spanish silver"), "c": T("French tobacco"), "s": T("Dutch spices")}
+A_TOWN = {"h": T("an English town"), "d": T("a Spanish town"), "c": T("a French town"), "s": T("a Dutch town")}
+A_SHIP = {"h": T("an English ship"), "d": T("a Spanish ship"), "c": T("a French ship"), "s": T("a Dutch ship")}
+SHIP_OF = {
+    "h": T("English ship"),
+    "d": T("Spanish ship"),
+    "c": T("French ship"),
+    "s": T("Dutch ship"),
+    None: T("pirate ship"),
+}
+"""A player's ship by the nation of its card (a Joker ship: a pirate ship)."""
+MISSION_NAME = {
+    Mission.DELIVERY: T("delivery"),
+    Mission.HUNT: T("hunt"),
+    Mission.RAID: T("raid"),
+    Mission.BOUNTY: T("bounty"),
+    Mission.TREASURE: T("treasure fleet"),
+}
+"""A mission's kind in a sentence ("5♥ hunt — …")."""
+MISSION_TITLE = {
+    Mission.DELIVERY: T("Delivery"),
+    Mission.HUNT: T("Hunt"),
+    Mission.RAID: T("Raid"),
+    Mission.BOUNTY: T("Bounty"),
+    Mission.TREASURE: T("Treasure fleet"),
+}
+"""A mission's kind as a heading ("Hunt: Sink a Spanish ship")."""
+A_MISSION = {
+    Mission.DELIVERY: T("a delivery mission"),
+    Mission.HUNT: T("a hunt mission"),
+    Mission.RAID: T("a raid mission"),
+    Mission.BOUNTY: T("a bounty mission"),
+    Mission.TREASURE: T("a treasure fleet mission"),
+}
 
 SHIP_TYPES = (
     "Sloop",
@@ -55,75 +96,117 @@ SHIP_TYPES = (
     "Flag Galleon",
 )
 """Ship type by rank, Ace first; the Joker is the Treasure Galleon."""
+SHIP = {
+    "Sloop": T("Sloop"),
+    "Pinnace": T("Pinnace"),
+    "Schooner": T("Schooner"),
+    "Brigantine": T("Brigantine"),
+    "Brig": T("Brig"),
+    "Barque": T("Barque"),
+    "Fluyt": T("Fluyt"),
+    "Merchantman": T("Merchantman"),
+    "Frigate": T("Frigate"),
+    "Galleon": T("Galleon"),
+    "Ship of the Line": T("Ship of the Line"),
+    "Fast Galleon": T("Fast Galleon"),
+    "Flag Galleon": T("Flag Galleon"),
+    "Treasure Galleon": T("Treasure Galleon"),
+}
+"""A ship type's name as a player reads it (the English names above are what the rules compare)."""
+
+
+def _nation_ships(nation: str) -> tuple[str, ...]:
+    """Every ship type of one nation ("English Sloop"), by rank: one message each, as a German adjective's
+    ending follows the ship's gender."""
+    return (
+        T("{nation} Sloop", nation=nation),
+        T("{nation} Pinnace", nation=nation),
+        T("{nation} Schooner", nation=nation),
+        T("{nation} Brigantine", nation=nation),
+        T("{nation} Brig", nation=nation),
+        T("{nation} Barque", nation=nation),
+        T("{nation} Fluyt", nation=nation),
+        T("{nation} Merchantman", nation=nation),
+        T("{nation} Frigate", nation=nation),
+        T("{nation} Galleon", nation=nation),
+        T("{nation} Ship of the Line", nation=nation),
+        T("{nation} Fast Galleon", nation=nation),
+        T("{nation} Flag Galleon", nation=nation),
+    )
+
+
+NATION_SHIPS = {suit: _nation_ships(NATION[suit]) for suit in SUITS}
+PIRATE_GALLEON = T("Pirate Treasure Galleon")
 SHIP_BONUS = {
-    "Ship of the Line": "+1 cannon value in every combat",
-    "Fast Galleon": "−1 ton when fleeing",
-    "Flag Galleon": "at the magistrate: draw 2 missions, keep 1",
+    "Ship of the Line": T("+1 cannon value in every combat"),
+    "Fast Galleon": T("−1 ton when fleeing"),
+    "Flag Galleon": T("at the magistrate: draw 2 missions, keep 1"),
 }
 
-TOWNS = {
+TOWNS = {  # proper names, kept in German unless a German name is usual ("Havanna")
     "h": (
-        "Port Royal",
-        "Kingston",
-        "Bridgetown",
-        "Nassau",
-        "St. John's",
-        "Charles Town",
-        "Spanish Town",
-        "Basseterre",
-        "Plymouth",
-        "Jamestown",
-        "Hamilton",
-        "Belize Town",
-        "Speightstown",
+        T("Port Royal"),
+        T("Kingston"),
+        T("Bridgetown"),
+        T("Nassau"),
+        T("St. John's"),
+        T("Charles Town"),
+        T("Spanish Town"),
+        T("Basseterre"),
+        T("Plymouth"),
+        T("Jamestown"),
+        T("Hamilton"),
+        T("Belize Town"),
+        T("Speightstown"),
     ),
     "d": (
-        "Havana",
-        "Cartagena",
-        "Santo Domingo",
-        "San Juan",
-        "Veracruz",
-        "Portobelo",
-        "Maracaibo",
-        "Campeche",
-        "Santiago",
-        "Panama",
-        "Trinidad",
-        "Caracas",
-        "Nombre de Dios",
+        T("Havana"),
+        T("Cartagena"),
+        T("Santo Domingo"),
+        T("San Juan"),
+        T("Veracruz"),
+        T("Portobelo"),
+        T("Maracaibo"),
+        T("Campeche"),
+        T("Santiago"),
+        T("Panama"),
+        T("Trinidad"),
+        T("Caracas"),
+        T("Nombre de Dios"),
     ),
     "c": (
-        "Tortuga",
-        "Port-de-Paix",
-        "Fort-Royal",
-        "Saint-Pierre",
-        "Pointe-à-Pitre",
-        "Cayenne",
-        "Petit-Goâve",
-        "Léogâne",
-        "Cap-Français",
-        "Marie-Galante",
-        "Les Saintes",
-        "Saint-Louis",
-        "Fort-Dauphin",
+        T("Tortuga"),
+        T("Port-de-Paix"),
+        T("Fort-Royal"),
+        T("Saint-Pierre"),
+        T("Pointe-à-Pitre"),
+        T("Cayenne"),
+        T("Petit-Goâve"),
+        T("Léogâne"),
+        T("Cap-Français"),
+        T("Marie-Galante"),
+        T("Les Saintes"),
+        T("Saint-Louis"),
+        T("Fort-Dauphin"),
     ),
     "s": (
-        "Willemstad",
-        "Oranjestad",
-        "Saba",
-        "Philipsburg",
-        "Kralendijk",
-        "Paramaribo",
-        "Nieuw Amsterdam",
-        "Essequibo",
-        "Berbice",
-        "Fort Zeelandia",
-        "Scarborough",
-        "Fort Nassau",
-        "Sint Maarten",
+        T("Willemstad"),
+        T("Oranjestad"),
+        T("Saba"),
+        T("Philipsburg"),
+        T("Kralendijk"),
+        T("Paramaribo"),
+        T("Nieuw Amsterdam"),
+        T("Essequibo"),
+        T("Berbice"),
+        T("Fort Zeelandia"),
+        T("Scarborough"),
+        T("Fort Nassau"),
+        T("Sint Maarten"),
     ),
 }
-PIRATE_COVE = "Pirate Cove"
+PIRATE_COVE = T("Pirate Cove")
+JOKER = T("Joker")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,42 +233,91 @@ class Face:
 
     @property
     def nation(self) -> str | None:
+        """The nation in English (``None`` for a Joker): for the rules, not for a reader."""
         return NATIONS[self.suit] if self.suit else None
 
     @property
     def good(self) -> str | None:
+        """The good in English (``None`` for a Joker): for the rules, not for a reader."""
         return GOODS[self.suit] if self.suit else None
 
     @property
     def bonus(self) -> str | None:
+        """The ship type's bonus, marked (``None`` for most ships)."""
         return SHIP_BONUS.get(self.ship)
 
     @property
     def name(self) -> str:
-        """``"10♥"``, ``"K♠"``, ``"Joker"``."""
+        """``"10♥"``, ``"K♠"``, ``"Joker"``: the index, the same in every language (the Joker's name, for
+        a reader, is :attr:`label`)."""
         if self.suit is None:
             return "Joker"
         return f"{RANK_CODES[self.rank - 1].upper()}{SUIT_SYMBOLS[self.suit]}"
 
     @property
+    def label(self) -> str:
+        """The card's index as a player reads it: ``"10♥"``, or the Joker marked."""
+        return JOKER if self.suit is None else self.name
+
+    @property
     def long_name(self) -> str:
-        """``"10 of hearts"``, ``"Joker"``."""
+        """``"10 of hearts"``, ``"Ace of spades"`` (German "Pik-Ass"), ``"Joker"``; marked."""
         if self.suit is None:
-            return "Joker"
-        return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
+            return JOKER
+        return T("{rank} of {suit}", rank=RANK_NAMES[self.rank - 1], suit=SUIT_NAMES[self.suit])
+
+    @property
+    def ship_name(self) -> str:
+        """The ship type, marked: ``"Frigate"``."""
+        return SHIP[self.ship]
+
+    @property
+    def nation_ship(self) -> str:
+        """The ship with its nation, marked: ``"English Frigate"``, ``"Pirate Treasure Galleon"``."""
+        return PIRATE_GALLEON if self.suit is None else NATION_SHIPS[self.suit][self.rank - 1]
+
+    @property
+    def good_name(self) -> str:
+        """The cargo's good, marked: ``"sugar"``, ``"treasure"`` for a Joker."""
+        return GOOD[self.suit]
+
+    @property
+    def cargo(self) -> str:
+        """The card as cargo, marked: ``"7 t sugar"``."""
+        return T("{tons} t {good}", tons=self.size, good=self.good_name)
+
+    @property
+    def cannon_count(self) -> str:
+        """``"4 cannons"``, marked."""
+        return N("{n} cannon", "{n} cannons", self.cannons)
+
+    @property
+    def mission_name(self) -> str:
+        """The mission's kind in a sentence, marked: ``"hunt"``."""
+        return MISSION_NAME[self.mission]
+
+    @property
+    def mission_title(self) -> str:
+        """The mission's kind as a heading, marked: ``"Hunt"``."""
+        return MISSION_TITLE[self.mission]
 
     @property
     def mission_text(self) -> str:
-        """The mission line: what completing this card as a mission takes."""
+        """The mission line, marked: what completing this card as a mission takes."""
         if self.mission is Mission.DELIVERY:
-            return f"Deliver {self.size + 2} t of {self.good} to {article(self.nation or '')} town"
+            return T("Deliver {tons} t of {good} to {town}", tons=self.size + 2, good=self.good_name, town=self.a_town)
         if self.mission is Mission.HUNT:
-            return f"Sink {article(NATIONS[NEXT_NATION[self.suit or 'h']])} ship"
+            return T("Sink {ship}", ship=A_SHIP[NEXT_NATION[self.suit or "h"]])
         if self.mission is Mission.RAID:
-            return f"Take {article(self.nation or '')} town"
+            return T("Take {town}", town=self.a_town)
         if self.mission is Mission.BOUNTY:
-            return "Beat a rival captain (solo: sink a 10)"
-        return "Sink the treasure fleet"
+            return T("Beat a rival captain (solo: sink a 10)")
+        return T("Sink the treasure fleet")
+
+    @property
+    def a_town(self) -> str:
+        """A town of this card's nation, marked: ``"an English town"``."""
+        return A_TOWN[self.suit or "h"]
 
 
 def _rank_crew(rank: int) -> int:
@@ -261,13 +393,11 @@ def suit(card: int) -> str | None:
     return FACES[card % DECK_SIZE].suit
 
 
+def label(card: int) -> str:
+    """A card's index as a player reads it (the Joker marked)."""
+    return FACES[card % DECK_SIZE].label
+
+
 def cargo_text(card: int) -> str:
-    """``"7 t sugar"`` (a Joker carries 10 t of treasure)."""
-    f = face(card)
-    return f"{f.size} t {f.good or 'treasure'}"
-
-
-def card_label(card: int) -> str:
-    """A card as a player picks it: ``"7♥ · 4 cannons · crew 4"``."""
-    f = face(card)
-    return f"{f.name} · {plural(f.cannons, 'cannon')} · {f.size} t {f.good or 'treasure'}"
+    """``"7 t sugar"`` (a Joker carries 10 t of treasure), marked."""
+    return face(card).cargo

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Action, Event, plural
+from games.core import JSON, Action, Event
+from games.i18n import N, T
 from games.pirates import missions
-from games.pirates.cards import face, is_joker, name, size, suit
+from games.pirates.cards import face, is_joker, label, name, size, suit
 from games.pirates.table import (
     allegiance,
     codes,
@@ -53,8 +54,16 @@ def start(state: JSON, seat: int, target: str, cards: list[int], events: list[Ev
     needed = need(target, cards)
     state["encounter"] = {"kind": target, "cards": cards, "allies": []}
     state["pending"] = {"kind": "combat", "seat": seat, "target": target, "need": needed, "total": line}
-    more = " (+1 for the Ship of the Line)" if line else ""
-    events.append(Event(f"{p(seat)} needs {plural(needed, 'cannon')} to win{more}."))
+    if line:
+        needs = N(
+            "{seat} needs {n} cannon to win (+1 for the Ship of the Line).",
+            "{seat} needs {n} cannons to win (+1 for the Ship of the Line).",
+            needed,
+            seat=p(seat),
+        )
+    else:
+        needs = N("{seat} needs {n} cannon to win.", "{seat} needs {n} cannons to win.", needed, seat=p(seat))
+    events.append(Event(needs))
 
 
 def can_flee(state: JSON, seat: int) -> bool:
@@ -84,11 +93,11 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random, events: lis
     if action.verb == "dump":
         card = take(player["holds"], action.args[0])
         discard(state, [card])
-        events.append(Event(f"{p(seat)} dumps {name(card)} overboard."))
+        events.append(Event(T("{seat} dumps {card} overboard.", seat=p(seat), card=label(card))))
     elif action.verb == "fire":
         _fire(state, seat, action.args[0], rng, events)
     elif action.verb == "flee":
-        events.append(Event(f"{p(seat)} flees from {names(state['encounter']['cards'])}."))
+        events.append(Event(T("{seat} flees from {cards}.", seat=p(seat), cards=names(state["encounter"]["cards"]))))
         _close(state)
         end_action(state, events)
     else:
@@ -102,20 +111,31 @@ def _fire(state: JSON, seat: int, code: str, rng: random.Random, events: list[Ev
     player = state["players"][seat]
     card = take(player["hand"], code)
     gained = card_value(player, card)
-    text = f"{p(seat)} fires {name(card)}: +{gained}"
+    values = {"seat": p(seat), "card": label(card), "value": gained}
     shown = [name(card)]
+    joined: int | None = None
     if is_joker(card):
         state["encounter"].setdefault("jokers", []).append(card)  # discarded after the combat
-        ally = draw(state, rng, events)
-        if ally is not None:
-            state["encounter"]["allies"].append(ally)
-            gained += face(ally).cannons
-            shown.append(name(ally))
-            text += f", and the {face(ally).ship} ({name(ally)}) joins the fight: +{face(ally).cannons}"
+        joined = draw(state, rng, events)
+        if joined is not None:
+            state["encounter"]["allies"].append(joined)
+            gained += face(joined).cannons
+            shown.append(name(joined))
     else:
         discard(state, [card])
     pending["total"] += gained
-    events.append(Event(f"{text} ({pending['total']} of {pending['need']}).", data={"reveal": shown}))
+    values.update(total=pending["total"], need=pending["need"])
+    if joined is None:
+        fired = T("{seat} fires {card}: +{value} ({total} of {need}).", **values)
+    else:
+        fired = T(
+            "{seat} fires {card}: +{value}, and the {ship} ({ally}) joins the fight: +{cannons} ({total} of {need}).",
+            ship=face(joined).ship_name,
+            ally=label(joined),
+            cannons=face(joined).cannons,
+            **values,
+        )
+    events.append(Event(fired, data={"reveal": shown}))
     if pending["total"] >= pending["need"]:
         _win(state, seat, rng, events)
 
@@ -127,7 +147,7 @@ def _win(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> Non
     if target == "town":
         town = cards[0]
         player["taken"] = True
-        events.append(Event(f"{p(seat)} takes {face(town).town}!"))
+        events.append(Event(T("{seat} takes {town}!", seat=p(seat), town=face(town).town)))
         _release(state)
         missions.on_town(state, seat, town, events)
         draw_to_holds(state, seat, None, rng, events)
@@ -142,7 +162,9 @@ def _win(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> Non
         end_action(state, events)
         return
     ship = cards[0]
-    events.append(Event(f"{p(seat)} sinks the {face(ship).ship} ({name(ship)})!"))
+    events.append(
+        Event(T("{seat} sinks the {ship} ({card})!", seat=p(seat), ship=face(ship).ship_name, card=label(ship)))
+    )
     _release(state)
     missions.on_sink(state, seat, ship, events)
     if state["winner"] is not None:
@@ -157,11 +179,16 @@ def _plunder(state: JSON, seat: int, where: str, events: list[Event]) -> None:
     ship = state["encounter"]["cards"][0]
     if where == "none":
         discard(state, [ship])
-        events.append(Event(f"{p(seat)} lets the wreck of {name(ship)} sink."))
+        events.append(Event(T("{seat} lets the wreck of {card} sink.", seat=p(seat), card=label(ship))))
     else:
         pile = {"crew": "hand", "cargo": "holds", "mission": "missions"}[where]
         player[pile].append(ship)
-        events.append(Event(f"{p(seat)} keeps {name(ship)} as {where}."))
+        kept = {
+            "crew": T("{seat} keeps {card} as crew.", seat=p(seat), card=label(ship)),
+            "cargo": T("{seat} keeps {card} as cargo.", seat=p(seat), card=label(ship)),
+            "mission": T("{seat} keeps {card} as mission.", seat=p(seat), card=label(ship)),
+        }[where]
+        events.append(Event(kept))
     state["encounter"] = None
     end_action(state, events)
 
@@ -197,4 +224,9 @@ def board(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> No
         player["holds"].remove(heaviest)
         lost.append(heaviest)
     discard(state, lost)
-    events.append(Event(f"{p(seat)} is boarded and loses {names(lost)}.", data={"reveal": [name(c) for c in lost]}))
+    events.append(
+        Event(
+            T("{seat} is boarded and loses {cards}.", seat=p(seat), cards=names(lost)),
+            data={"reveal": [name(c) for c in lost]},
+        )
+    )

@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 
 from games.core import JSON, Action, Event
+from games.i18n import T
 from games.pirates import missions
-from games.pirates.cards import face, is_joker, name
+from games.pirates.cards import face, is_joker, label, name
 from games.pirates.combat import card_value
 from games.pirates.table import codes, discard, draw, end_action, limit, names, p, ship_type, take, weight
 
@@ -24,7 +25,15 @@ def start(state: JSON, attacker: int, defender: int, events: list[Event]) -> Non
     state["duel"] = {"seats": [attacker, defender], "chosen": [None, None], "round": 1}
     state["shown"] = None
     state["pending"] = None
-    events.append(Event(f"{p(attacker)} attacks {p(defender)}! Both captains choose a combat card in secret."))
+    events.append(
+        Event(
+            T(
+                "{attacker} attacks {defender}! Both captains choose a combat card in secret.",
+                attacker=p(attacker),
+                defender=p(defender),
+            )
+        )
+    )
 
 
 def deciders(state: JSON) -> tuple[int, ...]:
@@ -53,20 +62,20 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random, events: lis
     if action.verb == "dump":
         card = take(player["holds"], action.args[0])
         discard(state, [card])
-        events.append(Event(f"{p(seat)} dumps {name(card)} overboard."))
+        events.append(Event(T("{seat} dumps {card} overboard.", seat=p(seat), card=label(card))))
         return
     if action.verb == "flee":
         other = _other(duel, seat)
         index = duel["seats"].index(other)
         if duel["chosen"][index] is not None:
             state["players"][other]["hand"].append(duel["chosen"][index])
-        events.append(Event(f"{p(seat)} flees from {p(other)}."))
+        events.append(Event(T("{seat} flees from {other}.", seat=p(seat), other=p(other))))
         _finish(state, events)
         return
     card = take(player["hand"], action.args[0])
     duel["chosen"][duel["seats"].index(seat)] = card
-    events.append(Event(f"You choose {name(card)} for the combat.", seat))
-    events.append(Event(f"{p(seat)} has chosen a combat card."))
+    events.append(Event(T("You choose {card} for the combat.", card=label(card)), seat))
+    events.append(Event(T("{seat} has chosen a combat card.", seat=p(seat))))
     if None not in duel["chosen"]:
         _reveal(state, rng, events)
 
@@ -88,27 +97,37 @@ def _reveal(state: JSON, rng: random.Random, events: list[Event]) -> None:
     allies: list[int] = []
     values = [value(state, s, c, rng, events, allies) for s, c in zip(seats, cards, strict=True)]
     state["shown"] = {"seats": list(seats), "cards": list(cards), "values": values, "allies": list(allies)}
-    events.append(
-        Event(
-            f"Revealed: {p(seats[0])} {name(cards[0])} ({values[0]}) against {p(seats[1])} {name(cards[1])}"
-            f" ({values[1]})" + (f"; allies drawn: {names(allies)}" if allies else "") + ".",
-            data={"reveal": [name(c) for c in cards + allies]},
+    both = {
+        "first": p(seats[0]),
+        "card": label(cards[0]),
+        "value": values[0],
+        "second": p(seats[1]),
+        "other": label(cards[1]),
+        "other_value": values[1],
+    }
+    if allies:
+        revealed = T(
+            "Revealed: {first} {card} ({value}) against {second} {other} ({other_value}); allies drawn: {allies}.",
+            allies=names(allies),
+            **both,
         )
-    )
+    else:
+        revealed = T("Revealed: {first} {card} ({value}) against {second} {other} ({other_value}).", **both)
+    events.append(Event(revealed, data={"reveal": [name(c) for c in cards + allies]}))
     discard(state, allies)
     duel["chosen"] = [None, None]
     if values[0] == values[1]:
         discard(state, cards)
         empty = [s for s in seats if not state["players"][s]["hand"]]
         if len(empty) == 2:
-            events.append(Event("A tie, and neither crew has a card left: the combat ends."))
+            events.append(Event(T("A tie, and neither crew has a card left: the combat ends.")))
             _finish(state, events)
         elif empty:
-            events.append(Event(f"A tie, and {p(empty[0])} has no card left to fight on."))
+            events.append(Event(T("A tie, and {seat} has no card left to fight on.", seat=p(empty[0]))))
             _won(state, _other(duel, empty[0]), None, None, events)
         else:
             duel["round"] += 1
-            events.append(Event("A tie! Both cards are discarded and the combat starts again."))
+            events.append(Event(T("A tie! Both cards are discarded and the combat starts again.")))
         return
     win = 0 if values[0] > values[1] else 1
     _won(state, seats[win], cards[win], cards[1 - win], events)
@@ -120,9 +139,18 @@ def _won(state: JSON, winner: int, own: int | None, taken: int | None, events: l
     if own is not None and taken is not None:
         discard(state, [own])
         state["players"][winner]["hand"].append(taken)
-        events.append(Event(f"{p(winner)} wins the combat and takes {name(taken)} from {p(loser)}."))
+        events.append(
+            Event(
+                T(
+                    "{winner} wins the combat and takes {card} from {loser}.",
+                    winner=p(winner),
+                    card=label(taken),
+                    loser=p(loser),
+                )
+            )
+        )
     else:
-        events.append(Event(f"{p(winner)} wins the combat against {p(loser)}."))
+        events.append(Event(T("{winner} wins the combat against {loser}.", winner=p(winner), loser=p(loser))))
     missions.on_duel(state, winner, events)
     if state["winner"] is not None:
         _finish(state, events)
@@ -151,22 +179,30 @@ def play_spoils(state: JSON, seat: int, action: Action, rng: random.Random, even
         card = rng.choice(loser["hand"])
         loser["hand"].remove(card)
         player["hand"].append(card)
-        events.append(Event(f"{p(seat)} takes a random crew card from {p(loser_seat)}."))
-        events.append(Event(f"You take {name(card)}.", seat))
-        events.append(Event(f"{p(seat)} takes your {name(card)}.", loser_seat))
+        events.append(Event(T("{seat} takes a random crew card from {loser}.", seat=p(seat), loser=p(loser_seat))))
+        events.append(Event(T("You take {card}.", card=label(card)), seat))
+        events.append(Event(T("{seat} takes your {card}.", seat=p(seat), card=label(card)), loser_seat))
     elif what == "mission":
         card = rng.choice(loser["missions"])
         loser["missions"].remove(card)
         player["missions"].append(card)
-        events.append(Event(f"{p(seat)} takes a random unfinished mission from {p(loser_seat)}."))
-        events.append(Event(f"You take the mission {name(card)} — {face(card).mission_text}.", seat))
-        events.append(Event(f"{p(seat)} takes your mission {name(card)}.", loser_seat))
+        events.append(
+            Event(T("{seat} takes a random unfinished mission from {loser}.", seat=p(seat), loser=p(loser_seat)))
+        )
+        events.append(
+            Event(
+                T("You take the mission {card} — {mission}.", card=label(card), mission=face(card).mission_text), seat
+            )
+        )
+        events.append(Event(T("{seat} takes your mission {card}.", seat=p(seat), card=label(card)), loser_seat))
     elif what == "none":
-        events.append(Event(f"{p(seat)} takes no plunder."))
+        events.append(Event(T("{seat} takes no plunder.", seat=p(seat))))
     else:
         card = take(loser["holds"], what)
         player["holds"].append(card)
-        events.append(Event(f"{p(seat)} takes {name(card)} from {p(loser_seat)}'s holds."))
+        events.append(
+            Event(T("{seat} takes {card} from {loser}'s holds.", seat=p(seat), card=label(card), loser=p(loser_seat)))
+        )
     _finish(state, events)
 
 

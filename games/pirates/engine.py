@@ -31,7 +31,8 @@ from __future__ import annotations
 import random
 from typing import ClassVar, cast
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Outcome, Termination, plural
+from games.core import JSON, Action, Event, Game, IllegalAction, Outcome, Termination
+from games.i18n import N, T
 from games.pirates import duel, hidden, turn
 from games.pirates.cards import BY_CODE, DECK_SIZE
 from games.pirates.labels import PUBLIC_DECISIONS, describe
@@ -47,11 +48,13 @@ class Pirates(Game):
     """The Pirates Card Game for 1–8 players (one deck up to 4, two from 5)."""
 
     kind: ClassVar[str] = "pirates"
-    title: ClassVar[str] = "Pirates Card Game"
+    title: ClassVar[str] = T("Pirates Card Game")
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
-    score_unit: ClassVar[str] = "mission"
-    scores_title: ClassVar[str] = "Missions done"
+    scores_title: ClassVar[str] = T("Missions done")
+
+    def score_text(self, n: int) -> str:
+        return N("{n} mission", "{n} missions", n)
 
     def setup(self, state: JSON, rng: random.Random) -> None:
         seats = state["seats"]
@@ -141,41 +144,49 @@ class Pirates(Game):
         if state["winner"] is not None:
             seat = state["winner"]
             # One event may complete two missions at once: the count said is the one the scores show.
-            missions = plural(done[seat], "mission")
-            return Outcome((seat,), done, f"{p(seat)} completed {missions} and freed the captain.")
+            freed = N(
+                "{seat} completed {n} mission and freed the captain.",
+                "{seat} completed {n} missions and freed the captain.",
+                done[seat],
+                seat=p(seat),
+            )
+            return Outcome((seat,), done, freed)
         live = live_seats(state)
         if not live:
-            return Outcome((), done, "Every crew is lost at sea.", Termination.LAST_STANDING)
+            return Outcome((), done, T("Every crew is lost at sea."), Termination.LAST_STANDING)
         if state["seats"] > 1 and len(live) == 1:
-            return Outcome((live[0],), done, f"{p(live[0])} is the last captain at sea.", Termination.LAST_STANDING)
+            last = T("{seat} is the last captain at sea.", seat=p(live[0]))
+            return Outcome((live[0],), done, last, Termination.LAST_STANDING)
         best = max(done[s] for s in live)
         winners = tuple(s for s in live if done[s] == best) if best and state["seats"] > 1 else ()
-        return Outcome(winners, done, "The seas ran out of time.", Termination.SAFETY_LIMIT)
+        return Outcome(winners, done, T("The seas ran out of time."), Termination.SAFETY_LIMIT)
 
     def summary(self, view: JSON) -> str:
         parts = []
         for seat, player in enumerate(view["players"]):
-            where = "out" if player["out"] else _place(player)
-            parts.append(f"{p(seat)} {face_name(player['ship'])} {where}, {len(player['done'])}/3 missions")
-        head = (
-            "The game is over" if view.get("over") or view.get("winner") is not None else f"Turn of {p(view['turn'])}"
-        )
-        return f"{head}; " + "; ".join(parts)
+            where = T("out") if player["out"] else _place(player)
+            ship = face_name(player["ship"])
+            done = len(player["done"])
+            parts.append(T("{seat} {ship} {place}, {done}/3 missions", seat=p(seat), ship=ship, place=where, done=done))
+        over = view.get("over") or view.get("winner") is not None
+        head = T("The game is over") if over else T("Turn of {seat}", seat=p(view["turn"]))
+        return "; ".join([head, *parts])
 
     def prompt(self, view: JSON) -> str | None:
         return prompt_text(view)
 
     def seat_summary(self, view: JSON) -> str:
         if view.get("viewer") is None:
-            return "Spectators hold no cards."
-        hand = ", ".join(card_text(c) for c in view["hand"]) or "no cards"
-        missions = "; ".join(mission_text(c) for c in view["missions"]) or "none"
-        text = f"Your hand: {hand}. Your unfinished missions: {missions}."
+            return T("Spectators hold no cards.")
+        hand = ", ".join(card_text(c) for c in view["hand"]) or T("no cards")
+        missions = "; ".join(mission_text(c) for c in view["missions"]) or T("none")
+        sentences = [T("Your hand: {hand}. Your unfinished missions: {missions}.", hand=hand, missions=missions)]
         if view["offered"]:
-            text += " The magistrate offers: " + "; ".join(mission_text(c) for c in view["offered"]) + "."
+            offered = "; ".join(mission_text(c) for c in view["offered"])
+            sentences.append(T("The magistrate offers: {missions}.", missions=offered))
         if view["chosen"]:
-            text += f" Your combat card: {card_text(view['chosen'])}."
-        return text
+            sentences.append(T("Your combat card: {card}.", card=card_text(view["chosen"])))
+        return " ".join(sentences)
 
     def rules_text(self) -> str:
         return RULES
@@ -218,7 +229,10 @@ class Pirates(Game):
             main = state["pending"] is None and state["duel"] is None
             raise IllegalAction(
                 (main and turn.main_refusal(state, seat, action))
-                or f"`{action.encode()[:40]}` is not one of your moves right now; autocomplete lists them."
+                or T(
+                    "`{action}` is not one of your moves right now; autocomplete lists them.",
+                    action=action.encode()[:40],
+                )
             )
         rng = cast(random.Random, LazyRandom(lambda: self.rng(state)))
         events: list[Event] = []
@@ -235,22 +249,23 @@ class Pirates(Game):
 
 
 def face_name(code_: str) -> str:
-    return BY_CODE[code_].name
+    """A card's index as a player reads it (the Joker marked)."""
+    return BY_CODE[code_].label
 
 
 def card_text(code_: str) -> str:
     f = BY_CODE[code_]
-    return f"{f.name} ({plural(f.cannons, 'cannon')}, crew {f.crew})"
+    return T("{card} ({cannons}, crew {crew})", card=f.label, cannons=f.cannon_count, crew=f.crew)
 
 
 def mission_text(code_: str) -> str:
     f = BY_CODE[code_]
-    return f"{f.name} {f.mission.value} — {f.mission_text}"
+    return T("{card} {kind} — {text}", card=f.label, kind=f.mission_name, text=f.mission_text)
 
 
 def _place(player: JSON) -> str:
     if player["place"] == "sea":
-        return "at sea"
+        return T("at sea")
     if player["town"] is None:
-        return "in the neutral port"
-    return f"docked at {BY_CODE[player['town']].town}"
+        return T("in the neutral port")
+    return T("docked at {town}", town=BY_CODE[player["town"]].town)

@@ -3,42 +3,69 @@ chooser's own picker, see :meth:`Game.secret`)."""
 
 from __future__ import annotations
 
-from games.core import JSON, Action, plural
-from games.pirates.cards import BY_CODE, NATIONS, face
+from games.core import JSON, Action
+from games.i18n import N, T
+from games.pirates.cards import BY_CODE, NATION_GOOD, SHIP_OF, face
 from games.pirates.combat import card_value
 from games.pirates.table import p
 
-DRAW = "Draw from the deck"
+DRAW = T("Draw from the deck")
 PUBLIC_DECISIONS = frozenset({"friend", "encounter", "plunder", "cove", "swap", "salvage", "spoils"})
 """Decisions whose options show nothing private; every other one lists hand cards or could reveal a
 Joker in hand, so its labels below the first are the chooser's only."""
 
 MAIN = {
-    "crew": ("Gather crew", "Draw a card into your hand"),
-    "magistrate": ("Visit the magistrate", DRAW, "Play your Joker as the mission"),
-    "trade": ("Trade for goods", "Sell cards for goods", "Play your Joker: fill the holds from the discard pile"),
-    "attack": ("Attack the town",),
-    "disembark": ("Disembark", DRAW, "Play your Joker: a full crew sets sail now"),
-    "ship": ("Look for a ship", DRAW, "Play your Joker: the treasure fleet"),
-    "town": ("Head for the nearest town", DRAW, "Play your Joker: Pirate Cove"),
+    "crew": (T("Gather crew"), T("Draw a card into your hand")),
+    "magistrate": (T("Visit the magistrate"), DRAW, T("Play your Joker as the mission")),
+    "trade": (
+        T("Trade for goods"),
+        T("Sell cards for goods"),
+        T("Play your Joker: fill the holds from the discard pile"),
+    ),
+    "attack": (T("Attack the town"),),
+    "disembark": (T("Disembark"), DRAW, T("Play your Joker: a full crew sets sail now")),
+    "ship": (T("Look for a ship"), DRAW, T("Play your Joker: the treasure fleet")),
+    "town": (T("Head for the nearest town"), DRAW, T("Play your Joker: Pirate Cove")),
 }
+COVE = {
+    "crew": T("Fill your hand from the deck"),
+    "ship": T("Swap ship and cargo for one of two drawn ships"),
+    "mission": T("Draw one mission and one cargo"),
+}
+WRECK = {
+    "crew": T("As crew, into your hand"),
+    "cargo": T("As cargo, into your holds"),
+    "mission": T("As a mission"),
+    "none": T("Let it sink"),
+}
+DISCARD_DOWN = T("Discard down to your limit")
+FIGHT = T("Fight")
+PLUNDER = T("Plunder")
 
 
 def _card(code: str) -> str:
     f = BY_CODE[code]
-    return f"{f.name} {f.ship} · {plural(f.cannons, 'cannon')} · crew {f.crew} · {f.size} t {f.good or 'treasure'}"
+    return T(
+        "{card} {ship} · {cannons} · crew {crew} · {cargo}",
+        card=f.label,
+        ship=f.ship_name,
+        cannons=f.cannon_count,
+        crew=f.crew,
+        cargo=f.cargo,
+    )
 
 
 def _cargo(code: str) -> str:
     f = BY_CODE[code]
-    return f"{f.name} · {f.size} t {f.good or 'treasure'}"
+    return T("{card} · {cargo}", card=f.label, cargo=f.cargo)
 
 
 def _fire(player: JSON, code: str) -> str:
     f = BY_CODE[code]
     value = card_value(player, f.face)
-    extra = " + a ship from the deck" if f.joker else ""
-    return f"{f.name} · +{value} cannon value{extra}"
+    if f.joker:
+        return T("{card} · +{value} cannon value + a ship from the deck", card=f.label, value=value)
+    return T("{card} · +{value} cannon value", card=f.label, value=value)
 
 
 def describe(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
@@ -48,89 +75,83 @@ def describe(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if pending is None and state["duel"] is None:
         return _main(state, seat, action)
     if verb == "play":
-        return ("Choose your combat card", _fire(player, args[0]))
+        return (T("Choose your combat card"), _fire(player, args[0]))
     if verb == "keep":
         f = BY_CODE[args[0]]
-        return ("Keep a mission", f"{f.name} {f.mission.value}: {f.mission_text}")
+        return (T("Keep a mission"), T("{card} {kind}: {text}", card=f.label, kind=f.mission_name, text=f.mission_text))
     if verb == "sell":
-        where = "From your holds" if args[1:] == ("hold",) else "From your hand"
-        return ("Sell a card", where, _cargo(args[0]))
+        where = T("From your holds") if args[1:] == ("hold",) else T("From your hand")
+        return (T("Sell a card"), where, _cargo(args[0]))
     if verb == "buy":
-        return ("Buy goods", f"Buy {pending['tons']} t of goods now")
+        return (T("Buy goods"), T("Buy {tons} t of goods now", tons=pending["tons"]))
     if verb == "take":
         f = BY_CODE[args[0]]
-        return ("Take from the discard pile", f"{f.nation} {f.good}", _cargo(args[0]))
+        return (T("Take from the discard pile"), NATION_GOOD[f.suit or "h"], _cargo(args[0]))
     if verb == "done":
-        return ("Done taking cargo",)
+        return (T("Done taking cargo"),)
     if verb == "dock":
-        town = face(state["encounter"]["cards"][0]).town
+        dock = T("Dock at {town}", town=face(state["encounter"]["cards"][0]).town)
         if not args:
-            return (f"Dock at {town}",)
-        return (f"Dock at {town}", f"{_card(args[0])} deserts")
+            return (dock,)
+        return (dock, T("{card} deserts", card=_card(args[0])))
     if verb == "stay":
-        return ("Stay at sea",)
+        return (T("Stay at sea"),)
     if verb == "cove":
-        return (
-            "Pirate Cove",
-            {
-                "crew": "Fill your hand from the deck",
-                "ship": "Swap ship and cargo for one of two drawn ships",
-                "mission": "Draw one mission and one cargo",
-            }[args[0]],
-        )
+        return (T("Pirate Cove"), COVE[args[0]])
     if verb == "swap":
-        return ("Take a new ship", _card(args[0]))
+        return (T("Take a new ship"), _card(args[0]))
     if verb == "drop":
-        return ("Discard down to your limit", f"Crew: {_card(args[0])}")
+        return (DISCARD_DOWN, T("Crew: {card}", card=_card(args[0])))
     if verb == "dump":
         if pending is not None and pending["kind"] == "trim":
-            return ("Discard down to your limit", f"Cargo: {_cargo(args[0])}")
-        return ("Dump cargo", _cargo(args[0]))
+            return (DISCARD_DOWN, T("Cargo: {card}", card=_cargo(args[0])))
+        return (T("Dump cargo"), _cargo(args[0]))
     if verb == "hail":
-        return ("Hail the friendly ship", "Draw a card into your hand")
+        return (T("Hail the friendly ship"), T("Draw a card into your hand"))
     if verb == "sail":
-        return ("Sail on",)
+        return (T("Sail on"),)
     if verb == "fight":
         if not args:
             f = face(state["encounter"]["cards"][0])
-            return ("Fight", f"The {f.nation} {f.ship} ({f.name})")
+            return (FIGHT, T("The {ship} ({card})", ship=f.nation_ship, card=f.label))
         rival = int(args[0])
-        nation = NATIONS.get(face(state["players"][rival]["ship"]).suit or "", "pirate")
-        return ("Fight", f"{p(rival)}'s {nation} ship instead")
+        ship = SHIP_OF[face(state["players"][rival]["ship"]).suit]
+        return (FIGHT, T("{seat}'s {ship} instead", seat=p(rival), ship=ship))
     if verb == "fire":
-        return ("Fire", _fire(player, args[0]))
+        return (T("Fire"), _fire(player, args[0]))
     if verb == "flee":
-        return ("Flee",)
+        return (T("Flee"),)
     if verb == "yield":
-        return ("Strike your colours", "Be boarded: lose a random crew card and your heaviest cargo")
+        return (T("Strike your colours"), T("Be boarded: lose a random crew card and your heaviest cargo"))
     if verb == "plunder":
-        return (
-            "Keep the wreck",
-            {
-                "crew": "As crew, into your hand",
-                "cargo": "As cargo, into your holds",
-                "mission": "As a mission",
-                "none": "Let it sink",
-            }[args[0]],
-        )
+        return (T("Keep the wreck"), WRECK[args[0]])
     if verb == "spoils":
         what = args[0]
         if what == "crew":
-            return ("Plunder", "A random crew card")
+            return (PLUNDER, T("A random crew card"))
         if what == "mission":
-            return ("Plunder", "A random unfinished mission")
+            return (PLUNDER, T("A random unfinished mission"))
         if what == "none":
-            return ("Plunder", "Nothing")
-        return ("Plunder", f"Cargo {_cargo(what)}")
+            return (PLUNDER, T("Nothing"))
+        return (PLUNDER, T("Cargo {card}", card=_cargo(what)))
     raise ValueError(action)
 
 
 def _main(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     names = MAIN[action.verb]
     if action.verb == "attack":
-        town = state["players"][seat]["town"]
-        f = face(town)
-        return (names[0], f"{f.town} ({f.name}): {2 * f.size + 1} cannons needed")
+        f = face(state["players"][seat]["town"])
+        need = 2 * f.size + 1
+        return (
+            names[0],
+            N(
+                "{town} ({card}): {n} cannon needed",
+                "{town} ({card}): {n} cannons needed",
+                need,
+                town=f.town,
+                card=f.label,
+            ),
+        )
     if action.verb == "crew":
         return names
     return (names[0], names[2] if action.args == ("jk",) else names[1])

@@ -15,7 +15,8 @@ One event completes at most one mission of each kind.
 from __future__ import annotations
 
 from games.core import JSON, Event
-from games.pirates.cards import NEXT_NATION, Mission, face, is_joker, size, suit
+from games.i18n import T
+from games.pirates.cards import A_MISSION, NEXT_NATION, Mission, face, is_joker, size, suit
 from games.pirates.table import MISSIONS_TO_WIN, discard, names, p
 
 
@@ -25,16 +26,22 @@ def _complete(state: JSON, seat: int, card: int, events: list[Event], why: str |
     player["missions"].remove(card)
     player["done"].append(card)
     f = face(card)
-    done = why or f"{p(seat)} completes a {f.mission.value} mission ({f.name}: {f.mission_text})"
+    done = why or T(
+        "{seat} completes {mission} ({card}: {text})",
+        seat=p(seat),
+        mission=A_MISSION[f.mission],
+        card=f.label,
+        text=f.mission_text,
+    )
     events.append(
         Event(
-            f"{done} — {len(player['done'])} of {MISSIONS_TO_WIN}.",
+            T("{done} — {count} of {total}.", done=done, count=len(player["done"]), total=MISSIONS_TO_WIN),
             data={"reveal": [f.name]},
         )
     )
     if len(player["done"]) >= MISSIONS_TO_WIN and state["winner"] is None:
         state["winner"] = seat
-        events.append(Event(f"{p(seat)} has completed three missions and frees the captain!"))
+        events.append(Event(T("{seat} has completed three missions and frees the captain!", seat=p(seat))))
 
 
 def _first(player: JSON, kind: Mission, test: object = None) -> int | None:
@@ -65,7 +72,9 @@ def on_dock(state: JSON, seat: int, events: list[Event]) -> None:
         for c in paid:
             player["holds"].remove(c)
         discard(state, paid)
-        events.append(Event(f"{p(seat)} delivers {names(paid)} to {face(town).town}."))
+        events.append(
+            Event(T("{seat} delivers {cards} to {town}.", seat=p(seat), cards=names(paid), town=face(town).town))
+        )
         _complete(state, seat, card, events)
 
 
@@ -103,10 +112,16 @@ def on_fleet(state: JSON, seat: int, galleon: int, events: list[Event]) -> bool:
     why = None
     if mission is None and player["missions"]:
         mission = player["missions"][0]
-        why = f"{p(seat)} sinks the treasure fleet: mission {face(mission).name} counts as done"
+        why = T(
+            "{seat} sinks the treasure fleet: mission {card} counts as done", seat=p(seat), card=face(mission).label
+        )
     if mission is None:
         player["missions"].append(galleon)
         mission = galleon
-        why = f"{p(seat)} sinks the treasure fleet and keeps the galleon ({face(galleon).name}) as a mission done"
+        why = T(
+            "{seat} sinks the treasure fleet and keeps the galleon ({card}) as a mission done",
+            seat=p(seat),
+            card=face(galleon).label,
+        )
     _complete(state, seat, mission, events, why)
     return mission == galleon

@@ -14,14 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core import JSON, Event
-from games.pirates.cards import CODES, face, is_joker, name, size, suit
+from games.i18n import N, T, seat_ref
+from games.pirates.cards import CODES, face, is_joker, label, name, size, suit
 
 MISSIONS_TO_WIN = 3
 
 
 def p(seat: int) -> str:
-    """A seat's placeholder in engine text."""
-    return "{p" + str(seat) + "}"
+    """A seat's placeholder in engine text (a value of a marked message, never inside a message id)."""
+    return seat_ref(seat)
 
 
 class LazyRandom:
@@ -41,7 +42,8 @@ class LazyRandom:
 
 
 def names(cards: list[int]) -> str:
-    return ", ".join(name(c) for c in cards) or "nothing"
+    """Cards listed for a reader: ``"7♥, Joker"`` (marked where a word is), or "nothing"."""
+    return ", ".join(label(c) for c in cards) or T("nothing")
 
 
 def limit(player: JSON) -> int:
@@ -114,14 +116,22 @@ def draw(state: JSON, rng: random.Random, events: list[Event]) -> int | None:
             state["deck"] = state["discard"]
             state["discard"] = []
             rng.shuffle(state["deck"])
-            events.append(Event(f"The discard pile is shuffled into a new deck of {len(state['deck'])} cards."))
+            events.append(
+                Event(
+                    N(
+                        "The discard pile is shuffled into a new deck of {n} card.",
+                        "The discard pile is shuffled into a new deck of {n} cards.",
+                        len(state["deck"]),
+                    )
+                )
+            )
     return state["deck"].pop() if state["deck"] else None
 
 
 def hurricane(state: JSON, rng: random.Random, events: list[Event]) -> None:
     """Deck and discard pile empty: every player discards all cargo and half their hand (rounded down,
     chosen at random)."""
-    events.append(Event("A hurricane! Every crew throws its cargo overboard and loses half its hands."))
+    events.append(Event(T("A hurricane! Every crew throws its cargo overboard and loses half its hands.")))
     for seat, player in enumerate(state["players"]):
         if player["out"]:
             continue
@@ -131,11 +141,48 @@ def hurricane(state: JSON, rng: random.Random, events: list[Event]) -> None:
         player["holds"] = []
         discard(state, lost)
         if lost:
-            events.append(Event(f"{p(seat)} loses {names(lost)}.", data={"reveal": [name(c) for c in lost]}))
+            events.append(
+                Event(
+                    T("{seat} loses {cards}.", seat=p(seat), cards=names(lost)),
+                    data={"reveal": [name(c) for c in lost]},
+                )
+            )
+
+
+def _drew(why: str, seat: int, n: int) -> str:
+    """The public line of a draw into a hand, by why the cards were drawn."""
+    if why == "gather":
+        return N(
+            "{seat} gathers crew: {n} card into the hand.",
+            "{seat} gathers crew: {n} cards into the hand.",
+            n,
+            seat=p(seat),
+        )
+    if why == "fill":
+        return N(
+            "{seat} fills the crew: {n} card into the hand.",
+            "{seat} fills the crew: {n} cards into the hand.",
+            n,
+            seat=p(seat),
+        )
+    if why == "hail":
+        return N(
+            "{seat} hails the friendly ship: {n} card into the hand.",
+            "{seat} hails the friendly ship: {n} cards into the hand.",
+            n,
+            seat=p(seat),
+        )
+    return N(
+        "{seat} fills the crew at Pirate Cove: {n} card into the hand.",
+        "{seat} fills the crew at Pirate Cove: {n} cards into the hand.",
+        n,
+        seat=p(seat),
+    )
 
 
 def draw_to_hand(state: JSON, seat: int, count: int, rng: random.Random, events: list[Event], why: str) -> int:
-    """Draw up to ``count`` cards into a hand, never past its limit; returns how many were drawn."""
+    """Draw up to ``count`` cards into a hand, never past its limit; returns how many were drawn. ``why``:
+    ``"gather"`` (Gather Crew), ``"fill"`` (a Joker's full crew), ``"hail"`` (a friendly ship) or ``"cove"``."""
     player = state["players"][seat]
     got: list[int] = []
     while len(got) < count and len(player["hand"]) < limit(player):
@@ -145,8 +192,8 @@ def draw_to_hand(state: JSON, seat: int, count: int, rng: random.Random, events:
         player["hand"].append(card)
         got.append(card)
     if got:
-        events.append(Event(f"{p(seat)} {why}: {len(got)} card{'s' if len(got) > 1 else ''} into the hand."))
-        events.append(Event(f"You draw {names(got)}.", seat))
+        events.append(Event(_drew(why, seat, len(got))))
+        events.append(Event(T("You draw {cards}.", cards=names(got)), seat))
     return len(got)
 
 
@@ -162,7 +209,9 @@ def draw_to_holds(state: JSON, seat: int, tons: int | None, rng: random.Random, 
         player["holds"].append(card)
         got.append(card)
     if got:
-        events.append(Event(f"{p(seat)} loads {names(got)}.", data={"reveal": [name(c) for c in got]}))
+        events.append(
+            Event(T("{seat} loads {cards}.", seat=p(seat), cards=names(got)), data={"reveal": [name(c) for c in got]})
+        )
 
 
 def leave_town(state: JSON, seat: int) -> None:
@@ -182,7 +231,7 @@ def check_out(state: JSON, events: list[Event]) -> None:
         state["afloat"] -= 1
         discard(state, player["holds"] + player["missions"])
         player["holds"], player["missions"] = [], []
-        events.append(Event(f"{p(seat)} has no crew left at sea and is out of the game."))
+        events.append(Event(T("{seat} has no crew left at sea and is out of the game.", seat=p(seat))))
 
 
 def live_seats(state: JSON) -> list[int]:

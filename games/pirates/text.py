@@ -1,6 +1,9 @@
 """The rules summary shown by ``/pirates rules``."""
 
-RULES = """\
+from games.i18n import T
+
+RULES = T(
+    """\
 **Pirates Card Game** — free your captain by completing **three missions**. 1–4 players with one poker \
 deck (5–8 with two); solo is the same game against the deck.
 
@@ -41,3 +44,4 @@ loser's card and plunders a random crew card, a random mission or a cargo.
 A player whose hand empties at sea is out. The deck reshuffles the discard pile; with both empty a \
 **hurricane** takes all cargo and half of every hand.
 """
+)

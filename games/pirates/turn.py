@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 
 from games.core import JSON, Action, Event
+from games.i18n import T
 from games.pirates import combat, duel, missions
-from games.pirates.cards import face, is_joker, name, size, suit
+from games.pirates.cards import NATION, face, is_joker, label, name, size, suit
 from games.pirates.table import (
     allegiance,
     codes,
@@ -29,6 +30,10 @@ from games.pirates.table import (
     rivals_at_sea,
     take,
 )
+
+
+def _new_mission(card: int) -> str:
+    return T("Your new mission: {card} — {mission}.", card=label(card), mission=face(card).mission_text)
 
 
 def has_joker(cards: list[int]) -> bool:
@@ -72,13 +77,13 @@ def main_refusal(state: JSON, seat: int, action: Action) -> str | None:
     if action != Action("attack"):
         return None
     if player["place"] == "sea":
-        return "You are at sea: Attack the Town is for a town you are docked at."
+        return T("You are at sea: Attack the Town is for a town you are docked at.")
     if player["place"] != "town":
-        return "The neutral port belongs to no nation: it cannot be attacked."
+        return T("The neutral port belongs to no nation: it cannot be attacked.")
     if is_joker(player["town"]):
-        return "Pirate Cove is a haven: it can never be attacked."
+        return T("Pirate Cove is a haven: it can never be attacked.")
     if player["taken"]:
-        return "You have taken this town already: it is friendly until you disembark."
+        return T("You have taken this town already: it is friendly until you disembark.")
     return None
 
 
@@ -86,7 +91,7 @@ def _reveal(state: JSON, seat: int, action: Action, rng: random.Random, events: 
     """The card an action turns over: drawn from the deck, or the seat's Joker played instead."""
     if action.args == ("jk",):
         card = take(state["players"][seat]["hand"], "jk")
-        events.append(Event(f"{p(seat)} plays a Joker instead of drawing.", data={"reveal": ["Joker"]}))
+        events.append(Event(T("{seat} plays a Joker instead of drawing.", seat=p(seat)), data={"reveal": ["Joker"]}))
         return card
     return draw(state, rng, events)
 
@@ -95,33 +100,33 @@ def play_main(state: JSON, seat: int, action: Action, rng: random.Random, events
     player = state["players"][seat]
     verb = action.verb
     if verb == "crew":
-        draw_to_hand(state, seat, 1, rng, events, "gathers crew")
+        draw_to_hand(state, seat, 1, rng, events, "gather")
         end_action(state, events)
     elif verb == "magistrate":
         _magistrate(state, seat, action, rng, events)
     elif verb == "trade" and action.args == ("jk",):
         discard(state, [take(player["hand"], "jk")])
-        events.append(Event(f"{p(seat)} plays a Joker to fill the holds from the discard pile."))
+        events.append(Event(T("{seat} plays a Joker to fill the holds from the discard pile.", seat=p(seat))))
         state["pending"] = {"kind": "salvage", "seat": seat}
     elif verb == "trade":
         state["pending"] = {"kind": "trade", "seat": seat, "tons": 0, "sold": 0}
     elif verb == "attack":
         town = player["town"]
-        events.append(Event(f"{p(seat)} attacks {face(town).town} ({name(town)})."))
+        events.append(Event(T("{seat} attacks {town} ({card}).", seat=p(seat), town=face(town).town, card=label(town))))
         combat.start(state, seat, "town", [town], events)
     elif verb == "disembark":
         _disembark(state, seat, action, rng, events)
     elif verb == "ship":
         card = _reveal(state, seat, action, rng, events)
         if card is None:
-            events.append(Event("No card is left to draw: the sea is empty."))
+            events.append(Event(T("No card is left to draw: the sea is empty.")))
             end_action(state, events)
         else:
             _found_ship(state, seat, card, rng, events)
     else:
         card = _reveal(state, seat, action, rng, events)
         if card is None:
-            events.append(Event("No card is left to draw: no town in sight."))
+            events.append(Event(T("No card is left to draw: no town in sight.")))
             end_action(state, events)
         else:
             _found_town(state, seat, card, events)
@@ -131,19 +136,23 @@ def _magistrate(state: JSON, seat: int, action: Action, rng: random.Random, even
     player = state["players"][seat]
     card = _reveal(state, seat, action, rng, events)
     if card is None:
-        events.append(Event("No card is left for the magistrate to give."))
+        events.append(Event(T("No card is left for the magistrate to give.")))
         end_action(state, events)
         return
     if action.args != ("jk",) and face(player["ship"]).ship == "Flag Galleon":
         second = draw(state, rng, events)
         if second is not None:
-            events.append(Event(f"{p(seat)}'s Flag Galleon draws two missions to keep one."))
-            events.append(Event(f"The magistrate offers you {name(card)} and {name(second)}.", seat))
+            events.append(Event(T("{seat}'s Flag Galleon draws two missions to keep one.", seat=p(seat))))
+            events.append(
+                Event(
+                    T("The magistrate offers you {first} and {second}.", first=label(card), second=label(second)), seat
+                )
+            )
             state["pending"] = {"kind": "keep", "seat": seat, "cards": [card, second]}
             return
     player["missions"].append(card)
-    events.append(Event(f"{p(seat)} visits the magistrate and takes a new mission."))
-    events.append(Event(f"Your new mission: {name(card)} — {face(card).mission_text}.", seat))
+    events.append(Event(T("{seat} visits the magistrate and takes a new mission.", seat=p(seat))))
+    events.append(Event(_new_mission(card), seat))
     end_action(state, events)
 
 
@@ -152,25 +161,30 @@ def _disembark(state: JSON, seat: int, action: Action, rng: random.Random, event
     card = _reveal(state, seat, action, rng, events)
     leave_town(state, seat)
     if card is None:
-        events.append(Event(f"{p(seat)} sets sail; no card is left to test the crew's loyalty."))
+        events.append(Event(T("{seat} sets sail; no card is left to test the crew's loyalty.", seat=p(seat))))
         end_action(state, events)
         return
     if is_joker(card):
         discard(state, [card])
-        events.append(Event(f"{p(seat)} disembarks with a Joker: a full crew sets sail at once!"))
-        draw_to_hand(state, seat, limit(player), rng, events, "fills the crew")
+        events.append(Event(T("{seat} disembarks with a Joker: a full crew sets sail at once!", seat=p(seat))))
+        draw_to_hand(state, seat, limit(player), rng, events, "fill")
         state["again"] = True
         end_action(state, events)
         return
     discard(state, [card])
     if allegiance(player) is not None and suit(card) == allegiance(player):
-        events.append(Event(f"{p(seat)} disembarks: {name(card)}, the crew is loyal.", data={"reveal": [name(card)]}))
+        events.append(
+            Event(
+                T("{seat} disembarks: {card}, the crew is loyal.", seat=p(seat), card=label(card)),
+                data={"reveal": [name(card)]},
+            )
+        )
         end_action(state, events)
         return
     cap = face(card).crew
     events.append(
         Event(
-            f"{p(seat)} disembarks: {name(card)}, only {cap} crew cards may sail.",
+            T("{seat} disembarks: {card}, only {cap} crew cards may sail.", seat=p(seat), card=label(card), cap=cap),
             data={"reveal": [name(card)]},
         )
     )
@@ -185,7 +199,7 @@ def _found_ship(state: JSON, seat: int, card: int, rng: random.Random, events: l
         cards = [card] if escort is None else [card, escort]
         events.append(
             Event(
-                f"{p(seat)} finds the treasure fleet, escorted by {names(cards[1:])}!",
+                T("{seat} finds the treasure fleet, escorted by {cards}!", seat=p(seat), cards=names(cards[1:])),
                 data={"reveal": [name(c) for c in cards]},
             )
         )
@@ -194,7 +208,7 @@ def _found_ship(state: JSON, seat: int, card: int, rng: random.Random, events: l
     shown = {"reveal": [f.name]}
     if f.rank == 1:
         rivals = rivals_at_sea(state, seat, any_nation=True)
-        events.append(Event(f"{p(seat)} finds an Ace: the {f.nation} {f.ship}.", data=shown))
+        events.append(Event(T("{seat} finds an Ace: the {ship}.", seat=p(seat), ship=f.nation_ship), data=shown))
         if rivals:
             state["encounter"] = {"kind": "ace", "cards": [card]}
             state["pending"] = {"kind": "encounter", "seat": seat, "rivals": rivals, "ship": False}
@@ -202,11 +216,20 @@ def _found_ship(state: JSON, seat: int, card: int, rng: random.Random, events: l
             combat.start(state, seat, "ship", [card], events)
         return
     if f.suit == allegiance(player):
-        events.append(Event(f"{p(seat)} meets a friendly ship: the {f.nation} {f.ship} ({f.name}).", data=shown))
+        events.append(
+            Event(
+                T("{seat} meets a friendly ship: the {ship} ({card}).", seat=p(seat), ship=f.nation_ship, card=f.label),
+                data=shown,
+            )
+        )
         state["encounter"] = {"kind": "friend", "cards": [card]}
         state["pending"] = {"kind": "friend", "seat": seat}
         return
-    events.append(Event(f"{p(seat)} meets an enemy: the {f.nation} {f.ship} ({f.name}).", data=shown))
+    events.append(
+        Event(
+            T("{seat} meets an enemy: the {ship} ({card}).", seat=p(seat), ship=f.nation_ship, card=f.label), data=shown
+        )
+    )
     rivals = rivals_at_sea(state, seat, f.suit)
     if rivals:
         state["encounter"] = {"kind": "enemy", "cards": [card]}
@@ -219,16 +242,16 @@ def _found_town(state: JSON, seat: int, card: int, events: list[Event]) -> None:
     f = face(card)
     state["encounter"] = {"kind": "town", "cards": [card]}
     if f.joker:
-        events.append(Event(f"{p(seat)} finds Pirate Cove!", data={"reveal": ["Joker"]}))
+        events.append(Event(T("{seat} finds Pirate Cove!", seat=p(seat)), data={"reveal": ["Joker"]}))
         state["pending"] = {"kind": "cove", "seat": seat}
         return
     friendly = friendly_town(state["players"][seat], card)
-    events.append(
-        Event(
-            f"{p(seat)} sights {f.town}, a {'friendly' if friendly else 'foreign'} {f.nation} town ({f.name}).",
-            data={"reveal": [f.name]},
-        )
-    )
+    values = {"seat": p(seat), "town": f.town, "nation": NATION[f.suit or "h"], "card": f.label}
+    if friendly:
+        sighted = T("{seat} sights {town}, a friendly {nation} town ({card}).", **values)
+    else:
+        sighted = T("{seat} sights {town}, a foreign {nation} town ({card}).", **values)
+    events.append(Event(sighted, data={"reveal": [f.name]}))
     state["pending"] = {"kind": "dock", "seat": seat, "friendly": friendly}
 
 
@@ -284,22 +307,24 @@ def play_pending(state: JSON, seat: int, action: Action, rng: random.Random, eve
         discard(state, pending["cards"])
         events.append(
             Event(
-                f"{p(seat)} keeps one mission and discards {names(pending['cards'])}.",
+                T("{seat} keeps one mission and discards {cards}.", seat=p(seat), cards=names(pending["cards"])),
                 data={"reveal": [name(c) for c in pending["cards"]]},
             )
         )
-        events.append(Event(f"Your new mission: {name(kept)} — {face(kept).mission_text}.", seat))
+        events.append(Event(_new_mission(kept), seat))
         end_action(state, events)
     elif kind == "trade":
         _trade(state, seat, action, rng, events)
     elif kind == "salvage":
         if action.verb == "done":
-            events.append(Event(f"{p(seat)} is done taking cargo from the discard pile."))
+            events.append(Event(T("{seat} is done taking cargo from the discard pile.", seat=p(seat))))
             end_action(state, events)
             return
         card = take(state["discard"], action.args[0])
         player["holds"].append(card)
-        events.append(Event(f"{p(seat)} takes {name(card)} from the discard pile into the holds."))
+        events.append(
+            Event(T("{seat} takes {card} from the discard pile into the holds.", seat=p(seat), card=label(card)))
+        )
         if len(player["holds"]) >= limit(player):
             end_action(state, events)
     elif kind == "dock":
@@ -312,14 +337,17 @@ def play_pending(state: JSON, seat: int, action: Action, rng: random.Random, eve
         pile = player["hand"] if action.verb == "drop" else player["holds"]
         card = take(pile, action.args[0])
         discard(state, [card])
-        what = "crew card" if action.verb == "drop" else "cargo"
-        events.append(Event(f"{p(seat)} discards {name(card)} ({what}) down to the limit."))
+        if action.verb == "drop":
+            trimmed = T("{seat} discards {card} (crew card) down to the limit.", seat=p(seat), card=label(card))
+        else:
+            trimmed = T("{seat} discards {card} (cargo) down to the limit.", seat=p(seat), card=label(card))
+        events.append(Event(trimmed))
         end_action(state, events, hand_limit=pending["hand"])
     elif kind == "friend":
         if action.verb == "hail":
-            draw_to_hand(state, seat, 1, rng, events, "hails the friendly ship")
+            draw_to_hand(state, seat, 1, rng, events, "hail")
         else:
-            events.append(Event(f"{p(seat)} sails on."))
+            events.append(Event(T("{seat} sails on.", seat=p(seat))))
         discard(state, state["encounter"]["cards"])
         end_action(state, events)
     elif kind == "encounter":
@@ -344,7 +372,10 @@ def _trade(state: JSON, seat: int, action: Action, rng: random.Random, events: l
         pending["tons"] += size(card)
         pending["sold"] += 1
         events.append(
-            Event(f"{p(seat)} trades away {name(card)}: {pending['tons']} t to buy.", data={"reveal": [name(card)]})
+            Event(
+                T("{seat} trades away {card}: {tons} t to buy.", seat=p(seat), card=label(card), tons=pending["tons"]),
+                data={"reveal": [name(card)]},
+            )
         )
         if not player["hand"] and not player["holds"]:
             _buy(state, seat, rng, events)
@@ -354,7 +385,7 @@ def _trade(state: JSON, seat: int, action: Action, rng: random.Random, events: l
 
 def _buy(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> None:
     tons = state["pending"]["tons"]
-    events.append(Event(f"{p(seat)} buys {tons} t of goods."))
+    events.append(Event(T("{seat} buys {tons} t of goods.", seat=p(seat), tons=tons)))
     draw_to_holds(state, seat, tons, rng, events)
     end_action(state, events)
 
@@ -362,7 +393,7 @@ def _buy(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> Non
 def _dock_at(state: JSON, seat: int, town: int, events: list[Event]) -> None:
     player = state["players"][seat]
     player.update(place="town", town=town, taken=False)
-    events.append(Event(f"{p(seat)} docks at {face(town).town}."))
+    events.append(Event(T("{seat} docks at {town}.", seat=p(seat), town=face(town).town)))
     missions.on_dock(state, seat, events)
     state["encounter"] = None
     end_action(state, events)
@@ -372,13 +403,15 @@ def _dock(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
     town = state["encounter"]["cards"][0]
     if action.verb == "stay":
         discard(state, [town])
-        events.append(Event(f"{p(seat)} stays at sea."))
+        events.append(Event(T("{seat} stays at sea.", seat=p(seat))))
         end_action(state, events)
         return
     if action.args:
         card = take(state["players"][seat]["hand"], action.args[0])
         discard(state, [card])
-        events.append(Event(f"{name(card)} deserts {p(seat)}'s crew.", data={"reveal": [name(card)]}))
+        events.append(
+            Event(T("{card} deserts {seat}'s crew.", card=label(card), seat=p(seat)), data={"reveal": [name(card)]})
+        )
     _dock_at(state, seat, town, events)
 
 
@@ -386,19 +419,22 @@ def _cove(state: JSON, seat: int, choice: str, rng: random.Random, events: list[
     player = state["players"][seat]
     town = state["encounter"]["cards"][0]
     if choice == "crew":
-        draw_to_hand(state, seat, limit(player), rng, events, "fills the crew at Pirate Cove")
+        draw_to_hand(state, seat, limit(player), rng, events, "cove")
     elif choice == "mission":
         card = draw(state, rng, events)
         if card is not None:
             player["missions"].append(card)
-            events.append(Event(f"{p(seat)} takes a mission at Pirate Cove."))
-            events.append(Event(f"Your new mission: {name(card)} — {face(card).mission_text}.", seat))
+            events.append(Event(T("{seat} takes a mission at Pirate Cove.", seat=p(seat))))
+            events.append(Event(_new_mission(card), seat))
         draw_to_holds(state, seat, 1, rng, events)
     else:
         ships = [c for c in (draw(state, rng, events), draw(state, rng, events)) if c is not None]
         if ships:
             events.append(
-                Event(f"{p(seat)} is offered {names(ships)} at Pirate Cove.", data={"reveal": [name(c) for c in ships]})
+                Event(
+                    T("{seat} is offered {cards} at Pirate Cove.", seat=p(seat), cards=names(ships)),
+                    data={"reveal": [name(c) for c in ships]},
+                )
             )
             state["pending"] = {"kind": "swap", "seat": seat, "cards": ships}
             return
@@ -412,5 +448,15 @@ def _swap(state: JSON, seat: int, code_: str, events: list[Event]) -> None:
     old = [player["ship"], *player["holds"]]
     discard(state, old + cards)
     player["ship"], player["holds"] = new, []
-    events.append(Event(f"{p(seat)} trades {names(old)} for the {face(new).ship} ({name(new)})."))
+    events.append(
+        Event(
+            T(
+                "{seat} trades {cards} for the {ship} ({card}).",
+                seat=p(seat),
+                cards=names(old),
+                ship=face(new).ship_name,
+                card=label(new),
+            )
+        )
+    )
     _dock_at(state, seat, state["encounter"]["cards"][0], events)

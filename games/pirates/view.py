@@ -4,6 +4,7 @@ and private picks (the Flag Galleon's two missions, the card chosen for a duel).
 from __future__ import annotations
 
 from games.core import JSON
+from games.i18n import T
 from games.pirates.cards import CODES, code, face
 from games.pirates.table import limit, p, weight
 
@@ -120,42 +121,55 @@ def build_view(state: JSON, seat: int | None) -> JSON:
     return view
 
 
-PROMPTS = {
-    "combat": "{p} fights: {total} of {need} cannons so far — fire a card, dump cargo, flee or strike",
-    "plunder": "{p} keeps the wreck as crew, cargo or a mission, or lets it sink",
-    "encounter": "{p} fights the ship found, or a rival at sea of its nation",
-    "friend": "{p} meets a friendly ship: draw a card or sail on",
-    "dock": "{p} may dock at the town found{desert}",
-    "keep": "{p} keeps one of the two missions the magistrate offers",
-    "salvage": "{p} fills the holds from the discard pile",
-    "spoils": "{p} takes the spoils of the combat from {loser}",
-    "swap": "{p} may take one of two ships at Pirate Cove",
-    "trade": "{p} trades: {tons} t bought so far",
-    "trim": "{p} discards down to {hand} crew cards",
-    "cove": "{p} chooses at Pirate Cove: a full crew, a new ship, or a mission and a cargo",
-}
+def _prompt(pending: JSON) -> str:
+    """What a pending decision waits for, as a sentence."""
+    seat = p(pending["seat"])
+    kind = pending["kind"]
+    if kind == "combat":
+        return T(
+            "{seat} fights: {total} of {need} cannons so far — fire a card, dump cargo, flee or strike",
+            seat=seat,
+            total=pending.get("total", 0),
+            need=pending.get("need", 0),
+        )
+    if kind == "plunder":
+        return T("{seat} keeps the wreck as crew, cargo or a mission, or lets it sink", seat=seat)
+    if kind == "encounter":
+        return T("{seat} fights the ship found, or a rival at sea of its nation", seat=seat)
+    if kind == "friend":
+        return T("{seat} meets a friendly ship: draw a card or sail on", seat=seat)
+    if kind == "dock":
+        if pending.get("friendly", True):
+            return T("{seat} may dock at the town found", seat=seat)
+        return T("{seat} may dock at the town found (a crew card deserts)", seat=seat)
+    if kind == "keep":
+        return T("{seat} keeps one of the two missions the magistrate offers", seat=seat)
+    if kind == "salvage":
+        return T("{seat} fills the holds from the discard pile", seat=seat)
+    if kind == "spoils":
+        return T("{seat} takes the spoils of the combat from {loser}", seat=seat, loser=p(pending["loser"]))
+    if kind == "swap":
+        return T("{seat} may take one of two ships at Pirate Cove", seat=seat)
+    if kind == "trade":
+        return T("{seat} trades: {tons} t bought so far", seat=seat, tons=pending.get("tons", 0))
+    if kind == "trim":
+        return T("{seat} discards down to {hand} crew cards", seat=seat, hand=pending.get("hand", 0))
+    if kind == "cove":
+        return T("{seat} chooses at Pirate Cove: a full crew, a new ship, or a mission and a cargo", seat=seat)
+    return T("{seat} decides", seat=seat)
 
 
 def prompt_text(view: JSON) -> str | None:
-    """What the game waits for, as a sentence (``{pN}`` placeholders for the players)."""
+    """What the game waits for, as a sentence (marked, ``{pN}`` placeholders for the players)."""
     if view.get("over") or view.get("winner") is not None:
         return None
     pending, duel = view["pending"], view["duel"]
     if pending is None:
         if duel is not None:
             one, two = duel["seats"]
-            return f"{p(one)} and {p(two)} each choose a combat card in secret"
+            return T("{first} and {second} each choose a combat card in secret", first=p(one), second=p(two))
         turn = view["turn"]
-        where = "at sea" if view["players"][turn]["place"] == "sea" else "in port"
-        return f"{p(turn)} takes an action {where}"
-    values = {
-        "p": p(pending["seat"]),
-        "total": pending.get("total", 0),
-        "need": pending.get("need", 0),
-        "tons": pending.get("tons", 0),
-        "hand": pending.get("hand", 0),
-        "loser": p(pending["loser"]) if "loser" in pending else "",
-        "desert": "" if pending.get("friendly", True) else " (a crew card deserts)",
-    }
-    template = PROMPTS.get(pending["kind"])
-    return template.format(**values) if template else f"{p(pending['seat'])} decides"
+        if view["players"][turn]["place"] == "sea":
+            return T("{seat} takes an action at sea", seat=p(turn))
+        return T("{seat} takes an action in port", seat=p(turn))
+    return _prompt(pending)

@@ -9,8 +9,9 @@ from typing import Any
 
 from PIL import Image
 
-from games.core import article, format_seats, plural
-from games.pirates.cards import BY_CODE, GOODS, NATIONS, Face, Mission
+from games.core import format_seats
+from games.i18n import localize, localize_tree, ntr, tr
+from games.pirates.cards import A_TOWN, BY_CODE, GOOD, Face, Mission
 from rendering import theme as t
 from rendering.cache import image_cache
 from rendering.pirates.cards import back, card_face, flag, ship_picture, suit_colour
@@ -19,7 +20,7 @@ View = Mapping[str, Any]
 W = 1100
 M = 24
 HEADER_H = 380
-ROW_H = 236
+ROW_H = 256
 BACK_W, BACK_H = 52, 74
 """The backs of a player's unfinished missions."""
 LINE = 30
@@ -37,85 +38,84 @@ def _name_pill(canvas: Image.Image, xy: tuple[float, float], name: str, seat: in
     return t.pill(canvas, xy, label, fnt, c.fill, c.text, border=c.edge, height=40)
 
 
-def _card_words(code: str) -> str:
-    """What a card on the table is, in words: its index and ship, or its town."""
+def _card_words(code: str, locale: str) -> str:
+    """What a card on the table is, in words: its index and ship."""
     f = BY_CODE[code]
-    return f"{f.name} {_nation(code)}"
+    return f"{localize(f.label, locale)} {localize(f.nation_ship, locale)}"
 
 
-def _mission_line(canvas: Image.Image, xy: tuple[float, float], code: str, ink: t.RGB) -> None:
-    """A completed mission as a line: its flag, index and kind."""
+def _mission_words(code: str, locale: str) -> str:
+    """A completed mission in words: its index and kind ("Q♥ bounty")."""
+    f = BY_CODE[code]
+    kind = tr(locale, "fleet") if f.mission is Mission.TREASURE else localize(f.mission_name, locale)
+    return tr(locale, "{card} {kind}", card=f.label, kind=kind)
+
+
+def _mission_line(
+    canvas: Image.Image, xy: tuple[float, float], code: str, ink: t.RGB, width: float, locale: str
+) -> None:
+    """A completed mission as a line: its flag, index and kind (shrunk to ``width`` px beside the flag)."""
     f = BY_CODE[code]
     x, y = xy
     t.paste(canvas, flag(28, 18, f.suit), (x + 14, y), "mm")
-    t.text(
-        canvas,
-        (x + 36, y),
-        f"{f.name} {'fleet' if f.mission is Mission.TREASURE else f.mission.value}",
-        t.font(t.MIN_TEXT, bold=True),
-        ink,
-        anchor="lm",
-    )
+    words, fnt = t.fit_text(_mission_words(code, locale), width - 36, t.MIN_TEXT)
+    t.text(canvas, (x + 36, y), words, fnt, ink, anchor="lm")
 
 
-def _place(player: View) -> str:
+def _place(player: View, locale: str) -> str:
     if player["out"]:
-        return "Out of the game"
+        return tr(locale, "Out of the game")
     if player["place"] == "sea":
-        return "At sea"
+        return tr(locale, "At sea")
     if player["town"] is None:
-        return "Docked in the neutral port"
+        return tr(locale, "Docked in the neutral port")
     f = BY_CODE[player["town"]]
-    taken = " (taken)" if player["taken"] else ""
-    return f"Docked at {f.town}{taken}"
+    if player["taken"]:
+        return tr(locale, "Docked at {town} (taken)", town=f.town)
+    return tr(locale, "Docked at {town}", town=f.town)
 
 
-def _nation(code: str) -> str:
-    f = BY_CODE[code]
-    return f"{f.nation} {f.ship}" if f.suit else "Pirate Treasure Galleon"
+def _nation(code: str, locale: str) -> str:
+    """A ship with its nation, as a line begins: "English Frigate", "Pirate Treasure Galleon"."""
+    words = localize(BY_CODE[code].nation_ship, locale)
+    return words[:1].upper() + words[1:]
 
 
-def _header(canvas: Image.Image, view: View, names: Sequence[str], final: bool) -> None:
-    t.text(canvas, (M + 22, M + 16), "Pirates Card Game", t.font(36, bold=True), t.GOLD)
+def _header(canvas: Image.Image, view: View, names: Sequence[str], final: bool, locale: str) -> None:
+    title, title_font = t.fit_text(tr(locale, "Pirates Card Game"), 560, 36)
+    t.text(canvas, (M + 22, M + 16), title, title_font, t.GOLD)
     if final:
         over = view.get("over") or {}
         winners = over.get("winners", [])
-        line = "Captain freed by " + ", ".join(names[s] for s in winners) if winners else "No captain was freed"
+        freed = ", ".join(names[s] for s in winners)
+        line = tr(locale, "Captain freed by {names}", names=freed) if winners else tr(locale, "No captain was freed")
     else:
-        line = f"Turn {view['turns'] + 1}: {names[view['turn']]}"
+        line = tr(locale, "Turn {n}: {name}", n=view["turns"] + 1, name=names[view["turn"]])
     text, fnt = t.fit_text(line, 560, 28)
     t.text(canvas, (M + 22, M + 64), text, fnt, t.FOAM)
-    # the deck and the discard pile
+    # the deck and the discard pile, each named under its card (wrapped where a language needs two lines)
     y = M + 104
     x = M + 22
-    canvas_back = back(120, 172)
-    t.paste(canvas, canvas_back, (x, y))
-    t.pill(
-        canvas,
-        (x + 60, y + 176),
-        f"Deck {view['deck']}",
-        t.font(t.MIN_TEXT, bold=True),
-        t.SEA_DEEP,
-        t.FOAM,
-        align="center",
-        height=34,
-    )
+    t.paste(canvas, back(120, 172), (x, y))
+    _pile_name(canvas, (x + 60, y + 178), tr(locale, "Deck {n}", n=view["deck"]))
     x += 160
     if view["discard"]:
         t.paste(canvas, card_face(view["discard"][-1], 120, 172), (x, y))
     else:
         t.panel(canvas, (x, y, x + 120, y + 172), fill=(20, 44, 58), border=t.MIST, radius=12, shadow=False)
-    t.pill(
-        canvas,
-        (x + 60, y + 176),
-        f"Discard {len(view['discard'])}",
-        t.font(t.MIN_TEXT, bold=True),
-        t.SEA_DEEP,
-        t.FOAM,
-        align="center",
-        height=34,
-    )
-    _stage(canvas, view, names, (M + 345, M + 100, W - M - 20, HEADER_H - 24))
+    _pile_name(canvas, (x + 60, y + 178), tr(locale, "Discard {n}", n=len(view["discard"])))
+    _stage(canvas, view, names, (M + 345, M + 100, W - M - 20, HEADER_H - 24), locale)
+
+
+PILE_NAME_W = 150
+"""The width of a pile's name under its card (the two piles' cards stand 160 px apart)."""
+
+
+def _pile_name(canvas: Image.Image, top: tuple[float, float], words: str) -> None:
+    """A pile's name and count centred under its card: one line, or two."""
+    fnt = t.font(t.MIN_TEXT, bold=True, condensed=t.text_width(words, t.font(t.MIN_TEXT, bold=True)) > PILE_NAME_W)
+    for n, part in enumerate(t.wrap(words, fnt, PILE_NAME_W, 2)):
+        t.text(canvas, (top[0], top[1] + n * 28), part, fnt, t.FOAM, anchor="mt", shadow=(0, 0, 0))
 
 
 STAGE_CARD_W, STAGE_CARD_H = 100, 144
@@ -129,7 +129,7 @@ def _stage_title(canvas: Image.Image, xy: tuple[int, int], line: str, width: int
         t.text(canvas, (xy[0], xy[1] + n * 30), part, fnt, t.GOLD)
 
 
-def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box) -> None:
+def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box, locale: str) -> None:
     """The encounter under way (its cards, named in words, and the cannons needed), or a duel: who has
     chosen, and the two cards once revealed."""
     x0, y0, x1, _ = box
@@ -138,7 +138,8 @@ def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box) ->
     small = t.font(t.MIN_TEXT, bold=True)
     if duel is not None or shown is not None:
         seats = (duel or shown)["seats"]
-        _stage_title(canvas, (x0, y0), f"Duel: {names[seats[0]]} against {names[seats[1]]}", x1 - x0)
+        duel_title = tr(locale, "Duel: {first} against {second}", first=names[seats[0]], second=names[seats[1]])
+        _stage_title(canvas, (x0, y0), duel_title, x1 - x0)
         revealed = shown is not None and (duel is None or not any(duel["chosen"]))
         for i in range(2):
             x = x0 + i * 240
@@ -159,35 +160,42 @@ def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box) ->
                     radius=12,
                     shadow=False,
                 )
-            state = "chosen" if chosen else "choosing…"
-            t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 18), state, small, t.FOAM, anchor="mm")
+            state = tr(locale, "chosen") if chosen else tr(locale, "choosing…")
+            state, fnt = t.fit_text(state, 220, t.MIN_TEXT)
+            t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 18), state, fnt, t.FOAM, anchor="mm")
         return
     if encounter is None:
-        t.text(canvas, (x0, y0), "Open sea", t.font(26, bold=True), t.MIST)
+        t.text(canvas, (x0, y0), tr(locale, "Open sea"), t.font(26, bold=True), t.MIST)
         return
     kind = encounter["kind"]
     titles = {
-        "ship": "Enemy ship",
-        "fleet": "The treasure fleet",
-        "town": "Town",
-        "friend": "Friendly ship",
-        "enemy": "Enemy ship",
-        "ace": "An Ace: fight a captain at sea",
+        "ship": tr(locale, "Enemy ship"),
+        "fleet": tr(locale, "The treasure fleet"),
+        "town": tr(locale, "Town"),
+        "friend": tr(locale, "Friendly ship"),
+        "enemy": tr(locale, "Enemy ship"),
+        "ace": tr(locale, "An Ace: fight a captain at sea"),
     }
+    title = titles.get(kind) or tr(locale, "Encounter")
     cards, allies = encounter["cards"], encounter.get("allies", [])
-    words = ", ".join(BY_CODE[c].town if kind == "town" else _card_words(c) for c in cards)
+    words = ", ".join(localize(BY_CODE[c].town, locale) if kind == "town" else _card_words(c, locale) for c in cards)
     if allies:
-        words += f"; {'ally' if len(allies) == 1 else 'allies'} " + ", ".join(_card_words(c) for c in allies)
-    _stage_title(canvas, (x0, y0), f"{titles.get(kind, kind)}: {words}" if words else titles.get(kind, kind), x1 - x0)
+        listed = ", ".join(_card_words(c, locale) for c in allies)
+        words = ntr(
+            locale, "{cards}; ally {allies}", "{cards}; allies {allies}", len(allies), cards=words, allies=listed
+        )
+    headline = tr(locale, "{title}: {cards}", title=title, cards=words) if words else title
+    _stage_title(canvas, (x0, y0), headline, x1 - x0)
     for i, code in enumerate(cards + allies):
         x = x0 + i * STAGE_STEP
         t.paste(canvas, card_face(code, STAGE_CARD_W, STAGE_CARD_H), (x, cards_y))
         if i >= len(cards):
-            t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 16), "ally", small, t.FOAM, anchor="mm")
+            ally = tr(locale, "ally")
+            t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 16), ally, small, t.FOAM, anchor="mm")
     if pending is not None and pending["kind"] == "combat":
-        for n, (words, fill) in enumerate(
-            [(f"Needs {plural(pending['need'], 'cannon')}", t.DANGER), (f"Fired {pending['total']}", t.SEA_DEEP)]
-        ):
+        needs = ntr(locale, "Needs {n} cannon", "Needs {n} cannons", pending["need"])
+        fired = tr(locale, "Fired {n}", n=pending["total"])
+        for n, (words, fill) in enumerate([(needs, t.DANGER), (fired, t.SEA_DEEP)]):
             t.pill(
                 canvas,
                 (x1, cards_y + 4 + n * 52),
@@ -207,45 +215,106 @@ MISSIONS_X = HOLDS_X - 210
 """Two columns of lines (flag and words) about 200 px wide: completed missions, then the holds."""
 
 
-def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, final: bool) -> None:
+ROW_LINE = 30
+"""The spacing of a row's lines of words (left column)."""
+ENTRY_LINE, ENTRY_WRAP = 30, 26
+"""The spacing of a column's entries (a completed mission, a good in the holds), and of an entry's second
+line where one does not fit in one."""
+
+
+def _entry_lines(words: str, bold: bool, width: float) -> tuple[tuple[str, ...], Any] | None:
+    """``words`` in one line (bold may take the condensed face), or two; ``None`` when two do not hold them."""
+    fitted, fnt = t.fit_text(words, width, t.MIN_TEXT, bold=bold)
+    if fitted == words:
+        return (words,), fnt
+    fnt = t.font(t.MIN_TEXT, bold, condensed=bold)
+    lines = t.wrap(words, fnt, width)
+    return (lines, fnt) if len(lines) <= 2 else None
+
+
+def _entries(
+    canvas: Image.Image,
+    xy: tuple[int, int],
+    width: int,
+    bottom: int,
+    entries: list[tuple[str | None, str, str]],
+    bold: bool,
+    ink: t.RGB,
+) -> int:
+    """A column of entries, each a flag and words (``(suit, words, short)``), from the line centred at
+    ``xy``: each in one line or two; where the two-line entries would not end above ``bottom``, each in its
+    ``short`` words (the flag says the rest). Returns where the column ends."""
+    x, y = xy
+    laid = [_entry_lines(words, bold, width - 36) for _, words, _ in entries]
+    height = sum(ENTRY_LINE + ENTRY_WRAP * (len(lines[0]) - 1) if lines else 999 for lines in laid)
+    if y + height - ENTRY_LINE + 14 > bottom:
+        laid = [_entry_lines(short, bold, width - 36) for _, _, short in entries]
+    for (suit, _, _), lines in zip(entries, laid, strict=True):
+        t.paste(canvas, flag(28, 18, suit), (x + 14, y), "mm")
+        parts, fnt = lines or ((), None)
+        for n, part in enumerate(parts):
+            t.text(canvas, (x + 36, y + n * ENTRY_WRAP), part, fnt, ink, anchor="lm")
+        y += ENTRY_LINE + ENTRY_WRAP * max(0, len(parts) - 1)
+    return y
+
+
+def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, locale: str) -> None:
     player = view["players"][seat]
     t.paste(canvas, card_face(player["ship"], SHIP_W, SHIP_H), (M + 12, y + 5))
     x = M + SHIP_W + 28
+    bottom = y + ROW_H - 14
     _name_pill(canvas, (x, y + 12), name, seat, ROW_TEXT_W)
     done = player["done"]
     lines = [
-        (_nation(player["ship"]), True, t.INK),
-        (_place(player), False, t.INK_SOFT),
-        (f"Crew {player['hand']}/{player['limit']}", True, t.INK),
-        (f"Cargo {player['tons']} t · weight {player['weight']}", False, t.INK),
-        (f"Missions done {len(done)} · open {player['missions']}", True, (30, 110, 50) if done else t.INK),
+        (_nation(player["ship"], locale), True, t.INK),
+        (_place(player, locale), False, t.INK_SOFT),
+        (tr(locale, "Crew {crew}/{limit}", crew=player["hand"], limit=player["limit"]), True, t.INK),
+        (tr(locale, "Cargo {tons} t · weight {weight}", tons=player["tons"], weight=player["weight"]), False, t.INK),
+        (
+            tr(locale, "Missions done {done} · open {open}", done=len(done), open=player["missions"]),
+            True,
+            (30, 110, 50) if done else t.INK,
+        ),
     ]
-    for n, (words, bold, ink) in enumerate(lines):
-        fitted, fnt = t.fit_text(words, ROW_TEXT_W, t.MIN_TEXT, bold=bold)
-        t.text(canvas, (x, y + 76 + n * 32), fitted, fnt, ink, anchor="lm")
-    label = t.font(t.MIN_TEXT, bold=True)
-    # Completed missions as lines (flag, index, kind), then the unfinished ones as a row of backs.
-    t.text(canvas, (MISSIONS_X, y + 10), "Missions", label, t.INK_SOFT)
-    for i, code in enumerate(done):
-        _mission_line(canvas, (MISSIONS_X, y + 56 + i * LINE), code, (30, 110, 50))
-    backs_y = y + 44 + LINE * len(done)
-    for i in range(player["missions"]):
-        t.paste(canvas, back(BACK_W, BACK_H), (MISSIONS_X + i * 30, backs_y))
+    cy = y + 76
+    for words, bold, ink in lines:
+        parts, fnt = _entry_lines(words, bold, ROW_TEXT_W) or (
+            (t.ellipsize(words, t.font(t.MIN_TEXT, bold, bold), ROW_TEXT_W),),
+            t.font(t.MIN_TEXT, bold, bold),
+        )
+        for part in parts:
+            t.text(canvas, (x, cy), part, fnt, ink, anchor="lm")
+            cy += ROW_LINE
+    # Completed missions as lines (flag, index, kind), then the unfinished ones as a row of backs (where
+    # they fit: the left column counts them too).
+    column = HOLDS_X - MISSIONS_X - 10
+    heading, fnt = t.fit_text(tr(locale, "Missions"), column, t.MIN_TEXT)
+    t.text(canvas, (MISSIONS_X, y + 10), heading, fnt, t.INK_SOFT)
+    finished = [(BY_CODE[c].suit, _mission_words(c, locale), localize(BY_CODE[c].label, locale)) for c in done]
+    end = _entries(canvas, (MISSIONS_X, y + 56), column, bottom - BACK_H, finished, True, (30, 110, 50))
+    backs_y = end - 12
+    if backs_y + BACK_H <= bottom:
+        for i in range(player["missions"]):
+            t.paste(canvas, back(BACK_W, BACK_H), (MISSIONS_X + i * 30, backs_y))
     if not done and not player["missions"]:
-        t.text(canvas, (MISSIONS_X, y + 56), "none", t.font(t.MIN_TEXT), t.INK_SOFT, anchor="lm")
-    # The holds by nation: flag, tons and good (one line per good, never overlapped cards).
-    t.text(canvas, (HOLDS_X, y + 10), "Holds", label, t.INK_SOFT)
+        none, fnt = t.fit_text(tr(locale, "none"), column, t.MIN_TEXT, bold=False)
+        t.text(canvas, (MISSIONS_X, y + 56), none, fnt, t.INK_SOFT, anchor="lm")
+    # The holds by nation: flag, tons and good (one entry per good, never overlapped cards).
+    column = W - M - 12 - HOLDS_X
+    heading, fnt = t.fit_text(tr(locale, "Holds"), column, t.MIN_TEXT)
+    t.text(canvas, (HOLDS_X, y + 10), heading, fnt, t.INK_SOFT)
     tons: dict[str | None, int] = {}
     for code in player["holds"]:
         f = BY_CODE[code]
         tons[f.suit] = tons.get(f.suit, 0) + f.size
-    for i, (suit, total) in enumerate(tons.items()):
-        cy = y + 56 + i * LINE
-        t.paste(canvas, flag(28, 18, suit), (HOLDS_X + 14, cy), "mm")
-        good = GOODS[suit] if suit else "treasure"
-        t.text(canvas, (HOLDS_X + 36, cy), f"{total} t {good}", t.font(t.MIN_TEXT), t.INK, anchor="lm")
+    goods = [
+        (suit, tr(locale, "{tons} t {good}", tons=total, good=GOOD[suit]), tr(locale, "{tons} t", tons=total))
+        for suit, total in tons.items()
+    ]
+    _entries(canvas, (HOLDS_X, y + 56), column, bottom, goods, False, t.INK)
     if not tons:
-        t.text(canvas, (HOLDS_X, y + 56), "empty", t.font(t.MIN_TEXT), t.INK_SOFT, anchor="lm")
+        empty, fnt = t.fit_text(tr(locale, "empty"), column, t.MIN_TEXT, bold=False)
+        t.text(canvas, (HOLDS_X, y + 56), empty, fnt, t.INK_SOFT, anchor="lm")
 
 
 def _actors(view: View) -> set[int]:
@@ -269,58 +338,66 @@ def _base(rows: tuple[tuple[bool, bool], ...]) -> Image.Image:
     return canvas
 
 
-def _table(view: View, names: Sequence[str], final: bool) -> Image.Image:
+def _table(view: View, names: Sequence[str], final: bool, locale: str) -> Image.Image:
     seats = view["seats"]
-    drawn = t.seat_names(names, seats)
+    drawn = t.seat_names(names, seats, locale)
     actors = set() if final else _actors(view)
     rows = tuple((s in actors, view["players"][s]["out"]) for s in range(seats))
     canvas = _base(rows).copy()
-    _header(canvas, view, drawn, final)
+    _header(canvas, view, drawn, final, locale)
     for seat in range(seats):
-        _row(canvas, view, seat, drawn[seat], HEADER_H + seat * ROW_H, final)
+        _row(canvas, view, seat, drawn[seat], HEADER_H + seat * ROW_H, locale)
     return canvas
 
 
-def render_board(view: View, names: Sequence[str]) -> bytes:
-    """The public table (a seat's own view draws the same: hands are in :func:`render_hand`)."""
-    return t.to_png(_table(view, names, False))
+def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
+    """The public table (a seat's own view draws the same: hands are in :func:`render_hand`), in
+    ``locale``'s language."""
+    view = localize_tree(view, locale)
+    return t.to_png(_table(view, names, False, locale))
 
 
 FINAL_ROW = 170
 """Height of a player's row on the final sheet."""
 
 
-def render_final(view: View, names: Sequence[str]) -> bytes:
+def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The final sheet: who freed their captain and how the game ended, then every player ranked (the
     winners, then by missions done) with the missions they completed face up, the ones left open, and
-    where their ship ended."""
+    where their ship ended; in ``locale``'s language."""
+    view = localize_tree(view, locale)
     seats = view["seats"]
-    drawn = t.seat_names(names, seats)
+    drawn = t.seat_names(names, seats, locale)
     over = view.get("over") or {}
     winners = list(over.get("winners", []))
     players = view["players"]
     order = sorted(range(seats), key=lambda s: (s not in winners, -len(players[s]["done"]), players[s]["out"], s))
     if winners:
         freed = " & ".join(drawn[s] for s in winners)
-        headline = f"{freed} {'frees the captain' if len(winners) == 1 else 'free their captains'}!"
+        if len(winners) == 1:
+            headline = tr(locale, "{names} frees the captain!", names=freed)
+        else:
+            headline = tr(locale, "{names} free their captains!", names=freed)
     else:
-        headline = "No captain was freed."
+        headline = tr(locale, "No captain was freed.")
     head_font = t.font(32, bold=True)
     head_lines = t.wrap(headline, head_font, W - 2 * M - 68)
     how_font = t.font(26)
     how = t.wrap(format_seats(over.get("summary", ""), drawn), how_font, W - 2 * M - 20)
     top = 90 + 40 * len(head_lines) + 30 * len(how) + 30
     canvas = t.new_canvas(W, top + FINAL_ROW * seats + M)
-    t.title(canvas, (M - 4, 12), t.icon("skull", 54), "PIRATES · THE END", 44)
+    t.title(canvas, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATES · THE END"), 44)
     t.final_headline(canvas, (M, 84), (head_lines, head_font))
     for n, line in enumerate(how):
         t.text(canvas, (M + 10, 100 + 40 * len(head_lines) + 30 * n), line, how_font, t.FOAM)
     for rank, seat in enumerate(order):
-        _final_row(canvas, view, seat, drawn[seat], rank, top + rank * FINAL_ROW, seat in winners)
+        _final_row(canvas, view, seat, drawn[seat], rank, top + rank * FINAL_ROW, seat in winners, locale)
     return t.to_png(canvas)
 
 
-def _final_row(canvas: Image.Image, view: View, seat: int, name: str, rank: int, y: int, won: bool) -> None:
+def _final_row(
+    canvas: Image.Image, view: View, seat: int, name: str, rank: int, y: int, won: bool, locale: str
+) -> None:
     player = view["players"][seat]
     fill = t.mix(t.GOLD, t.PARCHMENT, 0.55) if won else t.PARCHMENT_SHADE if player["out"] else t.PARCHMENT
     t.panel(canvas, (M, y, W - M, y + FINAL_ROW - 14), fill=fill, border=t.GOLD_DEEP)
@@ -330,31 +407,44 @@ def _final_row(canvas: Image.Image, view: View, seat: int, name: str, rank: int,
     x = M + 80
     _name_pill(canvas, (x, y + 14), name, seat, 480)
     done = player["done"]
-    count = f"{plural(len(done), 'mission')} done · {player['missions']} open"
-    t.text(canvas, (x, y + 76), count, t.font(28, bold=True), (30, 110, 50) if done else t.INK)
-    t.text(canvas, (x, y + 114), _place(player), t.font(24), t.INK_SOFT)
+    count = ntr(
+        locale, "{n} mission done · {open} open", "{n} missions done · {open} open", len(done), open=player["missions"]
+    )
+    count, fnt = t.fit_text(count, 500, 28)
+    t.text(canvas, (x, y + 76), count, fnt, (30, 110, 50) if done else t.INK)
+    place, fnt = t.fit_text(_place(player, locale), 500, 24, bold=False)
+    t.text(canvas, (x, y + 114), place, fnt, t.INK_SOFT)
     mx = 600
     for i, code in enumerate(done):
-        _mission_line(canvas, (mx, y + 36 + i * LINE), code, (30, 110, 50))
+        _mission_line(canvas, (mx, y + 36 + i * LINE), code, (30, 110, 50), W - M - 12 - mx, locale)
     if not done:
-        t.text(canvas, (mx, y + 70), "no mission done", t.font(t.MIN_TEXT), t.INK_SOFT, anchor="lm")
+        none, fnt = t.fit_text(tr(locale, "no mission done"), W - M - 12 - mx, t.MIN_TEXT, bold=False)
+        t.text(canvas, (mx, y + 70), none, fnt, t.INK_SOFT, anchor="lm")
 
 
-def _needs(view: View, f: Face) -> str:
+def _needs(view: View, f: Face, locale: str) -> str:
     """What an unfinished mission still needs, from the viewer's cargo."""
     me = view["players"][view["viewer"]]
     if f.mission is Mission.DELIVERY:
         have = sum(BY_CODE[c].size for c in me["holds"] if BY_CODE[c].suit == f.suit)
         need = f.size + 2
-        town = article(NATIONS[f.suit or "h"])
-        return f"{min(have, need)}/{need} t {GOODS[f.suit or 'h']} aboard; then dock at {town} town"
+        return tr(
+            locale,
+            "{have}/{need} t {good} aboard; then dock at {town}",
+            have=min(have, need),
+            need=need,
+            good=f.good_name,
+            town=f.a_town,
+        )
     if f.mission is Mission.RAID:
-        return f"Attack {article(f.nation or '')} town: win with 2 × its size + 1 cannons"
+        return tr(locale, "Attack {town}: win with 2 × its size + 1 cannons", town=A_TOWN[f.suit or "h"])
     if f.mission is Mission.BOUNTY:
-        return "Win a combat against another captain" if view["seats"] > 1 else "Sink a size-10 ship"
+        if view["seats"] > 1:
+            return tr(locale, "Win a combat against another captain")
+        return tr(locale, "Sink a size-10 ship")
     if f.mission is Mission.HUNT:
-        return "Look for ships at sea; sinking one takes its size + 1 cannons"
-    return "Look for ships at sea until a Joker shows the fleet; sink it and its escort"
+        return tr(locale, "Look for ships at sea; sinking one takes its size + 1 cannons")
+    return tr(locale, "Look for ships at sea until a Joker shows the fleet; sink it and its escort")
 
 
 HAND_CARD_W, HAND_CARD_H = 96, 137
@@ -374,15 +464,17 @@ def _hand_card(code: str) -> Image.Image:
     return img
 
 
-def _card_lines(f: Face) -> list[tuple[str, int, bool, t.RGB]]:
+def _card_lines(f: Face, locale: str) -> list[tuple[str, int, bool, t.RGB]]:
     """A hand card's rows of text: (text, size, bold, colour) — every role it can play."""
-    lines = [
-        (f"{f.town} · {f.ship}" if not f.joker else f"Joker · {f.ship} · Pirate Cove", 28, True, t.INK),
-        (f"crew {f.crew} · {plural(f.cannons, 'cannon')} · {f.size} t {f.good or 'treasure'}", 24, False, t.INK),
-        (f"{f.mission.value.title()}: {f.mission_text}", 24, False, (120, 40, 30)),
-    ]
+    if f.joker:
+        head = tr(locale, "Joker · {ship} · {town}", ship=f.ship_name, town=f.town)
+    else:
+        head = tr(locale, "{town} · {ship}", town=f.town, ship=f.ship_name)
+    roles = tr(locale, "crew {crew} · {cannons} · {cargo}", crew=f.crew, cannons=f.cannon_count, cargo=f.cargo)
+    mission = tr(locale, "{kind}: {text}", kind=f.mission_title, text=f.mission_text)
+    lines = [(head, 28, True, t.INK), (roles, 24, False, t.INK), (mission, 24, False, (120, 40, 30))]
     if f.bonus:
-        lines.append((f.bonus, 24, False, t.GOLD_DEEP))
+        lines.append((localize(f.bonus, locale), 24, False, t.GOLD_DEEP))
     return lines
 
 
@@ -393,29 +485,32 @@ def _wrapped(lines: list[tuple[str, int, bool, t.RGB]], width: float) -> list[tu
     return out
 
 
-def render_hand(view: View, names: Sequence[str]) -> bytes:
+def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The viewer's hand, a row per card with everything it can be (crew, cargo, mission, bonus) in words a
-    phone can read, and their unfinished missions with what each still needs."""
+    phone can read, and their unfinished missions with what each still needs; in ``locale``'s language."""
+    view = localize_tree(view, locale)
     hand, missions = view.get("hand", []), view.get("missions", [])
     text_x = M + 20 + HAND_CARD_W + 20
     text_w = W - M - 20 - text_x
-    rows = [_wrapped(_card_lines(BY_CODE[code]), text_w) for code in hand]
+    rows = [_wrapped(_card_lines(BY_CODE[code], locale), text_w) for code in hand]
     heights = [max(HAND_CARD_H + 30, len(lines) * HAND_LINE) + 24 for lines in rows]
     notes = [(c, "") for c in missions] + [(c, "offered") for c in view.get("offered", [])]
     if view.get("chosen"):
         notes.append((view["chosen"], "combat card"))
-    blocks = [_mission_block(view, code, tag, W - 2 * M - 140) for code, tag in notes]
+    blocks = [_mission_block(view, code, tag, W - 2 * M - 140, locale) for code, tag in notes]
     top = 90
     hand_h = sum(heights) if hand else 60
     y = top + hand_h + 16
     mission_h = 70 + (sum(len(b) * HAND_LINE + 16 for b in blocks) if blocks else HAND_LINE + 16)
     canvas = t.new_canvas(W, y + mission_h + M)
     seat = view.get("viewer")
-    drawn = t.seat_names(names, view["seats"])
+    drawn = t.seat_names(names, view["seats"], locale)
     if seat is not None:
         _name_pill(canvas, (M, M), drawn[seat], seat, 450)
         me = view["players"][seat]
-        crew = f"Crew {len(hand)}/{me['limit']} · {_nation(me['ship'])}"
+        crew = tr(
+            locale, "Crew {crew}/{limit} · {ship}", crew=len(hand), limit=me["limit"], ship=_nation(me["ship"], locale)
+        )
         text, fnt = t.fit_text(crew, W - 2 * M - 470, 28)
         t.text(canvas, (M + 470, M + 20), text, fnt, t.FOAM, anchor="lm")
     yy = top
@@ -436,30 +531,36 @@ def render_hand(view: View, names: Sequence[str]) -> bytes:
             t.text(canvas, (text_x, yy + 12 + n * HAND_LINE), text, t.font(size, bold=bold), ink)
         yy += h
     if not hand:
-        t.text(canvas, (M, top + 10), "No crew cards in hand.", t.font(28), t.MIST)
+        empty, fnt = t.fit_text(tr(locale, "No crew cards in hand."), W - 2 * M, 28, bold=False)
+        t.text(canvas, (M, top + 10), empty, fnt, t.MIST)
     t.panel(canvas, (M, y, W - M, y + mission_h), fill=t.PARCHMENT)
-    t.text(canvas, (M + 20, y + 14), "Your unfinished missions", t.font(28, bold=True), t.INK)
+    heading, fnt = t.fit_text(tr(locale, "Your unfinished missions"), W - 2 * M - 40, 28)
+    t.text(canvas, (M + 20, y + 14), heading, fnt, t.INK)
     yy = y + 60
     if not blocks:
-        t.text(canvas, (M + 20, yy), "None: visit the magistrate while docked.", t.font(24), t.INK_SOFT)
+        none, fnt = t.fit_text(tr(locale, "None: visit the magistrate while docked."), W - 2 * M - 40, 24, bold=False)
+        t.text(canvas, (M + 20, yy), none, fnt, t.INK_SOFT)
     for (code, _tag), block in zip(notes, blocks, strict=True):
         f = BY_CODE[code]
-        t.text(canvas, (M + 20, yy), f.name if not f.joker else "Joker", t.font(28, bold=True), suit_colour(f))
+        index, fnt = t.fit_text(localize(f.label, locale), 84, 28)
+        t.text(canvas, (M + 20, yy), index, fnt, suit_colour(f))
         for n, (text, ink) in enumerate(block):
             t.text(canvas, (M + 110, yy + 2 + n * HAND_LINE), text, t.font(24), ink)
         yy += len(block) * HAND_LINE + 16
     return t.to_png(canvas)
 
 
-def _mission_block(view: View, code: str, tag: str, width: float) -> list[tuple[str, t.RGB]]:
+def _mission_block(view: View, code: str, tag: str, width: float, locale: str) -> list[tuple[str, t.RGB]]:
     """A mission's lines: what it asks and (unfinished) what it still needs, wrapped to ``width``."""
     f = BY_CODE[code]
     if tag == "combat card":
-        body = "your secret combat card"
+        body = tr(locale, "your secret combat card")
+    elif tag == "offered":
+        body = tr(locale, "offered: {kind} — {text}", kind=f.mission_title, text=f.mission_text)
     else:
-        body = f"{tag + ': ' if tag else ''}{f.mission.value.title()} — {f.mission_text}"
+        body = tr(locale, "{kind} — {text}", kind=f.mission_title, text=f.mission_text)
     fnt = t.font(24)
     lines = [(part, t.INK) for part in t.wrap(body, fnt, width)]
     if not tag:
-        lines += [(part, t.INK_SOFT) for part in t.wrap(_needs(view, f), fnt, width)]
+        lines += [(part, t.INK_SOFT) for part in t.wrap(_needs(view, f, locale), fnt, width)]
     return lines
