@@ -149,6 +149,28 @@ def gaps(domains: Sequence[str] = tuple(DOMAINS)) -> list[Gap]:
     return found
 
 
+def conflicts() -> list[str]:
+    """Messages two domains translate differently: the catalogs of a language are merged into one (a marked
+    message does not say which domain wrote it), so one of the two would be shown in both."""
+    from babel.messages.pofile import read_po
+
+    found = []
+    for lang in LANGUAGES:
+        seen: dict[object, tuple[str, object]] = {}
+        for path in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")) if lang != ENGLISH else ():
+            with path.open("rb") as handle:
+                for message in read_po(handle, locale=lang):
+                    forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+                    if not message.id or not all(forms):
+                        continue
+                    first = seen.setdefault(message.id, (path.stem, message.string))
+                    if first[1] != message.string:
+                        found.append(
+                            f"{lang}: {message.id!r} is {first[1]!r} in {first[0]}, {message.string!r} in {path.stem}"
+                        )
+    return found
+
+
 def _fits(form: str, ids: tuple[str, ...]) -> bool:
     """A translation names only values the English has, and every one of them but the count ``n`` (which a
     singular may write out as a word)."""
@@ -169,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.check:
         for path in update(domains):
             print(f"wrote {path}")
-    missing = gaps(domains)
+    missing = [*map(str, gaps(domains)), *conflicts()]
     for gap in missing:
         print(gap)
     print(f"{len(missing)} gaps")

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.catalogs import gaps
+from games.catalogs import conflicts, gaps
 from games.core import IllegalAction, Option
 from games.i18n import N, T, joined, localize, message_id, seat_ref, with_names
 from games.registry import GAMES, GameSpec
@@ -104,6 +104,11 @@ def test_the_rules_in_german_fit_discord(kind: str) -> None:
 def test_no_message_of_the_code_lacks_its_german() -> None:
     missing = gaps()
     assert not missing, f"{len(missing)} gaps, the first: " + "; ".join(map(str, missing[:10]))
+
+
+def test_no_two_catalogs_translate_a_message_differently() -> None:
+    """A language's catalogs are merged: a message two domains translate differently would read wrong in one."""
+    assert not conflicts(), "\n".join(conflicts()[:10])
 
 
 def test_a_marked_message_is_written_out_in_each_language_with_its_values() -> None:
