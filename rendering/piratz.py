@@ -1,8 +1,11 @@
 """Piratz images: the table during play (:func:`render_board`) and the final scoring (:func:`render_final`).
 
 Both draw only what the view holds; in blind mode the piles are ``None`` and only their size is shown.
-The parts that depend only on the layout (background, panels, titles, the score track's icons) are
-drawn once per layout into a cached layer, so a render is mostly pasting cached cards, icons and text.
+The parts that depend only on the layout and the language (background, panels, titles, the score track's
+icons) are drawn once per layout into a cached layer, so a render is mostly pasting cached cards, icons and
+text. Every word is written out in the reader's language (``locale``); a short label that a language makes
+too long for its place (a word on a card) shrinks a little, then takes the words' own case, then two lines
+where there is room for them, and is left out only where the picture says it already (the icons).
 """
 
 from __future__ import annotations
@@ -11,14 +14,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from games.core import format_seats, plural
+from games.core import format_seats
+from games.i18n import T, localize, localize_tree, ntr, tr
 from games.piratz.cards import SYMBOL_TOTALS, TYPES
 from rendering import theme as t
 from rendering.cache import image_cache
 
 View = dict[str, Any]
+Font = ImageFont.FreeTypeFont
 
 _ICON = {
     "rings": "ring",
@@ -28,13 +33,31 @@ _ICON = {
     "goblets": "goblet",
     "shells": "shell",
 }
-_ACTING = {
-    "turn": "to reveal or pass",
-    "decide": "to pass or end the turn",
-    "rat_alert": "may take a rat",
-    "bury": "to bury a card",
+_NAME = {
+    "rings": T("Rings"),
+    "coins": T("Coins"),
+    "pearls": T("Pearls"),
+    "crowns": T("Crowns"),
+    "goblets": T("Goblets"),
+    "shells": T("Shells"),
 }
-"""What a seat in ``to_act`` is doing, by phase."""
+"""The treasure types by name (the score track, the final table)."""
+_WORD = {
+    "rings": T("ring"),
+    "coins": T("coin"),
+    "pearls": T("pearl"),
+    "crowns": T("crown"),
+    "goblets": T("goblet"),
+    "shells": T("shell"),
+}
+"""One treasure of each type, as a card's slot names it."""
+_ACTING = {
+    "turn": T("to reveal or pass"),
+    "decide": T("to pass or end the turn"),
+    "rat_alert": T("may take a rat"),
+    "bury": T("to bury a card"),
+}
+"""What a seat in ``to_act`` is doing, by phase (the tag on its panel)."""
 
 W = 1100
 M = 22  # outer margin
@@ -45,20 +68,31 @@ MIDDLE_HEAD = 60
 PLAYER_W, PLAYER_H, PLAYER_GAP = (W - 2 * M - 20) // 2, 148, 36
 NAME_X, NAME_Y, NAME_H = 72, 16, 46
 """Where a player's name pill starts in its panel, and its height on one line."""
-NAME_LINES = 2
-"""A long name takes up to two lines (each :data:`rendering.theme.NAME_LINE_H` px more), never cut."""
+NAME_LINES = 3
+"""A long name takes up to three lines (each :data:`rendering.theme.NAME_LINE_H` px more), never cut (the
+third where a language's pile size leaves it less room)."""
+LINE_H = 26
+"""The spacing of the lines of a small label that takes two (its letters are 23–27 px high)."""
 EVENT_LINES = 3
 """Recent events shown (each may take two lines)."""
 EVENT_LINE_H = 36
 LEGEND_ROW_H = 38
 SMALL = t.MIN_TEXT
 """The size of the smallest labels."""
+TINY = SMALL - 1
+"""A label a language makes too long may shrink to this size: the least the phone test allows on a board
+1,100 px wide (1/48 of it)."""
 WHITE: t.RGB = (255, 255, 255)
 SAND: t.RGB = (204, 170, 118)
 """Covers buried cards."""
 RAT_BAND = 44
 """The red band at the foot of a rat card."""
 BURIED_TAG_H = 32
+PILE_LABEL_W = (136, 120)
+"""The widths the labels under the draw and the discard pile may take (the discard pile's nearer the
+panel's edge)."""
+PILE_BACK_H = (118, 96)
+"""The height of the piles' cards, with labels of one line and of two."""
 TAG_INK: t.RGB = (6, 30, 42)
 """Text on the highlight colour."""
 
@@ -72,40 +106,115 @@ def _ink(kind: str) -> t.RGB:
     return t.mix(_colour(kind), t.OUTLINE, 0.5)
 
 
-def _acting(view: View) -> str:
+def _doing(view: View) -> str:
+    """The phase the seat(s) in ``to_act`` are acting in (the last spade's holder keeps revealing)."""
+    if view["phase"] == "decide" and view["last_spade"] in view["to_act"]:
+        return "turn"
+    return view["phase"]
+
+
+def _acting(view: View, locale: str) -> str:
     """What the seat(s) in ``to_act`` are doing now."""
-    if view["phase"] == "decide" and view["last_spade"] in view["to_act"]:  # the last spade keeps revealing
-        return _ACTING["turn"]
-    return _ACTING.get(view["phase"], "to act")
+    marked = _ACTING.get(_doing(view))
+    return localize(marked, locale) if marked else tr(locale, "to act")
+
+
+def _status(view: View, who: str, locale: str) -> str:
+    """The header's line: who is acting, doing what (``who``: their names)."""
+    doing = _doing(view)
+    if doing == "turn":
+        return tr(locale, "{names} to reveal or pass", names=who)
+    if doing == "decide":
+        return tr(locale, "{names} to pass or end the turn", names=who)
+    if doing == "rat_alert":
+        return tr(locale, "{names} may take a rat", names=who)
+    if doing == "bury":
+        return tr(locale, "{names} to bury a card", names=who)
+    return tr(locale, "{names} to act", names=who)
+
+
+def _labels(
+    words: tuple[str, ...], width: float | tuple[float, ...], size: int = SMALL
+) -> tuple[tuple[str, ...], Font] | None:
+    """``words`` as a set of short condensed labels on one line each, at most ``width`` px wide (each its
+    own width, given several): in capitals at ``size`` px or at :data:`TINY`, else as the language writes
+    them; ``None`` when even that is too wide. The whole set takes one style, so that the labels of a kind
+    look alike."""
+    widths = width if isinstance(width, tuple) else (width,) * len(words)
+    for style in (str.upper, str):
+        shown = tuple(style(w) for w in words)
+        for px in (size, TINY):
+            fnt = t.font(px, condensed=True)
+            if all(t.text_width(w, fnt) <= room for w, room in zip(shown, widths, strict=True)):
+                return shown, fnt
+    return None
+
+
+def _two_lines(s: str, width: float) -> tuple[tuple[str, ...], Font] | None:
+    """``s`` in capitals over at most two condensed lines of ``width`` px, never cut (``None``: it needs more)."""
+    for px in (SMALL, TINY):
+        fnt = t.font(px, condensed=True)
+        lines = t.wrap(s.upper(), fnt, width)
+        if len(lines) <= 2:
+            return lines, fnt
+    return None
 
 
 # ====================================================================== cards
+@lru_cache(maxsize=8)
+def _card_words(locale: str) -> dict[str, tuple[str, Font]] | None:
+    """The word under each treasure's icon on a card, by type, with its font; ``None`` where a language's
+    words do not all fit a card (its cards then show the icons alone, a little larger)."""
+    fitted = _labels(tuple(localize(_WORD[k], locale) for k in TYPES), CARD_W - 20)
+    if fitted is None:
+        return None
+    words, fnt = fitted
+    return {k: (w, fnt) for k, w in zip(TYPES, words, strict=True)}
+
+
 @image_cache
-def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool) -> Image.Image:
-    """A face-up treasure card: a tinted slot per symbol (icon and label), a red rat band on rat cards."""
+def _card_face(symbols: tuple[str, ...], rat: bool, skull: bool, locale: str = "en") -> Image.Image:
+    """A face-up treasure card: a tinted slot per symbol (icon and word), a red rat band on rat cards."""
     face = t.card(CARD_W, CARD_H, t.PARCHMENT, t.DANGER if rat else t.GOLD_DEEP, 5 if rat else 3).copy()
     band = RAT_BAND if rat else 0
+    words = _card_words(locale)
     for kind, (y, slot_h) in zip(symbols, _slots(len(symbols), rat), strict=True):
         tint = t.rounded(CARD_W - 20, round(slot_h) - 4, 10, t.mix(_colour(kind), t.PARCHMENT, 0.62))
         face.alpha_composite(tint, (10, round(y) + 2))
+        if words is None:
+            size = min(76, round(slot_h) - 14)
+            t.paste(face, t.icon(_ICON[kind], size), (CARD_W / 2, y + slot_h / 2), "mm")
+            continue
         size = min(68, round(slot_h) - 30)
         t.paste(face, t.icon(_ICON[kind], size), (CARD_W / 2, y + 4 + (slot_h - 26) / 2), "mm")
-        t.text(
-            face,
-            (CARD_W / 2, y + slot_h - 14),
-            _ICON[kind].upper(),
-            t.font(SMALL, condensed=True),
-            _ink(kind),
-            anchor="mm",
-        )
+        word, fnt = words[kind]
+        t.text(face, (CARD_W / 2, y + slot_h - 14), word, fnt, _ink(kind), anchor="mm")
     if rat:
         strip = t.rounded(CARD_W - 14, band - 4, 9, t.DANGER)
         face.alpha_composite(strip, (7, CARD_H - band - 4))
-        t.paste(face, t.icon("rat", 36), (14, CARD_H - band - 2))
-        t.text(face, (56, CARD_H - band + 16), "RAT", t.font(24, bold=True), WHITE, anchor="lm")
+        _rat_band(face, CARD_H - band - 4, band - 4, locale)
     if skull:
         t.paste(face, t.icon("skull", 28), (8, 8))
     return face
+
+
+def _rat_band(face: Image.Image, y: int, h: int, locale: str) -> None:
+    """The rat icon and the word "RAT" on a rat card's band (``y``, ``h``): the word alone where it does not
+    fit beside the icon, the icon alone where it does not fit at all."""
+    word = tr(locale, "rat").upper()
+    mid = y + h / 2
+    for px, condensed in ((24, False), (24, True), (TINY, True)):
+        fnt = t.font(px, bold=True, condensed=condensed)
+        if t.text_width(word, fnt) <= CARD_W - 64:
+            t.paste(face, t.icon("rat", 36), (14, y + 2))
+            t.text(face, (56, mid), word, fnt, WHITE, anchor="lm")
+            return
+    for px in (24, TINY):
+        fnt = t.font(px, bold=True, condensed=True)
+        if t.text_width(word, fnt) <= CARD_W - 14 - 16:
+            t.text(face, (CARD_W / 2, mid), word, fnt, WHITE, anchor="mm")
+            return
+    t.paste(face, t.icon("rat", 36), (CARD_W / 2, mid), "mm")
 
 
 def _slots(symbols: int, rat: bool) -> list[tuple[float, float]]:
@@ -115,10 +224,10 @@ def _slots(symbols: int, rat: bool) -> list[tuple[float, float]]:
 
 
 @image_cache
-def _buried_overlay(seat: int, symbols: int, rat: bool) -> Image.Image:
+def _buried_overlay(seat: int, symbols: int, rat: bool, locale: str = "en") -> Image.Image:
     """Laid over a buried card: a sand wash the card's words still read through, a BURIED tag in the
-    burier's colour across the top and their spade stuck in the sand over the last symbol's picture
-    (never over a word)."""
+    burier's colour across the top (a plain band where the language's word does not fit it) and their spade
+    stuck in the sand over the last symbol's picture (never over a word)."""
     colour = t.PLAYER_COLOURS[seat]
     overlay = t.rounded(CARD_W, CARD_H, CARD_W // 10, (*SAND, 120)).copy()
     ripples = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
@@ -132,11 +241,17 @@ def _buried_overlay(seat: int, symbols: int, rat: bool) -> Image.Image:
     size = min(84, round((zone[1] - zone[0]) / 1.2))
     spade = t.icon("spade", size, colour.fill, colour.edge).rotate(-35, Image.Resampling.BICUBIC, expand=True)
     t.paste(overlay, spade, (CARD_W / 2, (zone[0] + zone[1]) / 2), "mm")
+    fitted = _labels((tr(locale, "buried"),), CARD_W - 16)
+    if fitted is None:
+        tag = t.rounded(CARD_W - 24, BURIED_TAG_H, BURIED_TAG_H // 2, colour.fill, colour.edge, 2)
+        t.paste(overlay, tag, (12, 4))
+        return overlay
+    (word,), fnt = fitted
     t.pill(
         overlay,
         (CARD_W / 2, 4),
-        "BURIED",
-        t.font(SMALL, condensed=True),
+        word,
+        fnt,
         colour.fill,
         colour.text,
         border=colour.edge,
@@ -147,12 +262,19 @@ def _buried_overlay(seat: int, symbols: int, rat: bool) -> Image.Image:
 
 
 @image_cache
-def _middle_spade(seat: int) -> Image.Image:
-    """A spade placed in the middle with no card under it, in a card-sized slot."""
+def _middle_spade(seat: int, locale: str = "en") -> Image.Image:
+    """A spade placed in the middle with no card under it, in a card-sized slot ("NO CARD" under it, on two
+    lines where a language needs them; the spade alone where even they are too few)."""
     colour = t.PLAYER_COLOURS[seat]
     slot = t.rounded(CARD_W, CARD_H, CARD_W // 10, t.PARCHMENT_SHADE, t.INK_SOFT, 2).copy()
-    t.paste(slot, t.icon("spade", 84, colour.fill, colour.edge), (CARD_W / 2, CARD_H / 2 - 14), "mm")
-    t.text(slot, (CARD_W / 2, CARD_H - 22), "NO CARD", t.font(SMALL, condensed=True), t.INK_SOFT, anchor="mm")
+    fitted = _two_lines(tr(locale, "no card"), CARD_W - 4)
+    lines, fnt = fitted if fitted is not None else ((), t.font(SMALL))
+    spade = 84 - 14 * max(0, len(lines) - 1)
+    mid = CARD_H / 2 - 14 * min(1, len(lines)) - 10 * max(0, len(lines) - 1)
+    t.paste(slot, t.icon("spade", spade, colour.fill, colour.edge), (CARD_W / 2, mid), "mm")
+    for n, line in enumerate(lines):
+        y = CARD_H - 22 - (len(lines) - 1 - n) * 27
+        t.text(slot, (CARD_W / 2, y), line, fnt, t.INK_SOFT, anchor="mm")
     return slot
 
 
@@ -191,40 +313,69 @@ def _events_y(seats: int, rows: int, name_lines: int) -> int:
     return _players_y(rows) + -(-seats // 2) * (_player_h(name_lines) + PLAYER_GAP) - 8
 
 
-def _name_label(name: str, you: bool) -> str:
-    return name + " (you)" * you
+def _name_label(name: str, you: bool, locale: str) -> str:
+    return tr(locale, "{name} (you)", name=name) if you else name
 
 
-@lru_cache(maxsize=1)
-def _name_room() -> float:
+def _pile_size(count: int, locale: str) -> str:
+    return ntr(locale, "{n} card", "{n} cards", count)
+
+
+@lru_cache(maxsize=8)
+def _name_room(locale: str) -> float:
     """The width a name's pill may take in a player panel: up to the pile size ("88 cards" at most)."""
-    return PLAYER_W - 18 - t.text_width("88 cards", t.font(24, bold=True)) - 14 - NAME_X
+    return PLAYER_W - 18 - t.text_width(_pile_size(88, locale), t.font(24, bold=True)) - 14 - NAME_X
 
 
-def _name_lines(view: View, names: Sequence[str]) -> int:
-    """Lines the longest name needs on the player panels: two where one would cut it."""
-    labels = (_name_label(names[p["seat"]], view["viewer"] == p["seat"]) for p in view["players"])
-    return max((len(t.name_lines(label, _name_room(), 28, NAME_H, NAME_LINES)[0]) for label in labels), default=1)
+def _name_lines(view: View, names: Sequence[str], locale: str) -> int:
+    """Lines the longest name needs on the player panels: two or three where one would cut it."""
+    labels = (_name_label(names[p["seat"]], view["viewer"] == p["seat"], locale) for p in view["players"])
+    room = _name_room(locale)
+    return max((len(t.name_lines(label, room, 28, NAME_H, NAME_LINES)[0]) for label in labels), default=1)
 
 
-def _events_height(lines: int) -> int:
-    return 20 + lines * EVENT_LINE_H + 28 + _legend_rows() * LEGEND_ROW_H
+def _events_height(lines: int, locale: str) -> int:
+    return 20 + lines * EVENT_LINE_H + 28 + _legend_rows(locale) * LEGEND_ROW_H
 
 
-def _legend() -> list[tuple[Image.Image, str]]:
+def _legend(locale: str) -> list[tuple[Image.Image, str]]:
     return [
-        (t.icon("rat", 32), "rat card"),
-        (t.icon("skull", 30), "skull card: out of a 2-player game"),
-        (t.icon("spade", 32), "buried: nobody may take it"),
-        (t.cube(3, 28), "gold 3"),
-        (t.cube(2, 28), "silver 2"),
-        (t.cube(1, 28), "copper 1"),
+        (t.icon("rat", 32), tr(locale, "rat card")),
+        (t.icon("skull", 30), tr(locale, "skull card: out of a 2-player game")),
+        (t.icon("spade", 32), tr(locale, "buried: nobody may take it")),
+        (t.cube(3, 28), tr(locale, "gold 3")),
+        (t.cube(2, 28), tr(locale, "silver 2")),
+        (t.cube(1, 28), tr(locale, "copper 1")),
     ]
 
 
-@lru_cache(maxsize=1)
-def _legend_rows() -> int:
-    return len(t.legend_rows(_legend(), t.font(SMALL), W - 2 * M - 44, 22))
+@lru_cache(maxsize=8)
+def _legend_rows(locale: str) -> int:
+    return len(t.legend_rows(_legend(locale), t.font(SMALL), W - 2 * M - 44, 22))
+
+
+@lru_cache(maxsize=8)
+def _track_names(locale: str) -> tuple[tuple[tuple[str, ...], ...], Font]:
+    """Each treasure type's name on the score track, as lines (one, or two where a language needs them)."""
+    width = TRACK_COL - 10
+    fitted = _labels(tuple(localize(_NAME[k], locale) for k in TYPES), width, 24)
+    if fitted is not None:
+        names, fnt = fitted
+        return tuple((n,) for n in names), fnt
+    fnt = t.font(TINY, condensed=True)
+    return tuple(t.wrap(localize(_NAME[k], locale).upper(), fnt, width) for k in TYPES), fnt
+
+
+@lru_cache(maxsize=8)
+def _pile_labels(locale: str) -> tuple[tuple[tuple[str, ...], ...], Font]:
+    """The labels under the draw and the discard pile, as lines (two where a language needs them)."""
+    words = (tr(locale, "draw pile"), tr(locale, "discard"))
+    fitted = _labels(words, PILE_LABEL_W)
+    if fitted is not None:
+        labels, fnt = fitted
+        return tuple((label,) for label in labels), fnt
+    fnt = t.font(TINY, condensed=True)
+    return tuple(t.wrap(w.upper(), fnt, room) for w, room in zip(words, PILE_LABEL_W, strict=True)), fnt
 
 
 def _track_cx(i: int) -> float:
@@ -237,73 +388,98 @@ def _cube_x(cx: float, slots: int, s: int) -> int:
 
 
 @image_cache
-def _board_layer(seats: int, slots: int, rows: int, lines: int, name_lines: int) -> Image.Image:
-    """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
+def _board_layer(seats: int, slots: int, rows: int, lines: int, name_lines: int, locale: str = "en") -> Image.Image:
+    """Everything on the board that depends only on the layout and the language. Shared and read-only: copy
+    before use."""
     ey = _events_y(seats, rows, name_lines)
-    img = t.new_canvas(W, ey + _events_height(lines) + M)
+    img = t.new_canvas(W, ey + _events_height(lines, locale) + M)
     draw = ImageDraw.Draw(img)
-    t.title(img, (M - 4, 12), t.icon("skull", 54), "PIRATZ", 44)
-    # Score track: per treasure type its icon, how many symbols exist, its name and the cube slots.
+    t.title(img, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATZ"), 44)
+    # Score track: per treasure type its icon, how many symbols exist, its name and the cube slots. A name
+    # of two lines takes room from the icon above it.
     t.panel(img, (M, TRACK_Y, M + TRACK_W, TRACK_Y + TRACK_H))
     ghost = t.rounded(46, 46, 8, None, t.PARCHMENT_SHADE, 3)
+    names, name_font = _track_names(locale)
+    tall = max(len(n) for n in names) > 1
+    icon, icon_y, name_y = (46, TRACK_Y + 32, TRACK_Y + 76) if tall else (62, TRACK_Y + 42, TRACK_Y + 98)
     for i, kind in enumerate(TYPES):
         cx = _track_cx(i)
         if i:
             x = cx - TRACK_COL / 2
             draw.line((x, TRACK_Y + 16, x, TRACK_Y + TRACK_H - 16), fill=t.PARCHMENT_SHADE, width=2)
-        t.paste(img, t.icon(_ICON[kind], 62), (cx - 14, TRACK_Y + 42), "mm")
+        t.paste(img, t.icon(_ICON[kind], icon), (cx - 14, icon_y), "mm")
         t.pill(
             img,
-            (cx + 4, TRACK_Y + 50),
+            (cx + 4, TRACK_Y + (26 if tall else 50)),
             str(SYMBOL_TOTALS[kind]),
             t.font(SMALL, bold=True),
             t.INK,
             t.PARCHMENT,
             height=32,
         )
-        t.text(img, (cx, TRACK_Y + 98), kind.upper(), t.font(24, condensed=True), _ink(kind), anchor="mm")
+        for n, line in enumerate(names[i]):
+            t.text(img, (cx, name_y + n * LINE_H), line, name_font, _ink(kind), anchor="mm")
         for s in range(slots):
             t.paste(img, ghost, (_cube_x(cx, slots, s) + 2, TRACK_Y + 124))
     # Draw and discard piles.
     px = M + TRACK_W + 16
     t.panel(img, (px, TRACK_Y, W - M, TRACK_Y + TRACK_H))
-    for cx, label in ((px + 70, "DRAW PILE"), (px + 200, "DISCARD")):
-        t.text(img, (cx, TRACK_Y + TRACK_H - 22), label, t.font(SMALL, condensed=True), t.INK, anchor="mm")
+    labels, label_font = _pile_labels(locale)
+    for cx, label in zip(_pile_xs(), labels, strict=True):
+        bottom = TRACK_Y + TRACK_H - 22
+        for n, line in enumerate(label):
+            y = bottom - (len(label) - 1 - n) * LINE_H
+            t.text(img, (cx, y), line, label_font, t.INK, anchor="mm")
     # The middle.
     t.panel(img, (M, MIDDLE_Y, W - M, MIDDLE_Y + _middle_height(rows)))
-    t.text(img, (M + 22, MIDDLE_Y + 32), "THE MIDDLE", t.font(28, bold=True), t.INK, anchor="lm")
+    t.text(img, (M + 22, MIDDLE_Y + 32), tr(locale, "THE MIDDLE"), t.font(28, bold=True), t.INK, anchor="lm")
     # Player panels.
     for i in range(seats):
         t.panel(img, _player_box(seats, rows, i, name_lines))
     # Recent events and the legend.
-    t.panel(img, (M, ey, W - M, ey + _events_height(lines)), fill=(14, 34, 48))
+    t.panel(img, (M, ey, W - M, ey + _events_height(lines, locale)), fill=(14, 34, 48))
     legend_y = ey + 20 + lines * EVENT_LINE_H + 14
     draw.line((M + 20, legend_y, W - M - 20, legend_y), fill=(40, 70, 86), width=2)
     t.legend(
-        img, (M + 22, legend_y + 14 + LEGEND_ROW_H / 2), _legend(), t.font(SMALL), t.MIST, width=W - 2 * M - 44, gap=22
+        img,
+        (M + 22, legend_y + 14 + LEGEND_ROW_H / 2),
+        _legend(locale),
+        t.font(SMALL),
+        t.MIST,
+        width=W - 2 * M - 44,
+        gap=22,
     )
     return img
 
 
+def _pile_xs() -> tuple[int, int]:
+    """The centres of the draw and the discard pile."""
+    px = M + TRACK_W + 16
+    return px + 70, px + 200
+
+
 # ====================================================================== board drawing
-def render_board(view: View, names: Sequence[str]) -> bytes:
+def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The Piratz table for ``view``: score track, piles, the middle, every player's panel, recent events.
 
-    ``names[i]`` is seat ``i``'s display name. Returns PNG bytes.
+    ``names[i]`` is seat ``i``'s display name; every word is written in ``locale``'s language. Returns PNG
+    bytes.
     """
+    view = localize_tree(view, locale)
     seats, rows = view["seats"], _middle_rows(view)
-    seat_names = t.seat_names(names, seats)
+    seat_names = t.seat_names(names, seats, locale)
     events = [" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:]]
-    lines = [(k == 0, part) for e in events for k, part in enumerate(t.wrap(e, t.font(SMALL + 2), W - 2 * M - 70, 2))]
-    name_lines = _name_lines(view, seat_names)
-    img = _board_layer(seats, view["cubes_per_type"], rows, len(lines), name_lines).copy()
-    _draw_header(img, view, seat_names)
+    width = W - 2 * M - 70
+    lines = [(k == 0, part) for e in events for k, part in enumerate(t.wrap(e, t.font(SMALL + 2), width, 3))]
+    name_lines = _name_lines(view, seat_names, locale)
+    img = _board_layer(seats, view["cubes_per_type"], rows, len(lines), name_lines, locale).copy()
+    _draw_header(img, view, seat_names, locale)
     _draw_track(img, view)
-    _draw_piles(img, view)
-    _draw_middle(img, view)
+    _draw_piles(img, view, locale)
+    _draw_middle(img, view, locale)
     for i, player in enumerate(view["players"]):
         box = _player_box(seats, rows, i, name_lines)
-        _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines)
+        _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines, locale)
     ey = _events_y(seats, rows, name_lines)
     for n, (first, line) in enumerate(lines):
         y = ey + 20 + (n + 0.5) * EVENT_LINE_H
@@ -313,39 +489,33 @@ def render_board(view: View, names: Sequence[str]) -> bytes:
     return t.to_png(img)
 
 
-def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
-    x = M + 56 + t.text_width("PIRATZ", t.font(44, bold=True)) + 22
-    box = t.pill(
-        img,
-        (x, 24),
-        f"ROUND {view['round']}",
-        t.font(24, bold=True),
-        (24, 64, 84),
-        t.FOAM,
-        border=t.GOLD,
-        height=42,
-    )
-    x = box[2] + 12
-    if view["last_round"]:
-        box = t.pill(
-            img,
-            (x, 24),
-            "LAST ROUND",
-            t.font(24, bold=True),
-            t.DANGER,
-            WHITE,
-            icon_img=t.icon("skull", 30),
-            height=42,
-        )
-        x = box[2] + 12
+def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) -> None:
+    """The title, the round (and the last round's warning) and who is acting: on up to three lines at the
+    right, never cut. Where a language's words leave the status too little room beside two pills, the last
+    round's warning takes the round's number and stands alone."""
     if view["phase"] == "over":
-        status = "Game over"
+        status = tr(locale, "Game over")
     elif view["to_act"]:
-        who = " & ".join(names[s] for s in view["to_act"])
-        status = f"{who} {_acting(view)}"
+        status = _status(view, " & ".join(names[s] for s in view["to_act"]), locale)
     else:
+        status = ""
+    big, skull = t.font(24, bold=True), t.icon("skull", 30)
+    pills = [(tr(locale, "ROUND {n}", n=view["round"]), False)]
+    if view["last_round"]:
+        pills.append((tr(locale, "LAST ROUND"), True))
+    x0 = M + 56 + t.text_width(tr(locale, "PIRATZ"), t.font(44, bold=True)) + 22
+    x = x0 + sum(t.text_width(s, big) + 42 + 36 * red + 12 for s, red in pills)
+    if len(pills) > 1 and status and len(t.wrap(status, t.font(t.MIN_TEXT, True, True), W - M - x - 10)) > 3:
+        pills = [(tr(locale, "LAST ROUND ({n})", n=view["round"]), True)]
+    x = x0
+    for s, red in pills:
+        fill, ink = (t.DANGER, WHITE) if red else ((24, 64, 84), t.FOAM)
+        icon = skull if red else None
+        box = t.pill(img, (x, 24), s, big, fill, ink, border=None if red else t.GOLD, icon_img=icon, height=42)
+        x = box[2] + 12
+    if not status:
         return
-    lines, fnt = t.fit_lines(status, W - M - x - 10, 26, 2)  # a long name takes two lines, never cut
+    lines, fnt = t.fit_lines(status, W - M - x - 10, 26, 3)  # a long name takes two lines or three, never cut
     for n, line in enumerate(lines):
         y = 45 + (n - (len(lines) - 1) / 2) * 28
         t.text(img, (W - M, y), line, fnt, t.HIGHLIGHT, anchor="rm", shadow=(0, 0, 0))
@@ -359,20 +529,24 @@ def _draw_track(img: Image.Image, view: View) -> None:
             t.paste(img, t.cube(value, 50), (_cube_x(cx, slots, s), TRACK_Y + 122))
 
 
-def _draw_piles(img: Image.Image, view: View) -> None:
-    px = M + TRACK_W + 16
-    back = t.card_back(84, 118)
-    piles = ((px + 70, view["draw_count"], view["last_round"]), (px + 200, view["discard_count"], False))
+def _draw_piles(img: Image.Image, view: View, locale: str) -> None:
+    """The draw and the discard pile with their sizes (lower cards where their labels take two lines)."""
+    labels, _ = _pile_labels(locale)
+    tall = max(len(label) for label in labels) > 1
+    h = PILE_BACK_H[tall]
+    back = t.card_back(84, h)
+    draw, discard = _pile_xs()
+    piles = ((draw, view["draw_count"], view["last_round"]), (discard, view["discard_count"], False))
     for cx, count, urgent in piles:
-        x, y = round(cx - 42), TRACK_Y + 16
+        x, y = round(cx - 42), TRACK_Y + (10 if tall else 16)
         if count == 0:
-            ghost = t.rounded(84, 118, 9, None, t.PARCHMENT_SHADE, 3)
+            ghost = t.rounded(84, h, 9, None, t.PARCHMENT_SHADE, 3)
             t.paste(img, ghost, (x, y))
         for layer in range(min(count, 3) - 1, -1, -1):  # a thicker stack for more cards
             t.paste(img, back, (x + 4 * layer, y - 3 * layer + 6))
         t.pill(
             img,
-            (cx, y + 38),
+            (cx, y + 38 - (118 - h) // 2),
             str(count),
             t.font(30, bold=True),
             t.DANGER if urgent else t.INK,
@@ -383,13 +557,13 @@ def _draw_piles(img: Image.Image, view: View) -> None:
         )
 
 
-def _draw_middle(img: Image.Image, view: View) -> None:
+def _draw_middle(img: Image.Image, view: View, locale: str) -> None:
     middle = view["middle"]
     rats = view["rats_in_middle"]
     box = t.pill(
         img,
         (W - M - 20, MIDDLE_Y + 12),
-        f"RATS {rats}/{view['rat_alert_at']}",
+        tr(locale, "RATS {n}/{alert}", n=rats, alert=view["rat_alert_at"]),
         t.font(SMALL, bold=True),
         t.DANGER if rats else t.PARCHMENT_SHADE,
         WHITE if rats else t.INK_SOFT,
@@ -397,21 +571,31 @@ def _draw_middle(img: Image.Image, view: View) -> None:
         align="right",
         height=40,
     )
-    info = plural(len(middle), "card")
+    info = _pile_size(len(middle), locale)
     if view["revealed_this_turn"]:
-        info += f" · {view['revealed_this_turn']} revealed this turn"
-    t.text(img, (box[0] - 16, MIDDLE_Y + 32), info, t.font(SMALL), t.INK_SOFT, anchor="rm")
+        revealed = tr(locale, "{n} revealed this turn", n=view["revealed_this_turn"])
+        info = tr(locale, "{cards} · {revealed}", cards=info, revealed=revealed)
+    title = M + 22 + t.text_width(tr(locale, "THE MIDDLE"), t.font(28, bold=True)) + 16
+    room = box[0] - 16 - title
+    fits = next((t.font(px) for px in (SMALL, TINY) if t.text_width(info, t.font(px)) <= room), None)
+    parts = (info,) if fits is not None else t.wrap(info, t.font(TINY), room, 2)  # two lines if need be
+    for n, part in enumerate(parts):
+        y = MIDDLE_Y + 32 + (n - (len(parts) - 1) / 2) * LINE_H
+        t.text(img, (box[0] - 16, y), part, fits or t.font(TINY), t.INK_SOFT, anchor="rm")
     layers: list[tuple[Image.Image, ...]] = []
     for c in middle:
-        face = _card_face(tuple(c["symbols"]), c["rat"], c["skull"])
+        face = _card_face(tuple(c["symbols"]), c["rat"], c["skull"], locale)
         buried = c["buried_by"]
-        layers.append((face,) if buried is None else (face, _buried_overlay(buried, len(c["symbols"]), c["rat"])))
-    layers += [(_middle_spade(seat),) for seat in view["spades_in_middle"]]
+        if buried is None:
+            layers.append((face,))
+        else:
+            layers.append((face, _buried_overlay(buried, len(c["symbols"]), c["rat"], locale)))
+    layers += [(_middle_spade(seat, locale),) for seat in view["spades_in_middle"]]
     if not layers:
         t.text(
             img,
             (W / 2, MIDDLE_Y + MIDDLE_HEAD + CARD_H / 2),
-            "No cards in the middle",
+            tr(locale, "No cards in the middle"),
             t.font(26, bold=True),
             t.INK_SOFT,
             anchor="mm",
@@ -431,7 +615,9 @@ def _card_spot(i: int) -> tuple[int, int]:
     return M + 22 + (i % PER_ROW) * (CARD_W + CARD_GAP), MIDDLE_Y + MIDDLE_HEAD + (i // PER_ROW) * (CARD_H + CARD_GAP)
 
 
-def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: str, name_lines: int) -> None:
+def _draw_player(
+    img: Image.Image, view: View, player: View, box: t.Box, name: str, name_lines: int, locale: str
+) -> None:
     seat = player["seat"]
     x0, y0, x1, _ = box
     acting = seat in view["to_act"] and view["phase"] != "over"
@@ -440,7 +626,7 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
         t.pill(
             img,
             (x1 - 18, y0 - 32),
-            "PASSED",
+            tr(locale, "PASSED"),
             t.font(SMALL, condensed=True),
             t.PARCHMENT_SHADE,
             t.INK_SOFT,
@@ -453,7 +639,7 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
         t.pill(
             img,
             (x1 - 18, y0 - 24),  # on the top edge, clear of a name of two lines
-            _acting(view).upper(),
+            _acting(view, locale).upper(),
             t.font(SMALL, condensed=True),
             t.HIGHLIGHT,
             TAG_INK,
@@ -466,14 +652,21 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
     you = view["viewer"] == seat
     t.paste(
         img,
-        _player_content(seat, name, name_lines, player["spade"] == "held", player["pile_count"], you, counts),
+        _player_content(seat, name, name_lines, player["spade"] == "held", player["pile_count"], you, counts, locale),
         (x0, y0),
     )
 
 
 @image_cache
 def _player_content(
-    seat: int, name: str, name_lines: int, held: bool, pile_count: int, you: bool, counts: tuple[int, ...] | None
+    seat: int,
+    name: str,
+    name_lines: int,
+    held: bool,
+    pile_count: int,
+    you: bool,
+    counts: tuple[int, ...] | None,
+    locale: str = "en",
 ) -> Image.Image:
     """A player panel's contents (transparent background): spade, name (on up to ``name_lines`` lines),
     pile size, then the symbol and rat counts, or in blind mode (``counts`` None) a face-down stack.
@@ -485,11 +678,11 @@ def _player_content(
     mid = NAME_Y + (NAME_H + extra) / 2
     spade = t.icon("spade", 50, colour.fill, colour.edge) if held else _faded("spade", 50)
     t.paste(img, spade, (14 + 25, mid), "mm")
-    t.text(img, (PLAYER_W - 18, mid), plural(pile_count, "card"), t.font(24, bold=True), t.INK, anchor="rm")
-    label = _name_label(name, you)
-    lines = len(t.name_lines(label, _name_room(), 28, NAME_H, NAME_LINES)[0])
+    t.text(img, (PLAYER_W - 18, mid), _pile_size(pile_count, locale), t.font(24, bold=True), t.INK, anchor="rm")
+    label, room = _name_label(name, you, locale), _name_room(locale)
+    lines = len(t.name_lines(label, room, 28, NAME_H, NAME_LINES)[0])
     y = NAME_Y + (name_lines - lines) * t.NAME_LINE_H / 2  # a shorter name centred beside the longest
-    t.name_pill(img, (NAME_X, y), label, seat, _name_room(), 28, NAME_H, lines=NAME_LINES, align="left")
+    t.name_pill(img, (NAME_X, y), label, seat, room, 28, NAME_H, lines=NAME_LINES, align="left")
     # Row 2: what they have collected, or a face-down stack in blind mode.
     y = 80 + extra
     if counts is None:
@@ -497,15 +690,10 @@ def _player_content(
         shown = min(pile_count, 3)
         for layer in range(shown):
             t.paste(img, back, (22 + 14 * layer, y - 2))
-        note = "collected face down" if pile_count else "nothing collected yet"
-        t.text(
-            img,
-            (22 + 14 * shown + 46 * bool(shown), y + 26),
-            note,
-            t.font(24, bold=True),
-            t.INK_SOFT,
-            anchor="lm",
-        )
+        note = tr(locale, "collected face down") if pile_count else tr(locale, "nothing collected yet")
+        x = 22 + 14 * shown + 46 * bool(shown)
+        note, fnt = t.fit_text(note, PLAYER_W - 16 - x, 24, min_size=TINY)
+        t.text(img, (x, y + 26), note, fnt, t.INK_SOFT, anchor="lm")
     else:
         _draw_counts(img, 16, PLAYER_W - 16, y, counts)
     return img
@@ -536,25 +724,26 @@ NOTE_LINE_H = 30
 FINAL_EXTRA_H = 64
 
 
-def render_final(view: View, names: Sequence[str]) -> bytes:
+def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The final scoring of ``view["scoring"]``: symbols per type and seat, the cubes each won, the note per
     type (how a tie was decided, wrapped, never cut), the tie-breaks (rats, cards) when known, the totals
-    and the crowned winner(s). Returns PNG bytes."""
+    and the crowned winner(s), in ``locale``'s language. Returns PNG bytes."""
+    view = localize_tree(view, locale)
     scoring = view["scoring"]
     seats = view["seats"]
-    players = t.seat_names(names, seats)
+    players = t.seat_names(names, seats, locale)
     show_extra = all(p["rats"] is not None for p in view["players"])
     notes = [_note_lines(row["note"], tuple(players)) for row in scoring["types"]]
     heights = [FINAL_ROW_H + 8 + len(lines) * NOTE_LINE_H for lines in notes]
     winners = scoring["winners"]
     best = max(scoring["totals"], default=0)
-    headline = t.final_headline_lines(players, winners, best, W - 2 * M, 32)
+    headline = t.final_headline_lines(players, winners, best, W - 2 * M, 32, locale=locale)
     top = 106 + len(headline[0]) * 40 + 16
     col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
     names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 12, 26, 44) - 1) * t.NAME_LINE_H
     table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + 100
     img = t.new_canvas(W, top + table_h + M + 6)
-    t.title(img, (M - 4, 12), t.icon("skull", 54), "PIRATZ · FINAL SCORE", 44)
+    t.title(img, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATZ · FINAL SCORE"), 44)
     t.final_headline(img, (M, 90), headline)
     t.final_table(
         img,
@@ -571,21 +760,38 @@ def render_final(view: View, names: Sequence[str]) -> bytes:
     )
     y = top + names_h
     for r, (row, lines) in enumerate(zip(scoring["types"], notes, strict=True)):
-        _final_type_row(img, row, lines, y, heights[r], col_x, col_w, stripe=r % 2 == 0)
+        _final_type_row(img, row, lines, y, heights[r], col_x, col_w, locale, stripe=r % 2 == 0)
         y += heights[r]
     if show_extra:
-        mid = y + FINAL_EXTRA_H / 2
-        t.text(img, (M + 26, mid), "tie-breaks", t.font(SMALL, bold=True), t.INK_SOFT, anchor="lm")
-        for s, p in enumerate(view["players"]):
-            cx = col_x[s] + col_w / 2
-            t.paste(img, t.icon("rat", 34), (cx - 74, mid), "mm")
-            ink = t.DANGER if p["rats"] else t.INK_SOFT
-            t.text(img, (cx - 52, mid), str(p["rats"]), t.font(SMALL, bold=True), ink, anchor="lm")
-            cards = plural(p["pile_count"], "card")
-            t.text(img, (cx + 80, mid), cards, t.font(SMALL), t.INK_SOFT, anchor="rm")
+        _final_tie_breaks(img, view, y, col_x, col_w, locale)
         y += FINAL_EXTRA_H
-    t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"])
+    t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"], locale)
     return t.to_png(img)
+
+
+def _final_tie_breaks(img: Image.Image, view: View, y: int, col_x: list[float], col_w: float, locale: str) -> None:
+    """The row of what breaks ties: each seat's rats and cards. The cards' count reads "3 cards" where every
+    seat's fits beside its rats, else a card beside the number."""
+    mid = y + FINAL_EXTRA_H / 2
+    label, fnt = t.fit_text(tr(locale, "tie-breaks"), col_x[0] - M - 30, SMALL, min_size=TINY)
+    t.text(img, (M + 26, mid), label, fnt, t.INK_SOFT, anchor="lm")
+    sizes = [_pile_size(p["pile_count"], locale) for p in view["players"]]
+    small, bold = t.font(SMALL), t.font(SMALL, bold=True)
+    # The cards' count ends 80 px right of the column's centre; the rats' count starts 52 px left of it.
+    words = all(
+        t.text_width(size, small) <= 80 + 52 - t.text_width(str(p["rats"]), bold) - 8
+        for size, p in zip(sizes, view["players"], strict=True)
+    )
+    for s, p in enumerate(view["players"]):
+        cx = col_x[s] + col_w / 2
+        t.paste(img, t.icon("rat", 34), (cx - 74, mid), "mm")
+        ink = t.DANGER if p["rats"] else t.INK_SOFT
+        t.text(img, (cx - 52, mid), str(p["rats"]), bold, ink, anchor="lm")
+        if words:
+            t.text(img, (cx + 80, mid), sizes[s], small, t.INK_SOFT, anchor="rm")
+        else:
+            t.paste(img, t.card_back(24, 34), (cx + 20, mid), "mm")
+            t.text(img, (cx + 40, mid), str(p["pile_count"]), bold, t.INK_SOFT, anchor="lm")
 
 
 def _note_lines(note: str, players: tuple[str, ...]) -> tuple[str, ...]:
@@ -601,6 +807,7 @@ def _final_type_row(
     h: int,
     col_x: list[float],
     col_w: float,
+    locale: str,
     *,
     stripe: bool,
 ) -> None:
@@ -609,7 +816,8 @@ def _final_type_row(
     if stripe:
         t.paste(img, t.rounded(W - 2 * M - 24, h, 10, (*t.PARCHMENT_SHADE, 110)), (M + 12, y))
     t.paste(img, t.icon(_ICON[kind], 48), (M + 22, y + 8))
-    t.text(img, (M + 80, y + 32), kind.capitalize(), t.font(28, bold=True), _ink(kind), anchor="lm")
+    name, fnt = t.fit_text(localize(_NAME[kind], locale), col_x[0] - M - 90, 28, min_size=TINY)
+    t.text(img, (M + 80, y + 32), name, fnt, _ink(kind), anchor="lm")
     won: dict[int, list[int]] = {}
     for award in row["awards"]:
         won.setdefault(award["seat"], []).append(award["value"])

@@ -337,7 +337,7 @@ async def test_an_unexpected_error_in_delivering_loses_nothing(world: World, mon
     record = await table.record(game_id)
     member = table.member_of(record, PIRATZ.to_act(record.state)[0])
 
-    def broken(view, names):
+    def broken(view, names, locale="en"):
         raise RuntimeError("renderer exploded")
 
     render = GAMES["piratz"].render_board

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 import pytest
 
 from games.core import Action, IllegalAction, clone
+from games.i18n import localize
 from games.piratz import CARDS, Piratz, PiratzAI
 from games.piratz.cards import CUBES, SKULL_IDS, SYMBOL_TOTALS, TYPES
 from games.piratz.engine import score
@@ -88,10 +91,18 @@ def scenario(
 
 
 def play(state: dict, seat: int, text: str) -> list[str]:
-    """Apply ``text`` in place; return the event texts."""
+    """Apply ``text`` in place; return the event texts (in English)."""
     step = GAME.apply(state, seat, text, inplace=True)
     assert GAME.check_invariants(state) == []
-    return [e.text for e in step.events]
+    return [localize(e.text) for e in step.events]
+
+
+@contextmanager
+def refused(match: str) -> Iterator[None]:
+    """``pytest.raises(IllegalAction, match=match)``, matched against the refusal written out in English."""
+    with pytest.raises(IllegalAction) as info:
+        yield
+    assert re.search(match, localize(str(info.value))), localize(str(info.value))
 
 
 def legal(state: dict, seat: int | None = None) -> list[str]:
@@ -100,7 +111,7 @@ def legal(state: dict, seat: int | None = None) -> list[str]:
 
 
 def labels(state: dict) -> dict[str, tuple[str, ...]]:
-    return {c.action.encode(): c.path for c in GAME.choices(state, state["current"])}
+    return {c.action.encode(): tuple(map(localize, c.path)) for c in GAME.choices(state, state["current"])}
 
 
 COINS, PEARLS, RINGS, SHELLS, CROWNS, GOBLETS = (
@@ -198,10 +209,10 @@ def test_setup_is_random_but_deterministic_from_the_seed() -> None:
 def test_options_and_seat_limits() -> None:
     assert GAME.new_game(2)["options"] == {"blind": False}
     assert GAME.new_game(2, {"blind": True})["options"] == {"blind": True}
-    with pytest.raises(IllegalAction, match="no option"):
+    with refused("no option"):
         GAME.new_game(2, {"colour": "red"})
     for seats in (1, 5):
-        with pytest.raises(IllegalAction, match="2–4 players"):
+        with refused("2–4 players"):
             GAME.new_game(seats)
 
 
@@ -228,7 +239,7 @@ def test_a_player_reveals_only_once_per_turn() -> None:
     state = scenario(top=[COINS, RINGS], phase="turn")
     play(state, 0, "reveal")
     assert "reveal" not in legal(state)
-    with pytest.raises(IllegalAction, match="already revealed a card this turn"):
+    with refused("already revealed a card this turn"):
         GAME.apply(state, 0, "reveal", inplace=True)
 
 
@@ -243,7 +254,7 @@ def test_end_turn_passes_to_the_next_seat_holding_a_spade() -> None:
 def test_end_is_only_possible_after_revealing() -> None:
     state = scenario(middle=[COINS])
     assert legal(state) == ["reveal", "pass coins"]
-    with pytest.raises(IllegalAction, match="only after revealing"):
+    with refused("only after revealing"):
         GAME.apply(state, 0, "end", inplace=True)
 
 
@@ -256,7 +267,7 @@ def test_pass_without_revealing_is_allowed() -> None:
 def test_pass_takes_every_face_up_unburied_card_with_the_type() -> None:
     middle = [COINS, COINS_PEARLS, COINS_RAT, RINGS_COINS, PEARLS, card("coins", 1)]
     state = scenario(3, middle=middle, buried={card("coins", 1): 2}, phase="decide", revealed=1)
-    assert labels(state)["pass coins"] == ("Pass", "Coins — take 4 cards")
+    assert labels(state)["pass coins"] == ("Pass for the round", "Coins — take 4 cards")
     events = play(state, 0, "pass coins")
     assert state["piles"][0] == [COINS, COINS_PEARLS, COINS_RAT, RINGS_COINS]
     assert state["middle"] == [PEARLS, card("coins", 1)], "buried cards are never taken"
@@ -267,16 +278,16 @@ def test_pass_takes_every_face_up_unburied_card_with_the_type() -> None:
 def test_pass_may_only_name_a_type_on_a_face_up_unburied_card() -> None:
     state = scenario(middle=[COINS, PEARLS], buried={PEARLS: 1})
     assert legal(state) == ["reveal", "pass coins"]
-    with pytest.raises(IllegalAction, match="No face-up unburied card shows Pearls"):
+    with refused("No face-up unburied card shows Pearls"):
         GAME.apply(state, 0, "pass pearls", inplace=True)
-    with pytest.raises(IllegalAction, match="`gold` is not a treasure type"):
+    with refused("`gold` is not a treasure type"):
         GAME.apply(state, 0, "pass gold", inplace=True)
 
 
 def test_pass_with_nothing_to_take_puts_the_spade_in_the_middle() -> None:
     state = scenario(3, middle=[COINS], buried={COINS: 1})
     assert legal(state) == ["reveal", "pass"]
-    assert labels(state)["pass"] == ("Pass", "Take nothing")
+    assert labels(state)["pass"] == ("Pass for the round", "Take nothing")
     events = play(state, 0, "pass")
     assert state["piles"][0] == []
     assert state["spades_in_middle"] == [0] and state["spades"] == [False, False, True]
@@ -290,7 +301,7 @@ def test_pass_with_nothing_to_take_puts_the_spade_in_the_middle() -> None:
 
 def test_pass_without_a_type_is_illegal_while_a_type_is_available() -> None:
     state = scenario(middle=[COINS])
-    with pytest.raises(IllegalAction, match="Name a treasure type to pass on, one of: coins"):
+    with refused("Name a treasure type to pass on, one of: coins"):
         GAME.apply(state, 0, "pass", inplace=True)
 
 
@@ -305,7 +316,7 @@ def test_a_second_rat_triggers_the_rat_alert() -> None:
     assert legal(state) == [f"take {COINS_RAT}", f"take {RINGS_RAT}", "take none"]
     assert labels(state)[f"take {RINGS_RAT}"] == ("Take rat card", "Rings + rat")
     for text, message in (("pass pearls", "cannot pass now"), ("end", "cannot end your turn now")):
-        with pytest.raises(IllegalAction, match=message):
+        with refused(message):
             GAME.apply(state, 0, text, inplace=True)
 
 
@@ -340,14 +351,14 @@ def test_rat_alert_takes_one_rat_card_and_leaves_the_other_face_up() -> None:
     events = play(state, 0, f"take {RINGS_RAT}")
     assert state["piles"][0] == [RINGS_RAT]
     assert state["middle"] == [COINS_RAT, PEARLS] and state["buried"] == [None, None]
-    assert events == [f"{{p0}} took the {CARDS[RINGS_RAT].label} card."]
+    assert events == ["{p0} took the Rings + rat card."]
     assert state["phase"] == "bury" and legal(state) == [f"bury {COINS_RAT}", f"bury {PEARLS}"]
 
 
 def test_rat_alert_only_the_two_rat_cards_can_be_taken() -> None:
     state = scenario(middle=[COINS_RAT, PEARLS], top=[RINGS_RAT])
     play(state, 0, "reveal")
-    with pytest.raises(IllegalAction, match=f"Card {PEARLS} is not one of the two rat cards"):
+    with refused(f"Card {PEARLS} is not one of the two rat cards"):
         GAME.apply(state, 0, f"take {PEARLS}", inplace=True)
 
 
@@ -387,7 +398,7 @@ def test_rat_alert_taking_a_rat_card_is_optional() -> None:
     assert state["piles"][0] == [] and state["alert"] == []
     assert state["middle"] == [COINS_RAT, PEARLS, RINGS_RAT] and state["buried"] == [None] * 3
     assert state["phase"] == "bury" and legal(state) == [f"bury {COINS_RAT}", f"bury {PEARLS}", f"bury {RINGS_RAT}"]
-    with pytest.raises(IllegalAction, match="There is no rat alert"):
+    with refused("There is no rat alert"):
         GAME.apply(state, 0, "take none", inplace=True)
 
 
@@ -432,7 +443,7 @@ def test_bury_must_name_a_face_up_unburied_card() -> None:
     state = scenario(3, middle=[COINS, PEARLS, CROWNS], buried={CROWNS: 2})
     play(state, 0, "pass coins")
     for bad in (CROWNS, COINS, RINGS, 99):
-        with pytest.raises(IllegalAction, match=f"Card {bad} is not a face-up unburied card"):
+        with refused(f"Card {bad} is not a face-up unburied card"):
             GAME.apply(state, 0, f"bury {bad}", inplace=True)
 
 
@@ -441,7 +452,7 @@ def test_identical_cards_are_offered_once() -> None:
     state = scenario(middle=[COINS, SHELLS, shells_2], phase="bury")
     assert labels(state) == {f"bury {COINS}": ("Bury", "Coins"), f"bury {SHELLS}": ("Bury", "Shells")}
     before = clone(state)
-    with pytest.raises(IllegalAction, match=f"Card {shells_2} is identical to card {SHELLS}"):
+    with refused(f"Card {shells_2} is identical to card {SHELLS}"):
         GAME.apply(state, 0, f"bury {shells_2}", inplace=True)
     assert state == before
 
@@ -483,7 +494,7 @@ def test_the_last_spade_holder_keeps_revealing_until_passing() -> None:
         assert state["middle"][-1] == expected and state["phase"] == "decide" and state["current"] == 1
         assert "end" not in legal(state) and legal(state)[0] == "reveal"
     assert state["revealed"] == 3
-    with pytest.raises(IllegalAction, match="You hold the last spade: keep revealing or pass"):
+    with refused("You hold the last spade: keep revealing or pass"):
         GAME.apply(state, 1, "end", inplace=True)
     play(state, 1, "pass rings")
     assert state["piles"][1] == [RINGS]
@@ -542,7 +553,7 @@ def test_game_ends_when_a_round_ends_with_the_draw_pile_empty() -> None:
     assert events[-1].startswith("Game over! ")
     assert GAME.outcome(state) is not None and state["scoring"] is not None
     assert GAME.legal_actions(state, 0) == []
-    with pytest.raises(IllegalAction, match="This game is over"):
+    with refused("This game is over"):
         GAME.apply(state, 0, "reveal")
 
 
@@ -599,7 +610,7 @@ def test_reveal_is_illegal_when_both_piles_are_empty() -> None:
     state = scenario(middle=[COINS], rest=1)
     assert state["draw"] == [] and state["discard"] == []
     assert legal(state) == ["pass coins"]
-    with pytest.raises(IllegalAction, match="draw pile and the discard pile are both empty"):
+    with refused("draw pile and the discard pile are both empty"):
         GAME.apply(state, 0, "reveal", inplace=True)
     # With nothing face up either, a player can only pass and take nothing.
     state = scenario(rest=1)
@@ -651,7 +662,7 @@ def test_scoring_zero_symbols_win_nothing() -> None:
     piles = [pile("rings"), pile("coins"), pile("coins")]
     result = score(piles, cubes_with(rings=[3, 2]))
     assert awards(result, "rings") == [(0, 3)], "nobody else has rings: the second cube stays"
-    assert awards(result, "crowns") == [] and result["types"][3]["note"] == "Nobody has Crowns."
+    assert awards(result, "crowns") == [] and localize(result["types"][3]["note"]) == "Nobody has Crowns."
 
 
 def test_scoring_tie_goes_to_more_rats_counting_all_rat_cards() -> None:
@@ -659,14 +670,14 @@ def test_scoring_tie_goes_to_more_rats_counting_all_rat_cards() -> None:
     piles = [pile("coins", "coins"), pile("coins", "coins", rats=1)]
     result = score(piles, cubes_with(coins=[3]))
     assert awards(result, "coins") == [(1, 3)]
-    assert result["types"][1]["note"] == "{p1} wins the tie with {p0} on more rats."
+    assert localize(result["types"][1]["note"]) == "{p1} wins the tie with {p0} on more rats."
 
 
 def test_scoring_then_fewer_treasure_cards_wins_the_tie() -> None:
     piles = [pile("coins", "coins", "pearls"), pile("coins", "rings+coins")]
     result = score(piles, cubes_with(coins=[3]))
     assert awards(result, "coins") == [(1, 3)]
-    assert result["types"][1]["note"] == "{p1} wins the tie with {p0} on fewer cards."
+    assert localize(result["types"][1]["note"]) == "{p1} wins the tie with {p0} on fewer cards."
 
 
 def test_scoring_rats_beat_fewer_cards() -> None:
@@ -679,14 +690,14 @@ def test_scoring_unbroken_tie_for_first_gives_no_cube_of_that_type() -> None:
     piles = [pile("coins", "coins"), pile("coins", "coins"), pile("coins")]
     result = score(piles, cubes_with(coins=[3, 2]))
     assert awards(result, "coins") == [], "seat 2 does not get the second cube either"
-    assert result["types"][1]["note"] == "{p0} and {p1} are still tied: 2 cubes not given."
+    assert localize(result["types"][1]["note"]) == "{p0} and {p1} are still tied: 2 cubes not given."
 
 
 def test_scoring_unbroken_tie_for_second_gives_only_the_first_cube() -> None:
     piles = [pile("coins", "coins", "coins"), pile("coins"), pile("coins")]
     result = score(piles, cubes_with(coins=[3, 2]))
     assert awards(result, "coins") == [(0, 3)]
-    assert result["types"][1]["note"] == "{p1} and {p2} are still tied: 1 cube not given."
+    assert localize(result["types"][1]["note"]) == "{p1} and {p2} are still tied: 1 cube not given."
 
 
 def test_scoring_tie_break_decides_second_place() -> None:
@@ -717,10 +728,10 @@ def test_game_end_scores_removes_awarded_cubes_and_reports_the_outcome() -> None
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert outcome.winners == (0,) and outcome.scores == (6, 3, 3)
-    assert outcome.summary == "{p0} wins with 6 points."
+    assert localize(outcome.summary) == "{p0} wins with 6 points."
     view = GAME.view(state, None)
     assert view["scoring"] == scoring and view["cubes"]["rings"] == []
-    assert GAME.summary(view) == "Round 1 · 0 cards in the draw pile · Game over: {p0} wins with 6 points."
+    assert localize(GAME.summary(view)) == "Round 1 · 0 cards in the draw pile · Game over: {p0} wins with 6 points."
 
 
 def test_tied_top_scores_share_the_victory() -> None:
@@ -730,7 +741,7 @@ def test_tied_top_scores_share_the_victory() -> None:
     play(state, 1, "pass")
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (0, 1) and outcome.scores == (3, 3)
-    assert outcome.summary == "{p0} and {p1} share the victory with 3 points."
+    assert localize(outcome.summary) == "{p0} and {p1} share the victory with 3 points."
 
 
 # ---------------------------------------------------------------------- views and texts
@@ -791,8 +802,8 @@ def test_view_schema_and_public_information() -> None:
     assert view["to_act"] == [0] and view["phase"] == "turn" and view["scoring"] is None
     text = json.dumps(GAME.view(state, None))
     assert "scenario" not in text, "the seed never appears"
-    assert GAME.seat_summary(view) == "Your pile: 2 cards, 1 rat — Rings 1, Crowns 1."
-    assert GAME.seat_summary(GAME.view(state, None)) == "You are watching this game."
+    assert localize(GAME.seat_summary(view)) == "Your pile: 2 cards, 1 rat — Rings 1, Crowns 1."
+    assert localize(GAME.seat_summary(GAME.view(state, None))) == "You are watching this game."
 
 
 def test_view_is_a_copy() -> None:
@@ -814,13 +825,13 @@ def test_blind_view_hides_every_pile_until_the_scoring() -> None:
         assert [p["pile_count"] for p in view["players"]] == [1, 1]
         ids = {c["id"] for c in view["middle"]}
         assert RINGS not in ids and PEARLS not in ids
-    assert GAME.seat_summary(GAME.view(state, 0)) == "You hold 1 card, face down."
+    assert localize(GAME.seat_summary(GAME.view(state, 0))) == "You hold 1 card, face down."
     events = play(state, 0, "pass coins")
     assert events[:2] == [
         "{p0} passed and took 2 cards.",
         "{p0} has no card to bury: the spade goes to the middle.",
     ]
-    assert "Coins" not in " ".join(GAME.view(state, 1)["events"])
+    assert "Coins" not in localize(" ".join(GAME.view(state, 1)["events"]))
     play(state, 1, "pass")
     view = GAME.view(state, 1)
     assert view["phase"] == "over" and view["scoring"] is not None
@@ -840,36 +851,36 @@ def test_events_keep_the_last_six() -> None:
         play(state, seat, "end")
     view = GAME.view(state, None)
     assert len(view["events"]) == 6
-    assert view["events"][-1] == "{p0} ended the turn."
+    assert localize(view["events"][-1]) == "{p0} ended the turn."
 
 
 def test_labels_summary_and_rules_text() -> None:
     state = scenario(middle=[COINS, COINS_PEARLS, PEARLS], top=[RINGS])
     assert labels(state) == {
         "reveal": ("Reveal",),
-        "pass coins": ("Pass", "Coins — take 2 cards"),
-        "pass pearls": ("Pass", "Pearls — take 2 cards"),
+        "pass coins": ("Pass for the round", "Coins — take 2 cards"),
+        "pass pearls": ("Pass for the round", "Pearls — take 2 cards"),
     }
     play(state, 0, "reveal")
     assert labels(state)["end"] == ("End turn",)
-    assert labels(state)["pass rings"] == ("Pass", "Rings — take 1 card")
-    assert GAME.summary(GAME.view(state, 1)) == (
+    assert labels(state)["pass rings"] == ("Pass for the round", "Rings — take 1 card")
+    assert localize(GAME.summary(GAME.view(state, 1))) == (
         f"Round 1 · {len(state['draw'])} cards in the draw pile · {{p0}} to act (pass or end the turn)"
     )
-    with pytest.raises(IllegalAction, match="not a legal move"):
+    with refused("not a legal move"):
         GAME.describe(state, 0, Action("reveal"))
-    rules = GAME.rules_text()
+    rules = localize(GAME.rules_text())
     assert len(rules) < 3500 and "Rat alert" in rules and "last round" in rules
 
 
 def test_summary_names_the_phase() -> None:
     state = scenario(middle=[PEARLS, CROWNS], top=[COINS], last_round=True)
     view = GAME.view(state, None)
-    assert GAME.summary(view).startswith("Round 1 · last round · ")
+    assert localize(GAME.summary(view)).startswith("Round 1 · last round · ")
     play(state, 0, "pass pearls")
-    assert GAME.summary(GAME.view(state, None)).endswith("{p0} to act (bury a card)")
+    assert localize(GAME.summary(GAME.view(state, None))).endswith("{p0} to act (bury a card)")
     play(state, 0, f"bury {CROWNS}")
-    assert GAME.summary(GAME.view(state, None)).endswith("{p1} to act (reveal or pass)")
+    assert localize(GAME.summary(GAME.view(state, None))).endswith("{p1} to act (reveal or pass)")
 
 
 # ---------------------------------------------------------------------- illegal actions
@@ -909,7 +920,7 @@ def test_illegal_actions_raise_a_specific_message_and_change_nothing(
     before = clone(state)
     with pytest.raises(IllegalAction) as info:
         GAME.apply(state, seat, text, inplace=True)
-    assert str(info.value).startswith(message)
+    assert localize(str(info.value)).startswith(message)
     assert state == before
 
 
@@ -923,7 +934,7 @@ def test_illegal_take_during_rat_alert_changes_nothing() -> None:
         ("reveal", "You cannot reveal now. Rat alert"),
         (f"bury {PEARLS}", "You cannot bury a card now. Rat alert"),
     ):
-        with pytest.raises(IllegalAction, match=message):
+        with refused(message):
             GAME.apply(state, 0, text, inplace=True)
         assert state == before
 
@@ -946,7 +957,7 @@ def test_every_legal_action_round_trips_through_its_text() -> None:
             assert Action.decode(text) == action and len(text) <= 60
             seen.add(action.verb)
             path = GAME.describe(state, state["current"], action)
-            assert path and all(len(label) <= 80 for label in path)
+            assert path and all(len(localize(label, lang)) <= 80 for label in path for lang in ("en", "de"))
             assert GAME.apply(state, state["current"], text).state["step"] == state["step"] + 1
     assert seen == {"reveal", "end", "pass", "take", "bury"}
 
@@ -965,3 +976,81 @@ def test_check_invariants_catches_broken_states() -> None:
     broken = clone(state)
     broken["phase"] = "decide"
     assert "revealed count does not match the phase" in GAME.check_invariants(broken)
+
+
+# ---------------------------------------------------------------------- languages
+
+
+def test_events_labels_and_refusals_are_written_out_in_german() -> None:
+    """Every text is a marked message: written out in German with the German terms (aussteigen, verbuddeln,
+    Durchgang) and the right plural, while the moves players type stay English."""
+    state = scenario(3, middle=[COINS, COINS_PEARLS, PEARLS], top=[RINGS])
+    choices = {c.action.encode(): c.path for c in GAME.choices(state, 0)}
+    assert [localize(label, "de") for label in choices["pass coins"]] == ["Aussteigen", "Münzen — 2 Karten nehmen"]
+    assert localize(choices["reveal"][0], "de") == "Aufdecken"
+    events = GAME.apply(state, 0, "reveal", inplace=True).events
+    assert localize(events[0].text, "de") == "{p0} deckt eine Schatzkarte auf: Ringe."
+    assert [localize(label, "de") for label in GAME.describe(state, 0, Action("pass", ("rings",)))] == [
+        "Aussteigen",
+        "Ringe — 1 Karte nehmen",
+    ]
+    events = GAME.apply(state, 0, "pass coins", inplace=True).events
+    assert localize(events[0].text, "de") == "{p0} steigt mit Münzen aus und nimmt 2 Karten."
+    with pytest.raises(IllegalAction) as refused_reveal:
+        GAME.apply(state, 0, "reveal")
+    assert localize(str(refused_reveal.value), "de") == (
+        "Du kannst jetzt nicht aufdecken. Verbuddle zuerst eine offene Karte mit deinem Spaten (`bury <card>`)."
+    )
+    events = GAME.apply(state, 0, f"bury {PEARLS}", inplace=True).events
+    assert localize(events[0].text, "de") == "{p0} verbuddelt die Karte Perlen mit dem Spaten."
+    assert localize(GAME.summary(GAME.view(state, None)), "de") == (
+        f"Durchgang 1 · {len(state['draw'])} Karten im Nachziehstapel · {{p1}} ist am Zug (aufdecken oder aussteigen)"
+    )
+    assert (
+        localize(GAME.seat_summary(GAME.view(state, 0)), "de")
+        == "Dein Stapel: 2 Karten, 0 Ratten — Münzen 2, Perlen 1."
+    )
+
+
+def test_german_rat_alert_and_scoring_use_the_singular_and_the_plural() -> None:
+    state = scenario(blind=True, middle=[COINS_RAT, PEARLS], top=[RINGS_RAT])
+    events = [localize(e.text, "de") for e in GAME.apply(state, 0, "reveal", inplace=True).events]
+    assert events[-1] == "Rattenalarm! {p0} muss aussteigen und darf eine der beiden Rattenkarten nehmen."
+    assert localize(GAME.choices(state, 0)[-1].path[0], "de") == "Keine Rattenkarte nehmen"
+    assert localize(GAME.seat_summary(GAME.view(state, 0)), "de") == "Du hast 0 verdeckte Karten."
+    GAME.apply(state, 0, f"take {RINGS_RAT}", inplace=True)
+    assert localize(GAME.seat_summary(GAME.view(state, 0)), "de") == "Du hast 1 verdeckte Karte."
+    piles = [pile("coins", "coins"), pile("coins", "coins"), pile("coins")]
+    result = score(piles, cubes_with(coins=[3, 2]))
+    assert (
+        localize(result["types"][1]["note"], "de")
+        == "{p0} und {p1} bleiben gleichauf: 2 Wertklötzchen werden nicht vergeben."
+    )
+    result = score([pile("coins", "coins", "coins"), pile("coins"), pile("coins")], cubes_with(coins=[3, 2]))
+    assert (
+        localize(result["types"][1]["note"], "de")
+        == "{p1} und {p2} bleiben gleichauf: 1 Wertklötzchen wird nicht vergeben."
+    )
+    assert localize(score([pile("coins")], cubes_with())["types"][3]["note"], "de") == "Niemand hat Kronen."
+
+
+def test_typed_english_moves_work_whatever_the_language() -> None:
+    """The moves are English text in every language: a German player types `pass coins`, `bury 12`."""
+    state = scenario(middle=[COINS, PEARLS], top=[RINGS])
+    for text in ("reveal", "pass coins", f"bury {PEARLS}"):
+        GAME.apply(state, state["current"], text, inplace=True)
+    assert state["piles"][0] == [COINS] and state["middle"] == [PEARLS, RINGS]
+    assert state["buried"][state["middle"].index(PEARLS)] == 0 and state["current"] == 1
+    with refused("`münzen` is not a treasure type"):
+        GAME.apply(state, 1, "pass Münzen")
+    with pytest.raises(IllegalAction) as info:
+        GAME.apply(state, 1, "aufdecken")
+    assert localize(str(info.value), "de").startswith("`aufdecken` ist kein Piratz-Zug. Züge: reveal, end, pass <type>")
+
+
+def test_the_german_rules_say_the_same_in_the_printed_game_s_words() -> None:
+    rules = localize(GAME.rules_text(), "de")
+    assert len(rules) < 4000 and rules != localize(GAME.rules_text())
+    for word in ("Rattenalarm", "aussteigen", "verbuddeln", "Wertklötzchen", "Durchgang", "Nachziehstapel", "Ablage"):
+        assert word in rules, word
+    assert "`take none`" in rules and "`bury <card>`" in rules

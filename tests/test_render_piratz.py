@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from games.i18n import localize
 from games.piratz.cards import CARDS, TYPES
 from games.piratz.engine import score
 from rendering import piratz, theme
@@ -228,7 +229,7 @@ def test_tie_break_caption_says_what_decided_each_placing() -> None:
         {"seat": 0, "value": 3, "beat": [{"seat": 2, "on": "cards"}, {"seat": 1, "on": "rats"}]},
         {"seat": 2, "value": 1, "beat": [{"seat": 1, "on": "rats"}]},
     ]
-    assert row["note"] == (
+    assert localize(row["note"]) == (
         "{p0} wins the tie with {p1} on more rats and with {p2} on fewer cards."
         " {p2} wins the tie with {p1} on more rats."
     )

@@ -29,7 +29,8 @@ class Card:
 
     @property
     def label(self) -> str:
-        """Short readable face, e.g. ``"Coins + Pearls"`` or ``"Rings + rat"``."""
+        """The face in plain English, e.g. ``"Coins + Pearls"`` or ``"Rings + rat"``: what tells identical
+        cards apart. Players read the marked face of :data:`games.piratz.engine.FACE` instead."""
         text = " + ".join(s.capitalize() for s in self.symbols)
         return f"{text} + rat" if self.rat else text
 

@@ -32,7 +32,8 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, joined, plural, redeal
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, redeal
+from games.i18n import L, N, T, joined, seat_ref
 
 from .cards import CARDS, CUBES, SKULL_IDS, TYPE_INDEX, TYPES
 
@@ -60,7 +61,23 @@ SORTED_CUBES = sorted(CUBES)
 SYMS: tuple[tuple[int, ...], ...] = tuple(tuple(TYPE_INDEX[s] for s in c.symbols) for c in CARDS)
 RAT: tuple[bool, ...] = tuple(c.rat for c in CARDS)
 LABEL: tuple[str, ...] = tuple(c.label for c in CARDS)
-NAME: tuple[str, ...] = tuple(t.capitalize() for t in TYPES)
+"""Each card's face in plain English: what tells identical cards apart (:func:`distinct`), never shown."""
+NAME: tuple[str, ...] = (T("Rings"), T("Coins"), T("Pearls"), T("Crowns"), T("Goblets"), T("Shells"))
+"""The treasure types as players read them, in scoring order (``TYPES``)."""
+assert len(NAME) == len(TYPES)
+
+
+def _symbols_text(card_id: int) -> str:
+    """The treasures a card shows, as players read them: "Coins" or "Coins + Pearls"."""
+    names = [NAME[t] for t in SYMS[card_id]]
+    return names[0] if len(names) == 1 else T("{first} + {second}", first=names[0], second=names[1])
+
+
+SYMBOLS_TEXT: tuple[str, ...] = tuple(_symbols_text(c.id) for c in CARDS)
+FACE: tuple[str, ...] = tuple(
+    T("{treasure} + rat", treasure=SYMBOLS_TEXT[c.id]) if c.rat else SYMBOLS_TEXT[c.id] for c in CARDS
+)
+"""Each card's face as players read it: "Coins + Pearls", "Rings + rat"."""
 
 REVEAL = act("reveal")
 END = act("end")
@@ -112,14 +129,8 @@ def symbol_counts(cards: Iterable[int]) -> list[int]:
     return counts
 
 
-def _alert_cards(alert: list[int]) -> str:
-    """``"the two rat cards"``; more only after an alert whose rats were not taken."""
-    return "the two rat cards" if len(alert) == 2 else f"the {len(alert)} rat cards"
-
-
 def _seats_text(seats: list[int]) -> str:
-    names = [f"{{p{s}}}" for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return joined([seat_ref(s) for s in seats])
 
 
 def cubes_per_type(seats: int) -> int:
@@ -130,11 +141,13 @@ def cubes_per_type(seats: int) -> int:
 def _tie_note(best: int, beaten: list[JSON]) -> str:
     """``"{p0} wins the tie with {p1} on more rats and with {p2} on fewer cards."``"""
     parts = []
-    for on, how in (("rats", "more rats"), ("cards", "fewer cards")):
-        seats = [b["seat"] for b in beaten if b["on"] == on]
-        if seats:
-            parts.append(f"with {_seats_text(seats)} on {how}")
-    return f"{{p{best}}} wins the tie {joined(parts)}."
+    rats = [b["seat"] for b in beaten if b["on"] == "rats"]
+    if rats:
+        parts.append(T("with {seats} on more rats", seats=_seats_text(rats)))
+    cards = [b["seat"] for b in beaten if b["on"] == "cards"]
+    if cards:
+        parts.append(T("with {seats} on fewer cards", seats=_seats_text(cards)))
+    return T("{seat} wins the tie {how}.", seat=seat_ref(best), how=joined(parts))
 
 
 def score(piles: list[list[int]], cubes: list[list[int]]) -> JSON:
@@ -158,13 +171,20 @@ def score(piles: list[list[int]], cubes: list[list[int]]) -> JSON:
         awards: list[JSON] = []
         notes: list[str] = []
         if not ranking:
-            notes.append(f"Nobody has {NAME[t]}.")
+            notes.append(T("Nobody has {treasure}.", treasure=NAME[t]))
         i = 0
         while values and i < len(ranking):
             best = ranking[i]
             tied = [s for s in ranking[i:] if key(s) == key(best)]
             if len(tied) > 1:
-                notes.append(f"{_seats_text(tied)} are still tied: {plural(len(values), 'cube')} not given.")
+                notes.append(
+                    N(
+                        "{seats} are still tied: {n} cube not given.",
+                        "{seats} are still tied: {n} cubes not given.",
+                        len(values),
+                        seats=_seats_text(tied),
+                    )
+                )
                 break
             rivals = [s for s in ranking[i + 1 :] if counts[s][t] == counts[best][t]]
             beaten = [{"seat": s, "on": "rats" if rats[s] != rats[best] else "cards"} for s in rivals]
@@ -190,11 +210,11 @@ class Piratz(Game):
     """Piratz: reveal treasure cards, pass on a treasure type at the right moment, beware of rats."""
 
     kind: ClassVar[str] = "piratz"
-    title: ClassVar[str] = "Piratz"
+    title: ClassVar[str] = T("Piratz")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options: ClassVar[tuple[Option, ...]] = (
-        Option("blind", "Collected piles stay face down until the end, as at the table", False),
+        Option("blind", L("Collected piles stay face down until the end, as at the table"), False),
     )
 
     # ------------------------------------------------------------------ lifecycle
@@ -226,7 +246,7 @@ class Piratz(Game):
                 "current": first,
                 "revealed": 0,
                 "alert": [],
-                "log": [f"Round 1 begins. {{p{first}}} goes first."],
+                "log": [T("Round 1 begins. {seat} goes first.", seat=seat_ref(first))],
                 "scoring": None,
             }
         )
@@ -270,20 +290,23 @@ class Piratz(Game):
 
     def describe(self, state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         if action not in self.legal_actions(state, seat):
-            raise IllegalAction(f"`{action}` is not a legal move for you now.")
+            raise IllegalAction(T("`{action}` is not a legal move for you now.", action=str(action)))
         if action == REVEAL:
-            return ("Reveal",)
+            return (T("Reveal"),)
         if action == END:
-            return ("End turn",)
+            return (T("End turn"),)
         if action == PASS_NOTHING:
-            return ("Pass", "Take nothing")
+            return (T("Pass for the round"), T("Take nothing"))
         if action == TAKE_NONE:
-            return ("Take no rat card",)
+            return (T("Take no rat card"),)
         if action.verb == "pass":
             t = TYPE_INDEX[action.args[0]]
             taken = sum(1 for c in unburied(state) if t in SYMS[c])
-            return ("Pass", f"{NAME[t]} — take {plural(taken, 'card')}")
-        return ("Take rat card" if action.verb == "take" else "Bury", LABEL[int(action.args[0])])
+            return (
+                T("Pass for the round"),
+                N("{treasure} — take {n} card", "{treasure} — take {n} cards", taken, treasure=NAME[t]),
+            )
+        return (T("Take rat card") if action.verb == "take" else T("Bury"), FACE[int(action.args[0])])
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         phase = state["phase"]
@@ -345,43 +368,51 @@ class Piratz(Game):
 
     @staticmethod
     def _result_text(winners: tuple[int, ...], points: int) -> str:
-        pts = plural(points, "point")
         if len(winners) == 1:
-            return f"{{p{winners[0]}}} wins with {pts}."
-        return f"{_seats_text(list(winners))} share the victory with {pts}."
+            return N("{seat} wins with {n} point.", "{seat} wins with {n} points.", points, seat=seat_ref(winners[0]))
+        return N(
+            "{seats} share the victory with {n} point.",
+            "{seats} share the victory with {n} points.",
+            points,
+            seats=_seats_text(list(winners)),
+        )
 
     def summary(self, view: JSON) -> str:
-        parts = [f"Round {view['round']}"]
+        parts = [T("Round {round}", round=view["round"])]
         if view["last_round"]:
-            parts.append("last round")
-        parts.append(f"{plural(view['draw_count'], 'card')} in the draw pile")
+            parts.append(T("last round"))
+        parts.append(N("{n} card in the draw pile", "{n} cards in the draw pile", view["draw_count"]))
         if view["phase"] == OVER:
             scoring = view["scoring"]
             winners = tuple(scoring["winners"])
-            parts.append("Game over: " + self._result_text(winners, scoring["totals"][winners[0]]))
+            parts.append(T("Game over: {result}", result=self._result_text(winners, scoring["totals"][winners[0]])))
         else:
             seat = view["to_act"][0]
             holders = sum(p["spade"] == "held" for p in view["players"])
             doing = {
-                TURN: "reveal or pass",
-                DECIDE: "reveal or pass" if holders == 1 else "pass or end the turn",
-                RAT_ALERT: "rat alert: take a rat card or none",
-                BURY: "bury a card",
+                TURN: T("reveal or pass"),
+                DECIDE: T("reveal or pass") if holders == 1 else T("pass or end the turn"),
+                RAT_ALERT: T("rat alert: take a rat card or none"),
+                BURY: T("bury a card"),
             }[view["phase"]]
-            parts.append(f"{{p{seat}}} to act ({doing})")
+            parts.append(T("{seat} to act ({doing})", seat=seat_ref(seat), doing=doing))
         return " · ".join(parts)
 
     def seat_summary(self, view: JSON) -> str:
         seat = view["viewer"]
         if seat is None:
-            return "You are watching this game."
+            return T("You are watching this game.")
         me = view["players"][seat]
         if me["pile"] is None:
-            return f"You hold {plural(me['pile_count'], 'card')}, face down."
-        counts = ", ".join(f"{t.capitalize()} {n}" for t, n in me["symbols"].items() if n)
-        return (
-            f"Your pile: {plural(me['pile_count'], 'card')}, {plural(me['rats'], 'rat')}"
-            f" — {counts or 'no treasure yet'}."
+            return N("You hold {n} card, face down.", "You hold {n} cards, face down.", me["pile_count"])
+        counts = ", ".join(
+            T("{treasure} {n}", treasure=NAME[TYPE_INDEX[t]], n=n) for t, n in me["symbols"].items() if n
+        )
+        return T(
+            "Your pile: {cards}, {rats} — {treasure}.",
+            cards=N("{n} card", "{n} cards", me["pile_count"]),
+            rats=N("{n} rat", "{n} rats", me["rats"]),
+            treasure=counts or T("no treasure yet"),
         )
 
     def rules_text(self) -> str:
@@ -446,7 +477,7 @@ class Piratz(Game):
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
         handler = self._handlers.get(action.verb)
         if handler is None:
-            raise IllegalAction(f"`{action.verb}` is not a Piratz move. Moves: {VERBS}.")
+            raise IllegalAction(T("`{verb}` is not a Piratz move. Moves: {moves}.", verb=action.verb, moves=VERBS))
         texts: list[str] = []
         handler(self, state, seat, action.args, texts)
         log = state["log"]
@@ -458,23 +489,23 @@ class Piratz(Game):
     def _expected(state: JSON) -> str:
         phase = state["phase"]
         if phase == RAT_ALERT:
-            return "Rat alert: take one of the rat cards or none first (`take <card>` or `take none`)."
+            return T("Rat alert: take one of the rat cards or none first (`take <card>` or `take none`).")
         if phase == BURY:
-            return "Bury a face-up card with your spade first (`bury <card>`)."
+            return T("Bury a face-up card with your spade first (`bury <card>`).")
         if phase == DECIDE:
-            return "Reveal another card or pass." if Piratz.last_spade(state) else "Pass or end your turn."
-        return "Reveal a card or pass."
+            return T("Reveal another card or pass.") if Piratz.last_spade(state) else T("Pass or end your turn.")
+        return T("Reveal a card or pass.")
 
     def _reveal(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:
         if args:
-            raise IllegalAction("`reveal` takes no arguments.")
+            raise IllegalAction(T("`reveal` takes no arguments."))
         phase = state["phase"]
         if phase == DECIDE and not self.last_spade(state):
-            raise IllegalAction("You already revealed a card this turn: pass or end your turn.")
+            raise IllegalAction(T("You already revealed a card this turn: pass or end your turn."))
         if phase not in (TURN, DECIDE):
-            raise IllegalAction(f"You cannot reveal now. {self._expected(state)}")
+            raise IllegalAction(T("You cannot reveal now. {expected}", expected=self._expected(state)))
         if not self.can_reveal(state):
-            raise IllegalAction("The draw pile and the discard pile are both empty: you can only pass.")
+            raise IllegalAction(T("The draw pile and the discard pile are both empty: you can only pass."))
         draw = state["draw"]
         if not draw:
             discard = state["discard"]
@@ -483,97 +514,154 @@ class Piratz(Game):
             discard.clear()
             state["last_round"] = True
             texts.append(
-                f"The draw pile ran out: {plural(len(draw), 'discarded card')} shuffled into a new"
-                " draw pile. This is the last round!"
+                N(
+                    "The draw pile ran out: {n} discarded card shuffled into a new draw pile. This is the last round!",
+                    "The draw pile ran out: {n} discarded cards shuffled into a new draw pile. This is the last round!",
+                    len(draw),
+                )
             )
         card = draw.pop()
         state["middle"].append(card)
         state["buried"].append(None)
         state["revealed"] += 1
-        texts.append(f"{{p{seat}}} revealed a {' + '.join(NAME[t] for t in SYMS[card])} card{' (rat)' * RAT[card]}.")
+        if RAT[card]:
+            texts.append(T("{seat} revealed a {card} card (rat).", seat=seat_ref(seat), card=SYMBOLS_TEXT[card]))
+        else:
+            texts.append(T("{seat} revealed a {card} card.", seat=seat_ref(seat), card=SYMBOLS_TEXT[card]))
         rats = [c for c in unburied(state) if RAT[c]] if RAT[card] else ()
         if len(rats) >= RAT_ALERT_AT:
             state["phase"] = RAT_ALERT
             state["alert"] = rats
-            texts.append(f"Rat alert! {{p{seat}}} must pass and may take one of {_alert_cards(rats)}.")
+            if len(rats) == 2:
+                texts.append(
+                    T("Rat alert! {seat} must pass and may take one of the two rat cards.", seat=seat_ref(seat))
+                )
+            else:
+                texts.append(
+                    T(
+                        "Rat alert! {seat} must pass and may take one of the {n} rat cards.",
+                        seat=seat_ref(seat),
+                        n=len(rats),
+                    )
+                )
         else:
             state["phase"] = DECIDE
 
     def _end(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:
         if args:
-            raise IllegalAction("`end` takes no arguments.")
+            raise IllegalAction(T("`end` takes no arguments."))
         phase = state["phase"]
         if phase == TURN:
-            raise IllegalAction("Reveal a card or pass: you can end your turn only after revealing.")
+            raise IllegalAction(T("Reveal a card or pass: you can end your turn only after revealing."))
         if phase != DECIDE:
-            raise IllegalAction(f"You cannot end your turn now. {self._expected(state)}")
+            raise IllegalAction(T("You cannot end your turn now. {expected}", expected=self._expected(state)))
         if self.last_spade(state):
-            raise IllegalAction("You hold the last spade: keep revealing or pass.")
-        texts.append(f"{{p{seat}}} ended the turn.")
+            raise IllegalAction(T("You hold the last spade: keep revealing or pass."))
+        texts.append(T("{seat} ended the turn.", seat=seat_ref(seat)))
         self._next_turn(state, seat, texts)
 
     def _pass(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:
         if state["phase"] not in (TURN, DECIDE):
-            raise IllegalAction(f"You cannot pass now. {self._expected(state)}")
+            raise IllegalAction(T("You cannot pass now. {expected}", expected=self._expected(state)))
         if len(args) > 1:
-            raise IllegalAction("`pass` takes one treasure type, for example `pass coins`.")
+            raise IllegalAction(T("`pass` takes one treasure type, for example `pass coins`."))
         cards = unburied(state)
         types = available_types(cards)
         if not args:
             if types:
                 names = ", ".join(TYPES[t] for t in types)
-                raise IllegalAction(f"Name a treasure type to pass on, one of: {names}.")
-            texts.append(f"{{p{seat}}} passed and took nothing.")
+                raise IllegalAction(T("Name a treasure type to pass on, one of: {types}.", types=names))
+            texts.append(T("{seat} passed and took nothing.", seat=seat_ref(seat)))
         else:
             t = TYPE_INDEX.get(args[0])
             if t is None:
-                raise IllegalAction(f"`{args[0]}` is not a treasure type. Types: {', '.join(TYPES)}.")
+                raise IllegalAction(
+                    T("`{word}` is not a treasure type. Types: {types}.", word=args[0], types=", ".join(TYPES))
+                )
             if t not in types:
-                raise IllegalAction(f"No face-up unburied card shows {NAME[t]}.")
+                raise IllegalAction(T("No face-up unburied card shows {treasure}.", treasure=NAME[t]))
             taken = [c for c in cards if t in SYMS[c]]
             self._take_cards(state, seat, taken)
             if state["options"]["blind"]:
-                texts.append(f"{{p{seat}}} passed and took {plural(len(taken), 'card')}.")
+                texts.append(
+                    N(
+                        "{seat} passed and took {n} card.",
+                        "{seat} passed and took {n} cards.",
+                        len(taken),
+                        seat=seat_ref(seat),
+                    )
+                )
             else:
-                texts.append(f"{{p{seat}}} passed on {NAME[t]} and took {plural(len(taken), 'card')}.")
+                texts.append(
+                    N(
+                        "{seat} passed on {treasure} and took {n} card.",
+                        "{seat} passed on {treasure} and took {n} cards.",
+                        len(taken),
+                        seat=seat_ref(seat),
+                        treasure=NAME[t],
+                    )
+                )
         self._after_pass(state, seat, texts)
 
     def _take(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:
         if state["phase"] != RAT_ALERT:
-            raise IllegalAction(f"There is no rat alert: you cannot take a single card. {self._expected(state)}")
+            raise IllegalAction(
+                T(
+                    "There is no rat alert: you cannot take a single card. {expected}",
+                    expected=self._expected(state),
+                )
+            )
         alert = state["alert"]
         if args == TAKE_NONE.args:
-            texts.append(f"{{p{seat}}} took no rat card.")
+            texts.append(T("{seat} took no rat card.", seat=seat_ref(seat)))
         else:
-            card = self._card_arg("take", args, alert, f"one of {_alert_cards(alert)} of the alert")
+            card = self._card_arg("take", args, alert)
             self._take_cards(state, seat, [card])
-            if state["options"]["blind"]:
-                texts.append(f"{{p{seat}}} took one of {_alert_cards(alert)}.")
+            if not state["options"]["blind"]:
+                texts.append(T("{seat} took the {card} card.", seat=seat_ref(seat), card=FACE[card]))
+            elif len(alert) == 2:
+                texts.append(T("{seat} took one of the two rat cards.", seat=seat_ref(seat)))
             else:
-                texts.append(f"{{p{seat}}} took the {LABEL[card]} card.")
+                texts.append(T("{seat} took one of the {n} rat cards.", seat=seat_ref(seat), n=len(alert)))
         state["alert"] = []
         self._after_pass(state, seat, texts)
 
     def _bury(self, state: JSON, seat: int, args: tuple[str, ...], texts: list[str]) -> None:
         if state["phase"] != BURY:
-            raise IllegalAction(f"You cannot bury a card now. {self._expected(state)}")
-        card = self._card_arg("bury", args, unburied(state), "a face-up unburied card in the middle")
+            raise IllegalAction(T("You cannot bury a card now. {expected}", expected=self._expected(state)))
+        card = self._card_arg("bury", args, unburied(state))
         state["buried"][state["middle"].index(card)] = seat
         state["spades"][seat] = False
-        texts.append(f"{{p{seat}}} buried the {LABEL[card]} card with their spade.")
+        texts.append(T("{seat} buried the {card} card with their spade.", seat=seat_ref(seat), card=FACE[card]))
         self._next_turn(state, seat, texts)
 
     @staticmethod
-    def _card_arg(verb: str, args: tuple[str, ...], options: list[int], where: str) -> int:
-        """The card named by ``args``: one of the cards :func:`distinct` keeps of ``options``."""
+    def _card_arg(verb: str, args: tuple[str, ...], options: list[int]) -> int:
+        """The card named by ``args``: one of the cards :func:`distinct` keeps of ``options`` (the rat cards of
+        an alert for ``take``, the face-up unburied cards for ``bury``)."""
         if len(args) != 1 or not args[0].isdigit():
-            raise IllegalAction(f"`{verb}` needs one card number, for example `{verb} 12`.")
+            raise IllegalAction(
+                T("`{verb}` needs one card number, for example `{example}`.", verb=verb, example=f"{verb} 12")
+            )
         card = int(args[0])
         if card not in options:
-            raise IllegalAction(f"Card {card} is not {where}.")
+            if verb == "bury":
+                raise IllegalAction(T("Card {card} is not a face-up unburied card in the middle.", card=card))
+            if len(options) == 2:
+                raise IllegalAction(T("Card {card} is not one of the two rat cards of the alert.", card=card))
+            raise IllegalAction(
+                T("Card {card} is not one of the {n} rat cards of the alert.", card=card, n=len(options))
+            )
         first = next(c for c in options if LABEL[c] == LABEL[card])
         if first != card:
-            raise IllegalAction(f"Card {card} is identical to card {first}, which stands for both: `{verb} {first}`.")
+            raise IllegalAction(
+                T(
+                    "Card {card} is identical to card {first}, which stands for both: `{move}`.",
+                    card=card,
+                    first=first,
+                    move=f"{verb} {first}",
+                )
+            )
         return card
 
     @staticmethod
@@ -589,7 +677,7 @@ class Piratz(Game):
             return
         state["spades_in_middle"].append(seat)
         state["spades"][seat] = False
-        texts.append(f"{{p{seat}}} has no card to bury: the spade goes to the middle.")
+        texts.append(T("{seat} has no card to bury: the spade goes to the middle.", seat=seat_ref(seat)))
         self._next_turn(state, seat, texts)
 
     def _next_turn(self, state: JSON, seat: int, texts: list[str]) -> None:
@@ -602,7 +690,7 @@ class Piratz(Game):
             nxt = next(s % n for s in range(seat + 1, seat + n + 1) if spades[s % n])
             state["current"] = nxt
             if spades.count(True) == 1 and not spades[seat]:
-                texts.append(f"{{p{nxt}}} holds the last spade and reveals until passing.")
+                texts.append(T("{seat} holds the last spade and reveals until passing.", seat=seat_ref(nxt)))
             return
         self._end_round(state, seat, texts)
 
@@ -617,7 +705,7 @@ class Piratz(Game):
             return
         state["round"] += 1
         state["current"] = (seat + 1) % state["seats"]
-        texts.append(f"Round {state['round']} begins with {{p{state['current']}}}.")
+        texts.append(T("Round {round} begins with {seat}.", round=state["round"], seat=seat_ref(state["current"])))
 
     def _finish(self, state: JSON, texts: list[str]) -> None:
         scoring = score(state["piles"], state["cubes"])
@@ -628,7 +716,7 @@ class Piratz(Game):
         state["phase"] = OVER
         state["current"] = None
         winners = tuple(scoring["winners"])
-        texts.append("Game over! " + self._result_text(winners, scoring["totals"][winners[0]]))
+        texts.append(T("Game over! {result}", result=self._result_text(winners, scoring["totals"][winners[0]])))
 
     _handlers: ClassVar[dict[str, Any]] = {
         "reveal": _reveal,
@@ -652,7 +740,8 @@ class Piratz(Game):
         return other
 
 
-RULES_TEXT = """\
+RULES_TEXT = T(
+    """\
 **Piratz** — 2–4 players. Collect the most treasure of each type, but beware of the rats!
 
 **Cards.** 50 treasure cards show one or two of six treasures (in scoring order: Rings, Coins, \
@@ -692,5 +781,7 @@ nobody gets the cubes left for that type. Most points wins; tied players share t
 
 **Blind option.** Collected piles stay face down, for their owner too, until the final scoring.
 
-Moves: `reveal`, `end`, `pass <type>`, `take <card>` / `take none`, `bury <card>`.
+Moves: `reveal`, `end`, `pass <type>` (`rings`, `coins`, `pearls`, `crowns`, `goblets`, `shells`), \
+`take <card>` / `take none`, `bury <card>`.
 """
+)
