@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.core import plural
+from games.i18n import localize_tree, ntr, tr
 from rendering import theme as t
 from rendering.cache import image_cache
 
@@ -39,7 +39,8 @@ GRID_X, GRID_Y = MAP_X + EDGE, MAP_Y + EDGE
 PANEL_X = MAP_X + MAP + 20
 PANEL_W = W - PANEL_X - M
 FOOT_Y = MAP_Y + MAP + 18
-FOOT_H = 104
+FOOT_H = 124
+"""The foot: the last dice, then a line (or an offer's two lines)."""
 H = FOOT_Y + FOOT_H + M
 SMALL = 26
 """The smallest text: a phone shows the 1,220 px board about 400 px wide, so no text is under 1/48 of it."""
@@ -319,16 +320,18 @@ def _bar(canvas: Image.Image, x: int, y: int, width: int, value: int, colour: t.
     t.text(canvas, (x + width, y), str(value), fnt, t.INK, anchor="rm")
 
 
-def _logs(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
+def _logs(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
     fleets = _fleets(view)
     rows = sum(len(ships) for _, ships in fleets)
     heads = []
+    gone = tr(locale, "out")
     for commander, seats in fleets:
-        name = t.clean_name(names[seats[0]]) or f"Player {commander + 1}"
+        name = t.clean_name(names[seats[0]]) or tr(locale, "Player {number}", number=commander + 1)
         out = all(view["ships"][s]["sunk"] for s in seats)
-        # The fleet's ships are listed below it, so only a fleet with none afloat says so. A long name takes
-        # two lines rather than being cut.
-        lines, fnt = t.fit_lines(name, PANEL_W - (150 if out else 80), SMALL, 2, min_size=SMALL)
+        # The fleet's ships are listed below it, so only a fleet with none afloat says so (beside its name).
+        # A long name takes two lines rather than being cut.
+        room = PANEL_W - 80 - (round(t.text_width(gone, t.font(SMALL))) + 12 if out else 0)
+        lines, fnt = t.fit_lines(name, room, SMALL, 2, min_size=SMALL)
         heads.append((lines, fnt, out))
     head_h = [44 + (len(lines) - 1) * 30 for lines, _, _ in heads]
     row_h = min(112, (MAP - 24 - sum(head_h)) // max(rows, 1))
@@ -340,29 +343,41 @@ def _logs(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
         for n, line in enumerate(lines):
             t.text(canvas, (PANEL_X + 32, y + 4 + 19 + n * 30), line, fnt, t.PARCHMENT, anchor="lm")
         if out:
-            t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), "out", t.font(SMALL), t.INK_SOFT, anchor="rm")
+            t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), gone, t.font(SMALL), t.INK_SOFT, anchor="rm")
         y += h
         for s in seats:
-            _log_row(canvas, view, s, y, row_h, s in acting)
+            _log_row(canvas, view, s, y, row_h, s in acting, locale)
             y += row_h
 
 
-def _log_row(canvas: Image.Image, view: View, seat: int, y: int, row_h: int, acting: bool) -> None:
+def _log_row(canvas: Image.Image, view: View, seat: int, y: int, row_h: int, acting: bool, locale: str) -> None:
     ship = view["ships"][seat]
     x = PANEL_X + 16
+    right = PANEL_X + PANEL_W - 16
     if acting:
         t.paste(canvas, t.rounded(PANEL_W - 20, row_h - 6, 12, (*t.HIGHLIGHT, 70)), (PANEL_X + 10, y - 2))
     t.paste(canvas, _flag(ship["colour"], "", 34), (x + 17, y + 18), "mm")
-    fnt = t.font(SMALL + 2, bold=True)
-    t.text(canvas, (x + 42, y + 18), ship["name"], fnt, t.INK, anchor="lm")
+    small = t.font(SMALL)
     if ship["sunk"]:
-        t.paste(canvas, t.icon("skull", 30), (x + 150, y + 18), "mm")
-        t.text(canvas, (x + 172, y + 18), "sunk", t.font(SMALL), t.INK_SOFT, anchor="lm")
+        sunk = tr(locale, "sunk")
+        tail = round(t.text_width(sunk, small)) + 40  # the skull, then the word
+        name, fnt = t.fit_text(ship["name"], right - tail - 10 - (x + 42), SMALL + 2, min_size=SMALL)
+        t.text(canvas, (x + 42, y + 18), name, fnt, t.INK, anchor="lm")
+        t.paste(canvas, t.icon("skull", 30), (right - tail + 16, y + 18), "mm")
+        t.text(canvas, (right, y + 18), sunk, small, t.INK_SOFT, anchor="rm")
         return
-    where = f"{ship['dot']}  🧭{ship['chart'] or '–'}  ⚓{ship['last'] or '–'}"
-    t.text(canvas, (PANEL_X + PANEL_W - 16, y + 18), where, t.font(SMALL), t.INK, anchor="rm")
-    if ship["treasure"]:
-        t.paste(canvas, t.icon("sr-chest", 28), (x + 42 + t.text_width(ship["name"], fnt) + 22, y + 18), "mm")
+    # Where the ship is, its course and its last port; a long name (another language's) gets the room it
+    # needs from the spaces between them first, then from the dot (the map shows where the ship is).
+    chart, last = ship["chart"] or "–", ship["last"] or "–"
+    for where in (f"{ship['dot']}  🧭{chart}  ⚓{last}", f"{ship['dot']} 🧭{chart} ⚓{last}", f"🧭{chart} ⚓{last}"):
+        room = right - round(t.text_width(where, small)) - 10 - (x + 42)
+        name, fnt = t.fit_text(ship["name"], room, SMALL + 2, min_size=SMALL)
+        if name == ship["name"]:
+            break
+    t.text(canvas, (x + 42, y + 18), name, fnt, t.INK, anchor="lm")
+    t.text(canvas, (right, y + 18), where, small, t.INK, anchor="rm")
+    if ship["treasure"]:  # on the flag, as on the map
+        t.paste(canvas, t.icon("sr-chest", 24), (x + 28, y + 30), "mm")
     if row_h >= 90:
         _bar(canvas, x, y + 50, PANEL_W - 32, ship["balls"], (60, 60, 70), _disc((56, 56, 64), 20))
         _bar(canvas, x, y + 78, PANEL_W - 32, ship["supplies"], (170, 112, 56), _crate(20))
@@ -377,85 +392,140 @@ def _log_row(canvas: Image.Image, view: View, seat: int, y: int, row_h: int, act
 # ---------------------------------------------------------------------------------------------- head and foot
 
 
-def _status(view: View, names: Sequence[str]) -> str:
+def _status(view: View, names: Sequence[str], locale: str, *, commanders: bool = True) -> str:
+    """``"▶ Black (Anne) to roll"``; without the ``commanders``' names: ``"▶ Black to roll"``."""
     if view["over"]:
-        return "The game is over."
+        return tr(locale, "The game is over.")
     ships = view["ships"]
-    who = ", ".join(f"{ships[s]['name']} ({t.clean_name(names[s]) if s < len(names) else '?'})" for s in view["to_act"])
+    who = ", ".join(
+        tr(
+            locale,
+            "{ship} ({commander})",
+            ship=ships[s]["name"],
+            commander=t.clean_name(names[s]) if s < len(names) else "?",
+        )
+        if commanders
+        else ships[s]["name"]
+        for s in view["to_act"]
+    )
     return f"▶ {who} {view['waiting']}"
 
 
-def _head(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
-    rounds = f"ROUND {view['round']} / {view['rounds']}"
-    t.pill(canvas, (TITLE_END + 20, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
-    line, fnt = t.fit_text(_status(view, names), W - 2 * M - 40, SMALL + 2, min_size=SMALL)
+def _head(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+    rounds = tr(locale, "ROUND {round} / {rounds}", round=view["round"], rounds=view["rounds"])
+    x = _title_end(locale) + 20
+    t.pill(canvas, (x, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
+    # A long name in a long language: the commander's name gives way (the logs name every fleet's commander).
+    for commanders in (True, False):
+        status = _status(view, names, locale, commanders=commanders)
+        line, fnt = t.fit_text(status, W - 2 * M - 40, SMALL + 2, min_size=SMALL)
+        if line == status:
+            break
     t.text(canvas, (M + 20, 90), line, fnt, t.HIGHLIGHT, anchor="lm")
 
 
-def _offer_text(view: View, names: Sequence[str]) -> str:
+def _goods(items: list[int], locale: str) -> str:
+    """``"2 cannonballs + 1 supply + the Treasure"``, in ``locale``."""
+    parts = []
+    if items[0]:
+        parts.append(ntr(locale, "{n} cannonball", "{n} cannonballs", items[0]))
+    if items[1]:
+        parts.append(ntr(locale, "{n} supply", "{n} supplies", items[1]))
+    if len(items) > 2 and items[2]:
+        parts.append(tr(locale, "the Treasure"))
+    return " + ".join(parts) or tr(locale, "nothing")
+
+
+def _offer_text(view: View, names: Sequence[str], locale: str = "en") -> str:
     offer = view["offer"]
     if not offer or offer.get("get") is None:
         return ""
     ships = view["ships"]
-
-    def goods(items: list[int]) -> str:
-        parts = []
-        if items[0]:
-            parts.append(plural(items[0], "cannonball"))
-        if items[1]:
-            parts.append(plural(items[1], "supply"))
-        if len(items) > 2 and items[2]:
-            parts.append("the Treasure")
-        return " + ".join(parts) or "nothing"
-
-    giver, taker = ships[offer["from"]]["name"], ships[offer["to"]]["name"]
+    values = {
+        "giver": ships[offer["from"]]["name"],
+        "taker": ships[offer["to"]]["name"],
+        "commander": t.clean_name(names[offer["to"]]) if offer["to"] < len(names) else "?",
+    }
+    give, get = _goods(offer["give"], locale), _goods(offer["get"], locale)
     if offer["kind"] == "bribe":
-        text = f"Bribe: {giver} offers {goods(offer['give'])}"
-    elif offer["kind"] == "demand":
-        text = f"Blackmail: {giver} demands {goods(offer['get'])}"
-    else:
-        text = f"Trade: {giver} gives {goods(offer['give'])} for {goods(offer['get'])}"
-    who = t.clean_name(names[offer["to"]]) if offer["to"] < len(names) else "?"
-    return f"{text}. {taker} ({who}) must answer."
+        return tr(locale, "Bribe: {giver} offers {goods}. {taker} ({commander}) must answer.", goods=give, **values)
+    if offer["kind"] == "demand":
+        return tr(locale, "Blackmail: {giver} demands {goods}. {taker} ({commander}) must answer.", goods=get, **values)
+    return tr(
+        locale,
+        "Trade: {giver} gives {give} for {get}. {taker} ({commander}) must answer.",
+        give=give,
+        get=get,
+        **values,
+    )
 
 
-def _foot(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
+def _dice_text(dice: View, ship: str, locale: str) -> str:
+    """What the last dice were rolled for: ``"Black fires:"``."""
+    what = dice["what"]
+    if what == "sail":
+        return tr(locale, "{ship} sails:", ship=ship)
+    if what == "port":
+        return tr(locale, "{ship} stocks up:", ship=ship)
+    if what == "fire":
+        return tr(locale, "{ship} fires:", ship=ship)
+    if what == "counter":
+        return tr(locale, "{ship} fires back:", ship=ship)
+    if what == "flee":
+        return tr(locale, "{ship} flees:", ship=ship)
+    return f"{ship}:"
+
+
+def _foot(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
     fnt = t.font(SMALL)
     dice = view["dice"]
     x = M + 20
     if dice:
-        ship = view["ships"][dice["seat"]]
-        what = {"sail": "sails", "port": "stocks up", "fire": "fires", "counter": "fires back", "flee": "flees"}
-        t.text(canvas, (x, FOOT_Y + 32), f"{ship['name']} {what.get(dice['what'], '')}:", fnt, t.FOAM, anchor="lm")
-        dx = x + t.text_width(f"{ship['name']} {what.get(dice['what'], '')}:", fnt) + 14
+        said = _dice_text(dice, view["ships"][dice["seat"]]["name"], locale)
+        t.text(canvas, (x, FOOT_Y + 32), said, fnt, t.FOAM, anchor="lm")
+        dx = x + t.text_width(said, fnt) + 14
         for value in dice["values"]:
             t.paste(canvas, _die(value, 40), (dx, FOOT_Y + 12))
             dx += 48
         battle = view["battle"]
         if battle is not None:
-            note = f"Battle at {plural(battle['dist'], 'dot')}: a die above {battle['dist']} hits."
+            note = ntr(
+                locale,
+                "Battle at {n} dot: a die above {n} hits.",
+                "Battle at {n} dots: a die above {n} hits.",
+                battle["dist"],
+            )
             t.text(canvas, (dx + 16, FOOT_Y + 32), note, fnt, t.GOLD, anchor="lm")
-    offer = _offer_text(view, names)
-    chest = "on the X" if view["treasure"] is None else f"aboard {view['ships'][view['treasure']]['name']}"
-    line = offer or f"The Treasure is {chest}."
+    offer = _offer_text(view, names, locale)
+    if view["treasure"] is None:
+        chest = tr(locale, "The Treasure is on the X.")
+    else:
+        chest = tr(locale, "The Treasure is aboard {ship}.", ship=view["ships"][view["treasure"]]["name"])
+    line = offer or chest
     colour = t.GOLD if offer else t.MIST
     # An offer is never cut: in the bold face if it fits, else over two lines.
     lines, fnt = t.fit_lines(line, W - 2 * M - 40, SMALL, 2, min_size=SMALL)
     for n, part in enumerate(lines):
-        t.text(canvas, (x, FOOT_Y + 84 + n * 30 - 15 * (len(lines) - 1)), part, fnt, colour, anchor="lm")
+        t.text(canvas, (x, FOOT_Y + 88 + n * 30 - 15 * (len(lines) - 1)), part, fnt, colour, anchor="lm")
 
 
 # ---------------------------------------------------------------------------------------------- images
 
 
-TITLE_END = M + 48 + 6 + round(t.text_width("SEA RATS!", t.font(40, bold=True)))
+def _title(locale: str) -> str:
+    return tr(locale, "SEA RATS!")
+
+
+def _title_end(locale: str) -> int:
+    """Where the board's title ends (the round's pill follows it)."""
+    return M + 48 + 6 + round(t.text_width(_title(locale), t.font(40, bold=True)))
 
 
 @image_cache
-def _base(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> Image.Image:
+def _base(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int], locale: str) -> Image.Image:
     """Everything of a board that never changes: background, title, panels and the map without ships."""
     canvas = t.new_canvas(W, H)
-    t.title(canvas, (M, 12), t.icon("skull", 48), "SEA RATS!", 40)
+    t.title(canvas, (M, 12), t.icon("skull", 48), _title(locale), 40)
     t.panel(canvas, (M, 70, W - M, 110), fill=t.SEA_DEEP, border=t.MIST, radius=14, shadow=False)
     t.paste(canvas, _map_layer(ports, x), (MAP_X, MAP_Y))
     t.panel(canvas, (PANEL_X, MAP_Y, PANEL_X + PANEL_W, MAP_Y + MAP))
@@ -470,27 +540,33 @@ def _names(view: View, players: Sequence[str]) -> tuple[list[str], list[str]]:
     return drawn, [drawn[ship["commander"]] for ship in view["ships"]]
 
 
-def render_board(view: View, names: Sequence[str]) -> bytes:
+def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The ocean, the logs, the last dice and any pending offer. ``names``: one per player."""
+    view = localize_tree(view, locale)
     _, names = _names(view, names)
-    canvas = _base(_ports(view), tuple(view["x"])).copy()
-    _head(canvas, view, names)
+    canvas = _base(_ports(view), tuple(view["x"]), locale).copy()
+    _head(canvas, view, names, locale)
     _draw_map(canvas, view, names)
-    _logs(canvas, view, names)
-    _foot(canvas, view, names)
+    _logs(canvas, view, names, locale)
+    _foot(canvas, view, names, locale)
     return t.to_png(canvas)
 
 
-def _fate_line(fate: View, view: View, players: Sequence[str]) -> str:
+def _fate_line(fate: View, view: View, players: Sequence[str], locale: str = "en") -> str:
     """``"Round 3: Red (Ben) captured by Black (Anne)"``: each ship with its commander at that moment."""
     ships = view["ships"]
     owner = fate.get("from", ships[fate["ship"]]["commander"])
     captor = fate.get("captor", ships[fate["by"]]["commander"])
-    verb = "sunk" if fate["how"] == "sunk" else "captured"
-    return (
-        f"Round {fate['round']}: {ships[fate['ship']]['name']} ({players[owner]}) {verb} by "
-        f"{ships[fate['by']]['name']} ({players[captor]})"
-    )
+    values = {
+        "round": fate["round"],
+        "ship": ships[fate["ship"]]["name"],
+        "owner": players[owner],
+        "by": ships[fate["by"]]["name"],
+        "captor": players[captor],
+    }
+    if fate["how"] == "sunk":
+        return tr(locale, "Round {round}: {ship} ({owner}) sunk by {by} ({captor})", **values)
+    return tr(locale, "Round {round}: {ship} ({owner}) captured by {by} ({captor})", **values)
 
 
 FINAL_ROW = 44
@@ -514,52 +590,73 @@ def _standings(view: View) -> list[tuple[int, list[int], int, int]]:
     return sorted(rows, key=lambda r: (r[0] not in winners, -len(r[1]), -r[2], -r[3], r[0]))
 
 
-def render_final(view: View, names: Sequence[str]) -> bytes:
+def _standing(row: tuple[int, list[int], int, int], ships: list[View], locale: str) -> str:
+    """A player's line under their name: ``"2 ships afloat: Black, Blue · 17 items aboard"``."""
+    _, afloat, cargo, lost = row
+    if afloat:
+        fleet = ntr(
+            locale,
+            "{n} ship afloat: {ships}",
+            "{n} ships afloat: {ships}",
+            len(afloat),
+            ships=", ".join(ships[s]["name"] for s in afloat),
+        )
+        aboard = ntr(locale, "{n} item aboard", "{n} items aboard", cargo)
+        return f"{fleet} · {aboard}"
+    if lost:
+        return tr(locale, "no ship afloat since round {round}", round=lost)
+    return tr(locale, "no ship afloat")
+
+
+def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The end: every player ranked with their ships afloat (or when they lost their last), every capture
     and sinking with the commanders of both ships at the time, above the final ocean. ``names``: one per
     player."""
+    view = localize_tree(view, locale)
     players, seat_names = _names(view, names)
     ships = view["ships"]
     standings = _standings(view)
     winners = [p for p, *_ in standings if p in {ships[s]["commander"] for s in view["winners"]}]
-    won = " & ".join(players[p] for p in winners) or "Nobody"
+    if winners:
+        won = ntr(locale, "{names} wins!", "{names} win!", len(winners), names=" & ".join(players[p] for p in winners))
+    else:
+        won = tr(locale, "Nobody wins!")
     head_font = t.font(32, bold=True)
-    headline = t.wrap(f"{won} win{'s' * (len(winners) == 1)}! {view['result'] or ''}", head_font, W - 2 * M - 70)
+    headline = t.wrap(f"{won} {view['result'] or ''}", head_font, W - 2 * M - 70)
     fnt, bold = t.font(SMALL), t.font(SMALL, bold=True)
-    fates = [_fate_line(f, view, players) for f in view["fates"]] or ["No ship was sunk or captured."]
+    fates = [_fate_line(f, view, players, locale) for f in view["fates"]] or [
+        tr(locale, "No ship was sunk or captured.")
+    ]
     fate_lines = [line for f in fates for line in t.wrap(f, fnt, W - 2 * M - 80)]
     head_h = 90 + 40 * len(headline) + 10
-    rank_h = 30 + FINAL_ROW * len(standings) * 2
+    statuses = [t.wrap(_standing(row, ships, locale), fnt, W - 2 * M - 90, 3) for row in standings]
+    rank_h = 30 + FINAL_ROW * sum(1 + len(lines) for lines in statuses)
     fates_h = 70 + FINAL_ROW * len(fate_lines)
     top_h = head_h + rank_h + 20 + fates_h + 20
     canvas = t.new_canvas(W, top_h + MAP + M)
-    t.title(canvas, (M, 12), t.icon("skull", 48), "SEA RATS! — THE END", 40)
+    t.title(canvas, (M, 12), t.icon("skull", 48), tr(locale, "SEA RATS! — THE END"), 40)
     t.final_headline(canvas, (M, 76), (headline, head_font))
     y = head_h
     t.panel(canvas, (M, y, W - M, y + rank_h))
     y += 18
-    for rank, (p, afloat, cargo, lost) in enumerate(standings):
+    for rank, ((p, *_), lines) in enumerate(zip(standings, statuses, strict=True)):
         cy = y + FINAL_ROW / 2
         t.text(canvas, (M + 24, cy), f"{rank + 1}.", bold, t.INK, anchor="lm")
         t.text(canvas, (M + 70, cy), t.ellipsize(players[p], bold, W - 2 * M - 180), bold, t.INK, anchor="lm")
         if p in winners:
             t.paste(canvas, t.icon("crown", 34), (W - M - 40, cy), "mm")
-        if afloat:
-            status = f"{plural(len(afloat), 'ship')} afloat: " + ", ".join(ships[s]["name"] for s in afloat)
-            status += f" · {plural(cargo, 'item')} aboard"
-        else:
-            status = f"no ship afloat since round {lost}" if lost else "no ship afloat"
-        t.text(canvas, (M + 70, cy + FINAL_ROW), t.ellipsize(status, fnt, W - 2 * M - 90), fnt, t.INK_SOFT, anchor="lm")
-        y += 2 * FINAL_ROW
+        for n, line in enumerate(lines):
+            t.text(canvas, (M + 70, cy + (n + 1) * FINAL_ROW), line, fnt, t.INK_SOFT, anchor="lm")
+        y += (1 + len(lines)) * FINAL_ROW
     y = head_h + rank_h + 20
     t.panel(canvas, (M, y, W - M, y + fates_h))
-    t.text(canvas, (M + 24, y + 34), "Captures and sinkings", bold, t.INK, anchor="lm")
+    t.text(canvas, (M + 24, y + 34), tr(locale, "Captures and sinkings"), bold, t.INK, anchor="lm")
     y += 70
     for line in fate_lines:
         t.text(canvas, (M + 40, y + FINAL_ROW / 2), line, fnt, t.INK_SOFT, anchor="lm")
         y += FINAL_ROW
     shifted = dict(view, to_act=[], reach=[], range=[], targets=[], battle=None)
-    ocean = _base(_ports(view), tuple(view["x"])).copy()
+    ocean = _base(_ports(view), tuple(view["x"]), locale).copy()
     _draw_map(ocean, shifted, seat_names)
     canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), ((W - MAP) // 2, top_h))
     return t.to_png(canvas)

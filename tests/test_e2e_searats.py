@@ -10,6 +10,7 @@ import pytest
 
 from data.store import GameRecord
 from games.core import Action, Choice
+from games.i18n import localize
 from games.registry import GAMES
 from games.searats.components import SHIPS
 from tests.conftest import World
@@ -23,7 +24,7 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stand-in renderers: whole games stay fast (the real images are drawn by the slow game below and by
     the rendering tests)."""
     for name in ("render_board", "render_final"):
-        monkeypatch.setattr(f"rendering.searats.{name}", lambda view, names: png(over=view["over"]))
+        monkeypatch.setattr(f"rendering.searats.{name}", lambda view, names, locale="en": png(over=view["over"]))
 
 
 def thread_text(world: World, record: GameRecord) -> str:
@@ -113,7 +114,7 @@ async def test_a_bribe_is_answered_by_the_other_commander_with_buttons(world: Wo
     assert GAME.to_act(record.state) == (target,) and record.state["phase"] == "bribe"
     assert table.member_of(record, target) is not table.member_of(record, attacker)
     offer = next(c for c in GAME.choices(record.state, target) if c.action.verb == "offer")
-    assert offer.path[0] == "Offer a bribe"
+    assert localize(offer.path[0]) == "Offer a bribe"
     await table.click_through(record, target, offer)
     record = await table.record(record.id)
     assert GAME.to_act(record.state) == (attacker,) and record.state["offer"]["kind"] == "bribe"

@@ -9,9 +9,22 @@ the attacker; blackmail may demand it."""
 
 from __future__ import annotations
 
-from games.core import JSON, Action, Event, IllegalAction, act, plural
+from games.core import JSON, Action, Event, IllegalAction, act
+from games.i18n import N, T
 from games.searats.board import aim_targets, holds, payments, sail_actions, sail_targets
-from games.searats.components import BOOTY_HOLD, HOLD, MAX_SHOTS, SHIPS, Dice, cargo, goods, p, ship_name, who
+from games.searats.components import (
+    BOOTY_HOLD,
+    HOLD,
+    MAX_SHOTS,
+    SHIPS,
+    Dice,
+    balls_text,
+    cargo,
+    goods,
+    p,
+    ship_name,
+    who,
+)
 from games.searats.flow import end_turn, enter_act, game_over
 from games.searats.turn import move_ship, parse_sail
 
@@ -134,7 +147,17 @@ def take_aim(state: JSON, seat: int, target: int, events: list[Event]) -> None:
         "closed": False,
     }
     state["fought"].append(target)
-    events.append(Event(f"⚔️ {who(seat)} takes aim at {who(target)}, {plural(distance, 'dot')} away."))
+    events.append(
+        Event(
+            N(
+                "⚔️ {ship} takes aim at {target}, {n} dot away.",
+                "⚔️ {ship} takes aim at {target}, {n} dots away.",
+                distance,
+                ship=who(seat),
+                target=who(target),
+            )
+        )
+    )
     state["phase"] = "bribe" if bribe_actions(state) else "fire"
 
 
@@ -148,8 +171,12 @@ def deal_terms(action: Action, options: list[Action], refusal: str) -> tuple[int
     return (int(numbers[0]), int(numbers[1]), chest) if numbers else (0, 0, chest)
 
 
-PAY = (
-    "{} is cannonballs then supplies (add `chest` for the Treasure), at least one item, and leaves no ship "
+BRIBE_TERMS = T(
+    "A bribe is cannonballs then supplies (add `chest` for the Treasure), at least one item, and leaves no ship "
+    "with more than 12 items (12 of a kind)."
+)
+DEMAND_TERMS = T(
+    "A demand is cannonballs then supplies (add `chest` for the Treasure), at least one item, and leaves no ship "
     "with more than 12 items (12 of a kind)."
 )
 
@@ -161,27 +188,30 @@ def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list
         if verb == "brace" and not action.args:
             if offers(battle)[1]:  # answering a demand: no more bargaining
                 battle["closed"] = True
-                events.append(Event(f"{who(seat)} gives up bargaining and braces for the attack."))
+                events.append(Event(T("{ship} gives up bargaining and braces for the attack.", ship=who(seat))))
             else:
-                events.append(Event(f"{who(seat)} offers no bribe."))
+                events.append(Event(T("{ship} offers no bribe.", ship=who(seat))))
             state["phase"] = "fire"
         elif verb == "offer":
-            pay = deal_terms(action, bribe_actions(state), PAY.format("A bribe"))
+            pay = deal_terms(action, bribe_actions(state), BRIBE_TERMS)
             battle["offers"] = [offers(battle)[0] + 1, offers(battle)[1]]
             if pay[2]:
                 _treasure_bribe(state, seat, pay, dice, events)
             else:
                 make_offer(state, "bribe", seat, battle["att"], pay, (0, 0, False), events)
         else:
-            raise IllegalAction("Offer a bribe (`offer <cannonballs> <supplies>`), or `brace` for the attack.")
+            raise IllegalAction(T("Offer a bribe (`offer <cannonballs> <supplies>`), or `brace` for the attack."))
         return
     if phase == "fire":
         if verb == "demand":
             if not may_demand(battle):
                 raise IllegalAction(
-                    f"No more demands in this battle ({OFFERS} at most, none once the defender braced): fire."
+                    T(
+                        "No more demands in this battle ({most} at most, none once the defender braced): fire.",
+                        most=OFFERS,
+                    )
                 )
-            pay = deal_terms(action, _deals(state, "demand"), PAY.format("A demand"))
+            pay = deal_terms(action, _deals(state, "demand"), DEMAND_TERMS)
             battle["offers"] = [offers(battle)[0], offers(battle)[1] + 1]
             make_offer(state, "demand", seat, battle["def"], (0, 0, False), pay, events)
             return
@@ -189,7 +219,7 @@ def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list
         return
     if phase == "counter":
         if verb == "hold" and not action.args:
-            events.append(Event(f"{who(seat)} holds fire."))
+            events.append(Event(T("{ship} holds fire.", ship=who(seat))))
             finish_battle(state, dice, events)
             return
         fire(state, seat, battle["att"], _shots(action, state, seat, battle["fired"]), dice, events)
@@ -199,13 +229,13 @@ def play_battle(state: JSON, seat: int, action: Action, dice: Dice, events: list
         return
     if phase == "flee":
         if action.verb not in ("sail", "anchor"):
-            raise IllegalAction("Flee: `sail <direction> <dots>` or `anchor`.")
+            raise IllegalAction(T("Flee: `sail <direction> <dots>` or `anchor`."))
         to, _ = parse_sail(state, seat, action, state["flee"]["roll"], [])
-        move_ship(state, seat, to, events, verb="flees")
+        move_ship(state, seat, to, events, fleeing=True)
         state["flee"] = None
         enter_act(state, dice, events)
         return
-    raise IllegalAction("That is not a move at this point of the battle.")
+    raise IllegalAction(T("That is not a move at this point of the battle."))
 
 
 def _shots(action: Action, state: JSON, seat: int, most: int) -> int:
@@ -214,8 +244,9 @@ def _shots(action: Action, state: JSON, seat: int, most: int) -> int:
         if 1 <= n <= min(most, state["ships"][seat]["balls"]) and action.args[0] == str(n):
             return n
     top = min(most, state["ships"][seat]["balls"])
-    shots = "1 cannonball" if top == 1 else f"1 to {top} cannonballs"
-    raise IllegalAction(f"Fire {shots}: `fire <number>`.")
+    if top == 1:
+        raise IllegalAction(T("Fire 1 cannonball: `fire <number>`."))
+    raise IllegalAction(T("Fire 1 to {most} cannonballs: `fire <number>`.", most=top))
 
 
 def make_offer(
@@ -231,17 +262,36 @@ def make_offer(
     state["offer"] = {"kind": kind, "from": giver, "to": taker, "give": list(give), "get": list(get)}
     state["phase"] = "answer"
     if kind == "bribe":
-        events.append(Event(f"💰 {who(giver)} offers {who(taker)} a bribe of {bundle(give)}."))
+        events.append(
+            Event(
+                T(
+                    "💰 {ship} offers {target} a bribe of {goods}.",
+                    ship=who(giver),
+                    target=who(taker),
+                    goods=bundle(give),
+                )
+            )
+        )
     elif kind == "demand":
-        events.append(Event(f"🏴‍☠️ {who(giver)} demands {bundle(get)} from {who(taker)}, or it fires."))
+        events.append(
+            Event(
+                T(
+                    "🏴‍☠️ {ship} demands {goods} from {target}, or it fires.",
+                    ship=who(giver),
+                    target=who(taker),
+                    goods=bundle(get),
+                )
+            )
+        )
 
 
 def bundle(items: list[int] | tuple[int, int, bool]) -> str:
-    """``"2 cannonballs and the Treasure"``."""
-    text = goods(items[0], items[1])
+    """``"2 cannonballs and the Treasure"`` (marked)."""
     if items[2]:
-        return "the Treasure" if text == "nothing" else f"{text} and the Treasure"
-    return text
+        if not items[0] and not items[1]:
+            return T("the Treasure")
+        return T("{goods} and the Treasure", goods=goods(items[0], items[1]))
+    return goods(items[0], items[1])
 
 
 def _pay(state: JSON, pay: list[int] | tuple[int, int, bool]) -> None:
@@ -261,8 +311,14 @@ def _treasure_bribe(state: JSON, seat: int, pay: tuple[int, int, bool], dice: Di
     attacker = state["battle"]["att"]
     events.append(
         Event(
-            f"💰 {who(seat)} offers {who(attacker)} {bundle(pay)} as a bribe: the Most Powerful Bribe must be "
-            f"accepted, and the Treasure passes to {ship_name(attacker)}."
+            T(
+                "💰 {ship} offers {target} {goods} as a bribe: the Most Powerful Bribe must be accepted, and the "
+                "Treasure passes to {attacker}.",
+                ship=who(seat),
+                target=who(attacker),
+                goods=bundle(pay),
+                attacker=ship_name(attacker),
+            )
         )
     )
     _pay(state, pay)
@@ -285,11 +341,11 @@ def deal_done(state: JSON, dice: Dice, events: list[Event]) -> None:
     """No battle: the defender may flee at once (a roll and a sail, no battle, no port, not its turn)."""
     defender = state["battle"]["def"]
     state["battle"] = None
-    events.append(Event(f"🤝 The deal is done: no battle. {who(defender)} may flee."))
-    roll = dice.roll(1, f"{who(defender)} rolls to flee")[0]
+    events.append(Event(T("🤝 The deal is done: no battle. {ship} may flee.", ship=who(defender))))
+    roll = dice.roll(1, lambda shown: T("{ship} rolls to flee: {dice}.", ship=who(defender), dice=shown))[0]
     state["dice"] = {"seat": defender, "what": "flee", "values": [roll]}
     if not sail_targets(state, defender, roll):
-        events.append(Event(f"{who(defender)} has nowhere to sail."))
+        events.append(Event(T("{ship} has nowhere to sail.", ship=who(defender))))
         enter_act(state, dice, events)
         return
     state["flee"] = {"ship": defender, "roll": roll}
@@ -302,14 +358,27 @@ def fire(state: JSON, seat: int, target: int, n: int, dice: Dice, events: list[E
     attacking = seat == battle["att"]
     shooter = state["ships"][seat]
     shooter["balls"] -= n
-    verb = "fires" if attacking else "fires back"
-    values = dice.roll(n, f"{who(seat)} {verb} {plural(n, 'cannonball')} at {plural(battle['dist'], 'dot')}")
+    balls, dots = balls_text(n), N("{n} dot", "{n} dots", battle["dist"])
+    if attacking:
+        values = dice.roll(
+            n,
+            lambda shown: T(
+                "{ship} fires {balls} at {dots}: {dice}.", ship=who(seat), balls=balls, dots=dots, dice=shown
+            ),
+        )
+    else:
+        values = dice.roll(
+            n,
+            lambda shown: T(
+                "{ship} fires back {balls} at {dots}: {dice}.", ship=who(seat), balls=balls, dots=dots, dice=shown
+            ),
+        )
     state["dice"] = {"seat": seat, "what": "fire" if attacking else "counter", "values": values}
     hits = sum(v > battle["dist"] for v in values)
     battle["hits"][0 if attacking else 1] = hits
     if attacking:
         battle["fired"] = n
-    events.append(Event(f"💥 {plural(hits, 'hit')} on {who(target)}."))
+    events.append(Event(N("💥 {n} hit on {ship}.", "💥 {n} hits on {ship}.", hits, ship=who(target))))
     ship = state["ships"][target]
     if hits <= ship["supplies"]:
         ship["supplies"] -= hits
@@ -319,7 +388,16 @@ def fire(state: JSON, seat: int, target: int, n: int, dice: Dice, events: list[E
             finish_battle(state, dice, events)
         return
     missing = hits - ship["supplies"]
-    events.append(Event(f"🔥 {who(target)} is hit beyond repair ({goods(0, missing)} short)."))
+    events.append(
+        Event(
+            N(
+                "🔥 {ship} is hit beyond repair ({n} supply short).",
+                "🔥 {ship} is hit beyond repair ({n} supplies short).",
+                missing,
+                ship=who(target),
+            )
+        )
+    )
     if shooter["supplies"] >= missing:
         state["prize"] = {"captor": seat, "ship": target, "missing": missing}
         state["phase"] = "prize"
@@ -334,7 +412,7 @@ def play_prize(state: JSON, seat: int, action: Action, dice: Dice, events: list[
     if action.verb == "sink" and not action.args:
         sink(state, target, seat, events)
     elif action.verb == "capture":
-        refusal = (
+        refusal = T(
             "Capture like `capture 5 6`: the cannonballs and supplies your ship keeps (each ship at most 12 items, "
             "12 of a kind); add `chest` to leave the Treasure aboard the captured ship."
         )
@@ -343,7 +421,7 @@ def play_prize(state: JSON, seat: int, action: Action, dice: Dice, events: list[
         chest = action.args[-1:] == ("chest",)
         capture(state, seat, target, int(action.args[0]), int(action.args[1]), chest, events)
     else:
-        raise IllegalAction("`sink` the ship, or `capture <cannonballs> <supplies>` to keep aboard your ship.")
+        raise IllegalAction(T("`sink` the ship, or `capture <cannonballs> <supplies>` to keep aboard your ship."))
     state["prize"] = None
     finish_battle(state, dice, events)
 
@@ -355,10 +433,10 @@ def sink(state: JSON, ship: int, by: int, events: list[Event]) -> None:
     ctrl = state["ctrl"]
     fate = {"ship": ship, "by": by, "how": "sunk", "round": state["round"], "from": ctrl[ship], "captor": ctrl[by]}
     state["fates"].append(fate)
-    events.append(Event(f"☠️ {who(ship)} sinks to Davy Jones' Locker!"))
+    events.append(Event(T("☠️ {ship} sinks to Davy Jones' Locker!", ship=who(ship))))
     if state["treasure"] == ship:
         state["treasure"] = None
-        events.append(Event("The Treasure returns to the X."))
+        events.append(Event(T("The Treasure returns to the X.")))
 
 
 def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, chest: bool, events: list[Event]) -> None:
@@ -377,16 +455,23 @@ def capture(state: JSON, captor: int, ship: int, balls: int, supplies: int, ches
     state["fates"].append({**fate, "captor": state["ctrl"][captor]})
     events.append(
         Event(
-            f"🏴‍☠️ {ship_name(captor)} pays {goods(0, missing)} and captures {ship_name(ship)}: it joins the "
-            f"fleet of {p(captor)}. {ship_name(captor)} keeps {goods(mine['balls'], mine['supplies'])}, "
-            f"{ship_name(ship)} gets {goods(prize['balls'], prize['supplies'])}."
+            T(
+                "🏴‍☠️ {captor} pays {missing} and captures {prize}: it joins the fleet of {commander}. {captor} keeps "
+                "{kept}, {prize} gets {rest}.",
+                captor=ship_name(captor),
+                missing=goods(0, missing),
+                prize=ship_name(ship),
+                commander=p(captor),
+                kept=goods(mine["balls"], mine["supplies"]),
+                rest=goods(prize["balls"], prize["supplies"]),
+            )
         )
     )
     state["battle"]["captured"] = ship
     if state["treasure"] in (captor, ship):
         keeper = ship if chest else captor
         state["treasure"] = keeper
-        events.append(Event(f"💰 The Treasure stays aboard {ship_name(keeper)}."))
+        events.append(Event(T("💰 The Treasure stays aboard {ship}.", ship=ship_name(keeper))))
 
 
 def finish_battle(state: JSON, dice: Dice, events: list[Event]) -> None:
@@ -402,10 +487,12 @@ def finish_battle(state: JSON, dice: Dice, events: list[Event]) -> None:
         if winner != carrier:
             if state["ships"][winner]["sunk"]:
                 state["treasure"] = None
-                events.append(Event("The Treasure returns to the X."))
+                events.append(Event(T("The Treasure returns to the X.")))
             else:
                 state["treasure"] = winner
-                events.append(Event(f"💰 {who(winner)} steals the Treasure from {who(carrier)}!"))
+                events.append(
+                    Event(T("💰 {ship} steals the Treasure from {carrier}!", ship=who(winner), carrier=who(carrier)))
+                )
     state["battle"] = None
     turn = state["turn"]
     if game_over(state, events):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games.core import JSON, Event, dice, joined, plural
+from games.core import JSON, Event, dice, joined
+from games.i18n import N, T, seat_ref
 
 SHIPS = ("black", "red", "blue", "green", "purple", "yellow")
 """The six ships in their fixed turn order; a ship's seat is its index."""
@@ -20,24 +21,25 @@ RANGE = 5
 ROUNDS = 200
 
 
-NAMES = tuple(ship.title() for ship in SHIPS)
+NAMES = (T("Black"), T("Red"), T("Blue"), T("Green"), T("Purple"), T("Yellow"))
+"""Each ship's name, its colour (marked: the reader's language names the colour)."""
 
 
 def ship_name(seat: int) -> str:
-    """``"Black"``."""
+    """``"Black"`` (marked)."""
     return NAMES[seat]
 
 
 def p(seat: int) -> str:
     """A ship's commander as a ``{pN}`` placeholder, replaced by the player's name."""
-    return "{p" + str(seat) + "}"
+    return seat_ref(seat)
 
 
-WHO = tuple(f"{name} ({{p{seat}}})" for seat, name in enumerate(NAMES))
+WHO = tuple(T("{ship} ({commander})", ship=name, commander=seat_ref(seat)) for seat, name in enumerate(NAMES))
 
 
 def who(seat: int) -> str:
-    """``"Black ({p0})"``: a ship and its commander, for event text."""
+    """``"Black ({p0})"`` (marked): a ship and its commander, for event text."""
     return WHO[seat]
 
 
@@ -50,14 +52,24 @@ def room(ship: JSON) -> int:
     return max(0, HOLD - cargo(ship))
 
 
+def balls_text(n: int) -> str:
+    """``"3 cannonballs"`` (marked)."""
+    return N("{n} cannonball", "{n} cannonballs", n)
+
+
+def supplies_text(n: int) -> str:
+    """``"1 supply"`` (marked)."""
+    return N("{n} supply", "{n} supplies", n)
+
+
 def goods(balls: int, supplies: int) -> str:
-    """``"2 cannonballs and 1 supply"``, ``"nothing"``."""
+    """``"2 cannonballs and 1 supply"``, ``"nothing"`` (marked)."""
     parts = []
     if balls:
-        parts.append(plural(balls, "cannonball"))
+        parts.append(balls_text(balls))
     if supplies:
-        parts.append(plural(supplies, "supply"))
-    return joined(parts) or "nothing"
+        parts.append(supplies_text(supplies))
+    return joined(parts) or T("nothing")
 
 
 class Dice:
@@ -69,11 +81,11 @@ class Dice:
         self._rng: random.Random | None = None
         self.events = events
 
-    def roll(self, count: int, text: str) -> list[int]:
-        """Roll ``count`` d6; ``text`` gets the values appended ("Black rolls: 4, 2")."""
+    def roll(self, count: int, text: Callable[[str], str]) -> list[int]:
+        """Roll ``count`` d6; ``text`` makes the event's sentence from the values shown ("Black rolls: 4, 2.")."""
         if self._rng is None:
             self._rng = self._source()
         values = [self._rng.randint(1, 6) for _ in range(count)]
         shown = ", ".join(str(v) for v in values)
-        self.events.append(Event(f"{text}: {shown}.", None, dice(*(("d6", 6, v) for v in values))))
+        self.events.append(Event(text(shown), None, dice(*(("d6", 6, v) for v in values))))
         return values

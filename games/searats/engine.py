@@ -50,6 +50,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from games.core import JSON, Action, Event, Game, IllegalAction, Lapse, Option, Outcome, Termination, act
+from games.i18n import L, N, T
 from games.searats.battle import battle_actions, check_cargo, play_battle, take_aim
 from games.searats.board import aim_targets, commanders_afloat, trade_partners
 from games.searats.components import SHIPS, Dice, cargo
@@ -70,16 +71,21 @@ class SeaRats(Game):
     """Sea Rats! for 2–6 players commanding six ships."""
 
     kind: ClassVar[str] = "searats"
-    title: ClassVar[str] = "Sea Rats!"
+    title: ClassVar[str] = T("Sea Rats!")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-    score_unit: ClassVar[str] = "ship"
-    scores_title: ClassVar[str] = "Ships afloat"
+    scores_title: ClassVar[str] = T("Ships afloat")
     options: ClassVar[tuple[Option, ...]] = (
         Option(
-            "lapse", "Minutes an unanswered bribe, demand or trade offer waits before it lapses", 10, bounds=(1, 1440)
+            "lapse",
+            L("Minutes an unanswered bribe, demand or trade offer waits before it lapses"),
+            10,
+            bounds=(1, 1440),
         ),
     )
+
+    def score_text(self, n: int) -> str:
+        return N("{n} ship", "{n} ships", n)
 
     def seat_count(self, players: int, options: Mapping[str, Any]) -> int:
         return seat_count(players)
@@ -145,7 +151,7 @@ class SeaRats(Game):
 
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
         if seat not in self.to_act(state):
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(T("It is not your turn."))
         events: list[Event] = []
         dice = Dice(lambda: self.rng(state), events)
         phase = state["phase"]
@@ -160,7 +166,7 @@ class SeaRats(Game):
         elif phase in TRADE_PHASES:
             play_trade(state, seat, action, dice, events)
         else:
-            raise IllegalAction("This game is over.")
+            raise IllegalAction(T("This game is over."))
         return events
 
     @staticmethod
@@ -173,17 +179,19 @@ class SeaRats(Game):
         if verb == "aim" and target is not None:
             if target not in dict(aim_targets(state)):
                 raise IllegalAction(
-                    "You can attack a ship afloat within 5 dots in a straight line, once per turn, "
-                    "with a cannonball aboard, before trading."
+                    T(
+                        "You can attack a ship afloat within 5 dots in a straight line, once per turn, "
+                        "with a cannonball aboard, before trading."
+                    )
                 )
             take_aim(state, seat, target, events)
             return
         if verb == "trade" and target is not None:
             if target not in dict(trade_partners(state)):
-                raise IllegalAction("You can trade with a ship within 5 dots in a straight line, once per turn.")
+                raise IllegalAction(T("You can trade with a ship within 5 dots in a straight line, once per turn."))
             start_trade(state, seat, target)
             return
-        raise IllegalAction("`aim <ship>`, `trade <ship>` or `end` your turn.")
+        raise IllegalAction(T("`aim <ship>`, `trade <ship>` or `end` your turn."))
 
     # ------------------------------------------------------------------ results
 
@@ -199,11 +207,16 @@ class SeaRats(Game):
         scores = tuple(strength.get(ctrl[s], (0, 0))[0] for s in range(state["seats"]))
         if len(commanders_afloat(state)) <= 1:
             winners = tuple(s for s in range(state["seats"]) if ctrl[s] in strength)
-            return Outcome(winners, scores, "The last pirate afloat wins.", Termination.LAST_STANDING)
+            return Outcome(winners, scores, T("The last pirate afloat wins."), Termination.LAST_STANDING)
         best = max(strength.values())
         players = {player for player, value in strength.items() if value == best}
         winners = tuple(s for s in range(state["seats"]) if ctrl[s] in players)
-        summary = f"After {state['round'] - 1} rounds: the most ships ({best[0]}), then the most cargo ({best[1]})."
+        summary = T(
+            "After {rounds} rounds: the most ships ({ships}), then the most cargo ({cargo}).",
+            rounds=state["round"] - 1,
+            ships=best[0],
+            cargo=best[1],
+        )
         return Outcome(winners, scores, summary, Termination.SAFETY_LIMIT)
 
     def view(self, state: JSON, seat: int | None) -> JSON:

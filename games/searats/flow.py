@@ -4,6 +4,7 @@ part of a turn opens or ends, the game ends."""
 from __future__ import annotations
 
 from games.core import JSON, Event
+from games.i18n import T
 from games.searats.board import afloat, aim_targets, commanders_afloat, trade_partners
 from games.searats.components import ROUNDS, Dice, who
 
@@ -36,7 +37,7 @@ def begin_turn(state: JSON, seat: int, dice: Dice) -> None:
 
 def roll_to_sail(state: JSON, count: int, dice: Dice) -> None:
     seat = state["turn"]
-    state["roll"] = dice.roll(count, f"{who(seat)} rolls")
+    state["roll"] = dice.roll(count, lambda shown: T("{ship} rolls: {dice}.", ship=who(seat), dice=shown))
     state["dice"] = {"seat": seat, "what": "sail", "values": list(state["roll"])}
     state["phase"] = "sail"
 
@@ -74,5 +75,7 @@ def game_over(state: JSON, events: list[Event]) -> bool:
         return False
     state.update(phase="over", battle=None, offer=None, prize=None, flee=None, port=None)
     if state["round"] > ROUNDS:
-        events.append(Event(f"⌛ {ROUNDS} rounds are over: the most ships, then the most cargo, wins."))
+        events.append(
+            Event(T("⌛ {rounds} rounds are over: the most ships, then the most cargo, wins.", rounds=ROUNDS))
+        )
     return True

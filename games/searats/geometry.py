@@ -6,6 +6,8 @@ along rows, columns and diagonals; the distance between two dots on such a line 
 
 from __future__ import annotations
 
+from games.i18n import T
+
 SIZE = 11
 COLUMNS = "abcdefghijk"
 
@@ -22,15 +24,16 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 """The eight directions as (column step, row step); north is toward row 1."""
 
 DIRECTION_NAMES = {
-    "n": "North",
-    "ne": "North-east",
-    "e": "East",
-    "se": "South-east",
-    "s": "South",
-    "sw": "South-west",
-    "w": "West",
-    "nw": "North-west",
+    "n": T("North"),
+    "ne": T("North-east"),
+    "e": T("East"),
+    "se": T("South-east"),
+    "s": T("South"),
+    "sw": T("South-west"),
+    "w": T("West"),
+    "nw": T("North-west"),
 }
+"""Each direction's name as a label shows it (marked)."""
 
 
 def dot(col: int, row: int) -> int:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-RULES = """\
+from games.i18n import T
+
+RULES = T(
+    """\
 **Sea Rats!** — 2–6 players, six ships. The last pirate with a ship afloat wins.
 
 **Ocean.** 11×11 dots, A–K × 1–11. Ships sail and fire along rows, columns and diagonals; distance is \
@@ -47,3 +50,4 @@ ship not carrying it. It returns to the X when its ship sinks.
 
 **The end.** Last player afloat wins; after 200 rounds, the most ships, then the most cargo.
 """
+)

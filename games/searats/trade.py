@@ -4,7 +4,10 @@ it; and the answer to every offer."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.core import JSON, Action, Event, IllegalAction, act
+from games.i18n import T
 from games.searats.battle import answer_deal, bundle, make_offer
 from games.searats.board import trade_asks, trade_gives
 from games.searats.components import Dice, who
@@ -32,8 +35,11 @@ def _cargo(action: Action, options: list[tuple[int, int, bool]]) -> tuple[int, i
         if found in options:
             return found
     raise IllegalAction(
-        f"`{action.verb} <cannonballs> <supplies>` (add `chest` for the Treasure); the exchange must move "
-        "something and leave no ship with more than 12 items (12 of a kind)."
+        T(
+            "`{verb} <cannonballs> <supplies>` (add `chest` for the Treasure); the exchange must move something "
+            "and leave no ship with more than 12 items (12 of a kind).",
+            verb=action.verb,
+        )
     )
 
 
@@ -49,37 +55,43 @@ def play_trade(state: JSON, seat: int, action: Action, dice: Dice, events: list[
     offer = state["offer"]
     if action.verb == "abandon" and not action.args:
         state["offer"] = None
-        events.append(Event(f"{who(seat)} abandons the trade with {who(offer['to'])}."))
+        events.append(Event(T("{ship} abandons the trade with {partner}.", ship=who(seat), partner=who(offer["to"]))))
         enter_act(state, dice, events)
         return
     if phase == "give":
         if action.verb != "give":
-            raise IllegalAction("Say what you give first: `give <cannonballs> <supplies>`.")
+            raise IllegalAction(T("Say what you give first: `give <cannonballs> <supplies>`."))
         offer["give"] = list(_cargo(action, trade_gives(state, offer["to"])))
         state["phase"] = "ask"
         return
     if phase == "ask":
         if action.verb != "ask":
-            raise IllegalAction("Now say what you ask in return: `ask <cannonballs> <supplies>`.")
+            raise IllegalAction(T("Now say what you ask in return: `ask <cannonballs> <supplies>`."))
         get = _cargo(action, trade_asks(state, offer))
         make_offer(state, "trade", offer["from"], offer["to"], tuple(offer["give"]), get, events)
         events.append(
-            Event(f"🤝 {who(offer['from'])} offers {who(offer['to'])} {bundle(offer['give'])} for {bundle(get)}.")
+            Event(
+                T(
+                    "🤝 {ship} offers {partner} {give} for {get}.",
+                    ship=who(offer["from"]),
+                    partner=who(offer["to"]),
+                    give=bundle(offer["give"]),
+                    get=bundle(get),
+                )
+            )
         )
         return
-    raise IllegalAction("That is not a move at this point of the trade.")
+    raise IllegalAction(T("That is not a move at this point of the trade."))
 
 
 def answer(state: JSON, seat: int, action: Action, dice: Dice, events: list[Event]) -> None:
     """``accept`` or ``decline`` an offer; ``lapse`` (applied by the platform's timer, never a player's
     move) lets it lapse unanswered, which declines it."""
     if action.args or action.verb not in ("accept", "decline", "lapse"):
-        raise IllegalAction("Answer the offer: `accept` or `decline`.")
+        raise IllegalAction(T("Answer the offer: `accept` or `decline`."))
     offer = state["offer"]
     accepted = action.verb == "accept"
-    said = {"accept": "accepts", "decline": "declines", "lapse": "lets"}[action.verb]
-    tail = " lapse unanswered" if action.verb == "lapse" else ""
-    events.append(Event(f"{who(seat)} {said} the {offer['kind']}{tail}."))
+    events.append(Event(ANSWERS[action.verb, offer["kind"]](who(seat))))
     if offer["kind"] != "trade":
         answer_deal(state, accepted, dice, events)
         return
@@ -87,6 +99,20 @@ def answer(state: JSON, seat: int, action: Action, dice: Dice, events: list[Even
     if accepted:
         exchange(state, offer)
     enter_act(state, dice, events)
+
+
+ANSWERS: dict[tuple[str, str], Callable[[str], str]] = {
+    ("accept", "bribe"): lambda ship: T("{ship} accepts the bribe.", ship=ship),
+    ("accept", "demand"): lambda ship: T("{ship} accepts the demand.", ship=ship),
+    ("accept", "trade"): lambda ship: T("{ship} accepts the trade.", ship=ship),
+    ("decline", "bribe"): lambda ship: T("{ship} declines the bribe.", ship=ship),
+    ("decline", "demand"): lambda ship: T("{ship} declines the demand.", ship=ship),
+    ("decline", "trade"): lambda ship: T("{ship} declines the trade.", ship=ship),
+    ("lapse", "bribe"): lambda ship: T("{ship} lets the bribe lapse unanswered.", ship=ship),
+    ("lapse", "demand"): lambda ship: T("{ship} lets the demand lapse unanswered.", ship=ship),
+    ("lapse", "trade"): lambda ship: T("{ship} lets the trade lapse unanswered.", ship=ship),
+}
+"""The event of an answer (``accept``, ``decline``, or ``lapse`` by the timer) to each kind of offer."""
 
 
 def exchange(state: JSON, offer: JSON) -> None:

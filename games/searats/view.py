@@ -5,28 +5,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from games.core import JSON
+from games.i18n import T
 from games.searats.board import aim_targets, sail_targets
-from games.searats.components import ROUNDS, SHIPS, p, ship_name
+from games.searats.components import ROUNDS, SHIPS, balls_text, ship_name, supplies_text, who
 from games.searats.geometry import PORTS, X, coords, distance, name
 
 if TYPE_CHECKING:
     from games.searats.engine import SeaRats
 
 WAITING = {
-    "start": "to roll",
-    "sail": "to chart and sail",
-    "haven": "to choose Safe Haven or not",
-    "port": "to stock up",
-    "act": "to attack, trade or end the turn",
-    "bribe": "to offer a bribe or brace",
-    "fire": "to fire or demand cargo",
-    "answer": "to answer the offer",
-    "counter": "to fire back or hold fire",
-    "prize": "to sink or capture",
-    "flee": "to flee",
-    "give": "to say what it gives",
-    "ask": "to say what it asks in return",
+    "start": T("to roll"),
+    "sail": T("to chart and sail"),
+    "haven": T("to choose Safe Haven or not"),
+    "port": T("to stock up"),
+    "act": T("to attack, trade or end the turn"),
+    "bribe": T("to offer a bribe or brace"),
+    "fire": T("to fire or demand cargo"),
+    "answer": T("to answer the offer"),
+    "counter": T("to fire back or hold fire"),
+    "prize": T("to sink or capture"),
+    "flee": T("to flee"),
+    "give": T("to say what it gives"),
+    "ask": T("to say what it asks in return"),
 }
+"""What the ship to act is to do in each phase: said after the ship ("Black (Anne) to roll"), marked."""
 
 
 def _ship(state: JSON, seat: int) -> JSON:
@@ -108,23 +110,29 @@ def _range_dots(state: JSON) -> list[int]:
 
 
 def ship_line(ship: JSON) -> str:
-    """``"Black at C1: 6 cannonballs and 6 supplies; course port 3; last port 1"``."""
+    """``"Black at C1: 6 cannonballs, 6 supplies; course port 3; last port 1"`` (marked)."""
     if ship["sunk"]:
-        return f"{ship['name']}: sunk"
-    course = f"course port {ship['chart']}" if ship["chart"] else "no course charted"
-    last = f"last port {ship['last']}" if ship["last"] else "not stocked up yet"
-    chest = "; 💰 the Treasure aboard" if ship["treasure"] else ""
-    return (
-        f"{ship['name']} at {ship['dot']}: {ship['balls']} cannonballs, {ship['supplies']} supplies; "
-        f"{course}; {last}{chest}"
-    )
+        return T("{ship}: sunk", ship=ship["name"])
+    course = T("course port {port}", port=ship["chart"]) if ship["chart"] else T("no course charted")
+    last = T("last port {port}", port=ship["last"]) if ship["last"] else T("not stocked up yet")
+    values = {
+        "ship": ship["name"],
+        "dot": ship["dot"],
+        "balls": balls_text(ship["balls"]),
+        "supplies": supplies_text(ship["supplies"]),
+        "course": course,
+        "last": last,
+    }
+    if ship["treasure"]:
+        return T("{ship} at {dot}: {balls}, {supplies}; {course}; {last}; 💰 the Treasure aboard", **values)
+    return T("{ship} at {dot}: {balls}, {supplies}; {course}; {last}", **values)
 
 
 def seat_text(view: JSON) -> str:
     """The viewer's ship and its log (``hand``)."""
     seat = view["viewer"]
     if seat is None:
-        return "Spectators see everything on the board."
+        return T("Spectators see everything on the board.")
     return ship_line(view["ships"][seat])
 
 
@@ -132,7 +140,20 @@ def summary_line(view: JSON) -> str:
     ships = view["ships"]
     afloat = ", ".join(f"{s['name']} {s['balls']}/{s['supplies']}" for s in ships if not s["sunk"])
     if view["over"]:
-        return f"Sea Rats! over after round {view['round']}: {view['result']} Afloat: {afloat}."
-    deciding = ", ".join(f"{ships[s]['name']} ({p(s)})" for s in view["to_act"])
-    chest = "the X" if view["treasure"] is None else ships[view["treasure"]]["name"]
-    return f"Round {view['round']}: {deciding} {view['waiting']}. Afloat (balls/supplies): {afloat}. Treasure: {chest}."
+        return T(
+            "Sea Rats! over after round {round}: {result} Afloat: {afloat}.",
+            round=view["round"],
+            result=view["result"] or "",
+            afloat=afloat,
+        )
+    deciding = ", ".join(who(s) for s in view["to_act"])
+    values = {"round": view["round"], "deciding": deciding, "waiting": view["waiting"], "afloat": afloat}
+    if view["treasure"] is None:
+        return T(
+            "Round {round}: {deciding} {waiting}. Afloat (balls/supplies): {afloat}. Treasure: on the X.", **values
+        )
+    return T(
+        "Round {round}: {deciding} {waiting}. Afloat (balls/supplies): {afloat}. Treasure: aboard {ship}.",
+        ship=ships[view["treasure"]]["name"],
+        **values,
+    )
