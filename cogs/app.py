@@ -17,7 +17,7 @@ from discord.ext import commands, tasks
 from cogs import handlers
 from cogs.components import DYNAMIC_ITEMS
 from cogs.courier import Courier
-from games.i18n import ENGLISH, gettext, language
+from games.i18n import ENGLISH, language, localize, translated
 from tables.config import Config
 from tables.service import Tables
 
@@ -59,8 +59,9 @@ class CatalogTranslator(app_commands.Translator):
         lang = language(locale)
         if lang == ENGLISH or context.location in self.NAMES:
             return None
-        text = gettext(string.message, lang)
-        return text[:100] if text != string.message else None
+        marked = string.extras.get("marked")  # a description with values (cogs.base.valued)
+        text = localize(marked, lang) if marked is not None else translated(string.message, lang)
+        return text[:100] if text else None
 
 
 class TableBot(commands.Bot):

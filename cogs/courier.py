@@ -19,7 +19,7 @@ import aiohttp
 import discord
 
 from cogs.components import view_of
-from games.i18n import ENGLISH, T, localize
+from games.i18n import T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
 from tables.delivery import ClosedDms, Gone, Permanent, Transient
@@ -80,14 +80,13 @@ class Courier:
                 discord.File(
                     io.BytesIO(text.encode()),
                     filename=f"{record.kind}-{record.id}-log.txt",
-                    # The message's language is its images' (a final message: its last board).
                     description=localize(
                         T(
                             "The action log of {game} #{number}: check it with python bot.py verify",
                             game=GAMES[record.kind].title,
                             number=record.id,
                         ),
-                        message.images[0].locale if message.images else ENGLISH,
+                        message.locale,
                     ),
                 )
             )
@@ -100,7 +99,7 @@ class Courier:
         if files:
             out["files"] = files
         if message.components:
-            out["view"] = view_of(message.components)
+            out["view"] = view_of(message.components, message.locale)
         return out
 
     def _place(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:

@@ -168,6 +168,13 @@ def gettext(message: str, lang: str) -> str:
     return catalog(lang).gettext(message) if lang != ENGLISH else message
 
 
+def translated(message: str, lang: str) -> str | None:
+    """``message`` (a message id) in ``lang`` if its catalog has it, else ``None`` (English: the id itself)."""
+    if lang in (ENGLISH, PSEUDO):
+        return gettext(message, lang)
+    return getattr(catalog(lang), "_catalog", {}).get(message)
+
+
 def ngettext(singular: str, plural: str, n: int, lang: str) -> str:
     if lang == PSEUDO:
         return _pseudo(singular if n == 1 else plural)

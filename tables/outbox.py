@@ -65,6 +65,8 @@ class Message:
     """Persistent components (see :mod:`tables.menus` for their shapes)."""
     notifies: list[int] = field(default_factory=list)
     """The members this message notifies (pings); nobody else, whatever its text says."""
+    locale: str = ENGLISH
+    """The language it is written out in (:meth:`written`), for what the adapter adds (button labels)."""
 
     def written(self, lang: str) -> Message:
         """This message for readers of ``lang``: its text, its images' descriptions and its components'
@@ -76,6 +78,7 @@ class Message:
             self.log,
             localize_tree(self.components, lang),
             self.notifies,
+            lang,
         )
 
     def to_json(self) -> dict[str, Any]:

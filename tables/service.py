@@ -140,8 +140,8 @@ class Tables:
         self._locales: dict[int, str] = {}
         """Members' languages as last seen (a member's own interaction updates it)."""
         self._preferred: dict[int, str] = {}
-        self._languages: dict[int, tuple[str, float]] = {}
-        """Servers' languages, with when they were read."""
+        self._languages: dict[int, tuple[str | None, str | None, float]] = {}
+        """Servers' chosen languages and preferred locales as stored, with when they were read."""
         self.clocks = Clocks(self)
         self.ai = AiDriver(self)
         self.delivery = Delivery(self)
@@ -1016,8 +1016,7 @@ class Tables:
         if caller.guild_id is not None and caller.guild_locale is not None:
             preferred = language(caller.guild_locale)
             if self._preferred.get(caller.guild_id) != preferred:
-                self._preferred[caller.guild_id] = preferred
-                self._languages.pop(caller.guild_id, None)
+                self._preferred[caller.guild_id] = preferred  # in force at once, before it is written
                 await self.store.settings.set_guild_language(caller.guild_id, preferred=preferred)
 
     async def member_language(self, user_id: int) -> str:
@@ -1034,12 +1033,10 @@ class Tables:
         if guild_id is None:
             return ENGLISH
         kept = self._languages.get(guild_id)
-        if kept is not None and (not self.store.shared or self.now() - kept[1] < LANGUAGE_KEPT):
-            return kept[0]
-        chosen, preferred = await self.store.settings.guild_language(guild_id)
-        lang = language(chosen or preferred or ENGLISH)
-        self._languages[guild_id] = (lang, self.now())
-        return lang
+        if kept is None or (self.store.shared and self.now() - kept[2] >= LANGUAGE_KEPT):
+            chosen, preferred = await self.store.settings.guild_language(guild_id)
+            kept = self._languages[guild_id] = (chosen or None, preferred, self.now())
+        return language(kept[0] or self._preferred.get(guild_id) or kept[1] or ENGLISH)
 
     async def set_language(self, caller: Caller, code: str | None) -> str:
         """Set the language of the caller's server's games (``None``: follow the server's preferred locale),
