@@ -73,6 +73,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
         return out[:25]
 
     @app_commands.command(name="notify", description=L("Get a direct message when it is your turn"))
+    @app_commands.describe(setting=L("Turn reminders on or off"))
     @app_commands.choices(setting=SETTINGS)
     async def notify(self, interaction: discord.Interaction, setting: str) -> None:
         await tables_of(interaction).set_notify(interaction.user.id, setting == "on")

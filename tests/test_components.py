@@ -8,8 +8,9 @@ import pytest
 
 from cogs.base import GameCog, cog_class
 from cogs.components import view_of
+from games.i18n import T, localize
 from games.registry import GAMES
-from tables.menus import Entry, Menu, board_components, picker_components
+from tables.menus import Entry, Menu, board_components, clip, picker_components
 from tables.words import CLOCKS, DEFAULT_CLOCK
 
 
@@ -68,3 +69,20 @@ def test_new_and_open_offer_the_engines_options_the_turn_clock_and_the_ai_level(
     members = [p.name for p in cog.new.parameters if p.name.startswith("player")]
     assert members == [f"player{i}" for i in range(2, len(members) + 2)]
     assert len(members) + 1 <= game.max_players
+
+
+def test_labels_and_placeholders_are_written_in_the_readers_language_then_cut_to_discords_limits() -> None:
+    long = T("Pass {what}", what="x" * 120)  # marked labels are never cut before they are written out
+    labels = [T("Accept"), long]
+    picker = picker_components(7, 3, menu((), 2), labels)
+    board = board_components(7, 3, [], [], active=True)
+    view = view_of([*picker, *board, {"type": "lobby", "lobby": 4, "op": "cancel"}], "de")
+    buttons = [c.item for c in view.children if isinstance(c.item, discord.ui.Button)]
+    assert [b.label for b in buttons][:2] == ["Annehmen", clip(localize(long, "de"))]
+    assert len(buttons[1].label) == 80 and buttons[1].label.endswith("…")
+    assert [b.label for b in buttons][2:] == ["Meine Hand", "Folgen", "Abbrechen"]
+    many = view_of(picker_components(7, 3, menu((), 30), [long] * 30), "pseudo")
+    select = next(c.item for c in many.children if isinstance(c.item, discord.ui.Select))
+    assert select.placeholder.startswith("⟦") and all(len(o.label) == 100 for o in select.options)
+    english = [c.item.label for c in view_of([*picker, *board]).children]
+    assert english[:4] == ["Accept", clip(localize(long)), "My hand", "Follow"]

@@ -36,7 +36,7 @@ LAST = -1
 def quick_images(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stand-in renderers: a tiny PNG per view, the same for the same view in every run."""
 
-    def draw(view: dict, names) -> bytes:
+    def draw(view: dict, names, locale: str = "en") -> bytes:
         return png(view=hashlib.sha256(json.dumps(view, sort_keys=True).encode()).hexdigest())
 
     for name in ("render_board", "render_final", "render_hand"):

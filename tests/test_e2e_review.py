@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 
+from games.i18n import localize
 from games.registry import GAMES
 from tables.delivery import RETRY as RETRY_DELAYS
 from tests.conftest import World
@@ -130,11 +131,11 @@ async def test_board_messages_are_one_short_line_and_the_image_describes_the_pos
     game_id = await duel(world, blind=False)
     record = await table.record(game_id)
     opening, board = raw_messages(world.env, record.place_id)[:2]
-    assert "blind: off" in opening.content and "False" not in opening.content
+    assert "`blind`: off" in opening.content and "False" not in opening.content
     assert board.content.count("Piratz") == 0  # the thread's name says which game it is
     assert len(board.content.splitlines()) == 1
     (image,) = board.attachments
-    assert PIRATZ.summary(PIRATZ.view(record.state, None))[:20].split("{")[0] in image["description"]
+    assert localize(PIRATZ.summary(PIRATZ.view(record.state, None)))[:20].split("{")[0] in image["description"]
     record = await table.play_to_end(game_id)
     final = next(m for m in raw_messages(world.env, record.place_id) if "is over" in m.content)
     assert final.attachments[0].get("description")  # the final scoring has its alt text too

@@ -322,3 +322,23 @@ async def test_result_lines_name_each_player_once_ranked_with_what_the_number_me
     ended = replace(tie, result={"winners": [1], "scores": [1, 7, 7]})  # the winner first, then by score
     line = localize(scores_line(GAMES["piratz"], ended))
     assert line == f"Scores: {NAMES[1]} 7 points · {NAMES[2]} 7 points · {NAMES[0]} 1 point"
+
+
+async def test_what_the_service_writes_reads_in_german_with_its_counts(tables, store):
+    await tables.lobbies.open_table(member(0), "piratz", 1, {}, 3600)
+    rows = await tables.store.outbox.pending()
+    lobby = Message.from_json(rows[-1].payload["message"]).written("de").content
+    assert "1 KI-Platz" in lobby and "Zugzeit: 1 Stunde" in lobby and "Alle dürfen mitspielen!" in lobby
+    await deliver_all(tables)
+    record = await new_game(tables, 2)
+    await tables.resign(member(0), record.id)
+    german = [
+        Message.from_json(r.payload["message"]).written("de").content
+        for r in await tables.store.outbox.pending(game_id=record.id)
+        if "message" in r.payload
+    ]
+    assert "🏳️ Anne hat aufgegeben." in german
+    assert any("ist vorbei.** Anne hat aufgegeben.\nSpielende: durch Aufgabe entschieden." in t for t in german)
+    with refused(GameError, match="already over") as caught:
+        await tables.resign(member(1), record.id)
+    assert localize(str(caught.value), "de") == "Diese Partie ist schon vorbei."
