@@ -150,6 +150,10 @@ def catalog(lang: str) -> Any:
     for po in sorted(folder.glob("*.po")) if lang not in (ENGLISH, PSEUDO) else ():
         with po.open("rb") as file:
             read = read_po(file, locale=lang)
+        for message in list(read):  # untranslated: must not hide another catalog's translation when merged
+            forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+            if message.id and (message.fuzzy or not all(forms)):
+                del read[message.id]
         mo = BytesIO()
         write_mo(mo, read)
         mo.seek(0)
