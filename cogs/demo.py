@@ -301,7 +301,7 @@ def write_transcript(table: SimTable, out: Path) -> int:
                 T("ephemeral, only {member} sees it", member=users.get(int(viewer.get("id", 0)), "?"))
             )
         author = users.get(message.author_id, "?")
-        content = _MENTION.sub(lambda m: "@" + users.get(int(m.group(1)), "someone"), message.content)
+        content = _MENTION.sub(lambda m: "@" + users.get(int(m.group(1)), said(T("someone"))), message.content)
         lines.append(f"**[{where}] {author}:** {content}".rstrip())
         for embed in message.embeds:
             lines.append(f"> **{embed.get('title', '')}**")

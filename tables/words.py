@@ -174,20 +174,22 @@ def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     """Lines packed into as few messages as fit Discord's limit in every language, in order; nothing is
     dropped (a single overlong plain line is split; a marked one is never cut)."""
     out: list[str] = []
-    current = ""
+    current, size = "", 0  # size: the longest the message may be written (each line at its longest)
     for line in lines:
         while len(line) > limit and START not in line:
             if current:
                 out.append(current)
-                current = ""
+                current, size = "", 0
             out.append(line[:limit])
             line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if current and longest(candidate) > limit:
+        length = longest(line)
+        if not current:
+            current, size = line, length
+        elif size + 1 + length > limit:
             out.append(current)
-            current = line
+            current, size = line, length
         else:
-            current = candidate
+            current, size = f"{current}\n{line}", size + 1 + length
     if current:
         out.append(current)
     return out
