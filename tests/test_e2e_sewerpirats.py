@@ -16,6 +16,7 @@ from PIL import Image
 
 from data.store import GameRecord
 from games.core import Event, format_seats
+from games.i18n import localize
 from games.registry import GAMES
 from tables import menus
 from tables.seating import seed_digest
@@ -50,7 +51,7 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> Drawn:
     must (the real renderers are exercised by one whole game and by the rendering tests)."""
     drawn = Drawn()
 
-    def board(view: dict, names) -> bytes:
+    def board(view: dict, names, locale: str = "en") -> bytes:
         drawn.boards += 1
         if view["viewer"] is not None or view["hand"] is not None:
             drawn.problems.append(f"board drawn from seat {view['viewer']}'s view")
@@ -58,7 +59,7 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> Drawn:
             drawn.problems.append("board view shows tokens before the end")
         return png(viewer=None)
 
-    def hand(view: dict, names) -> bytes:
+    def hand(view: dict, names, locale: str = "en") -> bytes:
         drawn.hands += 1
         seat = view["viewer"]
         if seat is None or view["hand"] is None:
@@ -67,7 +68,7 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> Drawn:
             drawn.problems.append(f"seat {seat}'s hand view shows another seat's tokens")
         return png(viewer=seat, hand=sorted(view["hand"] or []))
 
-    def final(view: dict, names) -> bytes:
+    def final(view: dict, names, locale: str = "en") -> bytes:
         drawn.finals += 1
         if view["final"] is None:
             drawn.problems.append("final image drawn before the end")
@@ -141,9 +142,9 @@ def thread_link(record: GameRecord) -> str:
 
 
 def private_summary(record: GameRecord, seat: int, state: dict | None = None) -> str:
-    """What the engine says a seat privately sees, with names for seats."""
+    """What the engine says a seat privately sees, with names for seats, in English."""
     view = SEWER.view(record.state if state is None else state, seat)
-    return format_seats(SEWER.seat_summary(view), record.names)
+    return localize(format_seats(SEWER.seat_summary(view), record.names))
 
 
 def split_dm(content: str) -> tuple[list[str], str, str]:
@@ -190,7 +191,7 @@ async def secrets_of(world: World, record: GameRecord) -> Secrets:
             lines[s].update(line for line in summary.splitlines() if line.startswith(("**Your hand**", "**Your tok")))
         for e in step_events:
             if e.seat is not None:
-                events[e.seat].add(format_seats(e.text, record.names))
+                events[e.seat].add(localize(format_seats(e.text, record.names)))
     return Secrets(summaries, lines, events)
 
 
@@ -400,7 +401,7 @@ async def test_whole_game_with_buttons(
     record = await start(world, invitees, ai=ai, variant=variant)
     thread = world.table.place(record)
     assert "Sewer Pirats" in thread.name and "Anne" in thread.name
-    assert f"variant: {variant}" in thread.history()[0].content
+    assert f"`variant`: {variant}" in thread.history()[0].content
     watcher = Watcher(world, record.id)
     record = await watcher.play(via="buttons")
     assert not watcher.problems, "\n".join(watcher.problems[:20])
@@ -515,7 +516,7 @@ async def test_out_of_turn_unseated_stale_and_autocomplete(world: World, quick_i
     # Autocomplete offers the player to act their legal moves (by label), and nobody else anything.
     choices = SEWER.choices(record.state, actor)
     offered = await mover.autocomplete(thread, "sewerpirats move", "action", "")
-    expected = [(menus.clip(format_seats(c.label, record.names), 100), c.action.encode()) for c in choices]
+    expected = [(menus.clip(localize(format_seats(c.label, record.names)), 100), c.action.encode()) for c in choices]
     assert [(c["name"], c["value"]) for c in offered] == expected[:25]
     draws = await mover.autocomplete(thread, "sewerpirats move", "action", "draw")
     assert draws and all(c["value"].startswith("draw ") for c in draws)
@@ -529,14 +530,17 @@ async def test_out_of_turn_unseated_stale_and_autocomplete(world: World, quick_i
     assert len(thread.history()) == before  # nothing public was posted
 
     # A picker opened before the player moved by command is out of date afterwards.
-    draw = f"t:{record.id}:{record.version}:{menus.tag('Draw')}"
+    drawing = next(c for c in choices if c.action.verb == "draw").path[0]  # the marked "Draw" its button shows
+    assert localize(drawing) == "Draw"
+    draw = f"t:{record.id}:{record.version}:{menus.tag(drawing)}"
     picker = await mover.click(board, custom_id=draw)
     assert picker.ephemeral and picker.response.components and "Draw" in picker.response.content
     # Its items are DynamicItems: no 15-minute view timer task is left running per picker shown.
     assert not [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
     row0 = next(c for c in choices if c.action.encode() == "draw row 0")
-    result = await mover.slash(thread, "sewerpirats move", action=row0.label.upper())  # the label works too
-    assert said(result, f"✅ {row0.label}")
+    label = localize(row0.label)
+    result = await mover.slash(thread, "sewerpirats move", action=label.upper())  # the label works too
+    assert said(result, f"✅ {label}")
     moved = await table.record(record.id)
     assert moved.version == record.version + 1
     result = await mover.click(picker.response, custom_id=f"{draw}:0")
@@ -569,7 +573,7 @@ async def test_the_seizing_or_bidding_player_is_not_the_turn_player(
     waiting_line = board.content.splitlines()[-1]
     assert waiting_line.startswith("➡️") and f"<@{acting.id}>" in waiting_line
     assert f"<@{turn_member.id}>" not in waiting_line
-    assert format_seats(view["pending"], record.names) in waiting_line
+    assert localize(format_seats(view["pending"], record.names)) in waiting_line
     assert record.names[actor] in waiting_line and record.names[turn] not in waiting_line
 
     result = await turn_member.click(board, custom_id=table.board_button(record))

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.core import Player, RandomPlayer
+from games.i18n import localize
 from games.sewerpirats import SewerPirats, SewerPiratsAI
 from games.simulate import play_game
 
@@ -45,7 +46,8 @@ def test_views_show_the_viewer_its_own_hand_and_tokens_only() -> None:
             for seat in G.to_act(state):
                 choices = G.choices(state, seat)
                 assert len(choices) <= 60, f"{seed} step {state['step']}: {len(choices)} choices"
-                assert all(len(c.label) <= 80 for c in choices), "a whole label path fits one Discord label"
+                for lang in ("en", "de"):
+                    assert all(len(localize(c.label, lang)) <= 80 for c in choices), "a label path fits a Discord label"
             for viewer in [None, *range(seats)]:
                 view = G.view(state, viewer)
                 for seat, p in enumerate(view["players"]):
@@ -56,7 +58,7 @@ def test_views_show_the_viewer_its_own_hand_and_tokens_only() -> None:
                 else:
                     assert view["hand"] == state["players"][viewer]["hand"]
                     assert view["players"][viewer]["score"] is not None
-                assert len(G.summary(view)) < 300 and G.seat_summary(view)
+                assert len(localize(G.summary(view))) < 300 and G.seat_summary(view)
 
 
 def test_ai_beats_random_players() -> None:

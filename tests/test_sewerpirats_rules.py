@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from games.core import Action, Event, IllegalAction, clone
+from games.i18n import localize, with_names
 from games.sewerpirats import SewerPirats
 from games.sewerpirats.auction import fill_bar
 from games.sewerpirats.components import (
@@ -93,16 +94,33 @@ def do(state: JSON, seat: int, *texts: str) -> JSON:
 
 
 def do_events(state: JSON, seat: int, text: str) -> tuple[JSON, list[Event]]:
+    """The new state and the events, their texts written out in English."""
     step = G.apply(state, seat, text)
-    return step.state, step.events
+    return step.state, [Event(localize(e.text), e.seat, e.data) for e in step.events]
 
 
 def illegal(state: JSON, seat: int, text: str, message: str) -> None:
     """The action raises IllegalAction naming ``message`` and leaves the state unchanged."""
     copy = clone(state)
-    with pytest.raises(IllegalAction, match=re.escape(message)):
+    with pytest.raises(IllegalAction) as refused:
         G.apply(copy, seat, text, inplace=True)
+    assert re.search(re.escape(message), localize(str(refused.value))), localize(str(refused.value))
     assert copy == state
+
+
+def describe(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
+    """The label path of ``action``, written out in English."""
+    return tuple(localize(label) for label in G.describe(state, seat, action))
+
+
+def pending(state: JSON, seat: int | None = None) -> str:
+    """The view's pending decision, written out in English."""
+    return localize(G.view(state, seat)["pending"])
+
+
+def log(state: JSON) -> list[str]:
+    """The state's public log, written out in English."""
+    return [localize(entry) for entry in state["log"]]
 
 
 def legal(state: JSON, seat: int | None = None) -> list[str]:
@@ -346,7 +364,7 @@ def test_a_player_with_a_captain_must_set_sail() -> None:
     assert legal(state) == ["sail bird"]
     illegal(state, 0, "draw deck", "you must set sail")
     illegal(state, 0, "sail cat", "You have no captain on the cat ship")
-    assert G.view(state, 0)["pending"] == "{p0} must set sail with the bird ship"
+    assert pending(state, 0) == "{p0} must set sail with the bird ship"
 
 
 # ---------------------------------------------------------------------------- A) draw two cards
@@ -431,7 +449,7 @@ def test_set_sail_seizing_order_and_choices() -> None:
     state = do(state, 0, "sail cat")
     assert tokens(state, 0) == [("ketchup", 0)]
     assert state["phase"] == "seize" and G.to_act(state) == (0,) and legal(state) == ["seize 0", "seize 1", "seize 2"]
-    assert G.describe(state, 0, Action("seize", ("2",))) == ("Seize", "Burger 5")
+    assert describe(state, 0, Action("seize", ("2",))) == ("Seize", "Burger 5")
     illegal(state, 1, "seize 0", "It is not your turn")
     state = do(state, 0, "seize 2")
     assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "seize 1"]
@@ -459,7 +477,7 @@ def test_booty_nobody_takes_goes_back_to_the_box() -> None:
     state = do(state, 0, "sail fish", "seize 0")
     assert tokens(state, 0) == [("ketchup", 0), ("tincan", 8)]
     assert sorted((t["type"], t["value"]) for t in state["box"]) == [("burger", 3), ("fries", 1)]
-    assert any("back to the box" in e for e in state["log"])
+    assert any("back to the box" in e for e in log(state))
 
 
 def test_figures_that_took_nothing_never_step_onto_an_occupied_space_or_the_captain() -> None:
@@ -547,7 +565,7 @@ def test_ships_without_captain_do_not_sail_at_the_end() -> None:
     state["ships"][0]["spaces"][3] = None
     state = do(state, 1, "sail bird")
     assert state["phase"] == "over" and tokens(state, 2) == []
-    assert [e for e in state["log"] if "last time" in e] == ["{p0} sets sail with the fish ship for the last time."]
+    assert [e for e in log(state) if "last time" in e] == ["{p0} sets sail with the fish ship for the last time."]
 
 
 def test_final_sailings_wait_for_seizing_choices() -> None:
@@ -568,7 +586,7 @@ def test_rat_seizes_two_tokens_and_a_rat_captain_the_bonus_and_two() -> None:
     put(state, "cat", 3, 1, "rats")
     flotsam(state, "cat", group(("fries", 1), ("noodles", 2), ("burger", 3)))
     state = do(state, 0, "sail cat", "seize 2")
-    assert state["phase"] == "seize" and G.to_act(state) == (0,) and "2 to take" not in G.view(state, 0)["pending"]
+    assert state["phase"] == "seize" and G.to_act(state) == (0,) and "2 to take" not in pending(state, 0)
     state = do(state, 0, "seize 0")
     assert tokens(state, 0) == [("burger", 3), ("fries", 1), ("ketchup", 0)]
     assert tokens(state, 1) == [("noodles", 2)]  # only one token was left for the second rat
@@ -602,7 +620,7 @@ def test_cockroach_pays_one_card_less_and_a_one_card_move_is_free() -> None:
     state["players"][0]["hand"] = []
     state["deck"].append("fish")
     assert "move 0co1 fish 1" in legal(state) and "move 0co1 fish 2" not in legal(state)
-    assert G.describe(state, 0, Action("move", ("0co1", "fish", "1"))) == (
+    assert describe(state, 0, Action("move", ("0co1", "fish", "1"))) == (
         "Move",
         "Cockroach (play area)",
         "Fish ship",
@@ -641,7 +659,7 @@ def test_toad_may_stay_aboard_and_step_on() -> None:
     put(state, "cat", 1, 1, "toads")
     state = do(state, 0, "sail cat", "seize 0", "seize 0")
     assert state["phase"] == "toad" and G.to_act(state) == (1,) and legal(state) == ["seize 0", "stay"]
-    assert G.describe(state, 1, Action("stay")) == ("Stay aboard", "Move to space 2")
+    assert describe(state, 1, Action("stay")) == ("Stay aboard", "Move to space 2")
     state = do(state, 1, "stay")
     assert at(state, "cat", 2) == "1to1" and tokens(state, 1) == [] and len(state["box"]) == 1
 
@@ -665,7 +683,7 @@ def test_toad_may_become_captain_by_staying_aboard() -> None:
     put(state, "cat", 3, 1, "toads")
     state = do(state, 0, "sail cat", "seize 0", "seize 0")
     assert legal(state) == ["seize 0", "stay"]
-    assert G.describe(state, 1, Action("stay")) == ("Stay aboard", "Become captain")
+    assert describe(state, 1, Action("stay")) == ("Stay aboard", "Become captain")
     state = do(state, 1, "stay")
     assert at(state, "cat", "C") == "1to1" and G.to_act(state) == (1,) and legal(state) == ["sail cat"]
 
@@ -711,10 +729,10 @@ def test_rulebook_toad_example() -> None:
     state["turn"] = state["actor"] = blue
     state = do(state, blue, "sail cat", "seize 2")
     assert G.to_act(state) == (green,) and legal(state) == ["seize 0", "seize 1", "stay"]
-    assert G.describe(state, green, Action("stay")) == ("Stay aboard", "Stay on space 3")
+    assert describe(state, green, Action("stay")) == ("Stay aboard", "Stay on space 3")
     state = do(state, green, "stay")
     assert G.to_act(state) == (red,) and legal(state) == ["seize 0", "seize 1", "stay"]
-    assert G.describe(state, red, Action("stay")) == ("Stay aboard", "Become captain")
+    assert describe(state, red, Action("stay")) == ("Stay aboard", "Become captain")
     state = do(state, red, "stay")
     assert at(state, "cat", "C") == "0to1" and at(state, "cat", 3) == "1to1" and at(state, "cat", 2) is None
     assert tokens(state, blue) == [("burger", 3), ("ketchup", 0)] and len(state["box"]) == 2
@@ -976,7 +994,7 @@ def test_auction_card_goes_under_the_front_figure_unless_it_is_hired() -> None:
     other = do(state, 0, "hire 1")
     assert len(other["auction"]["bar"][0]["under"]) == 1 and len(other["deck"]) == deck - 1
     assert G.view(other, 1)["auction"]["bar"][0]["cards_under"] == 1
-    assert G.describe(other, 0, Action("bid", ("1",))) == ("Bid", "1 card")
+    assert describe(other, 0, Action("bid", ("1",))) == ("Bid", "1 card")
 
 
 def test_auction_raises_passes_payment_and_next_opener() -> None:
@@ -1001,7 +1019,7 @@ def test_auction_raises_passes_payment_and_next_opener() -> None:
             "discard fish",
         ]
     )
-    assert G.describe(state, 0, Action("discard", ("fish",))) == ("Pay", "Fish card")
+    assert describe(state, 0, Action("discard", ("fish",))) == ("Pay", "Fish card")
     state = do(state, 0, "discard fish", "discard fish", "discard cat")
     assert area_ids(state, 0) == ["0to1"] and sorted(state["players"][0]["hand"]) == ["bird"] * 3 + ["cat"] * 2
     assert state["auction"]["kind"] == "hire" and G.to_act(state) == (1,)  # the winner's left opens
@@ -1021,7 +1039,7 @@ def test_auction_forced_pass_when_a_player_cannot_raise() -> None:
     state = auction_table(3, ["rats", "toads", "snails", "weasels"] * 3, [8, 2, 8])
     state = do(state, 0, "hire 0", "bid 2")
     assert G.to_act(state) == (2,) and 1 not in state["auction"]["active"]
-    assert "{p1} cannot raise and passes." in state["log"]
+    assert "{p1} cannot raise and passes." in log(state)
 
 
 def test_auction_full_crews_leave_and_the_last_player_takes_the_rest_for_free() -> None:
@@ -1104,7 +1122,7 @@ def test_scoring_lone_bonus_tokens_are_worth_nothing() -> None:
 
 def test_scoring_breakdown_per_category() -> None:
     lines = breakdown(toks(("fries", 2), ("fries", 3), "ketchup", ("tincan", 9), "parrot", ("doll", 6)))
-    assert [(line.category, line.points) for line in lines] == [
+    assert [(localize(line.category), line.points) for line in lines] == [
         ("French fries", 15),
         ("Toys", 7),
         ("Tin cans", 0),
@@ -1130,7 +1148,7 @@ def test_tie_break_adds_space_numbers_captain_counts_4() -> None:
     put(state, "fish", 1, 1, "rats")  # +1 = 4
     state = finish(state)
     assert state["result"]["space_sums"] == [4, 4, 0] and G.outcome(state).winners == (0, 1)
-    assert G.outcome(state).summary == "{p0} and {p1} share the victory with 3 points."
+    assert localize(G.outcome(state).summary) == "{p0} and {p1} share the victory with 3 points."
     state = table()
     state["players"][0]["tokens"] = toks(("fries", 3))
     state["players"][2]["tokens"] = toks(("noodles", 3))
@@ -1183,18 +1201,66 @@ def test_seat_summary_shows_hand_tokens_and_live_score() -> None:
     state = table()
     give(state, 0, "cat", "cat", "fish")
     state["players"][0]["tokens"] = toks(("fries", 2), ("fries", 3), "ketchup")
-    text = G.seat_summary(G.view(state, 0))
+    text = localize(G.seat_summary(G.view(state, 0)))
     assert "2 cat, 1 fish" in text and "15" in text and "French fries" in text
-    assert "secret" in G.seat_summary(G.view(state, None))
+    assert "secret" in localize(G.seat_summary(G.view(state, None)))
 
 
 def test_texts_and_labels() -> None:
-    rules = G.rules_text()
+    rules = localize(G.rules_text())
     assert len(rules) < 3800 and "Raccoons" in rules and "Weasels" in rules
     state = G.new_game(3, {}, "labels")
     seat = state["actor"]
-    labels = [c.path for c in G.choices(state, seat)]
+    labels = [tuple(map(localize, c.path)) for c in G.choices(state, seat)]
     assert ("Draw", "From the deck") in labels and all(len(" → ".join(p)) <= 80 for p in labels)
     assert any(p[0] == "Move" and p[1].endswith("(play area)") for p in labels)
-    assert "{p" in G.summary(G.view(state, None)) and G.outcome(state) is None
-    assert G.describe(state, seat, Action("draw", ("row", "1")))[1].startswith("Row 2: ")
+    assert "{p" in localize(G.summary(G.view(state, None))) and G.outcome(state) is None
+    assert describe(state, seat, Action("draw", ("row", "1")))[1].startswith("Row 2: ")
+
+
+# ---------------------------------------------------------------------------- languages
+
+
+def test_typed_english_moves_play_in_any_language_and_the_events_read_in_german() -> None:
+    state = table()
+    crew(state, 0, "toads")
+    give(state, 0, "fish", "fish", "cat")
+    step = G.apply(state, 0, "move 0to1 fish 2")  # typed in English, whatever the player's language
+    (event,) = [e for e in step.events if e.seat is None]
+    names = ["Anne", "Ben", "Cleo"]
+    assert localize(with_names(event.text, names)) == "Anne moved a Toad to space 2 of the fish ship (2 fish cards)."
+    assert (
+        localize(with_names(event.text, names), "de")
+        == "Anne zieht eine Figur (Kröte) auf Feld 2 des Fischschiffs (2 Fischkarten)."
+    )
+    assert localize(with_names(G.view(step.state, None)["pending"], names), "de") == "Ben wählt eine Aktion"
+
+
+def test_german_labels_and_refusals_count_in_the_right_form() -> None:
+    state = table()
+    crew(state, 0, "toads")
+    give(state, 0, "fish")
+    labels = [tuple(localize(label, "de") for label in c.path) for c in G.choices(state, 0)]
+    assert ("Ziehen", "Kröte (Spielbereich)", "Fischschiff", "Feld 1 — 1 Fischkarte") in labels
+    assert ("Karten ziehen", "Vom Stapel") in labels
+    with pytest.raises(IllegalAction) as refused:
+        G.apply(clone(state), 0, "move 0to1 fish 2", inplace=True)
+    assert localize(str(refused.value), "de") == "Dafür brauchst du 2 Fischkarten."
+    assert localize(str(refused.value)) == "You need 2 fish cards for that."
+    with pytest.raises(IllegalAction) as refused:
+        G.apply(clone(state), 0, "move 0to1 boat 1", inplace=True)
+    assert localize(str(refused.value), "de") == "Es gibt kein Schiff „boat“: Wähle `cat`, `bird` oder `fish`."
+
+
+def test_the_outcome_and_the_private_summary_in_german() -> None:
+    state = table(2)
+    state["players"][0]["tokens"] = toks(("fries", 2))
+    state["players"][1]["tokens"] = toks(("fries", 1), ("noodles", 1))
+    state = finish(state)
+    assert localize(with_names(G.outcome(state).summary, ["Anne", "Ben"]), "de") == (
+        "Anne und Ben teilen sich den Sieg mit 2 Punkten."
+    )
+    state["players"][0]["tokens"] = toks(("tincan", 9), "opener")
+    text = localize(G.seat_summary(G.view(state, 0)), "de")
+    assert "**Deine Plättchen:** Blechdose 9, Dosenöffner" in text
+    assert "- Blechdosen: 9 (1 Dosenöffner für 1 Dose: 9)" in text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.core import Action
+from games.i18n import localize
 from tests.test_sewerpirats_rules import (
     JSON,
     G,
@@ -10,6 +11,7 @@ from tests.test_sewerpirats_rules import (
     at,
     auction_table,
     crew,
+    describe,
     do,
     finish,
     flotsam,
@@ -17,6 +19,7 @@ from tests.test_sewerpirats_rules import (
     group,
     illegal,
     legal,
+    pending,
     put,
     snail_table,
     table,
@@ -44,7 +47,7 @@ def test_weasel_that_sailed_acts_again_beside_a_lower_numbered_weasel() -> None:
     assert area_ids(state, 0) == ["0we1", "0we2"]
     assert state["phase"] == "weasel" and G.to_act(state) == (0,)
     assert legal(state) == ["move 0we2 fish 1", "done"]
-    assert G.describe(state, 0, Action("move", ("0we2", "fish", "1")))[1] == "Weasel (play area)"
+    assert describe(state, 0, Action("move", ("0we2", "fish", "1")))[1] == "Weasel (play area)"
     illegal(state, 0, "move 0we1 fish 1", "same weasel")
     state = do(state, 0, "move 0we2 fish 1")
     assert at(state, "fish", 1) == "0we2" and area_ids(state, 0) == ["0we1"] and G.to_act(state) == (1,)
@@ -73,11 +76,8 @@ def test_rat_may_stop_after_its_first_token() -> None:
     illegal(state, 1, "stop", "Only a rat's second token may be left")
     state = do(state, 1, "seize 1")
     assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "stop"]
-    assert G.describe(state, 1, Action("stop")) == ("Seize", "No second token")
-    assert (
-        G.view(state, 1)["pending"]
-        == "{p1} may seize a second token from the cat ship for their Rat on space 3, or stop"
-    )
+    assert describe(state, 1, Action("stop")) == ("Seize", "No second token")
+    assert pending(state, 1) == "{p1} may seize a second token from the cat ship for their Rat on space 3, or stop"
     state = do(state, 1, "stop")
     # The token the rat left goes to the next figure in seizing order.
     assert tokens(state, 1) == [("burger", 3)] and tokens(state, 2) == [("noodles", 2)]
@@ -89,12 +89,10 @@ def test_view_names_the_ship_sailing_and_the_figure_seizing() -> None:
     assert G.view(state, None)["sailing"] is None
     state = do(state, 0, "sail cat")
     assert G.view(state, None)["sailing"] == {"ship": "cat", "space": 3}  # the captain seizes first
-    assert G.view(state, None)["pending"] == "{p0} seizes a token from the cat ship for their captain"
+    assert pending(state, None) == "{p0} seizes a token from the cat ship for their captain"
     state = do(state, 0, "seize 0")
     assert G.view(state, 2)["sailing"] == {"ship": "cat", "space": 2}
-    assert (
-        G.view(state, 2)["pending"] == "{p1} seizes a token from the cat ship for their Rat on space 3 (a rat: up to 2)"
-    )
+    assert pending(state, 2) == "{p1} seizes a token from the cat ship for their Rat on space 3 (a rat: up to 2)"
     state = do(state, 1, "seize 0", "stop")
     assert G.view(state, None)["sailing"] is None
 
@@ -143,7 +141,7 @@ def test_toad_that_can_reach_the_captain_space_may_not_stay_put() -> None:
     put(state, "cat", 3, 1, "toads")
     state = sail_to_toad(state)
     assert legal(state) == ["seize 0", "seize 1", "stay"]
-    assert G.describe(state, 1, Action("stay")) == ("Stay aboard", "Become captain")
+    assert describe(state, 1, Action("stay")) == ("Stay aboard", "Become captain")
     illegal(state, 1, "stay captain", "Say `stay`")
     state = do(state, 1, "stay")
     assert at(state, "cat", "C") == "1to1" and at(state, "cat", 3) is None
@@ -154,7 +152,7 @@ def test_advancing_toad_moves_to_the_next_free_space_and_never_stays_put() -> No
     put(state, "cat", 2, 1, "toads")
     state = sail_to_toad(state)
     assert legal(state) == ["seize 0", "seize 1", "stay"]
-    assert G.describe(state, 1, Action("stay")) == ("Stay aboard", "Move to space 3")
+    assert describe(state, 1, Action("stay")) == ("Stay aboard", "Move to space 3")
     state = do(state, 1, "stay")
     assert at(state, "cat", 3) == "1to1" and at(state, "cat", 2) is None
 
@@ -166,12 +164,12 @@ def test_advancing_toad_passes_over_every_occupied_crew_space_up_to_the_captain(
     put(state, "cat", 1, 1, "toads")
     put(state, "bird", "C", 2, "rats")  # seat 2's toads cannot advance: a second captain is not allowed
     state = sail_to_toad(state)
-    assert G.to_act(state) == (2,) and G.describe(state, 2, Action("stay"))[1] == "Stay on space 3"
+    assert G.to_act(state) == (2,) and describe(state, 2, Action("stay"))[1] == "Stay on space 3"
     state = do(state, 2, "stay")
-    assert G.to_act(state) == (2,) and G.describe(state, 2, Action("stay"))[1] == "Stay on space 2"
+    assert G.to_act(state) == (2,) and describe(state, 2, Action("stay"))[1] == "Stay on space 2"
     state = do(state, 2, "stay")
     assert at(state, "cat", 3) == "2to1" and at(state, "cat", 2) == "2to2"
-    assert G.to_act(state) == (1,) and G.describe(state, 1, Action("stay"))[1] == "Become captain"
+    assert G.to_act(state) == (1,) and describe(state, 1, Action("stay"))[1] == "Become captain"
     state = do(state, 1, "stay")
     assert at(state, "cat", "C") == "1to1" and at(state, "cat", 1) is None
 
@@ -231,14 +229,14 @@ def test_payment_text_is_right_for_the_first_and_later_cards() -> None:
     state = do(state, 1, "pass")
     state = do(state, 2, "pass")
     assert state["auction"]["kind"] == "pay"
-    assert G.view(state, 0)["pending"] == "{p0} chooses 2 cards to pay"
+    assert pending(state, 0) == "{p0} chooses 2 cards to pay"
     state = do(state, 0, "discard cat")
-    assert G.view(state, 0)["pending"] == "{p0} chooses 1 more card to pay"
+    assert pending(state, 0) == "{p0} chooses 1 more card to pay"
     state = auction_table(3, ["rats", "toads", "snails", "weasels"] * 3, [8, 8, 8])
     state = do(state, 0, "hire 1", "bid 1")
     state = do(state, 1, "pass")
     state = do(state, 2, "pass")
-    assert G.view(state, 0)["pending"] == "{p0} chooses 1 card to pay"
+    assert pending(state, 0) == "{p0} chooses 1 card to pay"
 
 
 def test_discard_text_is_right_for_the_first_and_later_cards() -> None:
@@ -246,19 +244,19 @@ def test_discard_text_is_right_for_the_first_and_later_cards() -> None:
     give(state, 0, "cat", "cat", "bird", "bird", "fish", "fish")
     state["row"] = ["cat", "cat", "cat", "cat"]
     state = do(state, 0, "draw row 0", "draw row 0")
-    assert G.view(state, 0)["pending"] == "{p0} discards down to 6 cards (2 cards too many)"
+    assert pending(state, 0) == "{p0} discards down to 6 cards (2 cards too many)"
     state = do(state, 0, "discard cat")
-    assert G.view(state, 0)["pending"] == "{p0} discards down to 6 cards (1 card too many)"
+    assert pending(state, 0) == "{p0} discards down to 6 cards (1 card too many)"
 
 
 def test_seat_summary_after_the_game_gives_the_final_score() -> None:
     state = table()
     state["players"][0]["tokens"] = toks(("fries", 2), ("fries", 3), "ketchup")
     put(state, "cat", "C", 1, "toads")
-    live = G.seat_summary(G.view(state, 0))
+    live = localize(G.seat_summary(G.view(state, 0)))
     assert "Score if the game ended now: 15" in live
     state = finish(state)
-    text = G.seat_summary(G.view(state, 0))
+    text = localize(G.seat_summary(G.view(state, 0)))
     assert "if the game ended now" not in text and "**Final score: 15**" in text
     assert "French fries: 15" in text
-    assert "**Your tokens:** none." in G.seat_summary(G.view(state, 2))  # not "none yet"
+    assert "**Your tokens:** none." in localize(G.seat_summary(G.view(state, 2)))  # not "none yet"

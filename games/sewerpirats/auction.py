@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import random
 
-from games.core import JSON, Action, Event, IllegalAction, act, plural
+from games.core import JSON, Action, Event, IllegalAction, act
+from games.i18n import N, T, joined, seat_ref
 from games.sewerpirats.board import SHIP_INDEX, StepRng, discard_from_hand, draw_card, log
-from games.sewerpirats.components import CREW_SIZE, SHIPS, TRIBE_CODES, TRIBE_SINGULAR, TRIBES
+from games.sewerpirats.components import CREW_SIZE, SHIPS, TRIBE_CODES, TRIBES
+from games.sewerpirats.words import CARD_NOUN, SYMBOL, TRIBE, cards
 
 
 def fill_bar(seats: int, rng: random.Random) -> list[JSON]:
@@ -59,49 +61,70 @@ def play_auction(state: JSON, seat: int, action: Action, rng: StepRng, events: l
     held = len(state["players"][seat]["hand"])
     if kind == "hire":
         if verb != "hire" or len(args) != 1 or not args[0].isdigit():
-            raise IllegalAction("Pick a figure at the bar by its stool number, e.g. `hire 0`.")
+            raise IllegalAction(T("Pick a figure at the bar by its stool number, e.g. `hire 0`."))
         lot = int(args[0])
         if lot >= len(a["bar"]):
-            raise IllegalAction(f"The bar has stools 0 to {len(a['bar']) - 1}.")
+            raise IllegalAction(T("The bar has stools 0 to {last}.", last=len(a["bar"]) - 1))
         if lot > held:
-            raise IllegalAction(f"That figure's minimum bid is {lot} cards and you hold only {held}.")
+            raise IllegalAction(
+                N(
+                    "That figure's minimum bid is {n} card and you hold only {held}.",
+                    "That figure's minimum bid is {n} cards and you hold only {held}.",
+                    lot,
+                    held=held,
+                )
+            )
         a["lot"] = lot
         a["kind"] = "open"
         log(
             state,
             events,
-            f"{{p{seat}}} auctions the {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} on stool {lot + 1}.",
+            T(
+                "{seat} auctions the {figure} on stool {stool}.",
+                seat=seat_ref(seat),
+                figure=TRIBE[a["bar"][lot]["tribe"]],
+                stool=lot + 1,
+            ),
         )
         if lot:
             card = draw_card(state, rng)
             if card is not None:
                 a["bar"][0]["under"].append(card)
-                log(state, events, "A card goes face down under the front figure of the bar.")
+                log(state, events, T("A card goes face down under the front figure of the bar."))
     elif kind == "pay":
         if verb != "discard" or len(args) != 1 or args[0] not in SHIP_INDEX:
-            raise IllegalAction("Pay your bid one card at a time: `discard cat`, `bird` or `fish`.")
+            raise IllegalAction(T("Pay your bid one card at a time: `discard cat`, `bird` or `fish`."))
         if args[0] not in state["players"][seat]["hand"]:
-            raise IllegalAction(f"You hold no {args[0]} card.")
+            raise IllegalAction(T("You hold no {card}.", card=CARD_NOUN[args[0]]))
         _pay(state, seat, args[0], events)
         _pay_or_next(state, events)
     elif verb == "pass" and kind == "raise" and not args:
         a["active"].remove(seat)
-        log(state, events, f"{{p{seat}}} passes.")
+        log(state, events, T("{seat} passes.", seat=seat_ref(seat)))
         _next_bidder(state, seat, events)
     elif verb == "bid" and len(args) == 1 and args[0].isdigit():
         bid = int(args[0])
         floor = a["lot"] if kind == "open" else a["bid"] + 1
         if bid < floor:
-            raise IllegalAction(f"Bid at least {plural(floor, 'card')}" + (", or pass." if kind == "raise" else "."))
+            least = cards(floor)
+            raise IllegalAction(
+                T("Bid at least {cards}, or pass.", cards=least)
+                if kind == "raise"
+                else T("Bid at least {cards}.", cards=least)
+            )
         if bid > held:
-            raise IllegalAction(f"You cannot bid more cards than you hold ({held}).")
+            raise IllegalAction(T("You cannot bid more cards than you hold ({held}).", held=held))
         if kind == "open":
             a["active"] = [s for s in range(state["seats"]) if len(state["players"][s]["area"]) < CREW_SIZE]
         a["bid"], a["bidder"] = bid, seat
-        log(state, events, f"{{p{seat}}} bids {plural(bid, 'card')}.")
+        log(state, events, T("{seat} bids {cards}.", seat=seat_ref(seat), cards=cards(bid)))
         _next_bidder(state, seat, events)
     else:
-        raise IllegalAction("Bid a number of cards, e.g. `bid 2`" + (", or pass." if kind == "raise" else "."))
+        raise IllegalAction(
+            T("Bid a number of cards, e.g. `bid 2`, or pass.")
+            if kind == "raise"
+            else T("Bid a number of cards, e.g. `bid 2`.")
+        )
 
 
 def _next_bidder(state: JSON, after: int, events: list[Event]) -> None:
@@ -113,7 +136,7 @@ def _next_bidder(state: JSON, after: int, events: list[Event]) -> None:
             continue
         if hands[seat] <= a["bid"]:
             a["active"].remove(seat)
-            log(state, events, f"{{p{seat}}} cannot raise and passes.")
+            log(state, events, T("{seat} cannot raise and passes.", seat=seat_ref(seat)))
             continue
         a["kind"] = "raise"
         state["actor"] = seat
@@ -130,17 +153,23 @@ def _take(state: JSON, seat: int, stool: int, events: list[Event]) -> str:
     player["area"].append({"id": f"{seat}{TRIBE_CODES[tribe]}{number}", "owner": seat, "tribe": tribe})
     if entry["under"]:
         player["hand"].extend(entry["under"])
-        events.append(Event(f"Under the {TRIBE_SINGULAR[tribe]} you found: {', '.join(entry['under'])}.", seat))
+        found = ", ".join(SYMBOL[card] for card in entry["under"])
+        events.append(Event(T("Under the {figure} you found: {cards}.", figure=TRIBE[tribe], cards=found), seat))
     state["auction"]["last"] = seat
-    under = f" and the {plural(len(entry['under']), 'card')} under it" if entry["under"] else ""
-    return f"the {TRIBE_SINGULAR[tribe]}{under}"
+    if entry["under"]:
+        return T("the {figure} and the {cards} under it", figure=TRIBE[tribe], cards=cards(len(entry["under"])))
+    return T("the {figure}", figure=TRIBE[tribe])
 
 
 def _award(state: JSON, events: list[Event]) -> None:
     a = state["auction"]
     winner = a["bidder"]
     taken = _take(state, winner, a["lot"], events)
-    log(state, events, f"{{p{winner}}} hires {taken} for {plural(a['bid'], 'card')}.")
+    log(
+        state,
+        events,
+        T("{seat} hires {figure} for {cards}.", seat=seat_ref(winner), figure=taken, cards=cards(a["bid"])),
+    )
     a["kind"] = "pay"
     a["pay"] = a["bid"]
     state["actor"] = winner
@@ -150,7 +179,7 @@ def _award(state: JSON, events: list[Event]) -> None:
 def _pay(state: JSON, seat: int, symbol: str, events: list[Event]) -> None:
     discard_from_hand(state, seat, symbol, 1)
     state["auction"]["pay"] -= 1
-    events.append(Event(f"You paid a {symbol} card.", seat))
+    events.append(Event(T("You paid a {card}.", card=CARD_NOUN[symbol]), seat))
 
 
 def _pay_or_next(state: JSON, events: list[Event]) -> None:
@@ -174,9 +203,11 @@ def _open(state: JSON, seat: int, events: list[Event]) -> None:
         return
     if hiring:
         taken = [_take(state, hiring[0], 0, events) for _ in range(len(a["bar"]))]
-        log(state, events, f"{{p{hiring[0]}}} takes {', '.join(taken)} for free.")
+        log(state, events, T("{seat} takes {figures} for free.", seat=seat_ref(hiring[0]), figures=joined(taken)))
     first = a["last"]
     state["auction"] = None
     state["first"] = state["turn"] = state["actor"] = first
     state["phase"] = "action"
-    log(state, events, f"The bar is empty: {{p{first}}} took the last figure and is the first player.")
+    log(
+        state, events, T("The bar is empty: {seat} took the last figure and is the first player.", seat=seat_ref(first))
+    )

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.i18n import T
+from games.sewerpirats.words import TOKEN
+
 SHIPS: tuple[str, ...] = ("cat", "bird", "fish")
 """Ship order, which is also the order of the final sailings."""
 CARDS_PER_SHIP = 18
@@ -25,14 +28,6 @@ TRIBE_CODES: dict[str, str] = {
     "toads": "to",
 }
 """Two-letter codes used in figure ids such as ``"2ra1"`` (seat 2, first rat)."""
-TRIBE_SINGULAR: dict[str, str] = {
-    "rats": "Rat",
-    "raccoons": "Raccoon",
-    "cockroaches": "Cockroach",
-    "weasels": "Weasel",
-    "snails": "Snail",
-    "toads": "Toad",
-}
 COLORS: tuple[str, ...] = ("red", "green", "yellow", "blue", "black")
 
 CREW_SIZE = 4
@@ -54,20 +49,6 @@ BOOTY: dict[str, tuple[int, ...]] = {
 BONUS: dict[str, int] = {"ketchup": 2, "chili": 2, "milkshake": 3, "parrot": 3, "opener": 4}
 """Bonus token kinds and how many of each."""
 
-TOKEN_NAMES: dict[str, str] = {
-    "fries": "Fries",
-    "noodles": "Noodles",
-    "burger": "Burger",
-    "teddy": "Teddy bear",
-    "doll": "Soft doll",
-    "tincan": "Tin can",
-    "ketchup": "Ketchup",
-    "chili": "Chili pepper",
-    "milkshake": "Milkshake",
-    "parrot": "Parrot",
-    "opener": "Can opener",
-}
-
 Token = dict[str, Any]
 """``{"type": str, "value": int}``; bonus tokens have value 0."""
 
@@ -88,6 +69,6 @@ def talisman_deck() -> list[str]:
 
 
 def token_name(token: Token) -> str:
-    """``"Fries 3"`` for booty, ``"Ketchup"`` for a bonus token."""
-    name = TOKEN_NAMES[token["type"]]
-    return f"{name} {token['value']}" if token["type"] in BOOTY else name
+    """``"Fries 3"`` for booty, ``"Ketchup"`` for a bonus token (marked)."""
+    name = TOKEN[token["type"]]
+    return T("{token} {value}", token=name, value=token["value"]) if token["type"] in BOOTY else name

@@ -40,7 +40,8 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, joined
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome
+from games.i18n import L, T
 from games.sewerpirats import hidden
 from games.sewerpirats.auction import auction_actions, play_auction
 from games.sewerpirats.board import CAPTAIN, StepRng
@@ -54,6 +55,7 @@ from games.sewerpirats.components import (
 )
 from games.sewerpirats.labels import describe_action
 from games.sewerpirats.sailing import play_seize, seize_actions
+from games.sewerpirats.scoring import victory
 from games.sewerpirats.setup import crew_actions, play_crew, setup_state
 from games.sewerpirats.text import RULES
 from games.sewerpirats.turn import TURN_PHASES, play_turn, turn_actions
@@ -66,15 +68,16 @@ class SewerPirats(Game):
     """Sewer Pirats for 2–5 players, standard, landlubber or auction variant."""
 
     kind: ClassVar[str] = "sewerpirats"
-    title: ClassVar[str] = "Sewer Pirats"
+    title: ClassVar[str] = T("Sewer Pirats")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "variant",
-            "standard (4 random tribes), landlubber (pick a tribe, no abilities) or auction (hire your crew)",
+            L("standard (4 random tribes), landlubber (pick a tribe, no abilities) or auction (hire your crew)"),
             "standard",
             ("standard", "landlubber", "auction"),
+            (L("standard"), L("landlubber"), L("auction")),
         ),
     )
 
@@ -113,7 +116,7 @@ class SewerPirats(Game):
         elif phase == "crew":
             play_crew(state, seat, action, events)
         else:
-            raise IllegalAction("This game is over.")
+            raise IllegalAction(T("This game is over."))
         return events
 
     def view(self, state: JSON, seat: int | None) -> JSON:
@@ -124,9 +127,7 @@ class SewerPirats(Game):
         if result is None:
             return None
         winners = tuple(result["winners"])
-        names = joined([f"{{p{w}}}" for w in winners])
-        verb = "share the victory" if len(winners) > 1 else "wins"
-        return Outcome(winners, tuple(result["scores"]), f"{names} {verb} with {max(result['scores'])} points.")
+        return Outcome(winners, tuple(result["scores"]), victory(winners, max(result["scores"])))
 
     def summary(self, view: JSON) -> str:
         return summary_line(view)

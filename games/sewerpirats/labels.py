@@ -1,78 +1,95 @@
-"""Readable label paths of legal actions (the Discord buttons and pickers)."""
+"""Readable label paths of legal actions (the Discord buttons and pickers), marked for the catalogs."""
 
 from __future__ import annotations
 
-from games.core import JSON, Action, plural
+from games.core import JSON, Action
+from games.i18n import T
 from games.sewerpirats.board import AREA, CAPTAIN, Figure, locate
-from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR, token_name
+from games.sewerpirats.components import SHIPS, token_name
 from games.sewerpirats.moves import check_captain, check_move
 from games.sewerpirats.sailing import toad_target
+from games.sewerpirats.words import CARD_TITLE, SHIP_TITLE, SYMBOL, TRIBE, TRIBES_TITLE, cards, cards_of
 
 
 def figure_label(state: JSON, fig: Figure) -> str:
     """``"Rat (play area)"``, ``"Toad on cat 3"`` or ``"Weasel captain of fish"``."""
-    name = TRIBE_SINGULAR[fig["tribe"]]
+    name = TRIBE[fig["tribe"]]
     where = locate(state, fig["id"])
     if where is None or where[0] == AREA:
-        return f"{name} (play area)"
+        return T("{figure} (play area)", figure=name)
     s, i = where
-    return f"{name} captain of {SHIPS[s]}" if i == CAPTAIN else f"{name} on {SHIPS[s]} {i + 1}"
+    if i == CAPTAIN:
+        return T("{figure} captain of {ship}", figure=name, ship=SYMBOL[SHIPS[s]])
+    return T("{figure} on {ship} {space}", figure=name, ship=SYMBOL[SHIPS[s]], space=i + 1)
 
 
-def _cost(cost: int) -> str:
-    return plural(cost, "card") if cost else "free"
+def _cost(symbol: str, cost: int) -> str:
+    return cards_of(symbol, cost) if cost else T("free")
 
 
 def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     """The label path of a legal ``action`` of ``seat``."""
     verb, args = action.verb, action.args
     if verb == "draw":
-        return (
-            ("Draw", "From the deck")
-            if args == ("deck",)
-            else ("Draw", f"Row {int(args[1]) + 1}: {state['row'][int(args[1])]} card")
-        )
+        if args == ("deck",):
+            return (T("Draw"), T("From the deck"))
+        row = int(args[1])
+        return (T("Draw"), T("Row {row}: {card}", row=row + 1, card=CARD_TITLE[state["row"][row]]))
     if verb == "move":
         plan = check_move(state, seat, args, state["weasel"])
+        symbol = SHIPS[plan.ship]
         return (
-            "Move",
+            T("Move"),
             figure_label(state, plan.fig),
-            f"{SHIPS[plan.ship].title()} ship",
-            f"Space {plan.target + 1} — {_cost(plan.cost)}",
+            SHIP_TITLE[symbol],
+            T("Space {space} — {cost}", space=plan.target + 1, cost=_cost(symbol, plan.cost)),
         )
     if verb == "captain":
         plan = check_captain(state, seat, args, state["weasel"])
+        symbol = SHIPS[plan.ship]
         return (
-            "Captain",
+            T("Captain"),
             figure_label(state, plan.fig),
-            f"{SHIPS[plan.ship].title()} ship — {_cost(plan.cost)}",
+            T("{ship} — {cost}", ship=SHIP_TITLE[symbol], cost=_cost(symbol, plan.cost)),
         )
     if verb == "sail":
-        return ("Set sail", f"{args[0].title()} ship")
+        return (T("Set sail"), SHIP_TITLE[args[0]])
     if verb == "discard":
-        return ("Pay" if state["phase"] == "auction" else "Discard", f"{args[0].title()} card")
+        return (T("Pay") if state["phase"] == "auction" else T("Discard"), CARD_TITLE[args[0]])
     if verb == "seize":
         booty = state["ships"][state["sail"]["ship"]]["flotsam"][0]["booty"]
-        return ("Seize", token_name(booty[int(args[0])]))
+        return (T("Seize"), token_name(booty[int(args[0])]))
     if verb == "stop":
-        return ("Seize", "No second token")
+        return (T("Seize"), T("No second token"))
     if verb == "stay":
-        return ("Stay aboard", _toad_step(state, seat))
+        return (T("Stay aboard"), _toad_step(state, seat))
     if verb == "snail":
-        return ("Snail", "Reveal the top card" if args == ("reveal",) else "Do not reveal")
+        return (T("Snail"), T("Reveal the top card") if args == ("reveal",) else T("Do not reveal"))
     if verb == "tribe":
-        return ("Tribe", args[0].title())
+        return (T("Tribe"), TRIBES_TITLE[args[0]])
     if verb == "hire":
         stool = int(args[0])
         entry = state["auction"]["bar"][stool]
-        under = f" (+{plural(len(entry['under']), 'card')} under it)" if entry["under"] else ""
-        return (
-            "Hire",
-            f"Stool {stool + 1}: {TRIBE_SINGULAR[entry['tribe']]} — min {plural(stool, 'card')}{under}",
-        )
+        figure, least = TRIBE[entry["tribe"]], cards(stool)
+        if entry["under"]:
+            under = cards(len(entry["under"]))
+            label = T(
+                "Stool {stool}: {figure} — min {cards} (+{under} under it)",
+                stool=stool + 1,
+                figure=figure,
+                cards=least,
+                under=under,
+            )
+        else:
+            label = T("Stool {stool}: {figure} — min {cards}", stool=stool + 1, figure=figure, cards=least)
+        return (T("Hire"), label)
     if verb == "bid":
-        return ("Bid", plural(int(args[0]), "card"))
-    return (verb.title(),)
+        return (T("Bid"), cards(int(args[0])))
+    if verb == "pass":
+        return (T("Pass"),)
+    if verb == "done":
+        return (T("Done"),)
+    raise ValueError(f"no label for {action}")
 
 
 def _toad_step(state: JSON, seat: int) -> str:
@@ -80,5 +97,5 @@ def _toad_step(state: JSON, seat: int) -> str:
     at = sail["at"]
     target = toad_target(state, sail["ship"], at, seat)
     if target is None:
-        return f"Stay on space {at + 1}"
-    return "Become captain" if target == CAPTAIN else f"Move to space {target + 1}"
+        return T("Stay on space {space}", space=at + 1)
+    return T("Become captain") if target == CAPTAIN else T("Move to space {space}", space=target + 1)

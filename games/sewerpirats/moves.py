@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from games.core import JSON, Action, Event, IllegalAction, plural
+from games.core import JSON, Action, Event, IllegalAction
+from games.i18n import T, seat_ref
 from games.sewerpirats.board import (
     AREA,
     CAPTAIN,
@@ -22,7 +23,8 @@ from games.sewerpirats.board import (
     log,
     owner_of,
 )
-from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR
+from games.sewerpirats.components import SHIPS
+from games.sewerpirats.words import CARD_NOUN, SHIP_NOUN, TRIBE, TRIBES_WORD, cards_of
 
 FROM_AREA_TO_CAPTAIN = 3
 """Cards to become captain straight from the play area (1 from a crew space)."""
@@ -102,53 +104,64 @@ def plan_actions(state: JSON, seat: int, only: str | None = None) -> list[Action
 
 def _ship(name: str) -> int:
     if name not in SHIP_INDEX:
-        raise IllegalAction(f"There is no {name} ship: choose cat, bird or fish.")
+        raise IllegalAction(T("There is no {name} ship: choose cat, bird or fish.", name=name))
     return SHIP_INDEX[name]
 
 
 def _own_figure(state: JSON, seat: int, fid: str, s: int, only: str | None) -> tuple[Figure, int]:
     where = locate(state, fid)
     if where is None or owner_of(fid) != seat:
-        raise IllegalAction(f"You have no figure {fid}.")
+        raise IllegalAction(T("You have no figure {figure}.", figure=fid))
     if only is not None and fid != only:
-        raise IllegalAction("The extra action must use the same weasel.")
+        raise IllegalAction(T("The extra action must use the same weasel."))
     on, index = where
     if on == AREA:
         fig = state["players"][seat]["area"][index]
         # Alike figures count once, except the weasel whose extra action this is (``only``).
         canonical = next(f["id"] for f in area_choices(state["players"][seat]["area"]) if f["tribe"] == fig["tribe"])
         if only is None and canonical != fid:
-            raise IllegalAction(f"Your {fig['tribe']} in the play area are alike: use {canonical}.")
+            raise IllegalAction(
+                T(
+                    "Your {tribe} in the play area are alike: use {figure}.",
+                    tribe=TRIBES_WORD[fig["tribe"]],
+                    figure=canonical,
+                )
+            )
         return fig, AREA
     if on != s:
-        raise IllegalAction(f"That figure is aboard the {SHIPS[on]} ship; figures leave a ship only when it sets sail.")
+        raise IllegalAction(
+            T(
+                "That figure is aboard the {ship}; figures leave a ship only when it sets sail.",
+                ship=SHIP_NOUN[SHIPS[on]],
+            )
+        )
     if index == CAPTAIN:
-        raise IllegalAction("A captain does not move: it sets sail.")
+        raise IllegalAction(T("A captain does not move: it sets sail."))
     return state["ships"][s]["spaces"][index], index
 
 
 def _afford(state: JSON, seat: int, s: int, cost: int) -> None:
     if state["players"][seat]["hand"].count(SHIPS[s]) < cost:
-        raise IllegalAction(f"You need {plural(cost, SHIPS[s] + ' card')} for that.")
+        raise IllegalAction(T("You need {cards} for that.", cards=cards_of(SHIPS[s], cost)))
 
 
 def check_move(state: JSON, seat: int, args: Sequence[str], only: str | None = None) -> Plan:
     """The plan of ``move <figure> <ship> <space>``, or IllegalAction saying why not."""
     if len(args) != 3:
-        raise IllegalAction("Say which figure, ship and crew space, e.g. `move 0ra1 fish 2`.")
+        raise IllegalAction(T("Say which figure, ship and crew space, e.g. `move 0ra1 fish 2`."))
     fid, ship_name, space = args
     s = _ship(ship_name)
     if space in ("c", "captain") or (space.isdigit() and int(space) > CAPTAIN):
-        raise IllegalAction("Space 3 is the last crew space; the captain's space is taken with `captain`.")
+        raise IllegalAction(T("Space 3 is the last crew space; the captain's space is taken with `captain`."))
     if not space.isdigit() or int(space) < 1:
-        raise IllegalAction("Crew spaces are numbered 1 to 3.")
+        raise IllegalAction(T("Crew spaces are numbered 1 to 3."))
     target = int(space) - 1
     fig, start = _own_figure(state, seat, fid, s, only)
     spaces = state["ships"][s]["spaces"]
     if target <= start:
-        raise IllegalAction("Figures move only toward the bow.")
+        raise IllegalAction(T("Figures move only toward the bow."))
     if spaces[target] is not None:
-        raise IllegalAction(f"Space {space} is occupied: a move must end on an empty crew space.")
+        raise IllegalAction(T("Space {space} is occupied: a move must end on an empty crew space.", space=target + 1))
     empty = spaces[start + 1 : target + 1].count(None)
     cost = _discounted(state, fig, empty)
     _afford(state, seat, s, cost)
@@ -158,17 +171,17 @@ def check_move(state: JSON, seat: int, args: Sequence[str], only: str | None = N
 def check_captain(state: JSON, seat: int, args: Sequence[str], only: str | None = None) -> Plan:
     """The plan of ``captain <figure> <ship>``, or IllegalAction saying why not."""
     if len(args) != 2:
-        raise IllegalAction("Say which figure and ship, e.g. `captain 0ra1 cat`.")
+        raise IllegalAction(T("Say which figure and ship, e.g. `captain 0ra1 cat`."))
     fid, ship_name = args
     s = _ship(ship_name)
     if captain_ship(state, seat) is not None:
-        raise IllegalAction("You already have a captain: a player has one captain at most.")
+        raise IllegalAction(T("You already have a captain: a player has one captain at most."))
     spaces = state["ships"][s]["spaces"]
     if spaces[CAPTAIN] is not None:
-        raise IllegalAction(f"The {ship_name} ship already has a captain.")
+        raise IllegalAction(T("The {ship} already has a captain.", ship=SHIP_NOUN[ship_name]))
     fig, start = _own_figure(state, seat, fid, s, only)
     if any(spaces[i] is None for i in range(start + 1, CAPTAIN)):
-        raise IllegalAction("Every crew space between the figure and the captain's space must be occupied.")
+        raise IllegalAction(T("Every crew space between the figure and the captain's space must be occupied."))
     cost = _captain_cost(state, fig, start)
     _afford(state, seat, s, cost)
     return Plan(fig, s, start, CAPTAIN, cost)
@@ -184,15 +197,32 @@ def carry_out(state: JSON, seat: int, plan: Plan, rng: StepRng, events: list[Eve
     else:
         spaces[plan.start] = None
     spaces[plan.target] = plan.fig
-    name = TRIBE_SINGULAR[plan.fig["tribe"]]
-    paid = plural(plan.cost, symbol + " card") if plan.cost else "free"
+    figure, ship = TRIBE[plan.fig["tribe"]], SHIP_NOUN[symbol]
+    paid = cards_of(symbol, plan.cost) if plan.cost else T("free")
     if plan.target == CAPTAIN:
-        log(state, events, f"{{p{seat}}}'s {name} became captain of the {symbol} ship ({paid}).")
+        log(
+            state,
+            events,
+            T(
+                "{seat}'s {figure} became captain of the {ship} ({paid}).",
+                seat=seat_ref(seat),
+                figure=figure,
+                ship=ship,
+                paid=paid,
+            ),
+        )
     else:
         log(
             state,
             events,
-            f"{{p{seat}}} moved a {name} to space {plan.target + 1} of the {symbol} ship ({paid}).",
+            T(
+                "{seat} moved a {figure} to space {space} of the {ship} ({paid}).",
+                seat=seat_ref(seat),
+                figure=figure,
+                space=plan.target + 1,
+                ship=ship,
+                paid=paid,
+            ),
         )
     if has_ability(state, plan.fig, "raccoons"):
         passed = {spaces[i]["owner"] for i in range(plan.start + 1, plan.target) if spaces[i] is not None}
@@ -206,9 +236,17 @@ def _steal(state: JSON, thief: int, victims: list[int], rng: StepRng, events: li
             continue
         card = hand.pop(rng.get().randrange(len(hand)))
         state["players"][thief]["hand"].append(card)
-        log(state, events, f"{{p{thief}}}'s raccoon stole a card from {{p{victim}}}.")
-        events.append(Event(f"Your raccoon stole a {card} card from {{p{victim}}}.", thief))
-        events.append(Event(f"{{p{thief}}}'s raccoon stole your {card} card.", victim))
+        log(
+            state,
+            events,
+            T("{thief}'s raccoon stole a card from {victim}.", thief=seat_ref(thief), victim=seat_ref(victim)),
+        )
+        events.append(
+            Event(T("Your raccoon stole a {card} from {victim}.", card=CARD_NOUN[card], victim=seat_ref(victim)), thief)
+        )
+        events.append(
+            Event(T("{thief}'s raccoon stole your {card}.", thief=seat_ref(thief), card=CARD_NOUN[card]), victim)
+        )
 
 
 def snail_reveal(state: JSON, fid: str, rng: StepRng, events: list[Event]) -> None:
@@ -223,11 +261,32 @@ def snail_reveal(state: JSON, fid: str, rng: StepRng, events: list[Event]) -> No
     state["discard"].append(card)
     seat = owner_of(fid)
     if card != SHIPS[s]:
-        log(state, events, f"{{p{seat}}} revealed a {card} card for the snail: no match.")
+        log(
+            state,
+            events,
+            T("{seat} revealed a {card} for the snail: no match.", seat=seat_ref(seat), card=CARD_NOUN[card]),
+        )
         return
     spaces = state["ships"][s]["spaces"]
     ahead = spaces[index + 1]
     spaces[index], spaces[index + 1] = ahead, spaces[index]
-    where = "the captain's space" if index + 1 == CAPTAIN else f"space {index + 2}"
-    swap = f", swapping with {{p{ahead['owner']}}}'s {TRIBE_SINGULAR[ahead['tribe']]}" if ahead else ""
-    log(state, events, f"{{p{seat}}} revealed a {card} card: the snail moves to {where}{swap}.")
+    values = {"seat": seat_ref(seat), "card": CARD_NOUN[card]}
+    if ahead is None:
+        if index + 1 == CAPTAIN:
+            text = T("{seat} revealed a {card}: the snail moves to the captain's space.", **values)
+        else:
+            text = T("{seat} revealed a {card}: the snail moves to space {space}.", space=index + 2, **values)
+    else:
+        values |= {"owner": seat_ref(ahead["owner"]), "figure": TRIBE[ahead["tribe"]]}
+        if index + 1 == CAPTAIN:
+            text = T(
+                "{seat} revealed a {card}: the snail moves to the captain's space, swapping with {owner}'s {figure}.",
+                **values,
+            )
+        else:
+            text = T(
+                "{seat} revealed a {card}: the snail moves to space {space}, swapping with {owner}'s {figure}.",
+                space=index + 2,
+                **values,
+            )
+    log(state, events, text)

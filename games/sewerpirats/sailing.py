@@ -3,11 +3,13 @@ flotsam moving up, the end of the game with its final sailings, and the flow to 
 
 from __future__ import annotations
 
-from games.core import JSON, Action, Event, IllegalAction, act, joined
+from games.core import JSON, Action, Event, IllegalAction, act
+from games.i18n import T, seat_ref
 from games.sewerpirats.board import CAPTAIN, captain_ship, has_ability, log, second_token
-from games.sewerpirats.components import GROUP_BOOTY, SHIPS, TRIBE_SINGULAR, token_name
+from games.sewerpirats.components import GROUP_BOOTY, SHIPS, token_name
 from games.sewerpirats.moves import plan_actions
-from games.sewerpirats.scoring import total
+from games.sewerpirats.scoring import total, victory
+from games.sewerpirats.words import SHIP_NOUN, TRIBE
 
 
 def lay_group(state: JSON) -> JSON | None:
@@ -30,8 +32,11 @@ def start_sail(state: JSON, s: int, events: list[Event], *, weasel_may_act: bool
         "took": 0,
         "weasel": captain["id"] if weasel else None,
     }
-    final = " for the last time" if state["final"] is not None else ""
-    log(state, events, f"{{p{captain['owner']}}} sets sail with the {SHIPS[s]} ship{final}.")
+    values = {"seat": seat_ref(captain["owner"]), "ship": SHIP_NOUN[SHIPS[s]]}
+    if state["final"] is not None:
+        log(state, events, T("{seat} sets sail with the {ship} for the last time.", **values))
+    else:
+        log(state, events, T("{seat} sets sail with the {ship}.", **values))
     _run(state, events)
 
 
@@ -80,26 +85,34 @@ def play_seize(state: JSON, seat: int, action: Action, events: list[Event]) -> N
     booty = ship["flotsam"][0]["booty"]
     if action.verb == "stay" and state["phase"] == "toad":
         if action.args:
-            raise IllegalAction("Say `stay`: the toad stays aboard and advances if it can.")
+            raise IllegalAction(T("Say `stay`: the toad stays aboard and advances if it can."))
         _stay(state, events)
     elif action.verb == "stop" and not action.args:
         if not second_token(sail):
-            raise IllegalAction("Only a rat's second token may be left: choose a token to seize.")
+            raise IllegalAction(T("Only a rat's second token may be left: choose a token to seize."))
         sail["take"] = 0
         fig = ship["spaces"][sail["at"]]
-        log(state, events, f"{{p{seat}}}'s {TRIBE_SINGULAR[fig['tribe']]} takes no second token.")
+        log(
+            state,
+            events,
+            T("{seat}'s {figure} takes no second token.", seat=seat_ref(seat), figure=TRIBE[fig["tribe"]]),
+        )
     elif action.verb == "seize":
         if len(action.args) != 1 or not action.args[0].isdigit():
-            raise IllegalAction("Choose a token by its number in the group, e.g. `seize 0`.")
+            raise IllegalAction(T("Choose a token by its number in the group, e.g. `seize 0`."))
         index = int(action.args[0])
         if index >= len(booty):
-            raise IllegalAction(f"There is no token {index} in the group.")
+            raise IllegalAction(T("There is no token {index} in the group.", index=index))
         first = next(i for i in distinct_booty(booty) if booty[i] == booty[index])
         if first != index:
-            raise IllegalAction(f"Token {index} is the same as token {first}: seize {first}.")
+            raise IllegalAction(
+                T("Token {index} is the same as token {first}: `seize {first}`.", index=index, first=first)
+            )
         _seize(state, index, events)
     else:
-        raise IllegalAction("Choose a token to seize" + (" or stay aboard." if state["phase"] == "toad" else "."))
+        raise IllegalAction(
+            T("Choose a token to seize or stay aboard.") if state["phase"] == "toad" else T("Choose a token to seize.")
+        )
     _run(state, events)
 
 
@@ -111,7 +124,16 @@ def _seize(state: JSON, index: int, events: list[Event]) -> None:
     state["players"][fig["owner"]]["tokens"].append(token)
     sail["take"] -= 1
     sail["took"] += 1
-    log(state, events, f"{{p{fig['owner']}}}'s {TRIBE_SINGULAR[fig['tribe']]} seized {token_name(token)}.")
+    log(
+        state,
+        events,
+        T(
+            "{seat}'s {figure} seized {token}.",
+            seat=seat_ref(fig["owner"]),
+            figure=TRIBE[fig["tribe"]],
+            token=token_name(token),
+        ),
+    )
 
 
 def _stay(state: JSON, events: list[Event]) -> None:
@@ -122,11 +144,16 @@ def _stay(state: JSON, events: list[Event]) -> None:
     at = sail["at"]
     fig = spaces[at]
     target = toad_target(state, sail["ship"], at, fig["owner"])
-    where = "stays where it is"
-    if target is not None:
+    seat = seat_ref(fig["owner"])
+    if target is None:
+        text = T("{seat}'s Toad stays aboard and stays where it is.", seat=seat)
+    else:
         spaces[at], spaces[target] = None, fig
-        where = "becomes captain" if target == CAPTAIN else f"moves to space {target + 1}"
-    log(state, events, f"{{p{fig['owner']}}}'s Toad stays aboard and {where}.")
+        if target == CAPTAIN:
+            text = T("{seat}'s Toad stays aboard and becomes captain.", seat=seat)
+        else:
+            text = T("{seat}'s Toad stays aboard and moves to space {space}.", seat=seat, space=target + 1)
+    log(state, events, text)
     sail["at"] -= 1
     sail["began"] = False
     sail["take"] = 0
@@ -151,7 +178,15 @@ def _run(state: JSON, events: list[Event]) -> None:
             sail["take"] = min(2 if has_ability(state, fig, "rats") else 1, len(booty))
             if at == CAPTAIN:
                 state["players"][fig["owner"]]["tokens"].append(group["bonus"])
-                log(state, events, f"{{p{fig['owner']}}}'s captain took the {token_name(group['bonus'])}.")
+                log(
+                    state,
+                    events,
+                    T(
+                        "{seat}'s captain took the {token}.",
+                        seat=seat_ref(fig["owner"]),
+                        token=token_name(group["bonus"]),
+                    ),
+                )
                 group["bonus"] = None
                 sail["took"] = 1
             elif has_ability(state, fig, "toads"):
@@ -188,7 +223,8 @@ def _finish_sail(state: JSON, events: list[Event]) -> None:
     leftover = ship["flotsam"][0]["booty"]
     if leftover:
         state["box"].extend(leftover)
-        log(state, events, f"Nobody could take {', '.join(map(token_name, leftover))}: back to the box.")
+        tokens = ", ".join(map(token_name, leftover))
+        log(state, events, T("Nobody could take {tokens}: back to the box.", tokens=tokens))
     ship["flotsam"] = [ship["flotsam"][1], lay_group(state)]
     state["sail"] = None
     if state["final"] is None and ship["flotsam"][0] is None:
@@ -196,7 +232,10 @@ def _finish_sail(state: JSON, events: list[Event]) -> None:
         log(
             state,
             events,
-            f"No flotsam is left before the {SHIPS[s]} ship: the game ends after the final sailings.",
+            T(
+                "No flotsam is left before the {ship}: the game ends after the final sailings.",
+                ship=SHIP_NOUN[SHIPS[s]],
+            ),
         )
     if sail["weasel"] is None or not offer_weasel(state, sail["weasel"]):
         end_action(state, events)
@@ -259,6 +298,4 @@ def _game_over(state: JSON, events: list[Event]) -> None:
     state["result"] = {"scores": scores, "winners": winners, "space_sums": sums}
     state["phase"] = "over"
     state["actor"] = None
-    names = joined([f"{{p{w}}}" for w in winners])
-    verb = "share the victory" if len(winners) > 1 else "wins"
-    log(state, events, f"Game over: {names} {verb} with {best} points.")
+    log(state, events, T("Game over: {result}", result=victory(winners, best)))

@@ -5,15 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.core import plural
+from games.i18n import N, T, joined, seat_ref
 from games.sewerpirats.components import Token
+from games.sewerpirats.words import bonus_count
 
 FOOD: tuple[tuple[str, str, int, str], ...] = (
-    ("fries", "ketchup", 5, "French fries"),
-    ("noodles", "chili", 4, "Chinese noodles"),
-    ("burger", "milkshake", 3, "Hamburgers"),
+    ("fries", "ketchup", 5, T("French fries")),
+    ("noodles", "chili", 4, T("Chinese noodles")),
+    ("burger", "milkshake", 3, T("Hamburgers")),
 )
-"""(booty type, bonus type, points the bonus adds to each token, category name)."""
+"""(booty type, bonus type, points the bonus adds to each token, category name (marked))."""
+NO_FOOD: dict[str, str] = {
+    "fries": T("no french fries"),
+    "noodles": T("no chinese noodles"),
+    "burger": T("no hamburgers"),
+}
+TOYS = T("Toys")
+TIN_CANS = T("Tin cans")
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,8 +29,10 @@ class Line:
     """One category of a player's score."""
 
     category: str
+    """The category's name (marked)."""
     points: int
     detail: str
+    """How the points came about (marked)."""
 
     def as_json(self) -> dict[str, object]:
         """The ``breakdown`` entry of the view's final scores."""
@@ -69,27 +79,50 @@ def breakdown(tokens: Iterable[Token]) -> list[Line]:
         extras = len(v.get(bonus, ()))
         if not food and not extras:
             continue
-        detail = " + ".join(map(str, food)) if food else f"no {name.lower()}"
+        detail = " + ".join(map(str, food)) if food else NO_FOOD[booty]
         if extras:
-            detail += f"; {plural(extras, bonus)}: +{plus * extras} each"
+            detail = T(
+                "{values}; {bonuses}: +{plus} each",
+                values=detail,
+                bonuses=bonus_count(bonus, extras),
+                plus=plus * extras,
+            )
         lines.append(Line(name, sum(food) + plus * extras * len(food), detail))
     teddies, dolls = sorted(v.get("teddy", [])), sorted(v.get("doll", []))
     parrots = len(v.get("parrot", ()))
     if teddies or dolls or parrots:
         if parrots == 0:
-            detail = "no parrot: toys count nothing"
+            rule = T("no parrot: toys count nothing")
         elif parrots == 1:
-            detail = "1 parrot: the better of teddies and dolls, +1"
+            rule = T("1 parrot: the better of teddies and dolls, +1")
         else:
-            detail = f"{parrots} parrots: teddies and dolls, +{parrots}"
-        detail = f"teddies {sum(teddies)}, dolls {sum(dolls)}; {detail}"
-        lines.append(Line("Toys", _toys(teddies, dolls, parrots), detail))
+            rule = T("{n} parrots: teddies and dolls, +{n}", n=parrots)
+        detail = T("teddies {teddies}, dolls {dolls}; {rule}", teddies=sum(teddies), dolls=sum(dolls), rule=rule)
+        lines.append(Line(TOYS, _toys(teddies, dolls, parrots), detail))
     cans = sorted(v.get("tincan", []), reverse=True)
     openers = len(v.get("opener", ()))
     if cans or openers:
         opened = cans[:openers]
-        detail = f"{plural(openers, 'can opener')} for {plural(len(cans), 'can')}"
+        values = {
+            "openers": N("{n} can opener", "{n} can openers", openers),
+            "cans": N("{n} can", "{n} cans", len(cans)),
+        }
         if opened:
-            detail += ": " + " + ".join(map(str, opened))
-        lines.append(Line("Tin cans", sum(opened), detail))
+            detail = T("{openers} for {cans}: {values}", values=" + ".join(map(str, opened)), **values)
+        else:
+            detail = T("{openers} for {cans}", **values)
+        lines.append(Line(TIN_CANS, sum(opened), detail))
     return lines
+
+
+def victory(winners: list[int] | tuple[int, ...], best: int) -> str:
+    """Who won with how many points, as a sentence (the outcome's summary and the last line of the log)."""
+    names = joined([seat_ref(w) for w in winners])
+    if len(winners) > 1:
+        return N(
+            "{winners} share the victory with {n} point.",
+            "{winners} share the victory with {n} points.",
+            best,
+            winners=names,
+        )
+    return N("{winner} wins with {n} point.", "{winner} wins with {n} points.", best, winner=names)

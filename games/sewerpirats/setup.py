@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from games.core import JSON, Action, Event, IllegalAction, act
+from games.i18n import T, seat_ref
 from games.sewerpirats.auction import begin, fill_bar
 from games.sewerpirats.board import log
 from games.sewerpirats.components import (
@@ -20,6 +21,7 @@ from games.sewerpirats.components import (
     talisman_deck,
 )
 from games.sewerpirats.sailing import lay_group
+from games.sewerpirats.words import TRIBES_WORD
 
 SMALL_HAND = 3
 """Starting cards of the first player and the player to their left (the others draw 4)."""
@@ -89,16 +91,16 @@ def play_crew(state: JSON, seat: int, action: Action, events: list[Event]) -> No
     """Landlubber: ``tribe <name>`` gives the player 4 figures of a tribe nobody else chose; the next
     player clockwise chooses, and once everyone has, the first player takes the first turn."""
     if action.verb != "tribe" or len(action.args) != 1 or action.args[0] not in TRIBES:
-        raise IllegalAction(f"Choose a tribe: `tribe <{'|'.join(TRIBES)}>`.")
+        raise IllegalAction(T("Choose a tribe: `tribe <{tribes}>`.", tribes="|".join(TRIBES)))
     tribe = action.args[0]
     if tribe in state["tribes"]:
-        raise IllegalAction(f"Another player already chose the {tribe}.")
+        raise IllegalAction(T("Another player already chose the {tribe}.", tribe=TRIBES_WORD[tribe]))
     state["tribes"].append(tribe)
     code = TRIBE_CODES[tribe]
     state["players"][seat]["area"] = [
         {"id": f"{seat}{code}{n}", "owner": seat, "tribe": tribe} for n in range(1, CREW_SIZE + 1)
     ]
-    log(state, events, f"{{p{seat}}} chose the {tribe}.")
+    log(state, events, T("{seat} chose the {tribe}.", seat=seat_ref(seat), tribe=TRIBES_WORD[tribe]))
     state["turn"] = state["actor"] = (seat + 1) % state["seats"]
     if state["turn"] == state["first"]:
         state["phase"] = "action"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-RULES = """\
+from games.i18n import T
+
+RULES = T(
+    """\
 **Sewer Pirats** — 2–5 players. Crew three pirat ships (cat, bird, fish) and seize the best flotsam.
 
 **Ships.** Crew spaces 1, 2, 3 from stern to bow, then the captain's space C. Two face-up flotsam \
@@ -56,3 +59,4 @@ the last figure starts, and unspent cards are your starting hand.
 **Commands**: `draw deck`, `draw row 0`, `move 0ra1 fish 2`, `captain 0ra1 cat`, `sail cat`, \
 `seize 0`, `stop`, `stay`, `snail reveal`, `done`, `tribe rats`, `hire 0`, `bid 2`, `pass`, `discard fish`.
 """
+)

@@ -4,6 +4,7 @@ reveal and the weasel's extra action."""
 from __future__ import annotations
 
 from games.core import JSON, Action, Event, IllegalAction, act
+from games.i18n import T, seat_ref
 from games.sewerpirats.board import (
     CAPTAIN,
     SHIP_INDEX,
@@ -19,6 +20,7 @@ from games.sewerpirats.board import (
 from games.sewerpirats.components import HAND_LIMIT, SHIPS
 from games.sewerpirats.moves import carry_out, check_captain, check_move, plan_actions, snail_reveal
 from games.sewerpirats.sailing import end_action, offer_weasel, start_sail, weasel_actions
+from games.sewerpirats.words import CARD_NOUN, SHIP_NOUN
 
 TURN_PHASES = ("action", "draw", "discard", "snail", "weasel")
 
@@ -54,22 +56,22 @@ def play_turn(state: JSON, seat: int, action: Action, rng: StepRng, events: list
     if phase == "action":
         s = captain_ship(state, seat)
         if s is not None and verb != "sail":
-            raise IllegalAction(f"Your captain is aboard the {SHIPS[s]} ship: you must set sail.")
+            raise IllegalAction(T("Your captain is aboard the {ship}: you must set sail.", ship=SHIP_NOUN[SHIPS[s]]))
         if verb == "draw":
             _draw(state, seat, action.args, rng, events)
         elif verb in ("move", "captain", "sail"):
             _figure_action(state, seat, action, rng, events, None)
         else:
-            raise IllegalAction("Draw two cards, move a figure, become captain or set sail.")
+            raise IllegalAction(T("Draw two cards, move a figure, become captain or set sail."))
     elif phase == "draw":
         if verb != "draw":
-            raise IllegalAction("Take your second card: `draw deck` or `draw row <n>`.")
+            raise IllegalAction(T("Take your second card: `draw deck` or `draw row <n>`."))
         _draw(state, seat, action.args, rng, events)
     elif phase == "discard":
         _discard(state, seat, action, events)
     elif phase == "snail":
         if verb != "snail" or action.args not in (("reveal",), ("skip",)):
-            raise IllegalAction("Say `snail reveal` or `snail skip`.")
+            raise IllegalAction(T("Say `snail reveal` or `snail skip`."))
         if action.args == ("reveal",):
             snail_reveal(state, state["snail"], rng, events)
         end_action(state, events)
@@ -78,7 +80,7 @@ def play_turn(state: JSON, seat: int, action: Action, rng: StepRng, events: list
     elif verb in ("move", "captain", "sail"):
         _figure_action(state, seat, action, rng, events, state["weasel"])
     else:
-        raise IllegalAction("Take another action with the same weasel, or say `done`.")
+        raise IllegalAction(T("Take another action with the same weasel, or say `done`."))
 
 
 def _draw(state: JSON, seat: int, args: tuple[str, ...], rng: StepRng, events: list[Event]) -> None:
@@ -86,17 +88,19 @@ def _draw(state: JSON, seat: int, args: tuple[str, ...], rng: StepRng, events: l
     row = state["row"]
     if args == ("deck",):
         if not can_draw(state):
-            raise IllegalAction("The deck and the discard pile are empty: take a card from the row.")
+            raise IllegalAction(T("The deck and the discard pile are empty: take a card from the row."))
         card = draw_card(state, rng)
-        log(state, events, f"{{p{seat}}} drew a card from the deck.")
-        events.append(Event(f"You drew a {card} card.", seat))
+        log(state, events, T("{seat} drew a card from the deck.", seat=seat_ref(seat)))
+        events.append(Event(T("You drew a {card}.", card=CARD_NOUN[card]), seat))
     elif len(args) == 2 and args[0] == "row":
         if not args[1].isdigit() or int(args[1]) >= len(row):
-            raise IllegalAction(f"The row holds cards 0 to {len(row) - 1}." if row else "The row is empty.")
+            raise IllegalAction(
+                T("The row holds cards 0 to {last}.", last=len(row) - 1) if row else T("The row is empty.")
+            )
         card = row.pop(int(args[1]))
-        log(state, events, f"{{p{seat}}} took a {card} card from the row.")
+        log(state, events, T("{seat} took a {card} from the row.", seat=seat_ref(seat), card=CARD_NOUN[card]))
     else:
-        raise IllegalAction("Draw from the deck or the row: `draw deck` or `draw row 0`.")
+        raise IllegalAction(T("Draw from the deck or the row: `draw deck` or `draw row 0`."))
     player["hand"].append(card)
     if state["phase"] == "action" and (row or can_draw(state)):
         state["phase"] = "draw"
@@ -117,15 +121,17 @@ def _discard_or_end(state: JSON, seat: int, events: list[Event]) -> None:
 
 def _discard_one(state: JSON, seat: int, symbol: str, events: list[Event]) -> None:
     discard_from_hand(state, seat, symbol, 1)
-    log(state, events, f"{{p{seat}}} discarded a card.")
-    events.append(Event(f"You discarded a {symbol} card.", seat))
+    log(state, events, T("{seat} discarded a card.", seat=seat_ref(seat)))
+    events.append(Event(T("You discarded a {card}.", card=CARD_NOUN[symbol]), seat))
 
 
 def _discard(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
     if action.verb != "discard" or len(action.args) != 1 or action.args[0] not in SHIP_INDEX:
-        raise IllegalAction(f"Discard down to {HAND_LIMIT} cards, one at a time: `discard cat`, `bird` or `fish`.")
+        raise IllegalAction(
+            T("Discard down to {limit} cards, one at a time: `discard cat`, `bird` or `fish`.", limit=HAND_LIMIT)
+        )
     if action.args[0] not in state["players"][seat]["hand"]:
-        raise IllegalAction(f"You hold no {action.args[0]} card.")
+        raise IllegalAction(T("You hold no {card}.", card=CARD_NOUN[action.args[0]]))
     _discard_one(state, seat, action.args[0], events)
     _discard_or_end(state, seat, events)
 
@@ -137,11 +143,11 @@ def _figure_action(
     if action.verb == "sail":
         s = captain_ship(state, seat)
         if len(action.args) != 1 or action.args[0] not in SHIP_INDEX:
-            raise IllegalAction("Say which ship sets sail, e.g. `sail cat`.")
+            raise IllegalAction(T("Say which ship sets sail, e.g. `sail cat`."))
         if s != SHIP_INDEX[action.args[0]]:
-            raise IllegalAction(f"You have no captain on the {action.args[0]} ship.")
+            raise IllegalAction(T("You have no captain on the {ship}.", ship=SHIP_NOUN[action.args[0]]))
         if weasel is not None and state["ships"][s]["spaces"][CAPTAIN]["id"] != weasel:
-            raise IllegalAction("The extra action must use the same weasel.")
+            raise IllegalAction(T("The extra action must use the same weasel."))
         start_sail(state, s, events, weasel_may_act=weasel is None)
         return
     check = check_move if action.verb == "move" else check_captain

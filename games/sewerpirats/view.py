@@ -4,30 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.core import JSON, joined, plural
+from games.core import JSON
+from games.i18n import N, T, joined, seat_ref
 from games.sewerpirats.board import CAPTAIN, captain_ship, second_token
-from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, TRIBE_SINGULAR, token_name
-from games.sewerpirats.scoring import FOOD, breakdown, total
+from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, token_name
+from games.sewerpirats.scoring import FOOD, TIN_CANS, TOYS, breakdown, total
+from games.sewerpirats.words import SHIP_NOUN, SYMBOL, TRIBE, VARIANT, cards
 
 
 def _kind(category: str, *, effect: str | None = None, needs_bonus: bool = False) -> JSON:
     return {"category": category, "bonus": effect is not None, "needs_bonus": needs_bonus, "effect": effect}
 
 
+_PLUS = {bonus: plus for _, bonus, plus, _ in FOOD}
+EFFECTS: dict[str, str] = {
+    "ketchup": T("+{plus} per fries", plus=_PLUS["ketchup"]),
+    "chili": T("+{plus} per noodles", plus=_PLUS["chili"]),
+    "milkshake": T("+{plus} per burger", plus=_PLUS["milkshake"]),
+}
+"""What each food's bonus token adds (the points are :data:`FOOD`'s)."""
+
 TOKEN_KINDS: JSON = {
     **{
-        kind: _kind(name, effect=None if kind == booty else f"+{plus} per {booty}")
+        kind: _kind(name, effect=None if kind == booty else EFFECTS[bonus])
         for booty, bonus, plus, name in FOOD
         for kind in (booty, bonus)
     },
-    "teddy": _kind("Toys", needs_bonus=True),
-    "doll": _kind("Toys", needs_bonus=True),
-    "parrot": _kind("Toys", effect="scores toys"),
-    "tincan": _kind("Tin cans", needs_bonus=True),
-    "opener": _kind("Tin cans", effect="opens a can"),
+    "teddy": _kind(TOYS, needs_bonus=True),
+    "doll": _kind(TOYS, needs_bonus=True),
+    "parrot": _kind(TOYS, effect=T("scores toys")),
+    "tincan": _kind(TIN_CANS, needs_bonus=True),
+    "opener": _kind(TIN_CANS, effect=T("opens a can")),
 }
-"""The view's ``token_kinds``, in scoring order: each token type's category of the final scoring, whether
-it is a bonus token, what a bonus does, and whether booty scores nothing without its bonus."""
+"""The view's ``token_kinds``, in scoring order: each token type's category of the final scoring (marked),
+whether it is a bonus token, what a bonus does (marked), and whether booty scores nothing without its bonus."""
 
 
 def _shared(item: JSON) -> JSON:
@@ -149,82 +159,139 @@ def _final(state: JSON) -> JSON:
 
 
 def pending(state: JSON) -> str | None:
-    """What the player to act must decide, with ``{pN}`` for seats."""
+    """What the player to act must decide, with ``{pN}`` for seats (marked)."""
     seat = state["actor"]
     if seat is None:
         return None
-    who = f"{{p{seat}}}"
+    who = seat_ref(seat)
     phase = state["phase"]
     sail = state["sail"]
     if phase == "crew":
-        return f"{who} chooses a tribe"
+        return T("{seat} chooses a tribe", seat=who)
     if phase == "auction":
-        a = state["auction"]
-        if a["kind"] == "hire":
-            return f"{who} picks a figure at the bar to auction"
-        tribe = TRIBE_SINGULAR[a["bar"][a["lot"]]["tribe"]] if a["kind"] != "pay" else ""
-        if a["kind"] == "open":
-            return f"{who} names the opening bid for the {tribe} (at least {plural(a['lot'], 'card')})"
-        if a["kind"] == "raise":
-            return f"{who} raises the bid of {plural(a['bid'], 'card')} for the {tribe}, or passes"
-        more = "card" if a["pay"] == a["bid"] else "more card"
-        return f"{who} chooses {plural(a['pay'], more)} to pay"
+        return _auction_pending(state["auction"], who)
     if phase == "action":
         s = captain_ship(state, seat)
-        return f"{who} takes an action" if s is None else f"{who} must set sail with the {SHIPS[s]} ship"
+        if s is None:
+            return T("{seat} takes an action", seat=who)
+        return T("{seat} must set sail with the {ship}", seat=who, ship=SHIP_NOUN[SHIPS[s]])
     if phase == "draw":
-        return f"{who} takes a second card"
+        return T("{seat} takes a second card", seat=who)
     if phase == "discard":
         extra = len(state["players"][seat]["hand"]) - HAND_LIMIT
-        return f"{who} discards down to {HAND_LIMIT} cards ({plural(extra, 'card')} too many)"
+        return N(
+            "{seat} discards down to {limit} cards ({n} card too many)",
+            "{seat} discards down to {limit} cards ({n} cards too many)",
+            extra,
+            seat=who,
+            limit=HAND_LIMIT,
+        )
     if phase == "snail":
-        return f"{who} may reveal the top card for the snail"
+        return T("{seat} may reveal the top card for the snail", seat=who)
     if phase == "weasel":
-        return f"{who} may take another action with the same weasel"
+        return T("{seat} may take another action with the same weasel", seat=who)
     ship = SHIPS[sail["ship"]]
     if phase == "toad":
-        return f"{who}'s Toad on {ship} {sail['at'] + 1} seizes a token or stays aboard"
+        return T(
+            "{seat}'s Toad on {ship} {space} seizes a token or stays aboard",
+            seat=who,
+            ship=SYMBOL[ship],
+            space=sail["at"] + 1,
+        )
+    return _seize_pending(state, who, ship)
+
+
+def _auction_pending(a: JSON, who: str) -> str:
+    if a["kind"] == "hire":
+        return T("{seat} picks a figure at the bar to auction", seat=who)
+    if a["kind"] == "pay":
+        if a["pay"] == a["bid"]:
+            return N("{seat} chooses {n} card to pay", "{seat} chooses {n} cards to pay", a["pay"], seat=who)
+        return N("{seat} chooses {n} more card to pay", "{seat} chooses {n} more cards to pay", a["pay"], seat=who)
+    figure = TRIBE[a["bar"][a["lot"]]["tribe"]]
+    if a["kind"] == "open":
+        return T(
+            "{seat} names the opening bid for the {figure} (at least {cards})",
+            seat=who,
+            figure=figure,
+            cards=cards(a["lot"]),
+        )
+    return T(
+        "{seat} raises the bid of {cards} for the {figure}, or passes", seat=who, cards=cards(a["bid"]), figure=figure
+    )
+
+
+def _seize_pending(state: JSON, who: str, ship: str) -> str:
+    sail = state["sail"]
+    values = {"seat": who, "ship": SHIP_NOUN[ship]}
+    if sail["at"] == CAPTAIN:
+        if second_token(sail):
+            return T("{seat} may seize a second token from the {ship} for their captain, or stop", **values)
+        if sail["take"] > 1:
+            return T("{seat} seizes a token from the {ship} for their captain (a rat: up to 2)", **values)
+        return T("{seat} seizes a token from the {ship} for their captain", **values)
     fig = state["ships"][sail["ship"]]["spaces"][sail["at"]]
-    where = "captain" if sail["at"] == CAPTAIN else f"{TRIBE_SINGULAR[fig['tribe']]} on space {sail['at'] + 1}"
+    values |= {"figure": TRIBE[fig["tribe"]], "space": sail["at"] + 1}
     if second_token(sail):
-        return f"{who} may seize a second token from the {ship} ship for their {where}, or stop"
-    more = " (a rat: up to 2)" if sail["take"] > 1 else ""
-    return f"{who} seizes a token from the {ship} ship for their {where}{more}"
+        return T(
+            "{seat} may seize a second token from the {ship} for their {figure} on space {space}, or stop", **values
+        )
+    if sail["take"] > 1:
+        return T("{seat} seizes a token from the {ship} for their {figure} on space {space} (a rat: up to 2)", **values)
+    return T("{seat} seizes a token from the {ship} for their {figure} on space {space}", **values)
 
 
 def summary_line(view: JSON) -> str:
-    """One line describing the position."""
-    head = f"Sewer Pirats ({view['variant']})"
+    """One line describing the position (marked)."""
+    variant = VARIANT.get(view["variant"], view["variant"])
     if view["final"] is not None:
-        scores = ", ".join(f"{{p{s['seat']}}} {s['total']}" for s in view["final"]["scores"])
-        winners = joined([f"{{p{w}}}" for w in view["final"]["winners"]])
-        return f"{head}: game over, {winners} won. Scores: {scores}."
-    ships = "; ".join(
-        f"{ship['ship']} {sum(f is not None for f in ship['spaces'][:CAPTAIN])} crew"
-        + (" + captain" if ship["spaces"][CAPTAIN] else "")
-        for ship in view["ships"]
+        scores = ", ".join(f"{seat_ref(s['seat'])} {s['total']}" for s in view["final"]["scores"])
+        winners = joined([seat_ref(w) for w in view["final"]["winners"]])
+        return T(
+            "Sewer Pirats ({variant}): game over, {winners} won. Scores: {scores}.",
+            variant=variant,
+            winners=winners,
+            scores=scores,
+        )
+    ships = "; ".join(_ship_crew(ship) for ship in view["ships"])
+    return T(
+        "Sewer Pirats ({variant}): {pending}. Ships: {ships}. Groups left in the pools: {groups}.",
+        variant=variant,
+        pending=view["pending"] or "",
+        ships=ships,
+        groups=view["groups_left"],
     )
-    return f"{head}: {view['pending']}. Ships: {ships}. Groups left in the pools: {view['groups_left']}."
+
+
+def _ship_crew(ship: JSON) -> str:
+    crew = sum(f is not None for f in ship["spaces"][:CAPTAIN])
+    if ship["spaces"][CAPTAIN]:
+        return T("{ship} {n} crew + captain", ship=SYMBOL[ship["ship"]], n=crew)
+    return T("{ship} {n} crew", ship=SYMBOL[ship["ship"]], n=crew)
 
 
 def seat_text(view: JSON) -> str:
-    """The viewer's hand and tokens with the live score preview, or the final score once the game is over."""
+    """The viewer's hand and tokens with the live score preview, or the final score once the game is over
+    (marked, one line each)."""
     seat = view["viewer"]
     if seat is None:
-        return "You are watching: hands and tokens are secret."
+        return T("You are watching: hands and tokens are secret.")
     hand = view["hand"]
-    cards = ", ".join(f"{hand.count(s)} {s}" for s in SHIPS if s in hand) or "no cards"
+    held = ", ".join(T("{n} {symbol}", n=hand.count(s), symbol=SYMBOL[s]) for s in SHIPS if s in hand)
     me = view["players"][seat]
     tokens = me["tokens"]
-    lines = [f"**Your hand** ({len(hand)}): {cards}"]
+    lines = [T("**Your hand** ({n}): {cards}", n=len(hand), cards=held or T("no cards"))]
     over = view["final"] is not None
     if not tokens:
-        lines.append("**Your tokens:** none." if over else "**Your tokens:** none yet.")
+        lines.append(T("**Your tokens:** none.") if over else T("**Your tokens:** none yet."))
         return "\n".join(lines)
-    lines.append("**Your tokens:** " + ", ".join(token_name(t) for t in tokens))
+    lines.append(T("**Your tokens:** {tokens}", tokens=", ".join(token_name(t) for t in tokens)))
     if over:
-        lines.append(f"**Final score: {view['final']['scores'][seat]['total']}**")
+        lines.append(T("**Final score: {score}**", score=view["final"]["scores"][seat]["total"]))
     else:
-        lines.append(f"**Score if the game ended now: {me['score']}**")
-    lines += [f"- {line.category}: {line.points} ({line.detail})" for line in breakdown(tokens)]
+        lines.append(T("**Score if the game ended now: {score}**", score=me["score"]))
+    lines += [
+        T("- {category}: {points} ({detail})", category=line.category, points=line.points, detail=line.detail)
+        for line in breakdown(tokens)
+    ]
     return "\n".join(lines)

@@ -14,10 +14,12 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from games.core import format_seats, plural
-from games.sewerpirats.components import SHIPS, TRIBE_SINGULAR, TRIBES
+from games.core import format_seats
+from games.i18n import N, T, localize, localize_tree, ntr, tr
+from games.sewerpirats.components import SHIPS, TRIBES
+from games.sewerpirats.words import SYMBOL, TRIBE, cards
 from rendering import theme as t
 from rendering.cache import image_cache
 from rendering.sewerpirats.icons import SHIP_COLOURS, WHITE, icon
@@ -49,18 +51,18 @@ CAPTAIN_RED: t.RGB = (176, 36, 36)
 NIGHT: t.RGB = (14, 34, 48)
 """Fill of the dark panels (events, empty slots)."""
 
-VARIANT_LABELS = {"standard": "STANDARD", "landlubber": "LANDLUBBER", "auction": "CREW AUCTION"}
+VARIANT_LABELS = {"standard": T("STANDARD"), "landlubber": T("LANDLUBBER"), "auction": T("CREW AUCTION")}
 _TAGS = {
-    "crew": "CHOOSES A TRIBE",
-    "auction": "AUCTION",
-    "action": "TAKES AN ACTION",
-    "draw": "SECOND CARD",
-    "discard": "DISCARDS",
-    "snail": "SNAIL REVEAL?",
-    "weasel": "WEASEL AGAIN?",
-    "seize": "SEIZES A TOKEN",
-    "final": "SEIZES A TOKEN",
-    "toad": "TOAD: SEIZE OR STAY",
+    "crew": T("CHOOSES A TRIBE"),
+    "auction": T("AUCTION"),
+    "action": T("TAKES AN ACTION"),
+    "draw": T("SECOND CARD"),
+    "discard": T("DISCARDS"),
+    "snail": T("SNAIL REVEAL?"),
+    "weasel": T("WEASEL AGAIN?"),
+    "seize": T("SEIZES A TOKEN"),
+    "final": T("SEIZES A TOKEN"),
+    "toad": T("TOAD: SEIZE OR STAY"),
 }
 """The tag on the panel of the player to act, by phase."""
 
@@ -90,7 +92,9 @@ NAME_LINES = 3
 """A long name takes up to three lines (five panels side by side), each
 :data:`rendering.theme.NAME_LINE_H` px more, never cut."""
 EVENT_LINES = 3
-"""Recent events shown (each may take two lines)."""
+"""Recent events shown."""
+EVENT_WRAP = 3
+"""Lines an event may take (two in English; a longer language, long names)."""
 EVENT_LINE_H = 36
 LEGEND_ROW_H = 38
 BAR_CELL_H = 124
@@ -99,13 +103,47 @@ SMALL = t.MIN_TEXT
 """The size of the smallest labels."""
 
 
-def _top_height(view: View) -> tuple[str, int]:
-    """The optional panel between the banner and the ships: the auction bar or the landlubber picks."""
+def _top_height(view: View, locale: str = "en", names: Sequence[str] = ()) -> tuple[str, int]:
+    """The optional panel between the banner and the ships: the auction bar or the landlubber picks (a line
+    taller where ``locale``'s words take another line, and at the bar where the players' ``names`` do)."""
     if view.get("auction") is not None:
-        return "bar", 62 + _bar_rows(len(view["auction"]["bar"])) * BAR_CELL_H + 52
+        rows = _bar_rows(len(view["auction"]["bar"])) * BAR_CELL_H
+        name_rows = len(_name_rows(tuple(names), _bar_suffixes(view["auction"], len(names)))[1])
+        return "bar", 62 + rows + 52 + _bar_hint_h(locale) + (name_rows - 1) * NAME_ROW_H
     if view["phase"] == "crew":
-        return "picks", PICKS_H
+        return "picks", PICKS_H + _picks_extra(locale)
     return "", 0
+
+
+NAME_ROW_H = 44
+"""Another row of the bar's name pills."""
+HEAD_LINE_H = 30
+"""A second line of a panel's heading."""
+INFO_ROOM = 380
+"""The least room beside the bar's title and hint for the auction's state; with less the hint goes under them."""
+
+
+def _bar_hint(locale: str) -> str:
+    return tr(locale, "front → rear · ≥ least bid · ✓ still bidding")
+
+
+@lru_cache(maxsize=8)
+def _bar_hint_h(locale: str) -> int:
+    """0 where the bar's hint fits beside its title, else the height of the line it takes below it."""
+    used = t.text_width(tr(locale, "THE BAR"), t.font(26, bold=True)) + t.text_width(_bar_hint(locale), t.font(SMALL))
+    return 0 if 20 + used + 16 + 24 + INFO_ROOM + 20 <= INNER else HEAD_LINE_H
+
+
+@lru_cache(maxsize=8)
+def _picks_hint(locale: str) -> tuple[str, ...]:
+    """The landlubber picks' hint beside their title, on as many lines as it needs."""
+    hint = tr(locale, "each player takes 4 figures of a tribe nobody else chose")
+    room = INNER - 36 - t.text_width(tr(locale, "TRIBE PICKS"), t.font(SMALL, bold=True)) - 20
+    return t.wrap(hint, t.font(SMALL), room)
+
+
+def _picks_extra(locale: str) -> int:
+    return (len(_picks_hint(locale)) - 1) * 28
 
 
 def _bar_rows(stools: int) -> int:
@@ -129,9 +167,17 @@ def _panel_w(seats: int) -> int:
     return (INNER - (seats - 1) * PLAYER_GAP) // seats
 
 
-def _count_rows(seats: int) -> int:
+def _count_words(locale: str, n: int) -> tuple[str, str]:
+    """The words after a hand size and a token count of ``n``: "cards", "tokens"."""
+    return ntr(locale, "card", "cards", n), ntr(locale, "token", "tokens", n)
+
+
+def _count_rows(seats: int, locale: str = "en") -> int:
     """Hand size and tokens with their words share one row where the panel is wide enough."""
-    words = t.text_width("cards", t.font(SMALL)) + t.text_width("tokens", t.font(SMALL))
+    words = max(
+        t.text_width(card, t.font(SMALL)) + t.text_width(token, t.font(SMALL))
+        for card, token in (_count_words(locale, 1), _count_words(locale, 2))
+    )
     counts = 2 * t.text_width("88", t.font(SMALL, bold=True)) + _mini_back().width + _pool_icon(0, 34).width
     return 1 if _panel_w(seats) - 2 * INSET - 12 >= words + counts + 4 * 8 + 24 else 2
 
@@ -145,21 +191,21 @@ def _name_lines(seats: int, names: Sequence[str]) -> int:
     return max(len(t.name_lines(name, _name_room(seats), 26, 42, NAME_LINES)[0]) for name in names)
 
 
-def _player_h(seats: int, name_lines: int) -> int:
-    return 124 + _count_rows(seats) * COUNT_ROW_H + (name_lines - 1) * t.NAME_LINE_H
+def _player_h(seats: int, name_lines: int, locale: str = "en") -> int:
+    return 124 + _count_rows(seats, locale) * COUNT_ROW_H + (name_lines - 1) * t.NAME_LINE_H
 
 
-def player_box(seats: int, top: int, i: int, name_lines: int = 1) -> t.Box:
+def player_box(seats: int, top: int, i: int, name_lines: int = 1, locale: str = "en") -> t.Box:
     """The panel of seat ``i`` on the board: all players side by side in one row (names of
     ``name_lines`` lines make every panel taller)."""
     w = _panel_w(seats)
     x = M + i * (w + PLAYER_GAP)
     y = _players_y(top)
-    return x, y, x + w, y + _player_h(seats, name_lines)
+    return x, y, x + w, y + _player_h(seats, name_lines, locale)
 
 
-def _events_y(seats: int, top: int, name_lines: int) -> int:
-    return _players_y(top) + _player_h(seats, name_lines) + 22
+def _events_y(seats: int, top: int, name_lines: int, locale: str = "en") -> int:
+    return _players_y(top) + _player_h(seats, name_lines, locale) + 22
 
 
 def _events_height(lines: int, legend_rows: int) -> int:
@@ -188,6 +234,20 @@ def group_box(top: int, ship: int, which: int) -> t.Box:
 
 def _pile_cx(k: int) -> int:
     return M + 22 + 4 * (CARD_W + 12) + 10 + CARD_W // 2 + k * (CARD_W + 40)
+
+
+def _pile_labels(deck: str, discard: str, start: float) -> list[tuple[float, str, ImageFont.FreeTypeFont]]:
+    """``(centre x, label, font)`` of the deck's and the discard pile's labels: centred over their piles where
+    they fit, else moved apart (in the condensed face if need be), never past the panel's right edge nor
+    back over the row's title ending at ``start``."""
+    right = M + ROW_PANEL_W - 8
+    for fnt in (t.font(SMALL, bold=True), t.font(SMALL, True, True)):
+        w0, w1 = t.text_width(deck, fnt), t.text_width(discard, fnt)
+        c1 = min(_pile_cx(1), right - w1 / 2)
+        c0 = min(_pile_cx(0), c1 - w1 / 2 - 12 - w0 / 2)
+        if c0 - w0 / 2 >= start:
+            break
+    return [(c0, deck, fnt), (c1, discard, fnt)]
 
 
 def _pool_cx(k: int) -> int:
@@ -261,41 +321,56 @@ def _space_tab(space: int) -> Image.Image:
     return img
 
 
-def _legend(cat: Catalog) -> list[list[tuple[Image.Image, str]]]:
+LEGEND_TRIBES = {
+    "rats": T("rat"),
+    "raccoons": T("raccoon"),
+    "cockroaches": T("cockroach"),
+    "weasels": T("weasel"),
+    "snails": T("snail"),
+    "toads": T("toad"),
+}
+"""A tribe in the legend, after its letter: "R rat"."""
+
+
+def _legend(cat: Catalog, locale: str) -> list[list[tuple[Image.Image, str]]]:
     """The legend's entries: the tribes by letter, then how tokens read."""
     booty, bonus = cat.kinds[cat.categories[0]]
     return [
-        [(icon(tr, 32), f"{TRIBE_LETTERS[tr]} {TRIBE_SINGULAR[tr].lower()}") for tr in TRIBES],
         [
-            (token_of(cat, booty, 30), "booty (square)"),
-            (token_of(cat, bonus, 30), "bonus (circle)"),
-            (badge(3, False, 36), "value"),
-            (badge(9, True, 40), "needs its bonus"),
-            (icon("hat", 34), "captain"),
+            (icon(tribe, 32), tr(locale, "{letter} {tribe}", letter=TRIBE_LETTERS[tribe], tribe=LEGEND_TRIBES[tribe]))
+            for tribe in TRIBES
+        ],
+        [
+            (token_of(cat, booty, 30), tr(locale, "booty (square)")),
+            (token_of(cat, bonus, 30), tr(locale, "bonus (circle)")),
+            (badge(3, False, 36), tr(locale, "value")),
+            (badge(9, True, 40), tr(locale, "needs its bonus")),
+            (icon("hat", 34), tr(locale, "captain")),
         ],
     ]
 
 
-@lru_cache(maxsize=4)
-def _legend_rows(cat: Catalog) -> int:
+@lru_cache(maxsize=8)
+def _legend_rows(cat: Catalog, locale: str) -> int:
     fnt = t.font(SMALL)
-    return sum(len(t.legend_rows(entries, fnt, INNER - 44, 20)) for entries in _legend(cat))
+    return sum(len(t.legend_rows(entries, fnt, INNER - 44, 20)) for entries in _legend(cat, locale))
 
 
 @image_cache
-def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog) -> Image.Image:
+def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog, locale: str = "en") -> Image.Image:
     """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
-    ey = _events_y(seats, top, name_lines)
-    legend_rows = _legend_rows(cat)
+    ey = _events_y(seats, top, name_lines, locale)
+    legend_rows = _legend_rows(cat, locale)
     img = t.new_canvas(W, ey + _events_height(lines, legend_rows) + M)
-    t.title(img, (M - 2, HEADER_Y - 26), t.icon("rat", 50), "SEWER PIRATS", 40)
+    t.title(img, (M - 2, HEADER_Y - 26), t.icon("rat", 50), tr(locale, "SEWER PIRATS"), 40)
     # Ships: hull, emblem and name, deck spaces with their labels; the flotsam groups' frames.
     for i, ship in enumerate(SHIPS):
         y = _row_y(top, i)
         t.paste(img, _hull(), (M, y + 2))
         t.paste(img, _medallion(ship), (M + 54, y + ROW_H / 2 - 14), "mm")
         name_font = t.font(SMALL, bold=True)
-        t.text(img, (M + 54, y + ROW_H - 30), ship.upper(), name_font, t.PARCHMENT, anchor="mm", outline=WOOD_DARK)
+        name = localize(SYMBOL[ship], locale).upper()
+        t.text(img, (M + 54, y + ROW_H - 30), name, name_font, t.PARCHMENT, anchor="mm", outline=WOOD_DARK)
         for space in range(4):
             x0, y0, x1, _ = slot_box(top, i, space)
             t.paste(img, _hatch(space == 3), (x0, y0))
@@ -306,74 +381,80 @@ def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog
     sy = _strip_y(top)
     head = t.font(SMALL, bold=True)
     t.panel(img, (M, sy, M + ROW_PANEL_W, sy + STRIP_H))
-    t.text(img, (M + 20, sy + 22), "TALISMAN ROW", head, t.INK, anchor="lm")
-    for k, label in enumerate(("DECK", "DISCARD")):
-        t.text(img, (_pile_cx(k), sy + 22), label, head, t.INK, anchor="mm")
+    row_title = tr(locale, "TALISMAN ROW")
+    t.text(img, (M + 20, sy + 22), row_title, head, t.INK, anchor="lm")
+    start = M + 20 + t.text_width(row_title, head) + 16
+    for x, label, fnt in _pile_labels(tr(locale, "DECK"), tr(locale, "DISCARD"), start):
+        t.text(img, (x, sy + 22), label, fnt, t.INK, anchor="mm")
     t.panel(img, (M + ROW_PANEL_W + 16, sy, W - M, sy + STRIP_H))
-    t.text(img, (M + ROW_PANEL_W + 36, sy + 22), "LEFT IN THE POOLS", head, t.INK, anchor="lm")
-    for k, label in enumerate(("booty", "bonus", "groups")):
+    t.text(img, (M + ROW_PANEL_W + 36, sy + 22), tr(locale, "LEFT IN THE POOLS"), head, t.INK, anchor="lm")
+    for k, label in enumerate((tr(locale, "booty"), tr(locale, "bonus"), tr(locale, "groups"))):
         t.paste(img, _pool_icon(k), (_pool_cx(k) - 30, sy + 84), "mm")
         t.text(img, (_pool_cx(k), sy + STRIP_H - 24), label, t.font(SMALL), t.INK_SOFT, anchor="mm")
     # Player panels.
     for i in range(seats):
-        t.panel(img, player_box(seats, top, i, name_lines))
+        t.panel(img, player_box(seats, top, i, name_lines, locale))
     # Recent events and the legend.
     t.panel(img, (M, ey, W - M, ey + _events_height(lines, legend_rows)), fill=NIGHT)
     ly = ey + 20 + lines * EVENT_LINE_H + 14
     ImageDraw.Draw(img).line((M + 20, ly, W - M - 20, ly), fill=(40, 70, 86), width=2)
     y = ly + 14 + LEGEND_ROW_H / 2
-    for entries in _legend(cat):
+    for entries in _legend(cat, locale):
         rows = t.legend(img, (M + 22, y), entries, t.font(SMALL), t.MIST, width=INNER - 44, gap=20)
         y += rows * LEGEND_ROW_H
     return img
 
 
 # ====================================================================== drawing
-def render_board(view: View, names: Sequence[str]) -> bytes:
+def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The Sewer Pirats table for ``view``. Reads only public fields, so every seat's view gives the same
-    image. ``names[i]`` is seat ``i``'s display name. Returns PNG bytes."""
+    image. ``names[i]`` is seat ``i``'s display name; ``locale`` the language to draw it in. Returns PNG
+    bytes."""
+    view = localize_tree(view, locale)
     seats = view["seats"]
-    seat_names = t.seat_names(names, seats)
+    seat_names = t.seat_names(names, seats, locale)
     cat = catalog(view)
-    top_kind, top = _top_height(view)
+    top_kind, top = _top_height(view, locale, seat_names)
     events = tuple(" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:])
     lines = _event_lines(events)
     name_lines = _name_lines(seats, seat_names)
-    img = _board_layer(seats, top, name_lines, len(lines), cat).copy()
-    _draw_header(img, view, seat_names)
+    img = _board_layer(seats, top, name_lines, sum(map(len, lines)), cat, locale).copy()
+    _draw_header(img, view, seat_names, locale)
     if top_kind == "bar":
-        _draw_bar(img, view, seat_names)
+        _draw_bar(img, view, seat_names, locale)
     elif top_kind == "picks":
-        _draw_picks(img, view, seat_names)
+        _draw_picks(img, view, seat_names, locale)
     sailing = view["sailing"]["ship"] if view["sailing"] else None
     for i, ship in enumerate(view["ships"]):
         for space, fig in enumerate(ship["spaces"]):
             if fig is not None:
                 cx, cy = _slot_centre(slot_box(top, i, space))
-                t.paste(img, figure(fig["tribe"], fig["owner"], FIG), (cx, cy), "mm")
+                t.paste(img, figure(fig["tribe"], fig["owner"], FIG, locale), (cx, cy), "mm")
                 if space == 3:  # the captain wears the hat
                     t.paste(img, icon("hat", 46), (cx, cy - FIG / 2 + 2), "mm")
         for which, group in enumerate(ship["flotsam"]):
             x0, y0, _, _ = box = group_box(top, i, which)
             if group is None:
-                t.paste(img, _no_group(), (x0, y0))
+                t.paste(img, _no_group(locale), (x0, y0))
                 continue
-            img.paste(_group_image(_group_key(group), which, cat), (x0 + INSET, y0 + INSET))
+            img.paste(_group_image(_group_key(group), which, cat, locale), (x0 + INSET, y0 + INSET))
             if which == 0 and ship["ship"] == sailing:
                 t.glow(img, box, radius=14)
-    _draw_strip(img, view, top)
+    _draw_strip(img, view, top, locale)
     for i, player in enumerate(view["players"]):
-        box = player_box(seats, top, i, name_lines)
-        _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines)
-    ey = _events_y(seats, top, name_lines)
-    for n, (first, line) in enumerate(lines):
-        t.paste(img, _event_line(line, first), (M + 20, ey + 12 + n * EVENT_LINE_H))
+        box = player_box(seats, top, i, name_lines, locale)
+        _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines, locale)
+    ey = _events_y(seats, top, name_lines, locale)
+    n = 0
+    for event in lines:
+        t.paste(img, _event_image(event), (M + 20, ey + 12 + n * EVENT_LINE_H))
+        n += len(event)
     return t.to_png(img)
 
 
-def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
-    x = M + 54 + t.text_width("SEWER PIRATS", t.font(40, bold=True)) + 20
-    variant = VARIANT_LABELS.get(view["variant"], str(view["variant"]).upper())
+def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) -> None:
+    x = M + 54 + t.text_width(tr(locale, "SEWER PIRATS"), t.font(40, bold=True)) + 20
+    variant = localize(VARIANT_LABELS.get(view["variant"], str(view["variant"]).upper()), locale)
     box = t.pill(
         img, (x, HEADER_Y - 20), variant, t.font(SMALL, bold=True), (24, 64, 84), t.FOAM, border=t.GOLD, height=40
     )
@@ -381,7 +462,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
         box = t.pill(
             img,
             (box[2] + 10, HEADER_Y - 20),
-            "NO ABILITIES",
+            tr(locale, "NO ABILITIES"),
             t.font(SMALL, condensed=True),
             t.PARCHMENT_SHADE,
             t.INK_SOFT,
@@ -391,7 +472,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
         t.pill(
             img,
             (box[2] + 10, HEADER_Y - 20),
-            "FINAL SAILINGS",
+            tr(locale, "FINAL SAILINGS"),
             t.font(SMALL, bold=True),
             t.DANGER,
             WHITE,
@@ -402,8 +483,18 @@ def _draw_header(img: Image.Image, view: View, names: list[str]) -> None:
     if view["phase"] == "over" and final:
         best = max((s["total"] for s in final["scores"]), default=0)
         who = " & ".join(names[w] for w in final["winners"])
-        verb = "share the victory" if len(final["winners"]) > 1 else "wins"
-        t.paste(img, _banner(f"Game over: {who} {verb} with {plural(best, 'point')}", t.GOLD), (M, BANNER_Y))
+        if len(final["winners"]) > 1:
+            result = N(
+                "Game over: {winners} share the victory with {n} point",
+                "Game over: {winners} share the victory with {n} points",
+                best,
+                winners=who,
+            )
+        else:
+            result = N(
+                "Game over: {winner} wins with {n} point", "Game over: {winner} wins with {n} points", best, winner=who
+            )
+        t.paste(img, _banner(localize(result, locale), t.GOLD), (M, BANNER_Y))
     elif view["pending"]:
         t.paste(img, _banner(" ".join(format_seats(view["pending"], names).split()), t.HIGHLIGHT), (M, BANNER_Y))
 
@@ -422,19 +513,19 @@ def _banner(status: str, colour: t.RGB) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def _event_lines(events: tuple[str, ...]) -> tuple[tuple[bool, str], ...]:
-    """The recent events as display lines, each event on up to two lines: ``(starts an event, text)``."""
+def _event_lines(events: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The recent events as display lines, each event on up to :data:`EVENT_WRAP` lines."""
     fnt = t.font(SMALL + 2)
-    return tuple((k == 0, part) for event in events for k, part in enumerate(t.wrap(event, fnt, INNER - 80, 2)))
+    return tuple(t.wrap(event, fnt, INNER - 80, EVENT_WRAP) for event in events)
 
 
 @image_cache
-def _event_line(line: str, first: bool) -> Image.Image:
-    """One line of the recent events, with a marker where an event starts."""
-    img = Image.new("RGBA", (INNER - 40, EVENT_LINE_H), (*t.FOAM, 0))
-    if first:
-        t.text(img, (4, EVENT_LINE_H / 2), "›", t.font(SMALL + 2, bold=True), t.GOLD, anchor="lm")
-    t.text(img, (26, EVENT_LINE_H / 2), line, t.font(SMALL + 2), t.FOAM, anchor="lm")
+def _event_image(lines: tuple[str, ...]) -> Image.Image:
+    """One recent event on its lines, with a marker where it starts."""
+    img = Image.new("RGBA", (INNER - 40, EVENT_LINE_H * len(lines)), (*t.FOAM, 0))
+    t.text(img, (4, EVENT_LINE_H / 2), "›", t.font(SMALL + 2, bold=True), t.GOLD, anchor="lm")
+    for n, line in enumerate(lines):
+        t.text(img, (26, EVENT_LINE_H / 2 + n * EVENT_LINE_H), line, t.font(SMALL + 2), t.FOAM, anchor="lm")
     return img
 
 
@@ -447,13 +538,13 @@ def _group_key(group: View) -> GroupKey:
 
 
 @image_cache
-def _group_image(key: GroupKey, which: int, cat: Catalog) -> Image.Image:
+def _group_image(key: GroupKey, which: int, cat: Catalog, locale: str) -> Image.Image:
     """A flotsam group's contents on parchment (opaque, for the inside of its frame): its three booty
     tokens with their values and its bonus token in a row, and under them what the bonus does. A token
     already seized leaves a faint outline."""
     w, h = GROUP_W - 2 * INSET, GROUP_H - 2 * INSET
     img = Image.new("RGB", (w, h), t.PARCHMENT)
-    label = "AT THE BOW" if which == 0 else "NEXT"
+    label = tr(locale, "AT THE BOW") if which == 0 else tr(locale, "NEXT")
     t.pill(img, (2, 1), label, t.font(SMALL, condensed=True), t.GOLD_DEEP, WHITE, height=32)
     booty, bonus = key
     x, y = 2, 42
@@ -466,17 +557,24 @@ def _group_image(key: GroupKey, which: int, cat: Catalog) -> Image.Image:
         x += step
     t.paste(img, token_of(cat, bonus, GROUP_TOKEN) if bonus else _empty_cell(False), (w - GROUP_TOKEN - 4, y))
     if bonus:
-        effect, fnt = t.fit_text(f"{SHORT_NAMES[bonus]}: {cat.effect[bonus]}", w - 8, SMALL, bold=False)
+        effect = tr(locale, "{bonus}: {effect}", bonus=SHORT_NAMES[bonus], effect=cat.effect[bonus])
+        if t.text_width(effect, t.font(SMALL)) > w - 8:  # the token is beside it: its effect alone
+            effect = cat.effect[bonus]
+        effect, fnt = t.fit_text(effect, w - 8, SMALL, bold=False)
         t.text(img, (4, h - 18), effect, fnt, t.INK, anchor="lm")
     return img
 
 
 @image_cache
-def _no_group() -> Image.Image:
+def _no_group(locale: str) -> Image.Image:
     """Laid over a flotsam frame with no group left: the pools are empty."""
     img = t.rounded(GROUP_W, GROUP_H, 14, NIGHT, (64, 100, 116), 2).copy()
-    t.text(img, (GROUP_W / 2, GROUP_H / 2 - 16), "no group", t.font(SMALL + 2, bold=True), t.MIST, anchor="mm")
-    t.text(img, (GROUP_W / 2, GROUP_H / 2 + 18), "the pools are empty", t.font(SMALL), t.MIST, anchor="mm")
+    head = tr(locale, "no group")
+    lines = t.wrap(tr(locale, "the pools are empty"), t.font(SMALL), GROUP_W - 24)
+    y = GROUP_H / 2 - 16 - 14 * (len(lines) - 1)
+    t.text(img, (GROUP_W / 2, y), head, t.font(SMALL + 2, bold=True), t.MIST, anchor="mm")
+    for n, line in enumerate(lines):
+        t.text(img, (GROUP_W / 2, y + 34 + n * 28), line, t.font(SMALL), t.MIST, anchor="mm")
     return img
 
 
@@ -493,11 +591,12 @@ def _empty_cell(square: bool) -> Image.Image:
     return img
 
 
-def _draw_strip(img: Image.Image, view: View, top: int) -> None:
+def _draw_strip(img: Image.Image, view: View, top: int, locale: str) -> None:
     sy = _strip_y(top)
     for k in range(4):
         x = M + 22 + k * (CARD_W + 12)
-        t.paste(img, talisman(view["row"][k]) if k < len(view["row"]) else _ghost_card(), (x, sy + 38))
+        card = talisman(view["row"][k], locale=locale) if k < len(view["row"]) else _ghost_card()
+        t.paste(img, card, (x, sy + 38))
     back = t.card_back(CARD_W, CARD_H)
     for k, count in enumerate((view["deck_count"], view["discard_count"])):
         cx = _pile_cx(k)
@@ -527,12 +626,15 @@ def _ghost_card() -> Image.Image:
     return t.rounded(CARD_W, CARD_H, 9, None, t.PARCHMENT_SHADE, 3)
 
 
-def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: str, name_lines: int) -> None:
+def _draw_player(
+    img: Image.Image, view: View, player: View, box: t.Box, name: str, name_lines: int, locale: str
+) -> None:
     seat = player["seat"]
     x0, y0, x1, _ = box
     area = tuple(f["tribe"] for f in player["play_area"])
-    note = {"crew": "no tribe yet", "auction": "no crew yet"}.get(view["phase"], "all aboard")
-    rows = _count_rows(view["seats"])
+    notes = {"crew": T("no tribe yet"), "auction": T("no crew yet")}
+    note = localize(notes.get(view["phase"], T("all aboard")), locale)
+    rows = _count_rows(view["seats"], locale)
     content = _player_content(
         seat,
         name,
@@ -544,16 +646,18 @@ def _draw_player(img: Image.Image, view: View, player: View, box: t.Box, name: s
         player["token_count"],
         player["captain"],
         note,
+        locale,
     )
     img.paste(content, (x0 + INSET, y0 + INSET))
     if seat in view["to_act"] and view["phase"] != "over":
         t.glow(img, box)
-        tag = "MUST SET SAIL" if view["must_sail"] else _TAGS.get(view["phase"], "TO ACT")
-        # The tag may stand out over the gaps beside the panel: nothing else is drawn above the panels.
-        fitted, fnt = t.fit_text(tag, x1 - x0 + PLAYER_GAP + 40, SMALL, condensed=True)
-        t.pill(
-            img, ((x0 + x1) / 2, y0 - 21), fitted, fnt, t.HIGHLIGHT, TAG_INK, border=TAG_INK, align="center", height=36
-        )
+        tag = localize(T("MUST SET SAIL") if view["must_sail"] else _TAGS.get(view["phase"], T("TO ACT")), locale)
+        # The tag may stand out over the gaps and the panels beside it: nothing else is drawn above the
+        # panels. It stays on the image.
+        fitted, fnt = t.fit_text(tag, INNER - 36, SMALL, condensed=True)
+        half = t.text_width(fitted, fnt) / 2 + 18
+        cx = min(max((x0 + x1) / 2, M + half), W - M - half)
+        t.pill(img, (cx, y0 - 21), fitted, fnt, t.HIGHLIGHT, TAG_INK, border=TAG_INK, align="center", height=36)
 
 
 @image_cache
@@ -568,6 +672,7 @@ def _player_content(
     token_count: int,
     captain: str | None,
     note: str,
+    locale: str,
 ) -> Image.Image:
     """A player panel's contents on parchment (opaque, for inside the frame): the name in the seat's
     colour; the figures in the play area (or ``note``) and the captain's marker; hand size and tokens
@@ -581,38 +686,45 @@ def _player_content(
     y = 50 + extra
     marker = 0
     if captain:
-        marker = 196 if cw >= 3 * 46 + 196 else 80
+        word, word_font = tr(locale, "CAPTAIN"), t.font(SMALL, condensed=True)
+        marker = max(196, 82 + round(t.text_width(word, word_font)) + 10)  # with the word where it fits
+        marker = marker if cw >= 3 * 46 + marker else 80
         mx = cw - 2 - marker
         t.paste(img, t.rounded(marker, 44, 22, CAPTAIN_RED, t.OUTLINE, 2), (mx, y + 4))
         t.paste(img, icon("hat", 38), (mx + 24, y + 25), "mm")
         t.paste(img, icon(captain, 32), (mx + 58, y + 27), "mm")
         if marker > 80:
-            t.text(img, (mx + 82, y + 26), "CAPTAIN", t.font(SMALL, condensed=True), WHITE, anchor="lm")
+            t.text(img, (mx + 82, y + 26), word, word_font, WHITE, anchor="lm")
     slots = max(1, len(area)) if captain else 4  # a whole crew of 4 fits; a captain's crew is aboard
     size = min(54, (cw - 8 - marker - 8 - 3 * (slots - 1)) // slots)
     x = 4
     for tribe in area:
-        t.paste(img, figure(tribe, seat, size), (x, y + (54 - size) // 2))
+        t.paste(img, figure(tribe, seat, size, locale), (x, y + (54 - size) // 2))
         x += size + 3
-    if not area:  # ``note`` says why
-        t.text(img, (x, y + 27), note, t.font(SMALL, bold=True), t.INK_SOFT, anchor="lm")
+    if not area:  # ``note`` says why, on two lines where it must (beside the captain's marker)
+        parts = t.wrap(note, t.font(SMALL, bold=True), cw - 2 - marker - 8 - x, 2)
+        for n, part in enumerate(parts):
+            cy = y + 27 + (n - (len(parts) - 1) / 2) * 26
+            t.text(img, (x, cy), part, t.font(SMALL, bold=True), t.INK_SOFT, anchor="lm")
     # Hand size and tokens held, side by side or one under the other.
     x, cy = 4, y + 56 + COUNT_ROW_H / 2
-    for pic, n, word in ((_mini_back(), hand_count, "card"), (_pool_icon(0, 34), token_count, "token")):
-        x = _count(img, x, cy, pic, n, word) + 18
+    counts = ((_mini_back(), hand_count, 0), (_pool_icon(0, 34), token_count, 1))
+    for pic, n, which in counts:
+        x = _count(img, x, cy, pic, n, _count_words(locale, n)[which], cw) + 18
         if rows == 2:
             x, cy = 4, cy + COUNT_ROW_H
     return img
 
 
-def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int, word: str) -> float:
-    """``pic`` then "3 cards" (the number in bold) centred on ``cy`` from ``x``; returns where it ends."""
-    t.paste(img, pic, (x, cy - pic.height / 2))
-    x += pic.width + 6
+def _count(img: Image.Image, x: float, cy: float, pic: Image.Image, n: int, noun: str, width: float) -> float:
+    """``pic`` then "3 cards" (the number in bold, then ``noun``) centred on ``cy`` from ``x``, the picture
+    left out where it would push the word past ``width``; returns where it ends."""
     bold = t.font(SMALL, bold=True)
+    if x + pic.width + 12 + t.text_width(f"{n}", bold) + t.text_width(noun, t.font(SMALL)) <= width - 4:
+        t.paste(img, pic, (x, cy - pic.height / 2))  # where the word leaves room for it
+        x += pic.width + 6
     t.text(img, (x, cy), str(n), bold, t.INK, anchor="lm")
     x += t.text_width(str(n), bold) + 6
-    noun = plural(n, word).split(" ", 1)[1]
     t.text(img, (x, cy + 1), noun, t.font(SMALL), t.INK_SOFT, anchor="lm")
     return x + t.text_width(noun, t.font(SMALL))
 
@@ -623,25 +735,31 @@ def _mini_back() -> Image.Image:
 
 
 # ---------------------------------------------------------------------- auction bar and tribe picks
-def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
+def _draw_bar(img: Image.Image, view: View, names: list[str], locale: str) -> None:
     """The Crew Member Auction's bar: stools front to rear, each figure with its minimum bid and the
     cards under it, the lot highlighted, the bid and bidder, and who is still in with their crews."""
     a = view["auction"]
-    _, top = _top_height(view)
+    _, top = _top_height(view, locale, names)
     y0 = TOP_Y
     t.panel(img, (M, y0, W - M, y0 + top))
-    x = t.text_width("THE BAR", t.font(26, bold=True)) + M + 20
-    t.text(img, (M + 20, y0 + 28), "THE BAR", t.font(26, bold=True), t.INK, anchor="lm")
-    hint = "front → rear · ≥ least bid · ✓ still bidding"
-    t.text(img, (x + 16, y0 + 29), hint, t.font(SMALL), t.INK_SOFT, anchor="lm")
+    heading = tr(locale, "THE BAR")
+    x = t.text_width(heading, t.font(26, bold=True)) + M + 20
+    t.text(img, (M + 20, y0 + 28), heading, t.font(26, bold=True), t.INK, anchor="lm")
+    hint = _bar_hint(locale)
+    below = _bar_hint_h(locale)
+    if below:  # on a line of its own under the title
+        t.text(img, (M + 20, y0 + 29 + below), hint, t.font(SMALL), t.INK_SOFT, anchor="lm")
+        room = W - M - 20 - (x + 24)
+    else:
+        t.text(img, (x + 16, y0 + 29), hint, t.font(SMALL), t.INK_SOFT, anchor="lm")
+        room = W - M - 20 - (x + 16 + t.text_width(hint, t.font(SMALL)) + 24)
     lot, bid, bidder = a["lot"], a["bid"], a["bidder"]
     if lot is None:
-        info = "choosing a figure to auction"
+        info = tr(locale, "choosing a figure to auction")
     elif bid is None or bidder is None:
-        info = f"lot: {TRIBE_SINGULAR[a['bar'][lot]['tribe']]} · no bid yet"
+        info = tr(locale, "lot: {figure} · no bid yet", figure=TRIBE[a["bar"][lot]["tribe"]])
     else:
-        info = f"bid {plural(bid, 'card')} by {names[bidder]}"
-    room = W - M - 20 - (x + 16 + t.text_width(hint, t.font(SMALL)) + 24)
+        info = tr(locale, "bid {cards} by {name}", cards=cards(bid), name=names[bidder])
     fitted, fnt = t.fit_text(info, room, 26)
     t.text(img, (W - M - 20, y0 + 28), fitted, fnt, t.INK, anchor="rm")
     stools = a["bar"]
@@ -652,41 +770,57 @@ def _draw_bar(img: Image.Image, view: View, names: list[str]) -> None:
         r, c = divmod(i, per_row)
         box = (
             x0 + c * cell + 4,
-            y0 + 54 + r * BAR_CELL_H,
+            y0 + 54 + below + r * BAR_CELL_H,
             x0 + (c + 1) * cell - 4,
-            y0 + 48 + (r + 1) * BAR_CELL_H,
+            y0 + 48 + below + (r + 1) * BAR_CELL_H,
         )
         if i == lot:
             t.glow(img, box, radius=12)
         t.paste(img, _stool(stool["tribe"], stool["min_bid"], stool["cards_under"], cell - 8, i == lot), box[:2])
-    # Everybody's crew so far, and who is still in this auction: whole names where the row has room.
-    seats = range(view["seats"])
-    suffixes = [f" {a['crew_counts'][s]}/4" + (" ✓" if s in a["active"] else "") for s in seats]
-    labels = [names[s] + suffixes[s] for s in seats]
-    room = W - M - 20 - (M + 20) - 8 * (len(labels) - 1)
-    fnt = next(
-        (
-            f
-            for f in (t.font(SMALL, bold=True), t.font(SMALL, True, True))
-            if sum(t.text_width(lb, f) + 36 for lb in labels) <= room
-        ),
-        None,
-    )
-    if fnt is None:  # no room for every whole name: short names stay whole, the long ones share the rest
-        fnt = t.font(SMALL, True, True)
-        long = {s: t.text_width(names[s], fnt) for s in seats}
-        budget = room - sum(36 + t.text_width(suffix, fnt) for suffix in suffixes)
-        for s in sorted(seats, key=long.__getitem__):
-            if long[s] <= budget / len(long):
-                budget -= long.pop(s)
-        share = budget / max(1, len(long))
-        labels = [(t.ellipsize(names[s], fnt, share) if s in long else names[s]) + suffixes[s] for s in seats]
-    x = M + 20
-    for seat, label in zip(seats, labels, strict=True):
-        colour = t.PLAYER_COLOURS[seat]
-        fill = colour.fill if seat in a["active"] or lot is None else t.mix(colour.fill, t.PARCHMENT, 0.6)
-        box = t.pill(img, (x, top + y0 - 48), label, fnt, fill, colour.text, border=colour.edge, height=36)
-        x = box[2] + 8
+    # Everybody's crew so far, and who is still in this auction: whole names, on more rows where one has no
+    # room for them all.
+    suffixes = _bar_suffixes(a, len(names))
+    fnt, rows = _name_rows(tuple(names), suffixes)
+    y = y0 + top - 48 - (len(rows) - 1) * NAME_ROW_H
+    for row in rows:
+        x = M + 20
+        for seat, name in row:
+            suffix = suffixes[seat]
+            colour = t.PLAYER_COLOURS[seat]
+            fill = colour.fill if seat in a["active"] or lot is None else t.mix(colour.fill, t.PARCHMENT, 0.6)
+            box = t.pill(img, (x, y), name + suffix, fnt, fill, colour.text, border=colour.edge, height=36)
+            x = box[2] + 8
+        y += NAME_ROW_H
+
+
+def _bar_suffixes(a: View, seats: int) -> tuple[str, ...]:
+    """What follows each name at the bar: the crew hired so far, and ✓ while still bidding."""
+    return tuple(f" {a['crew_counts'][s]}/4" + (" ✓" if s in a["active"] else "") for s in range(seats))
+
+
+@lru_cache(maxsize=64)
+def _name_rows(
+    names: tuple[str, ...], suffixes: tuple[str, ...]
+) -> tuple[ImageFont.FreeTypeFont, tuple[tuple[tuple[int, str], ...], ...]]:
+    """The font and rows of ``(seat, name)`` of the bar's name pills: one row in the bold face, else the
+    condensed one, else as many rows as the names need (a name too long even for a row of its own is cut)."""
+    room = W - M - 20 - (M + 20)
+    for fnt in (t.font(SMALL, bold=True), t.font(SMALL, True, True)):
+        if sum(t.text_width(n + s, fnt) + 36 + 8 for n, s in zip(names, suffixes, strict=True)) - 8 <= room:
+            return fnt, (tuple(enumerate(names)),)
+    rows: list[list[tuple[int, str]]] = [[]]
+    x = 0.0
+    for seat, name in enumerate(names):
+        suffix = suffixes[seat]
+        if t.text_width(name + suffix, fnt) + 36 > room:
+            name = t.ellipsize(name, fnt, room - 36 - t.text_width(suffix, fnt))
+        w = t.text_width(name + suffix, fnt) + 36
+        if rows[-1] and x + w > room:
+            rows.append([])
+            x = 0.0
+        rows[-1].append((seat, name))
+        x += w + 8
+    return fnt, tuple(map(tuple, rows))
 
 
 @image_cache
@@ -704,29 +838,27 @@ def _stool(tribe: str, min_bid: int, under: int, w: int, lot: bool) -> Image.Ima
     return img
 
 
-def _draw_picks(img: Image.Image, view: View, names: list[str]) -> None:
-    """Landlubber: the six tribes, each with the player who chose it or "free"."""
-    y0 = TOP_Y
-    t.panel(img, (M, y0, W - M, y0 + PICKS_H))
+def _draw_picks(img: Image.Image, view: View, names: list[str], locale: str) -> None:
+    """Landlubber: the six tribes, each with the player who chose it or "available"."""
+    extra = _picks_extra(locale)
+    t.panel(img, (M, TOP_Y, W - M, TOP_Y + PICKS_H + extra))
     title = t.font(SMALL, bold=True)
-    t.text(img, (M + 20, y0 + 26), "TRIBE PICKS", title, t.INK, anchor="lm")
-    t.text(
-        img,
-        (M + 36 + t.text_width("TRIBE PICKS", title), y0 + 27),
-        "each player takes 4 figures of a tribe nobody else chose",
-        t.font(SMALL),
-        t.INK_SOFT,
-        anchor="lm",
-    )
+    heading = tr(locale, "TRIBE PICKS")
+    t.text(img, (M + 20, TOP_Y + 26), heading, title, t.INK, anchor="lm")
+    for n, line in enumerate(_picks_hint(locale)):
+        xy = (M + 36 + t.text_width(heading, title), TOP_Y + 27 + n * 28)
+        t.text(img, xy, line, t.font(SMALL), t.INK_SOFT, anchor="lm")
+    y0 = TOP_Y + extra  # the tribes below the hint
     chooser = {tribe: seat for seat, tribe in enumerate(view["tribes"])}
     cell = (INNER - 24) // len(TRIBES)
     for k, tribe in enumerate(TRIBES):
         cx = M + 12 + k * cell + cell / 2
         seat = chooser.get(tribe)
-        t.paste(img, figure(tribe, seat, 58), (cx, y0 + 80), "mm")
-        t.text(img, (cx, y0 + 124), TRIBE_SINGULAR[tribe], t.font(SMALL, bold=True), t.INK, anchor="mm")
+        t.paste(img, figure(tribe, seat, 58, locale), (cx, y0 + 80), "mm")
+        label = localize(TRIBE[tribe], locale)
+        t.text(img, (cx, y0 + 124), label, t.font(SMALL, bold=True), t.INK, anchor="mm")
         if seat is None:
-            t.text(img, (cx, y0 + 152), "free", t.font(SMALL), t.INK_SOFT, anchor="mm")
+            t.text(img, (cx, y0 + 152), tr(locale, "available"), t.font(SMALL), t.INK_SOFT, anchor="mm")
         else:
             t.name_pill(img, (cx, y0 + 136), names[seat], seat, cell - 16, SMALL, 32)  # one line: cut if it must
 

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
+from games.i18n import T, localize
+from games.sewerpirats.words import SYMBOL
 from rendering import theme as t
 from rendering.cache import image_cache
 from rendering.sewerpirats.icons import SHIP_COLOURS, WHITE, icon
@@ -18,14 +20,14 @@ View = dict[str, Any]
 WOOD: t.RGB = (122, 80, 46)
 
 TRIBE_LETTERS: dict[str, str] = {
-    "rats": "R",
-    "raccoons": "Rc",
-    "cockroaches": "Co",
-    "weasels": "W",
-    "snails": "S",
-    "toads": "T",
+    "rats": T("R"),
+    "raccoons": T("Rc"),
+    "cockroaches": T("Co"),
+    "weasels": T("W"),
+    "snails": T("S"),
+    "toads": T("T"),
 }
-"""The letter on each figure (Co, not C, which is the captain's space)."""
+"""The letter on each figure (Co, not C, which is the captain's space), marked: each language has its own."""
 LETTERED = 72
 """Figures at least this large carry their tribe's letter; on smaller ones it could not be read."""
 
@@ -38,18 +40,19 @@ CATEGORY_COLOURS: tuple[t.RGB, ...] = (
 )
 """The tint of each scoring category's tokens, in scoring order: a bonus looks like the booty it scores."""
 SHORT_NAMES: dict[str, str] = {
-    "fries": "Fries",
-    "noodles": "Noodles",
-    "burger": "Burger",
-    "teddy": "Teddy",
-    "doll": "Doll",
-    "tincan": "Tin can",
-    "ketchup": "Ketchup",
-    "chili": "Chili",
-    "milkshake": "Shake",
-    "parrot": "Parrot",
-    "opener": "Opener",
+    "fries": T("Fries"),
+    "noodles": T("Noodles"),
+    "burger": T("Burger"),
+    "teddy": T("Teddy"),
+    "doll": T("Doll"),
+    "tincan": T("Tin can"),
+    "ketchup": T("Ketchup"),
+    "chili": T("Chili"),
+    "milkshake": T("Shake"),
+    "parrot": T("Parrot"),
+    "opener": T("Opener"),
 }
+"""Each token type's name where room is short (marked)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,7 +96,7 @@ def _catalog(items: tuple[tuple[str, str, bool, bool, str | None], ...]) -> Cata
 
 
 @image_cache
-def figure(tribe: str, owner: int | None, size: int) -> Image.Image:
+def figure(tribe: str, owner: int | None, size: int, locale: str = "en") -> Image.Image:
     """A figure token: a disc with its owner's colour as a thick ring (wood at the bar), the tribe's
     drawn icon on parchment inside and, from :data:`LETTERED` px, the tribe's letter on a tab."""
     colour = t.PLAYER_COLOURS[owner] if owner is not None else t.PlayerColour("bar", WOOD, WHITE, t.OUTLINE)
@@ -109,7 +112,7 @@ def figure(tribe: str, owner: int | None, size: int) -> Image.Image:
     lettered = size >= LETTERED
     t.paste(img, icon(tribe, round(inner * 0.86)), (size / 2, size / 2 - inner * 0.08 * lettered), "mm")
     if lettered:
-        letter = TRIBE_LETTERS[tribe]
+        letter = localize(TRIBE_LETTERS[tribe], locale)
         fnt = t.font(round(size * 0.33), condensed=True)
         h = round(size * 0.36)
         w = round(t.text_width(letter, fnt)) + h // 2 + 4
@@ -193,11 +196,25 @@ CARD_W, CARD_H = 84, 116
 
 
 @image_cache
-def talisman(symbol: str, w: int = CARD_W, h: int = CARD_H) -> Image.Image:
+def talisman(symbol: str, w: int = CARD_W, h: int = CARD_H, locale: str = "en") -> Image.Image:
     """A face-up Talisman card: the ship's symbol on a tint of its colour, its name underneath."""
     colour = SHIP_COLOURS[symbol]
     face = t.card(w, h, t.mix(colour, t.PARCHMENT, 0.72), t.mix(colour, t.OUTLINE, 0.4), 3).copy()
     t.paste(face, icon(symbol, round(w * 0.7)), (w / 2, h * 0.4), "mm")
     label_font = t.font(max(t.MIN_TEXT, round(w * 0.26)), condensed=True)
-    t.text(face, (w / 2, h - h * 0.14), symbol.upper(), label_font, t.mix(colour, t.OUTLINE, 0.6), anchor="mm")
+    lines = _card_label(symbol, locale, label_font, w - 8)
+    for n, line in enumerate(lines):  # upward from the bottom: a long word takes two lines over the icon's foot
+        y = h - h * 0.14 - (len(lines) - 1 - n) * (label_font.size + 2)
+        t.text(face, (w / 2, y), line, label_font, t.mix(colour, t.OUTLINE, 0.6), anchor="mm")
     return face
+
+
+@lru_cache(maxsize=32)
+def _card_label(symbol: str, locale: str, fnt: ImageFont.FreeTypeFont, width: float) -> tuple[str, ...]:
+    """A card's symbol name in capitals where every symbol's name fits so, else capitalised (the three cards
+    alike), or else over two lines."""
+    words = {s: localize(SYMBOL[s], locale) for s in SYMBOL}
+    if all(t.text_width(word.upper(), fnt) <= width for word in words.values()):
+        return (words[symbol].upper(),)
+    capitalised = words[symbol][:1].upper() + words[symbol][1:]
+    return t.wrap(capitalised, fnt, width)
