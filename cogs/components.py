@@ -16,20 +16,13 @@ from typing import Any
 
 import discord
 
-from games.i18n import T, localize
-from tables.menus import clip
+from games.i18n import localize
+from tables.menus import CHOOSE, LABELS, clip
 
 BUTTON_LABEL = 80
 OPTION_LABEL = 100
 PLACEHOLDER = 150
 """Discord's limits for a button's label, a select option's label and a select's placeholder."""
-CHOOSE = T("Choose…")
-"""A select menu's placeholder."""
-
-
-def _written(text: str, locale: object, limit: int) -> str:
-    """A label (marked or plain) in ``locale``, cut to ``limit`` characters once written out."""
-    return clip(localize(text, locale), limit)
 
 
 def _handle(interaction: discord.Interaction, name: str, game_id: int | None, *args: Any) -> Any:
@@ -61,12 +54,10 @@ class PlayButton(
         path: Sequence[int] = (),
         label: str = "…",
         row: int | None = None,
-        locale: object = "en",
     ) -> None:
         custom_id = f"t:{game_id}:{version}:{tag}" + (f":{_path_text(path)}" if path else "")
         style = discord.ButtonStyle.secondary if path else discord.ButtonStyle.primary
-        text = _written(label, locale, BUTTON_LABEL)
-        super().__init__(discord.ui.Button(label=text, style=style, custom_id=custom_id, row=row))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id, row=row))
         self.game_id, self.version, self.tag, self.path = game_id, version, tag, tuple(path)
 
     @classmethod
@@ -89,15 +80,13 @@ class BoardSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tb:(?P<g
         options: Sequence[Sequence[str]] = (),
         start: int = 0,
         row: int | None = None,
-        locale: object = "en",
+        placeholder: str = "…",
     ) -> None:
-        choices = [
-            discord.SelectOption(label=_written(label, locale, OPTION_LABEL), value=tag) for tag, label in options
-        ]
+        choices = [discord.SelectOption(label=label, value=tag) for tag, label in options]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"tb:{game_id}:{version}:{start}",
-                placeholder=_written(CHOOSE, locale, PLACEHOLDER),
+                placeholder=placeholder,
                 options=choices or [discord.SelectOption(label="…", value="-")],
                 row=row,
             )
@@ -129,16 +118,13 @@ class PlaySelect(
         labels: Sequence[str] = (),
         start: int = 0,
         row: int | None = None,
-        locale: object = "en",
+        placeholder: str = "…",
     ) -> None:
-        options = [
-            discord.SelectOption(label=_written(label, locale, OPTION_LABEL), value=str(start + i))
-            for i, label in enumerate(labels)
-        ]
+        options = [discord.SelectOption(label=label, value=str(start + i)) for i, label in enumerate(labels)]
         super().__init__(
             discord.ui.Select(
                 custom_id=f"ts:{game_id}:{version}:{tag}:{_path_text(path)}:{start}",
-                placeholder=_written(CHOOSE, locale, PLACEHOLDER),
+                placeholder=placeholder,
                 options=options or [discord.SelectOption(label="…", value="0")],
                 row=row,
             )
@@ -157,25 +143,14 @@ class PlaySelect(
 
 
 def _simple(
-    name: str,
-    template: str,
-    label: str,
-    emoji: str | None,
-    style: discord.ButtonStyle,
-    run: str,
+    name: str, template: str, emoji: str | None, style: discord.ButtonStyle, run: str
 ) -> type[discord.ui.DynamicItem[discord.ui.Button]]:
-    """A button that names one game (``<template>:<game>``) and runs handler ``run(interaction, game)``;
-    ``label`` is marked."""
+    """A button that names one game (``<template>:<game>``) and runs handler ``run(interaction, game)``."""
 
     class Simple(discord.ui.DynamicItem[discord.ui.Button], template=rf"{template}:(?P<game>\d+)"):
-        def __init__(self, game_id: int, row: int | None = None, locale: object = "en") -> None:
-            button = discord.ui.Button(
-                label=_written(label, locale, BUTTON_LABEL),
-                emoji=emoji,
-                style=style,
-                custom_id=f"{template}:{game_id}",
-                row=row,
-            )
+        def __init__(self, game_id: int, row: int | None = None, label: str = "…") -> None:
+            custom_id = f"{template}:{game_id}"
+            button = discord.ui.Button(label=label, emoji=emoji, style=style, custom_id=custom_id, row=row)
             super().__init__(button)
             self.game_id = game_id
 
@@ -192,11 +167,11 @@ def _simple(
     return Simple
 
 
-HandButton = _simple("HandButton", "hand", T("My hand"), "🂠", discord.ButtonStyle.secondary, "hand")
+HandButton = _simple("HandButton", "hand", "🂠", discord.ButtonStyle.secondary, "hand")
 """**My hand**: the clicker's private view, ephemeral (the fallback when DMs are closed)."""
-FollowButton = _simple("FollowButton", "follow", T("Follow"), "🔭", discord.ButtonStyle.secondary, "follow")
+FollowButton = _simple("FollowButton", "follow", "🔭", discord.ButtonStyle.secondary, "follow")
 """**Follow**: a member who is not playing gets the public board by DM after every turn (again: stop)."""
-RematchButton = _simple("RematchButton", "rematch", T("Rematch"), "🔁", discord.ButtonStyle.success, "rematch")
+RematchButton = _simple("RematchButton", "rematch", "🔁", discord.ButtonStyle.success, "rematch")
 """**Rematch** on a finished game's final message: the same players and options, a new seed."""
 
 
@@ -207,17 +182,10 @@ class SeatOfferButton(
     """Accept or decline taking over a seat (``/games substitute``). The offer names the member it is for,
     who held the seat when it was made (``0``: the AI), and when it was made (offers expire)."""
 
-    def __init__(
-        self, game_id: int, seat: int, user_id: int, holder: int, at: int, op: str, locale: object = "en"
-    ) -> None:
-        take = op == "take"
-        label, style = (
-            (T("Accept"), discord.ButtonStyle.success) if take else (T("Decline"), discord.ButtonStyle.danger)
-        )
+    def __init__(self, game_id: int, seat: int, user_id: int, holder: int, at: int, op: str, label: str = "…") -> None:
+        style = discord.ButtonStyle.success if op == "take" else discord.ButtonStyle.danger
         custom_id = f"sub:{game_id}:{seat}:{user_id}:{holder}:{at}:{op}"
-        super().__init__(
-            discord.ui.Button(label=_written(label, locale, BUTTON_LABEL), style=style, custom_id=custom_id)
-        )
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.game_id, self.seat, self.user_id, self.holder, self.at, self.op = game_id, seat, user_id, holder, at, op
 
     @classmethod
@@ -231,31 +199,29 @@ class SeatOfferButton(
         await _handle(interaction, "seat_offer", self.game_id, *offer)
 
 
-LOBBY_OPS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "accept": (T("Accept"), discord.ButtonStyle.success),
-    "decline": (T("Decline"), discord.ButtonStyle.danger),
-    "join": (T("Join"), discord.ButtonStyle.success),
-    "leave": (T("Leave"), discord.ButtonStyle.secondary),
-    "start": (T("Start"), discord.ButtonStyle.primary),
-    "cancel": (T("Cancel"), discord.ButtonStyle.danger),
+LOBBY_STYLES: dict[str, discord.ButtonStyle] = {
+    "accept": discord.ButtonStyle.success,
+    "decline": discord.ButtonStyle.danger,
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+    "cancel": discord.ButtonStyle.danger,
 }
-"""Each lobby button's label (marked) and style."""
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<lobby>\d+):(?P<op>[a-z]+)"):
     """Accept / Decline an invitation; Join / Leave / Start / Cancel an open table."""
 
-    def __init__(self, lobby_id: int, op: str, locale: object = "en") -> None:
-        label, style = LOBBY_OPS[op]
-        text = _written(label, locale, BUTTON_LABEL)
-        super().__init__(discord.ui.Button(label=text, style=style, custom_id=f"lobby:{lobby_id}:{op}"))
+    def __init__(self, lobby_id: int, op: str, label: str = "…") -> None:
+        button = discord.ui.Button(label=label, style=LOBBY_STYLES[op], custom_id=f"lobby:{lobby_id}:{op}")
+        super().__init__(button)
         self.lobby_id, self.op = lobby_id, op
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> LobbyButton:
-        if match["op"] not in LOBBY_OPS:
+        if match["op"] not in LOBBY_STYLES:
             raise ValueError(f"unknown lobby operation {match['op']!r}")
         return cls(int(match["lobby"]), match["op"])
 
@@ -276,32 +242,34 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def item_of(c: dict[str, Any], locale: object = "en") -> discord.ui.Item[Any]:
-    """The Discord item a service component describes, its labels written out in ``locale``."""
-    kind = c["type"]
+    """The Discord item a service component describes, its words written out in ``locale`` and only then cut
+    to Discord's limits (a button's own label, or the service's word for its kind: :data:`tables.menus.LABELS`)."""
+    kind, game, row = c["type"], c.get("game"), c.get("row")
+
+    def say(text: str, limit: int = BUTTON_LABEL) -> str:
+        return clip(localize(text, locale), limit)
+
+    label = say(c.get("label") or LABELS.get(c.get("op") or kind, "…"))
     if kind == "play":
-        return PlayButton(c["game"], c["version"], c["tag"], c["path"], c["label"], row=c["row"], locale=locale)
+        return PlayButton(game, c["version"], c["tag"], c["path"], label, row=row)
     if kind == "board_select":
-        return BoardSelect(c["game"], c["version"], c["options"], c["start"], row=c["row"], locale=locale)
+        options = [(tag, say(text, OPTION_LABEL)) for tag, text in c["options"]]
+        return BoardSelect(game, c["version"], options, c["start"], row, say(CHOOSE, PLACEHOLDER))
     if kind == "play_select":
-        path, labels = c["path"], c["labels"]
-        return PlaySelect(c["game"], c["version"], c["tag"], path, labels, c["start"], row=c["row"], locale=locale)
-    if kind == "hand":
-        return HandButton(c["game"], row=c.get("row"), locale=locale)
-    if kind == "follow":
-        return FollowButton(c["game"], row=c.get("row"), locale=locale)
-    if kind == "rematch":
-        return RematchButton(c["game"], locale=locale)
+        labels = [say(text, OPTION_LABEL) for text in c["labels"]]
+        return PlaySelect(game, c["version"], c["tag"], c["path"], labels, c["start"], row, say(CHOOSE, PLACEHOLDER))
+    if kind in ("hand", "follow", "rematch"):
+        return {"hand": HandButton, "follow": FollowButton, "rematch": RematchButton}[kind](game, row, label)
     if kind == "seat":
-        return SeatOfferButton(c["game"], c["seat"], c["user"], c["holder"], c["at"], c["op"], locale=locale)
+        return SeatOfferButton(game, c["seat"], c["user"], c["holder"], c["at"], c["op"], label)
     if kind == "lobby":
-        return LobbyButton(c["lobby"], c["op"], locale=locale)
+        return LobbyButton(c["lobby"], c["op"], label)
     raise ValueError(f"unknown component {kind!r}")
 
 
 def view_of(components: Sequence[dict[str, Any]], locale: object = "en") -> discord.ui.View:
-    """A view holding the components the service describes (persistent: no time-out), every label and
-    placeholder written out in ``locale`` (a Discord locale or a language code) and cut to Discord's
-    limits."""
+    """A view holding the components the service describes (persistent: no time-out), in ``locale`` (a Discord
+    locale or a language code)."""
     view = discord.ui.View(timeout=None)
     for c in components:
         view.add_item(item_of(c, locale))

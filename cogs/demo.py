@@ -23,11 +23,11 @@ import simcord.interactions
 from simcord.results import InteractionResult
 
 from cogs.app import TableBot
-from cogs.components import LOBBY_OPS
 from games.core import Choice, format_seats
 from games.i18n import T, localize
 from games.registry import GAMES
 from tables import menus
+from tables.menus import LABELS
 from tables.seating import seat_names
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class SimTable:
         for name in invitees:
             invitation = self.channel.last_message
             assert invitation is not None
-            accept = localize(LOBBY_OPS["accept"][0], self.locale)  # the invitation is in the server's language
+            accept = localize(LABELS["accept"], self.locale)  # the invitation is in the server's language
             self.note(T("{name} clicks {button}", name=name, button=accept))
             await self.members[name].click(invitation, label=accept)
         return result

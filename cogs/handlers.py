@@ -40,19 +40,9 @@ def caller_of(interaction: discord.Interaction, user: discord.abc.User | None = 
         moderator=user is None and bool(interaction.permissions.manage_threads),
         bot=who.bot,
         locale=str(interaction.locale.value) if user is None else None,
-        guild_locale=preferred_locale(interaction),
+        guild_locale=interaction.guild_locale.value if interaction.guild_locale else None,
         manager=user is None and bool(interaction.permissions.manage_guild),
     )
-
-
-def preferred_locale(interaction: discord.Interaction) -> str | None:
-    """The server's preferred locale: the guild's own setting where the bot sees the guild (Discord sends
-    ``guild_locale`` with each interaction too, but the guild's is the one its admins set)."""
-    if interaction.guild_id is None:
-        return None
-    guild = interaction.guild
-    found = getattr(guild, "preferred_locale", None) or interaction.guild_locale
-    return str(getattr(found, "value", found)) if found else None
 
 
 def reply_text(interaction: discord.Interaction, text: str) -> str:

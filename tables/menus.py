@@ -19,8 +19,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.core import Choice
-from games.i18n import is_marked
+from games.i18n import T, is_marked, localize
 
+LABELS = {
+    "hand": T("My hand"),
+    "follow": T("Follow"),
+    "rematch": T("Rematch"),
+    "take": T("Accept"),
+    "refuse": T("Decline"),
+    "accept": T("Accept"),
+    "decline": T("Decline"),
+    "join": T("Join"),
+    "leave": T("Leave"),
+    "start": T("Start"),
+    "cancel": T("Cancel"),
+}
+"""The words of the buttons whose component names no label of its own: by type (``hand``, ``follow``,
+``rematch``), or by operation (a seat offer's, a lobby's)."""
+CHOOSE = T("Choose…")
+"""A select menu's placeholder."""
 MAX_LABEL = 80
 """Discord's limit for button labels and select option labels."""
 
@@ -61,8 +78,9 @@ class Menu:
 
 
 def tag(label: str) -> str:
-    """A short, stable name for a first label (6 hex digits), used in custom ids."""
-    return hashlib.blake2s(label.encode(), digest_size=3).hexdigest()
+    """A short, stable name for a first label (6 hex digits), used in custom ids: of its English, so that it
+    is the same in every language and the buttons of a board posted before its words were marked still work."""
+    return hashlib.blake2s(localize(label).encode(), digest_size=3).hexdigest()
 
 
 def _group(choices: Sequence[Choice], depth: int) -> list[tuple[str, list[Choice]]]:

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from cogs.app import create_bot
+from games.i18n import localize
 from tables.authority import GameError
 from tables.config import Config
 from tests.conftest import World
@@ -93,8 +94,9 @@ async def test_normal_tables_and_members_seats_never_search(store, searches):
 async def test_the_level_is_checked_and_kept_by_the_lobby(store, searches):
     tables = tables_on(store, ai_processes=0)
     try:
-        with pytest.raises(GameError, match="The AI level is one of: normal, hard"):
+        with pytest.raises(GameError) as refused:
             await tables.lobbies.open_table(member(0), "piratz", 1, {}, ai_level="brutal")
+        assert localize(str(refused.value)).startswith("The AI level is one of: normal, hard")
         await tables.lobbies.challenge(member(0), "piratz", [member(1)], 1, {}, ai_level="hard")
         (lobby,) = await store.lobbies.open()
         *_, (_lane, _kind, message, _payload) = await owed(tables)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from games.i18n import localize
 from games.registry import GAMES
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -28,6 +29,6 @@ def test_every_registered_game_is_in_the_readme_games_table() -> None:
     for kind, spec in GAMES.items():
         assert kind in rows, f"/{kind} is missing from the README's games table"
         row = rows[kind]
-        assert spec.title.split(" —")[0] in row
+        assert localize(spec.title) in row
         players = f"{spec.game.min_players}–{spec.game.max_players}"
-        assert players in row, f"the README says {row!r}; {spec.title} takes {players} players"
+        assert players in row, f"the README says {row!r}; {localize(spec.title)} takes {players} players"
