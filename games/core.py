@@ -239,23 +239,6 @@ def _canonical(item: Any) -> str:
     return json.dumps(item, sort_keys=True)
 
 
-IRREGULAR = {"supply": "supplies"}
-"""Plurals that are not the word and an "s"."""
-
-
-def plural(n: int, word: str) -> str:
-    """Being replaced by :func:`games.i18n.N` (a count in the reader's language); not for new code.
-    ``n`` and ``word``, plural unless ``n`` is 1: "1 cannon", "3 cannons", "2 supplies". Every count
-    a player reads goes through here."""
-    return f"{n} {word}" if n == 1 else f"{n} {IRREGULAR.get(word, word + 's')}"
-
-
-def article(word: str) -> str:
-    """Being replaced by whole marked phrases (:func:`games.i18n.T`); not for new code.
-    ``word`` with its indefinite article: "an English town", "a Dutch ship"."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
-
-
 def format_seats(text: str, names: Sequence[str]) -> str:
     """Replace ``{p0}``... in engine text (marked or not) with display names (a missing seat: "seat N")."""
     return with_names(text, names)
