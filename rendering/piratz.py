@@ -17,7 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from games.core import format_seats
-from games.i18n import T, localize, localize_tree, ntr, tr
+from games.i18n import L, T, localize, localize_tree, ntr, tr
 from games.piratz.cards import SYMBOL_TOTALS, TYPES
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -119,18 +119,19 @@ def _acting(view: View, locale: str) -> str:
     return localize(marked, locale) if marked else tr(locale, "to act")
 
 
+STATUS = {
+    "turn": L("{names} to reveal or pass"),
+    "decide": L("{names} to pass or end the turn"),
+    "rat_alert": L("{names} may take a rat"),
+    "bury": L("{names} to bury a card"),
+}
+"""The header's line for what the players to act are doing."""
+ACTING = L("{names} to act")
+
+
 def _status(view: View, who: str, locale: str) -> str:
     """The header's line: who is acting, doing what (``who``: their names)."""
-    doing = _doing(view)
-    if doing == "turn":
-        return tr(locale, "{names} to reveal or pass", names=who)
-    if doing == "decide":
-        return tr(locale, "{names} to pass or end the turn", names=who)
-    if doing == "rat_alert":
-        return tr(locale, "{names} may take a rat", names=who)
-    if doing == "bury":
-        return tr(locale, "{names} to bury a card", names=who)
-    return tr(locale, "{names} to act", names=who)
+    return tr(locale, STATUS.get(_doing(view), ACTING), names=who)
 
 
 def _labels(

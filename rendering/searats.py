@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.i18n import localize_tree, ntr, tr
+from games.i18n import L, localize_tree, ntr, tr
 from rendering import theme as t
 from rendering.cache import image_cache
 
@@ -460,20 +460,20 @@ def _offer_text(view: View, names: Sequence[str], locale: str = "en") -> str:
     )
 
 
+DICE_FOR = {
+    "sail": L("{ship} sails:"),
+    "port": L("{ship} stocks up:"),
+    "fire": L("{ship} fires:"),
+    "counter": L("{ship} fires back:"),
+    "flee": L("{ship} flees:"),
+}
+"""What the last dice were rolled for, by the view's ``dice["what"]``."""
+
+
 def _dice_text(dice: View, ship: str, locale: str) -> str:
     """What the last dice were rolled for: ``"Black fires:"``."""
-    what = dice["what"]
-    if what == "sail":
-        return tr(locale, "{ship} sails:", ship=ship)
-    if what == "port":
-        return tr(locale, "{ship} stocks up:", ship=ship)
-    if what == "fire":
-        return tr(locale, "{ship} fires:", ship=ship)
-    if what == "counter":
-        return tr(locale, "{ship} fires back:", ship=ship)
-    if what == "flee":
-        return tr(locale, "{ship} flees:", ship=ship)
-    return f"{ship}:"
+    what = DICE_FOR.get(dice["what"])
+    return tr(locale, what, ship=ship) if what else f"{ship}:"
 
 
 def _foot(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
