@@ -29,6 +29,7 @@ import games.simulate
 from bot import game_options, main
 from cogs import app
 from cogs.demo import SimTable
+from games.i18n import T, gettext, localize
 from games.registry import GAMES
 from tables.config import Config
 
@@ -225,6 +226,18 @@ def test_demo_plays_a_whole_game_with_an_option(
     assert (out / "transcript.md").read_text(encoding="utf-8").startswith("# Transcript")
     images = [p.name for p in (out / "images").iterdir()]
     assert images and all("piratz" in name for name in images)  # an earlier demo's images are gone
+
+
+def test_a_demo_in_german_writes_a_german_transcript(tmp_path: Path, capsys, discord_log_level: None) -> None:
+    """``--locale de``: a German server and German members, so the transcript reads German throughout."""
+    out = tmp_path / "demo"
+    status, _stdout, err = cli(capsys, "demo", "piratz", "--players", "2", "--locale", "de", "--out", str(out))
+    assert status == 0, err
+    transcript = (out / "transcript.md").read_text(encoding="utf-8")
+    game = "Piratz #1"
+    assert transcript.startswith(f"# {gettext('Transcript', 'de')}")
+    assert localize(T("**{game} is over.** {summary}", game=game, summary=""), "de").strip() in transcript
+    assert "Anne" in transcript and "\x02" not in transcript and not re.search(r"\{p\d+\}", transcript)
 
 
 def test_a_demo_with_a_whole_number_option_narrates_with_names(

@@ -16,7 +16,8 @@ import pytest
 import simcord
 
 from cogs.demo import DEMO_NAMES, SimTable, speaking
-from games.i18n import LANGUAGES, localize
+from games.core import format_seats
+from games.i18n import LANGUAGES, T, gettext, localize
 from games.registry import GAMES
 from tables.service import AI_NAMES
 from tests.conftest import World
@@ -92,6 +93,12 @@ async def test_a_member_reads_their_language_and_the_thread_the_servers(world: W
         hand = await anne.slash(table.place(record), "sewerpirats hand")
     private = [t for t in texts(hand) if t]
     assert private and all(not unmarked(t, NAMES) for t in private), private
+    pickers = [
+        m
+        for m in raw_messages(world.env, table.place(record).id)
+        if m.is_ephemeral and int((m.interaction_metadata or {}).get("user", {}).get("id", 0)) == anne.id
+    ]
+    assert pickers and all(not unmarked(t, NAMES) for m in pickers for t in readable(m)), [m.content for m in pickers]
     for message in raw_messages(world.env, table.place(record).id):
         for text in readable(message) if not message.is_ephemeral else ():
             assert "⟦" not in text, text
@@ -100,6 +107,27 @@ async def test_a_member_reads_their_language_and_the_thread_the_servers(world: W
         m for m in dms if (c := world.env.backend.channels.get(m.channel_id)) and anne.id in (c.recipient_ids or ())
     ]
     assert anne_dms and all("⟦" in m.content for m in anne_dms if m.content)
+
+
+async def test_a_german_member_gets_german_dms_in_an_english_server(world: World) -> None:
+    table = world.table
+    anne = table.members["Anne"]
+    with speaking({anne.id: "de"}):
+        await table.challenge("pirates", "Anne", ["Ben"])
+        record = await table.latest_game()
+        record = await table.play_moves(record.id, 3)
+    dms = {
+        user: [m.content for m in messages.values()]
+        for user in (anne.id, table.members["Ben"].id)
+        for channel_id, messages in world.env.backend.messages.items()
+        if user in (getattr(world.env.backend.channels.get(channel_id), "recipient_ids", None) or ())
+    }
+    header = "**Your private view in {game} ({place})**"  # what every DM of a game starts with, in each language
+    german, english = gettext(header, "de").split("{game}")[0], header.split("{game}")[0]
+    assert german != english
+    ben = table.members["Ben"].id
+    assert dms[anne.id] and all(german in text and english not in text for text in dms[anne.id]), dms[anne.id]
+    assert dms[ben] and all(english in text and german not in text for text in dms[ben]), dms[ben]
 
 
 async def test_a_german_members_autocomplete_offers_german_labels_and_takes_them(world: World) -> None:
@@ -141,13 +169,17 @@ async def test_a_server_set_to_german_gets_german_boards_finals_and_results(worl
     await table.challenge("piratz", "Anne", ["Ben"])
     record = await table.latest_game()
     record = await table.play_to_end(record.id, via="mixed")
-    thread = raw_messages(world.env, table.place(record).id)
-    german = localize(GAMES["piratz"].game.score_text(2), "de")
-    assert german != localize(GAMES["piratz"].game.score_text(2))
-    final = thread[-1]
-    assert final.attachments and "⟦" not in final.content
-    results = [m for m in raw_messages(world.env, table.channel.id) if "#" + str(record.id) in m.content]
-    assert any(german.split()[-1] in m.content for m in [*thread, *results]), [m.content for m in thread[-2:]]
+    spec = GAMES["piratz"]
+    final = raw_messages(world.env, table.place(record).id)[-1]
+    game = f"{localize(spec.title, 'de')} #{record.id}"
+    assert localize(T("**{game} is over.** {summary}", game=game, summary=""), "de").strip() in final.content
+    alt = format_seats(spec.game.summary(spec.game.view(record.state, None)), record.names)
+    assert final.attachments[0].get("description") == localize(alt, "de")
+    winner = record.names[record.result["winners"][0]]
+    result = [m.content for m in raw_messages(world.env, table.channel.id) if game in m.content][-1]
+    assert localize(T("{game} won by {winners}.", game=f"**{game}**", winners=winner), "de") in result.replace(
+        f"{spec.emoji} ", ""
+    ), result
 
 
 async def test_every_command_option_and_choice_is_described_in_german(world: World) -> None:
