@@ -1,6 +1,6 @@
 """End to end, in other languages: whole games of every game played through the real bot in SimCord by
 members who speak the ``pseudo`` language (every message ``⟦…⟧``, 40% longer) leave no word in any message,
-embed, button, thread name or image description that a catalog did not write; what one member reads is in
+embed, button, thread name, image description or image that a catalog did not write; what one member reads is in
 their language and what the thread shows in the server's; a German member's ``move`` autocomplete offers
 German labels and takes them; ``/games language`` sets a server's language, for members with Manage Server
 only.
@@ -23,6 +23,7 @@ from tables.service import AI_NAMES
 from tests.conftest import World
 from tests.i18n_checks import unmarked
 from tests.support import raw_messages, texts
+from tests.test_render_fit import recording
 
 NAMES = [*DEMO_NAMES, *AI_NAMES, "🤖"]
 
@@ -69,12 +70,15 @@ def pseudo_world(world: World) -> Iterator[World]:
 async def test_a_whole_game_in_pseudo_shows_no_word_a_catalog_did_not_write(pseudo_world: World, kind: str) -> None:
     table = pseudo_world.table
     players = max(3, GAMES[kind].game.min_players) if kind != "searats" else 2
-    await table.challenge(kind, "Anne", ["Ben"], ai=players - 2)
-    record = await table.latest_game()
-    record = await table.play_to_end(record.id, via="mixed")
+    with recording() as drawn:  # every word drawn on every image of the game, in the render threads too
+        await table.challenge(kind, "Anne", ["Ben"], ai=players - 2)
+        record = await table.latest_game()
+        record = await table.play_to_end(record.id, via="mixed")
     assert record.status == "finished"
     found = {}
-    for where, text in everything_seen(pseudo_world.env):
+    images = [(f"image {n}", " ".join(t.s for t in sheet.texts)) for n, sheet in enumerate(drawn.sheets.values())]
+    assert images
+    for where, text in [*everything_seen(pseudo_world.env), *images]:
         words = unmarked(text, NAMES)
         if words:
             found.setdefault(" ".join(words), f"{where}: {text[:200]!r}")
