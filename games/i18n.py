@@ -39,6 +39,8 @@ START, END = "\x02", "\x03"
 marks never nest as raw characters and one regular expression finds every top-level mark."""
 _MARKED = re.compile("\x02([^\x02\x03]*)\x03")
 _SEAT_REF = re.compile(r"\{p(\d)\}")
+_JSON_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029]*')
+"""Text JSON writes as it is (no quote, backslash or control character to escape)."""
 
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "data" / "locale"
 ENGLISH = "en"
@@ -127,17 +129,24 @@ def map_plain(text: str, change: Callable[[str], str]) -> str:
 
 def with_names(text: str, names: Sequence[str]) -> str:
     """``text`` with every ``{pN}`` replaced by seat N's name (missing seats read "seat N"); marked or not."""
+    return _with_names(text, tuple(names)) if "{p" in text else text
 
+
+@lru_cache(maxsize=4096)
+def _with_names(text: str, names: tuple[str, ...]) -> str:
     def name(found: re.Match[str]) -> str:
         seat = int(found.group(1))
         return names[seat] if seat < len(names) else f"seat {seat + 1}"
 
+    if START not in text or all(_JSON_SAFE.fullmatch(n) for n in names):
+        return _SEAT_REF.sub(name, text)  # a name JSON leaves as it is reads the same inside any mark
     return map_plain(text, lambda plain: _SEAT_REF.sub(name, plain) if "{p" in plain else plain)
 
 
 # ---------------------------------------------------------------------------------------------- languages
 
 
+@lru_cache(maxsize=256)
 def language(locale: object) -> str:
     """The language the bot speaks for a Discord locale (``"de"``, ``discord.Locale.german``, ``"en-GB"``):
     one of :data:`LANGUAGES`, English when it speaks none closer (or :data:`PSEUDO`, for the tests)."""

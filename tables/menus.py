@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.core import Choice
 from games.i18n import T, is_marked, localize
@@ -77,6 +78,7 @@ class Menu:
     entries: tuple[Entry, ...]
 
 
+@lru_cache(maxsize=8192)
 def tag(label: str) -> str:
     """A short, stable name for a first label (6 hex digits), used in custom ids: of its English, so that it
     is the same in every language and the buttons of a board posted before its words were marked still work."""

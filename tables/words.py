@@ -75,8 +75,10 @@ def capped(text: str, limit: int = MESSAGE_LIMIT) -> str:
     if START not in text:
         return text[:limit]
     kept: list[str] = []
+    size = -1  # each line at its longest: at least as long as the whole in any one language
     for line in text.split("\n"):
-        if kept and longest("\n".join([*kept, line])) > limit:
+        size += 1 + longest(line)
+        if kept and size > limit:
             break
         kept.append(line)
     return "\n".join(kept)

@@ -3,6 +3,8 @@ a move by direction then distance, a tile by square, shape, then rotation."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from games.core import JSON, Action
 from games.i18n import N, T
 from games.sewerrat.board import escapes, moves
@@ -23,7 +25,9 @@ from games.sewerrat.components import (
 )
 
 
+@cache
 def _row_col(q: int) -> tuple[str, str]:
+    """A square's row and column labels (marked once: a trap's menu labels every free square)."""
     return T("Row {n}", n=q // SIZE + 1), T("Column {n}", n=q % SIZE + 1)
 
 
