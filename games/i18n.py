@@ -251,7 +251,8 @@ def ntr(locale: object, singular: str, plural: str, n: int, /, **values: Any) ->
 
 
 def localize_tree(value: Any, locale: object = ENGLISH) -> Any:
-    """A JSON value (a view) with every marked message in it localized: what a renderer receives."""
+    """A JSON value (a view) with every marked message in it localized: what a renderer receives. Only the
+    containers that hold a marked message are copied; the rest is shared with ``value`` (read-only)."""
     return _tree(value, language(locale))
 
 
@@ -259,7 +260,9 @@ def _tree(value: Any, lang: str) -> Any:
     if isinstance(value, str):
         return _localize(value, lang) if START in value else value
     if isinstance(value, dict):
-        return {k: _tree(v, lang) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_tree(v, lang) for v in value]
+        changed = {k: new for k, v in value.items() if (new := _tree(v, lang)) is not v}
+        return {**value, **changed} if changed else value
+    if isinstance(value, list):
+        items = [_tree(v, lang) for v in value]
+        return items if any(new is not old for new, old in zip(items, value, strict=True)) else value
     return value
