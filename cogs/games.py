@@ -88,8 +88,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
     )
     @app_commands.describe(language=L("Leave it out to follow the server's own language"))
     @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()])
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
+    # Discord keeps per-command permissions for top-level commands only: the service checks Manage Server.
     async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
         async def work() -> None:
             now = await tables_of(interaction).set_language(caller_of(interaction), language)
