@@ -100,12 +100,6 @@ def is_marked(text: str) -> bool:
     return START in text
 
 
-def message_id(text: str) -> str:
-    """The message id of a text that is one marked message (the text itself when it is not marked)."""
-    found = _MARKED.fullmatch(text)
-    return json.loads(found.group(1))[0] if found else text
-
-
 # ---------------------------------------------------------------------------------------------- names
 
 

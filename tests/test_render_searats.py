@@ -75,14 +75,19 @@ def test_a_battle_draws_its_line_of_fire_and_a_sunk_ship_leaves_the_map() -> Non
     assert near(pixel_at_dot(img, "k6"), r.DOT, 30)  # Blue's port dot shows no flag
 
 
-def test_a_pending_offer_is_written_at_the_foot() -> None:
+def offer_view() -> dict:
+    """The spectator's view of a battle in which Red offers Black a bribe of 2 cannonballs and 1 supply."""
     state = G.new_game(2, seed="offer")
     state.update(
         phase="answer",
         battle={"att": 0, "def": 1, "dist": 2, "fired": 0, "hits": [0, 0], "offers": [0, 0], "closed": False},
         offer={"kind": "bribe", "from": 1, "to": 0, "give": [2, 1, False], "get": [0, 0, False]},
     )
-    view = G.view(state, None)
+    return G.view(state, None)
+
+
+def test_a_pending_offer_is_written_at_the_foot() -> None:
+    view = offer_view()
     assert r._offer_text(view, NAMES) == "Bribe: Red offers 2 cannonballs + 1 supply. Black (Anne Bonny) must answer."
     quiet = dict(view, offer=None)
     foot = (r.M, r.FOOT_Y + 60, r.W - r.M, r.FOOT_Y + 95)

@@ -10,6 +10,7 @@ from games.i18n import localize, with_names
 from games.searats.components import goods
 from rendering import searats as r
 from tests.test_render_phone import text_sizes
+from tests.test_render_searats import offer_view
 from tests.test_searats_rules import BLACK, RED, G, act_phase, game, play, sail_phase, ship
 
 NAMES = ["Anne", "Ben"]
@@ -89,13 +90,7 @@ def test_the_score_the_summary_and_the_rules_in_german() -> None:
 
 
 def test_the_board_is_drawn_in_german() -> None:
-    state = G.new_game(2, seed="offer")
-    state.update(
-        phase="answer",
-        battle={"att": 0, "def": 1, "dist": 2, "fired": 0, "hits": [0, 0], "offers": [0, 0], "closed": False},
-        offer={"kind": "bribe", "from": 1, "to": 0, "give": [2, 1, False], "get": [0, 0, False]},
-    )
-    view = G.view(state, None)
+    view = offer_view()
     assert (
         r._offer_text(view, NAMES, "de")
         == "Bestechung: Rot bietet 2 Kanonenkugeln + 1 Vorrat. Schwarz (Anne) muss antworten."
