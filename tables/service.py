@@ -207,8 +207,10 @@ class Tables:
         """The game's latest record: from memory, once checked against the database's revision when other
         processes share the store."""
         record = self._cache.get(game_id)
-        if record is not None and self.store.shared and await self.store.games.revision(game_id) != record.revision:
-            record = None  # another process wrote to it since: read it again
+        if record is not None and self.store.shared:
+            revision = await self.store.games.revision(game_id)
+            if revision != record.revision or self._cache.get(game_id) is not record:
+                record = None  # written since, by another process or by a task of this one: read it again
         if record is None:
             record = await self.store.games.load(game_id)
             if record is None:

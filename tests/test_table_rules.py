@@ -100,10 +100,28 @@ async def test_one_seat_offered_to_two_members_accepted_at_once_goes_to_one(tabl
     )
     taken = [a for a in answers if isinstance(a, Message)]
     refused = [a for a in answers if isinstance(a, GameError)]
-    assert len(taken) == 1 and len(refused) == 1 and "changed hands" in str(refused[0])
+    assert len(taken) == 1 and len(refused) == 1 and "changed hands" in str(refused[0]), answers
     holder = (await store.games.load(record.id)).seats[1].user_id
     assert holder in (USERS[4], USERS[5])
     assert sum(s.user_id in (USERS[4], USERS[5]) for s in (await store.games.load(record.id)).seats) == 1
+
+
+async def test_a_record_forgotten_while_its_revision_is_read_is_read_again(tables, store, monkeypatch):
+    # On a shared database, get() checks its cached record's revision (an await); a change made meanwhile
+    # by another task of this process forgets the record. get() must neither fail nor return the old one.
+    record = await new_game(tables, 2)
+    await tables.get(record.id)
+    revision = type(store.games).revision
+
+    async def changed_meanwhile(games, game_id):
+        tables.forget(game_id)
+        return await revision(games, game_id)
+
+    monkeypatch.setattr(type(store), "shared", property(lambda self: True))
+    monkeypatch.setattr(type(store.games), "revision", changed_meanwhile)
+    again = await tables.get(record.id)
+    assert again.id == record.id and again is not record
+    assert tables._cache[record.id] is again
 
 
 async def test_an_offer_is_answered_only_by_its_member_and_expires(tables):
