@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+
+def _run(conn: sqlite3.Connection, sql: str, args: Any, *, many: bool = False) -> tuple[int, int | None]:
+    """On the connection's thread: run a statement, closing its cursor there. A cursor freed on the event
+    loop's thread resets its statement from that thread while the connection's thread runs another, which
+    corrupts the statement cache and fails a write at random with "bad parameter or other API misuse"
+    (CPython gh-118172; seen here in a burst of 20 actions). Returns its row count and last row id."""
+    cursor = conn.executemany(sql, args) if many else conn.execute(sql, args)
+    try:
+        return cursor.rowcount, cursor.lastrowid
+    finally:
+        cursor.close()
 
 
 class SqliteTransaction:
@@ -20,8 +33,9 @@ class SqliteTransaction:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
-    # Each statement is one call on the connection's thread (a read is ``execute_fetchall``, not a cursor's
-    # execute, fetch and close): every hop to that thread and back waits for the event loop.
+    # Each statement is one call on the connection's thread (a read is ``execute_fetchall``, a write is
+    # :func:`_run`, not a cursor's execute, fetch and close): every hop to that thread and back waits for the
+    # event loop, and no cursor may outlive its call there (:func:`_run`).
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
         rows = await self._conn.execute_fetchall(sql, args)
@@ -31,16 +45,21 @@ class SqliteTransaction:
         return list(await self._conn.execute_fetchall(sql, args))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        cur = await self._conn.execute(sql, args)
-        return cur.rowcount
+        count, _ = await self._call(sql, args)
+        return count
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._conn.executemany(sql, rows)
+        await self._call(sql, rows, many=True)
 
     async def insert(self, sql: str, args: Sequence[Any]) -> int:
-        cur = await self._conn.execute(sql, args)
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        _, row_id = await self._call(sql, args)
+        assert row_id is not None
+        return row_id
+
+    async def _call(self, sql: str, args: Any, *, many: bool = False) -> tuple[int, int | None]:
+        # aiosqlite's own helpers (execute_fetchall, execute_insert) are such calls; it has no public one
+        # for a write's row count.
+        return await self._conn._execute(_run, self._conn._conn, sql, args, many=many)  # type: ignore[no-any-return]
 
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
         """Nothing to do: SQLite numbers a new row after the largest id in its table."""
@@ -109,7 +128,9 @@ class SqliteDatabase:
     async def migrate(self, scripts: Sequence[str]) -> None:
         current = await self.schema_version()
         for version, script in enumerate(scripts[current:], start=current + 1):
-            await self._conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;")
+            script = f"BEGIN;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;"
+            async with self._conn.executescript(script):  # its cursor is closed on the connection's thread
+                pass
 
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")

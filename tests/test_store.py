@@ -95,6 +95,33 @@ async def test_missing_folders_of_the_database_file_are_created(tmp_path):
         assert {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= TABLES
 
 
+async def test_sqlite_statements_leave_no_cursor_to_the_event_loops_thread(tmp_path):
+    # A cursor freed on the event loop's thread resets its statement there while the connection's thread
+    # runs another: SQLite then fails writes at random ("bad parameter or other API misuse", CPython
+    # gh-118172; it cost a Sewer Pirats action in a bench burst). Many writes interleaved on one connection
+    # must all succeed; leaking cursors, about one in 300 of these failed.
+    import aiosqlite
+
+    from data.sqlite import SqliteTransaction
+
+    conn = await aiosqlite.connect(tmp_path / "cursors.db")
+    try:
+        await conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, x INTEGER)")
+        tx = SqliteTransaction(conn)
+        await tx.executemany("INSERT INTO t VALUES (?, ?)", [(i, 0) for i in range(8)])
+
+        async def writes(row: int) -> int:
+            for n in range(1500):
+                assert await tx.execute("UPDATE t SET x = ? WHERE id = ?", (n, row)) == 1
+                await tx.executemany("UPDATE t SET x = x + 1 WHERE id = ?", [(row,), ((row + 1) % 8,)])
+            return row
+
+        assert await asyncio.gather(*(writes(row) for row in range(8))) == list(range(8))
+        assert await tx.insert("INSERT INTO t (x) VALUES (?)", (1,)) == 8
+    finally:
+        await conn.close()
+
+
 async def test_reopening_applies_no_migration_twice(store_target):
     path = store_target
     store = await Store.open(path)
