@@ -269,18 +269,12 @@ def _base(height: int, seats: int) -> Image.Image:
     return img
 
 
-@image_cache
-def _tiles(board: tuple[int, ...]) -> Image.Image:
-    """The 8×8 grid of tiles (a board changes only when tiles are changed)."""
-    img = Image.new("RGB", (GRID, GRID))
-    for q, mask in enumerate(board):
-        img.paste(_tile(mask), ((q % SIZE) * CELL, (q // SIZE) * CELL))
-    return img
-
-
 def _board(img: Image.Image, view: View) -> None:
     pending = {q: m for q, m in view["change"]}
-    img.paste(_tiles(tuple(pending.get(q, m) for q, m in enumerate(view["board"]))), (GX, GY))
+    # Tile by tile (~0.5 ms): a grid cached whole per layout of tiles, 2.5 MB each, filled the render cache
+    # with one entry per game in play, crowding out every other game's layers.
+    for q, mask in enumerate(view["board"]):
+        img.paste(_tile(pending.get(q, mask)), _cell(q))
     mark = _mark("refused" if view["refused"] else "pending")
     for q in [*pending, *([] if view["picking"] is None else [view["picking"]])]:
         img.paste(mark, _cell(q), mark)
