@@ -23,13 +23,14 @@ from PIL import Image
 
 from rendering import pool
 
-DEFAULT_BUDGET = 128 * 2**20
+DEFAULT_BUDGET = 96 * 2**20
 """Bytes of cached values by default (``TABLES_RENDER_CACHE_MB``). Measured on this machine: boards of
-every game and table size drawn in turn (what a busy bot draws) need ~128 MB to stay fast (p50 11–34 ms;
-each layout's pre-drawn layer is ~4 MB); at 64 MB they are redrawn (p50 ~150–230 ms), while the boards of
-any one game stay as fast as with the old unbounded caches (p50 7–12 ms), which held ~610 MB after the
-warm-up. (glibc keeps freed image blocks for reuse, so a process holds more than the budget; making it
-hand them back, ``M_MMAP_THRESHOLD`` at 64 KB or 1 MB, saves ~50 MB but doubles render times.)"""
+random positions of every game drawn in turn (what a busy bot draws) are as fast at 96 MB as at 128 MB
+(p50 5.5 ms, p99 17 ms); at 64 MB text and icons are redrawn (p50 6.5 ms, p99 30 ms). Nothing cached is
+per game: a layout's pre-drawn layer (~6 MB) is shared by every game of that layout, and a miss costs
+~10 ms since panels are laid by their rim. (glibc keeps freed image blocks for reuse, so a process holds
+more than the budget; making it hand them back, ``M_MMAP_THRESHOLD`` at 512 KB or 4 MB, saves memory but
+slows renders 1.3–1.5×.)"""
 
 OVERHEAD = 256
 """Bytes counted per cached value on top of its pixels: the Python objects around them (key, image)."""

@@ -23,8 +23,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-TRIM_EVERY = 100
-"""Renders between two hand-backs of the C heap's free pages (:func:`trim_memory`)."""
+TRIM_AFTER = 20
+"""Renders after which a worker that finds the queue empty hands the C heap's free pages back
+(:func:`trim_memory`): when the pool falls idle, never between the renders of a burst."""
 
 
 def trim_memory() -> None:
@@ -53,7 +54,7 @@ class RenderPool:
             raise ValueError("a render pool needs at least one thread")
         self._queue: queue.PriorityQueue[tuple[int, int, _Job | None]] = queue.PriorityQueue()
         self._order = itertools.count()
-        self._done = itertools.count()
+        self._since_trim = 0  # renders of every worker since one last trimmed (a race only trims twice)
         self._workers = [
             threading.Thread(target=self._work, name=f"render-{n}", daemon=True) for n in range(self.threads)
         ]
@@ -82,7 +83,9 @@ class RenderPool:
             if job is None:
                 return
             job.run()
-            if next(self._done) % TRIM_EVERY == TRIM_EVERY - 1:
+            self._since_trim += 1
+            if self._since_trim >= TRIM_AFTER and self._queue.empty():
+                self._since_trim = 0
                 trim_memory()
 
     def shutdown(self) -> None:

@@ -11,7 +11,7 @@ from rendering import cache
 SAMPLES = (1, 40)
 """Steps of each warm-up game whose board (and a hand) are drawn, besides the final position: enough to
 fill every layout cache of a seat count without drawing the whole game."""
-WARM_SHARE = 0.5
+WARM_SHARE = 0.35
 """Share of the render cache's budget the warm-up may fill."""
 
 

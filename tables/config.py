@@ -90,12 +90,12 @@ class Config:
     """This process's name in the games' leases (``None``: from its shards; see :attr:`runner`)."""
     lease: float = 30.0
     """Seconds a process's hold on a game's AI turns and clocks lasts unless renewed (several processes)."""
-    cached_games: int = 1000
+    cached_games: int = 250
     """Games whose latest record stays in memory (least recently used ones are read again when needed)."""
-    render_cache_mb: int = 128
+    render_cache_mb: int = 96
     """Megabytes of pre-drawn layers, icons and text the renderers keep (:mod:`rendering.cache`). Boards of
-    every game and table size drawn in turn stay fast (p50 11–34 ms measured) from 128 MB; at 64 MB they
-    are redrawn from scratch (150–230 ms)."""
+    every game drawn in turn stay as fast at 96 MB as at 128 MB; at 64 MB text and icons are redrawn (p99
+    1.7×; see ``rendering.cache.DEFAULT_BUDGET``)."""
     render_threads: int | None = None
     """Boards and hands drawn at once (:mod:`rendering.pool`; ``None``: one per CPU core)."""
     ai_think_ms: int = 1000

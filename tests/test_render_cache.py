@@ -262,14 +262,24 @@ async def test_an_error_in_a_render_reaches_the_caller() -> None:
         one.shutdown()
 
 
-async def test_every_hundred_renders_the_free_heap_pages_go_back_to_the_system(monkeypatch) -> None:
+async def test_the_free_heap_pages_go_back_to_the_system_when_the_pool_falls_idle(monkeypatch) -> None:
     trims: list[int] = []
     monkeypatch.setattr(pool, "trim_memory", lambda: trims.append(1))
     one = RenderPool(1)
     try:
-        for n in range(2 * pool.TRIM_EVERY + 1):
+        # A burst: every render but the last finds another waiting, so nothing is trimmed until it ends.
+        gate = threading.Event()
+        burst = [asyncio.ensure_future(one.run(gate.wait))]
+        await asyncio.sleep(0.01)  # the worker holds the first render, the rest queue behind it
+        burst += [asyncio.ensure_future(one.run(int, n)) for n in range(3 * pool.TRIM_AFTER)]
+        await asyncio.sleep(0.01)
+        gate.set()
+        await asyncio.gather(*burst)
+        assert len(trims) == 1
+        # Renders one at a time: the pool is idle after each, and it trims once per TRIM_AFTER of them.
+        for n in range(2 * pool.TRIM_AFTER):
             await one.run(int, n)
-        assert len(trims) == 2
+        assert len(trims) == 3
     finally:
         one.shutdown()
     pool.trim_memory()  # the real one, on this machine's C library: it must not fail
