@@ -1,9 +1,15 @@
-"""One least-recently-used cache, bounded in bytes, shared by every renderer function that returns images.
+"""One cache, bounded in bytes, shared by every renderer function that returns images.
 
 ``functools.lru_cache`` bounds a cache by its number of entries, and ~80 of them each sized for the worst
 case kept ~250 MB of pre-drawn layers, icons and text alive. :func:`image_cache` replaces it on every
-function that returns images (or bytes): all of them share one budget (:func:`configure`, 128 MB by
-default), and the images used least recently are dropped first whichever function made them.
+function that returns images (or bytes): all of them share one budget (:func:`configure`, 96 MB by
+default), counted in the bytes Pillow really holds.
+
+What goes first is what costs least to draw again per byte it holds, among what was used longest ago
+(GreedyDual-Size: each value's priority is the cache's "clock" when it was last used plus the seconds it
+took to draw per byte, and the clock moves up to the priority of each value evicted). Plain recency let a
+burst of boards of every game push out hundreds of words and icons for each ~6 MB layer: a 20-action
+burst spent ~3 s redrawing them at 96 MB, ~1 s at 128 MB.
 
 Values are shared between render threads and must be treated as read-only: paste them, or ``copy()``
 before drawing on them. Two threads missing the same key at once both compute it (as with
@@ -12,8 +18,10 @@ before drawing on them. Two threads missing the same key at once both compute it
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import threading
-from collections import OrderedDict
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import partial, update_wrapper
@@ -40,14 +48,22 @@ R = TypeVar("R")
 
 
 def size_of(value: object) -> int:
-    """Bytes ``value`` holds: an image's pixels (width × height × bands) or a bytes object's length, summed
-    over a tuple or list (an image with its offset), plus :data:`OVERHEAD`."""
+    """Bytes ``value`` holds: an image's pixels as Pillow stores them (:func:`pixel_bytes`) or a bytes
+    object's length, summed over a tuple or list (an image with its offset), plus :data:`OVERHEAD`."""
     return _payload(value) + OVERHEAD
+
+
+def pixel_bytes(image: Image.Image) -> int:
+    """Bytes Pillow holds for ``image``'s pixels: one a pixel in modes ``1``, ``L`` and ``P``, two in the
+    16-bit ones, four in every other (an RGB pixel is stored in four bytes, as RGBA's)."""
+    mode = image.mode
+    per_pixel = 1 if mode in ("1", "L", "P") else 2 if mode.startswith("I;16") else 4
+    return image.width * image.height * per_pixel
 
 
 def _payload(value: object) -> int:
     if isinstance(value, Image.Image):
-        return value.width * value.height * len(value.getbands())
+        return pixel_bytes(value)
     if isinstance(value, bytes | bytearray):
         return len(value)
     if isinstance(value, tuple | list):
@@ -77,13 +93,25 @@ class CacheInfo(NamedTuple):
     bytes: int
 
 
+class _Entry:
+    __slots__ = ("priority", "size", "stamp", "value", "worth")
+
+    def __init__(self, value: Any, size: int, worth: float) -> None:
+        self.value, self.size, self.worth = value, size, worth
+        self.priority, self.stamp = 0.0, -1  # set by _Shared._touch: its latest item in the heap
+
+
 class _Shared:
-    """The entries of every cached function in one recency order, and their byte total."""
+    """The entries of every cached function, their byte total, and the heap of their priorities (a used
+    entry is pushed again with its new priority; stale heap items are skipped when popped)."""
 
     def __init__(self, budget: int) -> None:
         self.lock = threading.Lock()
         self.budget = budget
-        self.entries: OrderedDict[tuple[str, Hashable], tuple[Any, int]] = OrderedDict()
+        self.entries: dict[tuple[str, Hashable], _Entry] = {}
+        self.heap: list[tuple[float, int, tuple[str, Hashable]]] = []
+        self.order = itertools.count()  # ties go to the value used longest ago
+        self.clock = 0.0
         self.bytes = 0
         self.hits: dict[str, int] = {}
         self.misses: dict[str, int] = {}
@@ -95,25 +123,40 @@ class _Shared:
             counts[key[0]] = counts.get(key[0], 0) + 1
             if hit is None:
                 return False, None
-            self.entries.move_to_end(key)
-            return True, hit[0]
+            self._touch(key, hit)
+            return True, hit.value
 
-    def put(self, key: tuple[str, Hashable], value: Any) -> None:
+    def put(self, key: tuple[str, Hashable], value: Any, seconds: float = 0.0) -> None:
+        """Keep ``value``, which took ``seconds`` to draw."""
         size = size_of(value)
         with self.lock:
             if size > self.budget:
                 return
             old = self.entries.pop(key, None)
             if old is not None:  # another thread drew the same value meanwhile
-                self.bytes -= old[1]
-            self.entries[key] = (value, size)
+                self.bytes -= old.size
+            entry = _Entry(value, size, seconds / size)
+            self.entries[key] = entry
             self.bytes += size
+            self._touch(key, entry)
             self._shrink()
+
+    def _touch(self, key: tuple[str, Hashable], entry: _Entry) -> None:
+        entry.priority, entry.stamp = self.clock + entry.worth, next(self.order)
+        heapq.heappush(self.heap, (entry.priority, entry.stamp, key))
+        if len(self.heap) > 4 * len(self.entries) + 64:  # mostly stale items: rebuild it from the entries
+            self.heap = [(e.priority, e.stamp, k) for k, e in self.entries.items()]
+            heapq.heapify(self.heap)
 
     def _shrink(self) -> None:
         while self.bytes > self.budget:
-            _, (_, size) = self.entries.popitem(last=False)
-            self.bytes -= size
+            priority, stamp, key = heapq.heappop(self.heap)
+            entry = self.entries.get(key)
+            if entry is None or entry.stamp != stamp:
+                continue  # evicted already, or used since
+            del self.entries[key]
+            self.bytes -= entry.size
+            self.clock = priority
 
     def resize(self, budget: int) -> None:
         with self.lock:
@@ -124,20 +167,22 @@ class _Shared:
         with self.lock:
             if name is None:
                 self.entries.clear()
+                self.heap.clear()
+                self.clock = 0.0
                 self.bytes = 0
                 self.hits.clear()
                 self.misses.clear()
                 return
             for key in [key for key in self.entries if key[0] == name]:
-                self.bytes -= self.entries.pop(key)[1]
+                self.bytes -= self.entries.pop(key).size
             self.hits.pop(name, None)
             self.misses.pop(name, None)
 
     def stats(self) -> Stats:
         with self.lock:
             by_function: dict[str, int] = {}
-            for (name, _), (_, size) in self.entries.items():
-                by_function[name] = by_function.get(name, 0) + size
+            for (name, _), entry in self.entries.items():
+                by_function[name] = by_function.get(name, 0) + entry.size
             return Stats(
                 entries=len(self.entries),
                 bytes=self.bytes,
@@ -149,7 +194,7 @@ class _Shared:
 
     def info(self, name: str) -> CacheInfo:
         with self.lock:
-            held = [size for (owner, _), (_, size) in self.entries.items() if owner == name]
+            held = [entry.size for (owner, _), entry in self.entries.items() if owner == name]
             return CacheInfo(self.hits.get(name, 0), self.misses.get(name, 0), len(held), sum(held))
 
 
@@ -177,8 +222,9 @@ class CachedFunction(Generic[P, R]):
         found, value = _SHARED.get(key)
         if found:
             return value  # type: ignore[no-any-return]
+        started = time.perf_counter()
         value = self._fn(*args, **kwargs)
-        _SHARED.put(key, value)
+        _SHARED.put(key, value, time.perf_counter() - started)
         return value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 import time
 from collections.abc import Iterator
@@ -55,14 +56,16 @@ def _draw(job: tuple[Renderer, dict[str, Any]]) -> bytes:
     return render(view, NAMES)
 
 
-def test_the_size_of_an_image_is_its_pixels_and_a_small_overhead() -> None:
+def test_the_size_of_an_image_is_its_pixels_as_pillow_holds_them_and_a_small_overhead() -> None:
     assert cache.size_of(Image.new("RGBA", (10, 20))) == 10 * 20 * 4 + cache.OVERHEAD
     assert cache.size_of(Image.new("L", (10, 20))) == 200 + cache.OVERHEAD
-    assert cache.size_of((Image.new("RGB", (4, 4)), (1, 2))) == 48 + cache.OVERHEAD
+    assert cache.size_of((Image.new("RGB", (4, 4)), (1, 2))) == 64 + cache.OVERHEAD  # RGB: 4 bytes a pixel
     assert cache.size_of(b"x" * 1000) == 1000 + cache.OVERHEAD
 
 
-def test_values_are_evicted_by_bytes_least_recently_used_first() -> None:
+def test_values_as_costly_to_draw_are_evicted_by_bytes_least_recently_used_first(monkeypatch) -> None:
+    ticks = itertools.count()
+    monkeypatch.setattr(cache.time, "perf_counter", lambda: next(ticks) * 0.001)  # every draw takes 1 ms
     one = cache.size_of(_image(100))
     cache.configure(3 * one)
     drawn: list[int] = []
@@ -83,6 +86,44 @@ def test_values_are_evicted_by_bytes_least_recently_used_first() -> None:
     assert drawn == []
     square(2)
     assert drawn == [2]
+
+
+def test_what_is_cheapest_to_draw_again_per_byte_goes_first(monkeypatch) -> None:
+    # A layer-sized image that took as long to draw as a word goes before the word, though used later;
+    # the word goes in its turn once it is no longer used while others are.
+    costs = {"word": 0.002, "layer": 0.002, "icon": 0.002}
+    clock = [0.0]
+
+    def perf_counter() -> float:
+        return clock[0]
+
+    monkeypatch.setattr(cache.time, "perf_counter", perf_counter)
+
+    @cache.image_cache
+    def drawn(kind: str, n: int) -> Image.Image:
+        clock[0] += costs[kind]
+        return _image(100 if kind == "layer" else 10)
+
+    word, layer = cache.size_of(_image(10)), cache.size_of(_image(100))
+    cache.configure(layer + 2 * word)
+    drawn("word", 1)
+    drawn("layer", 1)
+    drawn("icon", 1)  # all three fit
+    drawn("layer", 1)  # the layer is the most recently used
+    drawn("word", 2)  # no room: the layer, the cheapest per byte, goes
+    assert drawn.cache_info().bytes == 3 * word
+    hits = cache.stats().hits
+    drawn("word", 1), drawn("icon", 1), drawn("word", 2)
+    assert cache.stats().hits == hits + 3
+    cache.configure(3 * word)  # among values as costly per byte, the one used longest ago goes first
+    drawn("word", 1)
+    drawn("word", 3)
+    assert cache.stats().hits == hits + 4
+    misses = cache.stats().misses
+    drawn("word", 1), drawn("word", 3)
+    assert cache.stats().misses == misses
+    drawn("icon", 1)  # used before words 1 and 3: it went for word 3
+    assert cache.stats().misses == misses + 1
 
 
 def test_a_hit_returns_the_same_image_and_is_counted() -> None:
@@ -136,7 +177,7 @@ def test_describe_says_how_full_the_cache_is_and_how_many_threads_render() -> No
         return _image(1024)
 
     square(1)
-    assert cache.describe(threads=2) == "render cache: 3.0 MB of 64 MB in 1 images; 2 render threads"
+    assert cache.describe(threads=2) == "render cache: 4.0 MB of 64 MB in 1 images; 2 render threads"
 
 
 def test_the_budget_holds_after_boards_hands_and_finals_of_every_game() -> None:
@@ -158,10 +199,10 @@ def test_no_renderer_draws_on_a_cached_image() -> None:
     drawn: dict[tuple[str, Any], bytes] = {}
     put = cache._SHARED.put
 
-    def remember(key: tuple[str, Any], value: Any) -> None:
+    def remember(key: tuple[str, Any], value: Any, seconds: float) -> None:
         if isinstance(value, Image.Image):
             drawn[key] = value.tobytes()
-        put(key, value)
+        put(key, value, seconds)
 
     cache._SHARED.put = remember  # type: ignore[method-assign]
     try:
@@ -171,7 +212,7 @@ def test_no_renderer_draws_on_a_cached_image() -> None:
     finally:
         del cache._SHARED.put
     assert drawn
-    changed = [key[0] for key, pixels in drawn.items() if cache._SHARED.entries[key][0].tobytes() != pixels]
+    changed = [key[0] for key, pixels in drawn.items() if cache._SHARED.entries[key].value.tobytes() != pixels]
     assert changed == []
 
 
