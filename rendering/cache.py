@@ -123,7 +123,7 @@ class _Shared:
             counts[key[0]] = counts.get(key[0], 0) + 1
             if hit is None:
                 return False, None
-            self._touch(key, hit)
+            hit.priority, hit.stamp = self.clock + hit.worth, next(self.order)  # its heap item: see _shrink
             return True, hit.value
 
     def put(self, key: tuple[str, Hashable], value: Any, seconds: float = 0.0) -> None:
@@ -136,24 +136,27 @@ class _Shared:
             if old is not None:  # another thread drew the same value meanwhile
                 self.bytes -= old.size
             entry = _Entry(value, size, seconds / size)
+            entry.priority, entry.stamp = self.clock + entry.worth, next(self.order)
             self.entries[key] = entry
             self.bytes += size
-            self._touch(key, entry)
+            heapq.heappush(self.heap, (entry.priority, entry.stamp, key))
+            if len(self.heap) > 2 * len(self.entries) + 64:  # left by dropped values: rebuild it
+                self.heap = [(e.priority, e.stamp, k) for k, e in self.entries.items()]
+                heapq.heapify(self.heap)
             self._shrink()
 
-    def _touch(self, key: tuple[str, Hashable], entry: _Entry) -> None:
-        entry.priority, entry.stamp = self.clock + entry.worth, next(self.order)
-        heapq.heappush(self.heap, (entry.priority, entry.stamp, key))
-        if len(self.heap) > 4 * len(self.entries) + 64:  # mostly stale items: rebuild it from the entries
-            self.heap = [(e.priority, e.stamp, k) for k, e in self.entries.items()]
-            heapq.heapify(self.heap)
-
     def _shrink(self) -> None:
+        # Each entry has one heap item, pushed when it was stored; a use only raises the entry's priority
+        # (the clock never goes down), so its item is at most as high: an item popped whose entry was used
+        # since goes back with the entry's priority, and the first one popped that is current is the least.
         while self.bytes > self.budget:
             priority, stamp, key = heapq.heappop(self.heap)
             entry = self.entries.get(key)
-            if entry is None or entry.stamp != stamp:
-                continue  # evicted already, or used since
+            if entry is None:  # evicted or dropped already
+                continue
+            if entry.stamp != stamp:  # used (or drawn again) since its item was pushed
+                heapq.heappush(self.heap, (entry.priority, entry.stamp, key))
+                continue
             del self.entries[key]
             self.bytes -= entry.size
             self.clock = priority
