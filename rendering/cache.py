@@ -98,12 +98,12 @@ class _Entry:
 
     def __init__(self, value: Any, size: int, worth: float) -> None:
         self.value, self.size, self.worth = value, size, worth
-        self.priority, self.stamp = 0.0, -1  # set by _Shared._touch: its latest item in the heap
+        self.priority, self.stamp = 0.0, -1  # set when stored or used; its heap item may be older
 
 
 class _Shared:
-    """The entries of every cached function, their byte total, and the heap of their priorities (a used
-    entry is pushed again with its new priority; stale heap items are skipped when popped)."""
+    """The entries of every cached function, their byte total, and a heap of their priorities as they were
+    stored (a use restamps the entry alone; :meth:`_shrink` sets its heap item right when it meets it)."""
 
     def __init__(self, budget: int) -> None:
         self.lock = threading.Lock()
