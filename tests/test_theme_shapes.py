@@ -1,0 +1,76 @@
+"""The shared shapes of the renderers (``rendering.theme``): rounded rectangles, their shadows and panels are
+built from their corners and stretched edges, and must look as if drawn whole."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from rendering import theme
+
+SIZES = [(1056, 598, 18), (300, 40, 20), (73, 296, 27), (50, 50, 8), (12, 9, 4), (400, 90, 6)]
+
+
+def drawn_whole(w: int, h: int, radius: int, fill, border, width: int) -> Image.Image:
+    """The rounded rectangle drawn at its full size, supersampled (how ``rounded`` was drawn before)."""
+    s = 3
+    big = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, w * s - 1, h * s - 1), radius * s, fill=fill, outline=border, width=width * s
+    )
+    return big.resize((w, h), Image.Resampling.BOX)
+
+
+def shadow_whole(w: int, h: int, radius: int, blur: int) -> Image.Image:
+    pad = 2 * blur
+    mask = Image.new("L", (w + 2 * pad, h + 2 * pad), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((pad, pad, pad + w, pad + h), radius, fill=150)
+    return mask.filter(ImageFilter.GaussianBlur(blur))
+
+
+def largest_difference(a: Image.Image, b: Image.Image) -> int:
+    assert a.size == b.size and a.mode == b.mode
+    extrema = ImageChops.difference(a, b).getextrema()
+    return max(high for _, high in (extrema if a.mode != "L" else [extrema]))
+
+
+@pytest.mark.parametrize(("w", "h", "radius"), SIZES)
+@pytest.mark.parametrize(
+    ("fill", "border", "width"), [(theme.PARCHMENT, theme.GOLD_DEEP, 3), ((10, 20, 30, 128), None, 0)]
+)
+def test_a_rounded_rectangle_looks_drawn_whole(w, h, radius, fill, border, width) -> None:
+    assert (
+        largest_difference(
+            theme.rounded(w, h, radius, fill, border, width), drawn_whole(w, h, radius, fill, border, width)
+        )
+        <= 5
+    )
+
+
+@pytest.mark.parametrize(("w", "h", "radius"), SIZES)
+def test_a_shadow_looks_blurred_whole(w, h, radius) -> None:
+    assert largest_difference(theme._shadow_mask(w, h, radius, 8), shadow_whole(w, h, radius, 8)) <= 5
+
+
+def test_a_panel_laid_by_its_rim_is_the_panel_composited_whole() -> None:
+    rng = random.Random("panels")
+    canvas = theme.new_canvas(1100, 900)
+    for _ in range(60):
+        x0, y0 = rng.randint(-20, 700), rng.randint(-20, 600)
+        box = (x0, y0, x0 + rng.randint(10, 600), y0 + rng.randint(10, 500))
+        style = {
+            "fill": rng.choice([theme.PARCHMENT, (14, 34, 48), (20, 44, 58, 255), (10, 10, 10, 128)]),
+            "border": rng.choice([theme.GOLD_DEEP, None]),
+            "radius": rng.choice([6, 12, 18]),
+            "shadow": rng.random() < 0.7,
+        }
+        laid, whole = canvas.copy(), canvas.copy()
+        theme.panel(laid, box, **style)
+        w, h = box[2] - box[0], box[3] - box[1]
+        if style["shadow"]:
+            whole.paste((0, 0, 0), (box[0] - 13, box[1] - 11), theme._shadow_mask(w, h, style["radius"], 8))
+        rim = theme.rounded(w, h, style["radius"], style["fill"], style["border"], 3 if style["border"] else 0)
+        whole.paste(rim, box[:2], rim)
+        assert ImageChops.difference(laid, whole).getbbox() is None, (box, style)
