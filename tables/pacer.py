@@ -13,13 +13,15 @@ log = logging.getLogger("tables.pacer")
 
 class Pacer:
     """Runs ``work`` when woken (once more if woken while it runs), then again after the seconds it
-    returns (``None``: only when woken)."""
+    returns (``None``: only when woken). A timer already set to wake it in time is kept: a new one per
+    run left a cancelled timer behind for every action (one every few milliseconds in a burst)."""
 
     def __init__(self, work: Callable[[], Awaitable[float | None]], name: str) -> None:
         self._work = work
         self._name = name
         self._running: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._due = float("inf")  # when the timer wakes it (the loop's clock)
         self._again = False
         self._stopped = False
 
@@ -44,16 +46,18 @@ class Pacer:
                 delay = 1.0
             if not self._again:
                 break
-        if self._timer is not None and self._timer is not asyncio.current_task():
-            self._timer.cancel()
-        self._timer = (
-            None
-            if delay is None
-            else asyncio.get_running_loop().create_task(self._sleep(delay), name=f"{self._name}-timer")
-        )
+        loop = asyncio.get_running_loop()
+        timer = self._timer if self._timer is not asyncio.current_task() else None
+        due = None if delay is None else loop.time() + max(0.0, delay)
+        if timer is not None and not timer.done() and due is not None and self._due <= due:
+            return  # the timer set already wakes it in time (a wake too early only runs the work again)
+        if timer is not None:
+            timer.cancel()
+        self._timer = None if due is None else loop.create_task(self._sleep(due), name=f"{self._name}-timer")
+        self._due = due if due is not None else float("inf")
 
-    async def _sleep(self, delay: float) -> None:
-        await asyncio.sleep(max(0.0, delay))
+    async def _sleep(self, due: float) -> None:
+        await asyncio.sleep(max(0.0, due - asyncio.get_running_loop().time()))
         if self._timer is asyncio.current_task():
             self._timer = None
         self.wake()
