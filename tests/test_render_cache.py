@@ -306,6 +306,16 @@ async def test_an_error_in_a_render_reaches_the_caller() -> None:
 async def test_the_free_heap_pages_go_back_to_the_system_when_the_pool_falls_idle(monkeypatch) -> None:
     trims: list[int] = []
     monkeypatch.setattr(pool, "trim_memory", lambda: trims.append(1))
+
+    async def trimmed(count: int) -> None:
+        # A worker looks at the queue just after it has handed a render back: wait for that look.
+        for _ in range(400):
+            if len(trims) >= count:
+                break
+            await asyncio.sleep(0.005)
+        await asyncio.sleep(0.02)
+        assert len(trims) == count
+
     one = RenderPool(1)
     try:
         # A burst: every render but the last finds another waiting, so nothing is trimmed until it ends.
@@ -316,11 +326,12 @@ async def test_the_free_heap_pages_go_back_to_the_system_when_the_pool_falls_idl
         await asyncio.sleep(0.01)
         gate.set()
         await asyncio.gather(*burst)
-        assert len(trims) == 1
-        # Renders one at a time: the pool is idle after each, and it trims once per TRIM_AFTER of them.
-        for n in range(2 * pool.TRIM_AFTER):
+        await trimmed(1)
+        # Renders one at a time: the pool falls idle after each, and trims once TRIM_AFTER have gone by.
+        for n in range(pool.TRIM_AFTER + 5):
             await one.run(int, n)
-        assert len(trims) == 3
+            await asyncio.sleep(0.001)
+        await trimmed(2)
     finally:
         one.shutdown()
     pool.trim_memory()  # the real one, on this machine's C library: it must not fail
