@@ -8,8 +8,9 @@ default), counted in the bytes Pillow really holds.
 What goes first is what costs least to draw again per byte it holds, among what was used longest ago
 (GreedyDual-Size: each value's priority is the cache's "clock" when it was last used plus the seconds it
 took to draw per byte, and the clock moves up to the priority of each value evicted). Plain recency let a
-burst of boards of every game push out hundreds of words and icons for each ~6 MB layer: a 20-action
-burst spent ~3 s redrawing them at 96 MB, ~1 s at 128 MB.
+burst of boards of every game push out hundreds of words and icons for each ~6 MB layer: ten bursts of 20
+actions from 1,000 games (the scale bench) spent ~2.9 s redrawing at 96 MB, ~0.8 s at 128 MB; this
+eviction spends ~1.5 s at 96 MB.
 
 Values are shared between render threads and must be treated as read-only: paste them, or ``copy()``
 before drawing on them. Two threads missing the same key at once both compute it (as with
