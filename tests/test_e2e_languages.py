@@ -106,10 +106,7 @@ async def test_a_member_reads_their_language_and_the_thread_the_servers(world: W
     for message in raw_messages(world.env, table.place(record).id):
         for text in readable(message) if not message.is_ephemeral else ():
             assert "⟦" not in text, text
-    dms = [m for channel, messages in world.env.backend.messages.items() for m in messages.values()]
-    anne_dms = [
-        m for m in dms if (c := world.env.backend.channels.get(m.channel_id)) and anne.id in (c.recipient_ids or ())
-    ]
+    anne_dms = raw_messages(world.env, anne.user.dm_channel.id)
     assert anne_dms and all("⟦" in m.content for m in anne_dms if m.content)
 
 
@@ -121,10 +118,8 @@ async def test_a_german_member_gets_german_dms_in_an_english_server(world: World
         record = await table.latest_game()
         record = await table.play_moves(record.id, 3)
     dms = {
-        user: [m.content for m in messages.values()]
-        for user in (anne.id, table.members["Ben"].id)
-        for channel_id, messages in world.env.backend.messages.items()
-        if user in (getattr(world.env.backend.channels.get(channel_id), "recipient_ids", None) or ())
+        member.id: [m.content for m in raw_messages(world.env, member.user.dm_channel.id)]
+        for member in (anne, table.members["Ben"])
     }
     header = "**Your private view in {game} ({place})**"  # what every DM of a game starts with, in each language
     german, english = gettext(header, "de").split("{game}")[0], header.split("{game}")[0]
