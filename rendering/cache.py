@@ -22,10 +22,10 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import partial, update_wrapper
+from time import perf_counter
 from typing import Any, Generic, NamedTuple, ParamSpec, TypeVar
 
 from PIL import Image
@@ -127,7 +127,7 @@ class _Shared:
             hit.priority, hit.stamp = self.clock + hit.worth, next(self.order)  # its heap item: see _shrink
             return True, hit.value
 
-    def put(self, key: tuple[str, Hashable], value: Any, seconds: float = 0.0) -> None:
+    def put(self, key: tuple[str, Hashable], value: Any, seconds: float) -> None:
         """Keep ``value``, which took ``seconds`` to draw."""
         size = size_of(value)
         with self.lock:
@@ -226,9 +226,9 @@ class CachedFunction(Generic[P, R]):
         found, value = _SHARED.get(key)
         if found:
             return value  # type: ignore[no-any-return]
-        started = time.perf_counter()
+        started = perf_counter()
         value = self._fn(*args, **kwargs)
-        _SHARED.put(key, value, time.perf_counter() - started)
+        _SHARED.put(key, value, perf_counter() - started)
         return value
 
 
