@@ -47,7 +47,7 @@ class Pacer:
             if not self._again:
                 break
         loop = asyncio.get_running_loop()
-        timer = self._timer if self._timer is not asyncio.current_task() else None
+        timer = self._timer  # never this task: a timer that fires starts a new run (see _sleep)
         due = None if delay is None else loop.time() + max(0.0, delay)
         if timer is not None and not timer.done() and due is not None and self._due <= due:
             return  # the timer set already wakes it in time (a wake too early only runs the work again)
