@@ -50,7 +50,7 @@ CHOOSING = 0.5
 """The part of the budget spent choosing the finalist that challenges the normal AI's choice (the rounds
 before the last); the rest goes to the final round, which alone decides between the two."""
 PLAYOUT_LIMIT = 5_000
-"""Actions after which a playout stops as a loss (no game should get near it)."""
+"""Actions after which a playout of a game without a horizon stops as a loss (no game should get near it)."""
 
 
 def determinize(game: Game, state: JSON, seat: int, rng: random.Random) -> JSON:
@@ -72,14 +72,19 @@ def reward(game: Game, state: JSON, player: int) -> float:
     return 1 / len(winners) if player in winners else 0.0
 
 
-def playout(game: Game, world: JSON, policy: Player, rng: random.Random) -> JSON:
-    """Play ``world`` (in place) to the end with ``policy`` for every seat; returns the final state."""
-    for _ in range(PLAYOUT_LIMIT):
+def playout(game: Game, world: JSON, policy: Player, rng: random.Random, player: int) -> float:
+    """Play ``world`` (in place) with ``policy`` for every seat, to the end or for the game's
+    :attr:`~games.core.Game.horizon` of actions; returns ``player``'s share of the victory, or what
+    :meth:`~games.core.Game.estimate` expects of it where the playout stopped."""
+    limit = game.horizon or PLAYOUT_LIMIT
+    for _ in range(limit):
         if game.is_over(world):
-            break
+            return reward(game, world, player)
         seat = next_actor(game, world, rng)
         world = game.apply(world, seat, policy.choose(game, world, seat, rng), inplace=True, trusted=True).state
-    return world
+    if game.is_over(world):
+        return reward(game, world, player)
+    return game.estimate(world, player) if game.horizon else 0.0
 
 
 @dataclass(slots=True)
@@ -174,7 +179,7 @@ def search(
                 if budget.out():
                     return _pick(arms, default, fresh)
                 after = game.apply(clone(world), seat, arm.action, inplace=True, trusted=True).state
-                arm.rewards.append(reward(game, playout(game, after, policy, random.Random(luck)), player))
+                arm.rewards.append(playout(game, after, policy, random.Random(luck), player))
                 budget.played += 1
             worlds += 1
     return _pick(arms, default, fresh)
