@@ -122,3 +122,19 @@ def test_at_long_range_the_ai_keeps_cannonballs_back_unless_the_salvo_may_sink()
     assert choice(state, 1) == "fire 2"  # Red has 4: it can answer in full and keep two
     state["ships"][1]["balls"] = 2
     assert choice(state, 1) == "hold"
+
+
+def test_the_hard_ais_estimate_weighs_ships_supplies_and_the_treasure() -> None:
+    state = G.new_game(2, seed="estimate")
+    assert G.estimate(state, 0) == pytest.approx(0.5) and G.estimate(state, 1) == pytest.approx(0.5)
+    state["ships"][1]["supplies"] -= 3  # Red, player 1's, took three hits
+    hurt = G.estimate(state, 0)
+    assert hurt > 0.5 and hurt + G.estimate(state, 1) == pytest.approx(1)
+    state["ships"][3]["sunk"] = True  # Green, player 1's, sank
+    sunk = G.estimate(state, 0)
+    assert sunk > hurt
+    state["treasure"] = 2  # Blue, player 0's, holds the Treasure
+    assert G.estimate(state, 0) > sunk
+    for ship in (1, 3, 5):
+        state["ships"][ship]["sunk"] = True
+    assert G.estimate(state, 0) == 1 and G.estimate(state, 1) == 0

@@ -13,7 +13,7 @@ import pytest
 
 from games.core import JSON, Action, Game, Player, clone
 from games.registry import GAMES, LEVELS
-from games.search import HardPlayer, decide, determinize, search
+from games.search import HardPlayer, decide, determinize, playout, reward, search
 from games.simulate import next_actor, self_play
 
 KINDS = list(GAMES)
@@ -124,3 +124,42 @@ def test_every_game_has_a_player_for_each_level() -> None:
         assert isinstance(hard, HardPlayer) and hard.policy is spec.player and hard.think_ms == 300
     with pytest.raises(ValueError, match="normal, hard"):
         GAMES["piratz"].player_for("expert")
+
+
+class Counting(Player):
+    """The game's normal AI, counting the decisions it is asked for."""
+
+    def __init__(self, policy: Player) -> None:
+        self.policy = policy
+        self.asked = 0
+
+    def choose(self, game: Game, state: JSON, seat: int, rng: random.Random) -> Action:
+        self.asked += 1
+        return self.policy.choose(game, state, seat, rng)
+
+
+def test_a_playout_stops_at_the_games_horizon_and_is_worth_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = GAMES["searats"]
+    game = spec.game
+    state = positions("searats", 1)[0][0]
+    monkeypatch.setattr(type(game), "horizon", 7)
+    policy = Counting(spec.player)
+    world = clone(state)
+    value = playout(game, world, policy, random.Random(5), 0)
+    assert policy.asked == 7 and not game.is_over(world)
+    assert value == game.estimate(world, 0)
+    assert 0 < value < 1
+
+
+def test_a_playout_without_a_horizon_plays_to_the_end() -> None:
+    spec = GAMES["piratz"]
+    state = positions("piratz", 1)[0][0]
+    world = clone(state)
+    value = playout(spec.game, world, spec.player, random.Random(5), 1)
+    assert spec.game.is_over(world) and value == reward(spec.game, world, 1)
+
+
+def test_the_default_estimate_is_an_even_share_among_the_players_still_in() -> None:
+    game = GAMES["piratz"].game
+    state = game.new_game(3, seed="estimate")
+    assert [game.estimate(state, p) for p in range(3)] == [pytest.approx(1 / 3)] * 3
