@@ -5,7 +5,8 @@
   game #N here"), so no command reaches into, or reveals, another server's games.
 * **Who.** A seat's decisions by the member who holds it; resigning by a seated member; abandoning by the
   game's host or a member with Manage Threads; handing a seat over by its member, the host or such a
-  moderator, and only to a member of the game's server who has no place at the table yet.
+  moderator, and only to a member of the game's server who has no place at the table yet; setting a
+  server's language by a member with Manage Server, in that server.
 
 These checks read the record under the game's lock; the store's conditional writes then settle any race
 with another process or click (the version read, the seat's holder, the lobby's version, one open rematch
@@ -90,6 +91,14 @@ def may_offer(caller: Caller, record: GameRecord, player: int) -> None:
     """Whether the caller may hand place ``player`` over: its member, the host or a moderator."""
     if caller.user_id != record.seats[player].user_id and not moderates(caller, record):
         raise GameError(T("Only the seat's player, the game's host or a member with Manage Threads can hand it over."))
+
+
+def may_set_language(caller: Caller) -> None:
+    """Whether the caller may set the language of the server they ask in: a member with Manage Server."""
+    if caller.guild_id is None:
+        raise GameError(T("Set a server's language in the server."))
+    if not caller.manager:
+        raise GameError(T("Only a member with Manage Server can set this server's language."))
 
 
 def seated(caller: Caller, record: GameRecord) -> int:

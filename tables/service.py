@@ -42,6 +42,7 @@ from tables.authority import (
     StaleBoard,
     may_abandon,
     may_offer,
+    may_set_language,
     reach,
     seated,
 )
@@ -1043,10 +1044,7 @@ class Tables:
     async def set_language(self, caller: Caller, code: str | None) -> str:
         """Set the language of the caller's server's games (``None``: follow the server's preferred locale),
         which a member with Manage Server may do; the language now in force."""
-        if caller.guild_id is None:
-            raise GameError(T("Set a server's language in the server."))
-        if not caller.manager:
-            raise GameError(T("Only a member with Manage Server can set this server's language."))
+        may_set_language(caller)
         if code is not None and code not in LANGUAGES:
             raise GameError(T("I do not speak {language}.", language=code))
         await self.store.settings.set_guild_language(caller.guild_id, language=code or "")
