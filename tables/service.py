@@ -69,6 +69,8 @@ log = logging.getLogger("tables.service")
 
 LANGUAGE_KEPT = 60.0
 """Seconds a process keeps a server's language before reading it again, where processes share the store."""
+LOCALES_KEPT = 10_000
+"""Members whose language a process keeps in memory (the others are read from the store when needed)."""
 AI_NAMES = ("Salty Sal", "One-Eyed Olga", "Barnacle Bill", "Captain Cheddar", "Rusty Rita", "Peg-Leg Pip", "Bosun Bea")
 
 
@@ -138,8 +140,9 @@ class Tables:
         self._closed = False
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, GameRecord] = OrderedDict()
-        self._locales: dict[int, str] = {}
-        """Members' languages as last seen (a member's own interaction updates it)."""
+        self._locales: OrderedDict[int, str] = OrderedDict()
+        """Members' languages as last seen (a member's own interaction updates it), the
+        :data:`LOCALES_KEPT` used most recently."""
         self._preferred: dict[int, str] = {}
         self._languages: dict[int, tuple[str | None, str | None, float]] = {}
         """Servers' chosen languages and preferred locales as stored, with when they were read."""
@@ -1014,7 +1017,7 @@ class Tables:
         messages sent later follow it) and their server's preferred locale. Written only when it changed."""
         lang = language(caller.locale)
         if caller.locale is not None and self._locales.get(caller.user_id) != lang:
-            self._locales[caller.user_id] = lang
+            self._keep_locale(caller.user_id, lang)
             await self.store.settings.set_locale(caller.user_id, lang)
         if caller.guild_id is not None and caller.guild_locale is not None:
             preferred = language(caller.guild_locale)
@@ -1025,9 +1028,17 @@ class Tables:
     async def member_language(self, user_id: int) -> str:
         """The language of a member's private messages: their Discord language as last seen (English until
         the bot has seen one)."""
-        if user_id not in self._locales:
-            self._locales[user_id] = (await self.store.settings.locales([user_id])).get(user_id, ENGLISH)
-        return self._locales[user_id]
+        kept = self._locales.get(user_id)
+        if kept is None:
+            kept = (await self.store.settings.locales([user_id])).get(user_id, ENGLISH)
+        self._keep_locale(user_id, kept)
+        return kept
+
+    def _keep_locale(self, user_id: int, lang: str) -> None:
+        self._locales[user_id] = lang
+        self._locales.move_to_end(user_id)
+        if len(self._locales) > LOCALES_KEPT:
+            self._locales.popitem(last=False)
 
     async def guild_language(self, guild_id: int | None) -> str:
         """The language of a server's games in public: the one chosen with ``/games language``, else the

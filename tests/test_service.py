@@ -494,3 +494,13 @@ async def test_only_the_most_recently_used_games_stay_in_memory(store):
     await tables.act(mover(again), first.id, some_legal(again))
     assert list(tables._cache)[-1] == first.id and len(tables._cache) == 3
     await tables.stop()
+
+
+async def test_only_the_most_recently_seen_members_languages_stay_in_memory(tables, store, monkeypatch):
+    monkeypatch.setattr("tables.service.LOCALES_KEPT", 2)
+    for i, locale in enumerate(("de", "en-US", "de")):
+        await tables.seen(member(i, locale=locale))
+    assert dict(tables._locales) == {USERS[1]: "en", USERS[2]: "de"}
+    assert await tables.member_language(USERS[0]) == "de"  # forgotten here, read from the store again
+    assert list(tables._locales) == [USERS[2], USERS[0]]
+    assert await tables.member_language(USERS[3]) == "en"  # never seen: English
