@@ -94,16 +94,6 @@ def _check_level(level: str) -> None:
 def _check_seats(kind: str, seats: int, options: dict[str, Any]) -> None:
     """Whether ``seats`` players may play ``kind`` with ``options`` (the game's own rule, one line)."""
     game = GAMES[kind].game
-    if not game.min_players <= seats <= game.max_players:
-        raise GameError(
-            T(
-                "{game} takes {low}–{high} players; that would be {players}.",
-                game=game.title,
-                low=game.min_players,
-                high=game.max_players,
-                players=seats,
-            )
-        )
     try:
         game.check_players(seats, game.resolve_options(options))
     except IllegalAction as exc:

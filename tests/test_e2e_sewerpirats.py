@@ -664,8 +664,8 @@ async def test_unchanged_private_views_are_not_resent_after_a_restart(world: Wor
 @pytest.mark.parametrize(
     ("invitees", "ai", "fragment"),
     [
-        ([], 0, "Sewer Pirats takes 2–5 players; that would be 1."),
-        (["Ben"], 4, "Sewer Pirats takes 2–5 players; that would be 6."),
+        ([], 0, "Sewer Pirats takes 2–5 players, not 1."),
+        (["Ben"], 4, "Sewer Pirats takes 2–5 players, not 6."),
         (["Anne"], 1, "already at the table"),
     ],
 )
