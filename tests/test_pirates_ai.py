@@ -76,3 +76,20 @@ def test_the_solo_ai_wins_at_least_95_percent_of_300_games_none_at_the_turn_limi
     results = [solo(f"aieval-solo-{i}") for i in range(300)]
     assert not [i for i, (_, t) in enumerate(results) if t is Termination.SAFETY_LIMIT]
     assert sum(won for won, _ in results) >= 285
+
+
+def test_the_hard_ais_estimate_counts_missions_first_then_a_mission_and_crew() -> None:
+    even = table(2, s0={"missions": ["5h"], "hand": ["2c"]}, s1={"missions": ["6h"], "hand": ["3c"]})
+    assert G.estimate(even, 0) == pytest.approx(0.5) and G.estimate(even, 1) == pytest.approx(0.5)
+    ahead = table(2, s0={"done": ["5h"], "hand": ["2c"]}, s1={"missions": ["6h"], "hand": ["3c", "4c", "5c"]})
+    assert G.estimate(ahead, 0) > 0.6 and G.estimate(ahead, 0) + G.estimate(ahead, 1) == pytest.approx(1)
+    ahead["players"][1]["out"] = True
+    assert G.estimate(ahead, 0) == 1 and G.estimate(ahead, 1) == 0
+
+
+def test_solo_the_hard_ais_estimate_is_the_progress_toward_three_missions() -> None:
+    start = table(1, s0={"missions": ["5h"], "hand": ["2c"]})
+    later = table(1, s0={"done": ["5h", "6h"], "missions": ["7h"], "hand": ["2c"]})
+    assert 0 < G.estimate(start, 0) < G.estimate(later, 0) < 1
+    later["players"][0]["out"] = True
+    assert G.estimate(later, 0) == 0

@@ -137,6 +137,24 @@ class Pirates(Game):
         view["over"] = None if outcome is None else {"winners": list(outcome.winners), "summary": outcome.summary}
         return view
 
+    horizon: ClassVar[int | None] = 30
+    """A playout of the hard AI stops after 30 actions (a few turns each): the sea searches and duels that
+    follow make a whole game's outcome too noisy to compare moves by in a second."""
+
+    def estimate(self, state: JSON, player: int) -> float:
+        """``player``'s share of the captains' progress: 1, and 2 a completed mission, 0.5 a mission in
+        hand and 0.1 a crew card (a captain out has none). Solo, the progress toward the three missions."""
+        progress = [
+            0.0
+            if other["out"]
+            else 1 + 2 * len(other["done"]) + 0.5 * bool(other["missions"]) + 0.1 * len(other["hand"])
+            for other in state["players"]
+        ]
+        if state["seats"] == 1:
+            return min(1.0, max(0.0, progress[0] - 1) / (2 * MISSIONS_TO_WIN + 1))
+        total = sum(progress)
+        return progress[player] / total if total else 0.0
+
     def outcome(self, state: JSON) -> Outcome | None:
         if not self._over(state):
             return None
