@@ -24,6 +24,16 @@ from games.search import decide
 log = logging.getLogger("tables.thinking")
 
 
+def lowest_priority() -> None:
+    """Give this process only the CPU time nothing else wants: Linux's ``SCHED_IDLE`` class, else the
+    highest niceness. A search is timed by the clock, so on a busy machine it plays fewer playouts rather
+    than delaying the bot's answers."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(19)
+
+
 class Thinker:
     """Runs the hard AI's searches: in ``processes`` worker processes, or (0) in a thread."""
 
@@ -37,10 +47,11 @@ class Thinker:
         if self._pool is None:
             # forkserver: workers start from a clean process, not a fork of one running an event loop,
             # Discord connections and render threads; it imports the games once, for every worker it forks.
-            # Niced: where the search processes and the bot share cores, the bot's answers come first.
+            # At the lowest priority: where the search processes and the bot share cores, the bot's answers
+            # come first.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["games.registry"])
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=os.nice, initargs=(10,))
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=lowest_priority)
             log.info("Started %d process(es) for the hard AI (%d ms a decision)", self.processes, self.think_ms)
         return self._pool
 

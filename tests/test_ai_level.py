@@ -5,6 +5,7 @@ kept by a rematch, and decides who searches: the AI seats of a ``hard`` game thi
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 
 import pytest
@@ -13,6 +14,7 @@ from cogs.app import create_bot
 from games.i18n import localize
 from tables.authority import GameError
 from tables.config import Config
+from tables.thinking import Thinker
 from tests.conftest import World
 from tests.service_support import NAMES, USERS, member, new_game, owed, tables_on
 from tests.support import said
@@ -125,3 +127,12 @@ async def test_slash_new_with_ai_level_hard_plays_the_ai_by_search(world: World)
     assert said(rematch, "begins") or said(rematch, "Rematch")
     again = await table.latest_game()
     assert again.id != record.id and again.ai_level == "hard"
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+def test_the_search_processes_take_only_the_cpu_time_the_bot_leaves() -> None:
+    thinker = Thinker(1, 20)
+    try:
+        assert thinker._executor().submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_IDLE
+    finally:
+        thinker.close()
