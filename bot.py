@@ -384,8 +384,19 @@ def _simulate(args: argparse.Namespace, options: dict[str, Any]) -> int:
 def _arena(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from games.arena import arena
 
+    def progress(played: int, wins: dict[str, float]) -> None:
+        tally = ", ".join(f"{level} {won:g}" for level, won in wins.items())
+        print(f"arena: {played}/{args.games} games, wins: {tally}", file=sys.stderr, flush=True)
+
     result = arena(
-        GAMES[args.game], (args.a, args.b), args.games, args.players, options, think_ms=args.think_ms, seed=args.seed
+        GAMES[args.game],
+        (args.a, args.b),
+        args.games,
+        args.players,
+        options,
+        think_ms=args.think_ms,
+        seed=args.seed,
+        progress=progress,
     )
     print(json.dumps(result))
     return 0

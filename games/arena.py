@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.core import JSON, Action, Game, Player
@@ -59,11 +59,13 @@ def arena(
     *,
     think_ms: int,
     seed: str = "arena",
+    progress: Callable[[int, dict[str, float]], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games between the two ``levels`` (different ones, from :data:`games.registry.LEVELS`);
     return the JSON summary ``bot.py arena`` prints: wins per level (a shared victory split between its
     winners), draws (games nobody won), and each level's decision times in milliseconds, counting the
-    decisions that had more than one legal action."""
+    decisions that had more than one legal action. ``progress``, if given, is told after every game how many
+    have been played and each level's wins so far."""
     times: dict[str, list[float]] = {level: [] for level in levels}
     ais = {level: _Timed(spec.player_for(level, think_ms), times[level]) for level in levels}
     wins = dict.fromkeys(levels, 0.0)
@@ -75,6 +77,8 @@ def arena(
             draws += 1
         for winner in run.winners:
             wins[seated[winner]] += 1 / len(run.winners)
+        if progress is not None:
+            progress(i + 1, dict(wins))
     return {
         "game": spec.kind,
         "games": games,

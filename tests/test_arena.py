@@ -43,9 +43,18 @@ def test_the_summary_counts_every_game_and_times_both_levels() -> None:
     assert result["decision_time"]["hard"]["p99_ms"] < 1000
 
 
+def test_progress_is_told_after_every_game() -> None:
+    told: list[tuple[int, dict[str, float]]] = []
+    result = arena(GAMES["piratz"], LEVELS, 2, think_ms=10, seed="told", progress=lambda n, w: told.append((n, w)))
+    assert [n for n, _ in told] == [1, 2] and told[-1][1] == result["wins"]
+
+
 def test_the_command_prints_the_summary_as_json(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = cli(capsys, "arena", "piratz", "--games", "1", "--think-ms", "10", "--seed", "cli")
-    assert status == 0 and err == ""
+    status, out, err = cli(capsys, "arena", "piratz", "--games", "2", "--think-ms", "10", "--seed", "cli")
+    assert status == 0
+    first, second = err.splitlines()  # a progress line on stderr after every game
+    assert first.startswith("arena: 1/2 games, wins: hard ") and ", normal " in first
+    assert second.startswith("arena: 2/2 games, wins: hard ")
     result = json.loads(out)
     assert result["game"] == "piratz" and result["seed"] == "cli" and result["options"] == {"blind": False}
     assert set(result["wins"]) == {"hard", "normal"} and set(result["decision_time"]) == {"hard", "normal"}
