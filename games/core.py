@@ -405,7 +405,8 @@ class Game(ABC):
         """``player``'s share of the victory expected from an unfinished ``state``, from 0 to 1 (what a
         playout cut at :attr:`horizon` is worth; the search calls it only on the worlds it samples). By
         default an even share among the players still in the game."""
-        players = {self.controller(state, s) for s in range(state["seats"]) if s not in self.out(state)}
+        out = self.out(state)
+        players = {self.controller(state, s) for s in range(state["seats"]) if s not in out}
         return 1 / len(players) if player in players else 0.0
 
     def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON | None:
