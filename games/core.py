@@ -480,6 +480,12 @@ class Player(ABC):
     @abstractmethod
     def choose(self, game: Game, state: JSON, seat: int, rng: random.Random) -> Action: ...
 
+    def shortlist(self, game: Game, state: JSON, seat: int) -> list[Action]:
+        """The actions worth the hard AI's search (:mod:`games.search`), from the legal ones: by default all of
+        them. An AI whose own judgement rules out most of a large choice keeps its best few here, so that a
+        second's playouts are shared by fewer candidates (the search keeps :meth:`choose`'s action too)."""
+        return game.legal_actions(state, seat)
+
 
 class RandomPlayer(Player):
     """Uniformly random legal moves: the baseline every AI must beat, and the random-play tests' driver."""

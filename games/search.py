@@ -9,6 +9,8 @@ playouts, a deeper tree is never visited often enough to learn anything):
   (:func:`games.core.redeal` is canonical, so the world depends only on the seat's knowledge and the
   search's own random source) and a fresh seed decides every future die and draw. Chance and other
   seats' hidden cards are therefore handled by sampling, for every game alike.
+* The candidates are the seat's legal actions, or the few the normal AI's own judgement keeps of a large
+  choice (:meth:`Player.shortlist <games.core.Player.shortlist>`), and always the normal AI's choice.
 * Each candidate action is played in that world and the game is **played out** by the game's normal AI
   for every seat (a rollout algorithm improves on its base policy). Other seats' decisions, the secret
   simultaneous choices of a Pirates duel included, are taken by that policy in the playout: no game has
@@ -161,8 +163,11 @@ def search(
     if len(legal) == 1:
         return legal[0]
     player = game.controller(state, seat)
-    choice = policy.choose(game, determinize(game, state, seat, rng), seat, rng)
-    arms = [_Arm(choice), *(_Arm(a) for a in legal if a != choice)]
+    known = determinize(game, state, seat, rng)
+    choice = policy.choose(game, known, seat, rng)
+    arms = [_Arm(choice), *(_Arm(a) for a in dict.fromkeys(policy.shortlist(game, known, seat)) if a != choice)]
+    if len(arms) == 1:
+        return choice
     default = arms[0]
     rounds = max(1, math.ceil(math.log2(len(arms))))  # the last round is between two arms
     fresh = 0

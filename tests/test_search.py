@@ -138,6 +138,32 @@ class Counting(Player):
         return self.policy.choose(game, state, seat, rng)
 
 
+class Narrowing(Counting):
+    """The game's normal AI, counting its decisions and offering the search ``keep`` of the legal actions."""
+
+    def __init__(self, policy: Player, keep: int) -> None:
+        super().__init__(policy)
+        self.keep = keep
+
+    def shortlist(self, game: Game, state: JSON, seat: int) -> list[Action]:
+        return game.legal_actions(state, seat)[-self.keep :] if self.keep else []
+
+
+def test_the_search_weighs_only_the_policys_shortlist_and_its_own_choice() -> None:
+    spec = GAMES["piratz"]
+    state, seat = positions("piratz", 1)[0]
+    legal = spec.game.legal_actions(state, seat)
+    policy = Narrowing(spec.player, 0)  # nothing to weigh against the AI's choice: no playout at all
+    choice = search(spec.game, state, seat, policy, random.Random(3), iterations=50)
+    assert policy.asked == 1 and choice in legal
+    policy = Narrowing(spec.player, 1)
+    for i in range(6):
+        rng = random.Random(i)  # the search's first steps: the AI's choice in a world the seat cannot tell apart
+        own = spec.player.choose(spec.game, determinize(spec.game, state, seat, rng), seat, rng)
+        assert search(spec.game, state, seat, policy, random.Random(i), iterations=20) in {legal[-1], own}
+    assert policy.asked > 6
+
+
 def test_a_playout_stops_at_the_games_horizon_and_is_worth_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = GAMES["searats"]
     game = spec.game

@@ -11,6 +11,8 @@ import pytest
 from games.core import Action, IllegalAction, Termination
 from games.i18n import localize, with_names
 from games.sewerrat import SewerRat, SewerRatAI, flow
+from games.sewerrat.ai import SHORTLIST
+from games.sewerrat.board import freedom
 from games.sewerrat.components import (
     BLACK,
     OUTWARD,
@@ -622,6 +624,54 @@ def test_the_ai_plays_every_decision():
         GAME.apply(state, 0, actions[-1], inplace=True)
     assert [a.verb for a in actions] == ["tile", "lay", "tile", "lay", "confirm"]
     assert state["mover"] == 1 and problem(state["board"]) is None
+
+
+def test_the_ai_shortlists_its_best_few_traps_pushes_and_tile_changes_for_the_search():
+    ai = SewerRatAI()
+    walls = {"r3c4": RED, "r5c4": RED, "r4c3": RED, "r4c8": RED, "r1c5": BLACK, "r6c6": BLACK}
+    state = after(table(rats={0: "r1c1", 1: "r4c4"}, traps=walls))
+    state["supply"] = {"straight": 5, "elbow": 5, "tee": 5, "cross": 0, "cap": 5, "blank": 3}
+    legal = GAME.legal_actions(state, 0)
+    short = ai.shortlist(GAME, state, 0)
+    assert len(legal) > SHORTLIST and len(short) == SHORTLIST == len(set(short)) and set(short) <= set(legal)
+    scored = {a: v for v, a in ai._follow_ups(state, 0)}
+    assert "tile" in {a.verb for a in short}
+    assert min(scored[a] for a in short) >= max(scored.get(a, -99) for a in legal if a not in short)
+    # the picks and tiles of a change follow the plan its first pick was chosen for
+    for _ in range(4):
+        GAME.apply(state, 0, ai.choose(GAME, state, 0, random.Random(0)), inplace=True)
+        assert state["phase"] in ("tile", "tiles")
+        assert ai.shortlist(GAME, state, 0) == [ai.choose(GAME, state, 0, random.Random(0))]
+    # a move keeps every choice
+    state = table(rats={0: "r1c1", 1: "r8c8"})
+    assert ai.shortlist(GAME, state, 0) == GAME.legal_actions(state, 0)
+
+
+def test_the_hard_ais_estimate_is_each_rats_share_of_the_squared_freedom():
+    state = table(players=3, rats={0: "r4c4", 1: "r5c6", 2: "r2c7"})
+    shares = [GAME.estimate(state, p) for p in range(3)]
+    assert sum(shares) == pytest.approx(1)
+    state["traps"][sq("r3c4")] = RED  # rat 0 loses its way north
+    hemmed = GAME.estimate(state, 0)
+    assert hemmed < shares[0] and GAME.estimate(state, 1) > shares[1]
+    for where in ("r4c3", "r4c5", "r5c4"):  # and every other way: it cannot move, it is worth nothing
+        state["traps"][sq(where)] = RED
+    assert GAME.estimate(state, 0) == 0
+    state["rats"][2] = None
+    state["fallen"].append([2, 1, "trap"])
+    assert GAME.estimate(state, 2) == 0 and GAME.estimate(state, 1) == pytest.approx(1)
+
+
+def test_in_teams_the_estimate_is_the_teams_share_split_among_its_seats():
+    state = table(players=4, teams="2", rats={0: "r4c4", 1: "r5c6", 2: "r2c7", 3: "r7c2"})
+    shares = [GAME.estimate(state, p) for p in range(4)]
+    assert shares[0] == shares[2] and shares[1] == shares[3] and sum(shares) == pytest.approx(1)
+    state["rats"][1] = None  # team 1's first rat not placed yet: it counts as the mean of those placed
+    placed = {q for q in state["rats"] if q is not None}
+    strength = {s: freedom(state["board"], state["traps"], placed, state["rats"][s]) ** 2 for s in (0, 2, 3)}
+    strength[1] = sum(strength.values()) / 3
+    team_1 = (strength[1] + strength[3]) / sum(strength.values())
+    assert GAME.estimate(state, 1) == GAME.estimate(state, 3) == pytest.approx(team_1 / 2)
 
 
 def ai_wins(games: int, players: int, teams: str) -> float:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from games.core import JSON, Action, Game, Player, act
 from games.sewerrat.actions import dots
-from games.sewerrat.board import escapes, free_squares, moves, pushes, run, toilets
+from games.sewerrat.board import escapes, free_squares, freedom, moves, pushes
 from games.sewerrat.components import (
     BLACK,
     DIR_NAME,
@@ -33,20 +33,8 @@ from games.sewerrat.tiles import change_problem, tile_masks, tile_squares
 
 MARGIN = 0.5
 """How much better than doing nothing a push or tile change must look to be worth it."""
-
-
-def freedom(board: list[int], traps: list[int], rats: set[int], q: int) -> float:
-    """How safe a rat on ``q`` is: -30 when it cannot move; more for more ways out (directions and
-    toilets) and for more squares to stop on (up to 3 a direction)."""
-    ways = 0
-    stops = 0
-    for d in DIRECTIONS:
-        found = run(board, traps, rats, q, d)  # a straight run never comes back to its own square
-        if found:
-            ways += 1
-            stops += min(len(found), 3)
-    ways += len(toilets(board, traps, rats, q))
-    return 3.0 * ways + stops if ways else -30.0
+SHORTLIST = 6
+"""How many of its best-scored trap squares, pushes and tile changes the AI offers the hard AI's search."""
 
 
 def balance(state: JSON, seat: int, board: list[int], traps: list[int], rats: Sequence[int | None]) -> float:
@@ -143,7 +131,25 @@ class SewerRatAI(Player):
         ]
         return self._best(scored, rng)
 
+    def shortlist(self, game: Game, state: JSON, seat: int) -> list[Action]:
+        """For the search: the best few trap squares, and the best few pushes and tile changes beside passing.
+        The picks and tiles of a change go on with the plan its first pick was chosen for."""
+        phase = state["phase"]
+        if phase == "put":
+            scored = self._put_scores(state, seat)
+        elif phase == "after":
+            scored = self._follow_ups(state, seat)
+        elif phase in ("tile", "tiles"):
+            return [getattr(self, f"_{phase}")(state, seat, random.Random(0))]
+        else:
+            return game.legal_actions(state, seat)
+        ranked = dict.fromkeys(a for _, a in sorted(scored, key=lambda scored: -scored[0]))
+        return list(ranked)[:SHORTLIST]
+
     def _put(self, state: JSON, seat: int, rng: random.Random) -> Action:
+        return self._best(self._put_scores(state, seat), rng)
+
+    def _put_scores(self, state: JSON, seat: int) -> list[tuple[float, Action]]:
         kind = state["queue"][0][0]
         free = free_squares(state)
         near = _near(state, seat, foes_only=True)
@@ -154,7 +160,7 @@ class SewerRatAI(Player):
             traps = list(state["traps"])
             traps[q] = RED if kind == "red" or traps[q] == BLACK else BLACK
             scored.append((balance(state, seat, board, traps, rats), act(kind, square_text(q))))
-        return self._best(scored, rng)
+        return scored
 
     def _extra(self, state: JSON, seat: int, rng: random.Random) -> Action:
         """One red trap or two black ones: whichever leaves the better balance, the two black traps placed

@@ -104,3 +104,17 @@ def add_trap(traps: list[int], q: int, kind: int) -> int:
     """Put a trap of ``kind`` on ``q`` (a black onto a black makes a red); returns the square's trap."""
     traps[q] = RED if kind == RED or traps[q] == BLACK else BLACK
     return traps[q]
+
+
+def freedom(board: list[int], traps: list[int], rats: Collection[int], q: int) -> float:
+    """How safe a rat on ``q`` is: -30 when it cannot move; more for more ways out (directions and
+    toilets) and for more squares to stop on (up to 3 a direction)."""
+    ways = 0
+    stops = 0
+    for d in DIRECTIONS:
+        found = run(board, traps, rats, q, d)  # a straight run never comes back to its own square
+        if found:
+            ways += 1
+            stops += min(len(found), 3)
+    ways += len(toilets(board, traps, rats, q))
+    return 3.0 * ways + stops if ways else -30.0

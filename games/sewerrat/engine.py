@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination
 from games.i18n import L, N, T, localize, seat_ref
 from games.sewerrat.actions import is_legal, legal, play
+from games.sewerrat.board import freedom, occupied
 from games.sewerrat.components import SHAPE_OF, TILE_SET
 from games.sewerrat.flow import team_count
 from games.sewerrat.labels import describe_action
@@ -84,6 +85,31 @@ class SewerRat(Game):
     def teams(self, state: JSON) -> tuple[tuple[int, ...], ...]:
         count = team_count(state["players"], state["options"]["teams"])
         return tuple(tuple(range(t, state["seats"], count)) for t in range(count))
+
+    horizon: ClassVar[int | None] = 20
+    """A playout of the hard AI stops after 20 actions (about two rounds at four rats): past that the
+    dice decide more than the move searched."""
+
+    def estimate(self, state: JSON, player: int) -> float:
+        """``player``'s share of the rats' strength, a rat's strength being the square of its freedom
+        (:func:`~games.sewerrat.board.freedom`: a rat with one way out is worth much less than one with
+        three, a rat that cannot move nothing), its team's shared among the team's seats as a victory is.
+        A rat not yet placed counts as the mean of those placed."""
+        rats = state["rats"]
+        placed = occupied(state)
+        if not placed:
+            return super().estimate(state, player)
+        board, traps = state["board"], state["traps"]
+        strength = [max(freedom(board, traps, placed, q), 0.0) ** 2 if q is not None else None for q in rats]
+        known = [s for s in strength if s is not None]
+        mean = sum(known) / len(known)
+        out = self.out(state)
+        strength = [0.0 if s in out else mean if v is None else v for s, v in enumerate(strength)]
+        total = sum(strength)
+        if not total:
+            return super().estimate(state, player)
+        team = next(t for t in self.teams(state) if player in t)
+        return sum(strength[s] for s in team) / total / len(team)
 
     def out(self, state: JSON) -> frozenset[int]:
         return frozenset(f[0] for f in state["fallen"])
