@@ -108,8 +108,9 @@ class TableBot(commands.Bot):
 
         config = self.config
         cache.configure(config.render_cache_mb * 2**20)
-        pool.configure(config.render_threads)
         self.tables = await Tables.open(config, now=now_ts)
+        # The hard AI's searches wait while a board is drawn, as while an action is applied (tables.thinking).
+        pool.configure(config.render_threads, during_boards=self.tables.ai.thinker.answering)
         self.tables.delivery.sender = Courier(self, self.tables)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -152,12 +153,15 @@ def search(
     *,
     think_ms: int = THINK_MS,
     iterations: int | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> Action:
     """The action ``seat`` should take in ``state``, searched within ``think_ms`` milliseconds, or with
     about ``iterations`` playouts when given (reproducible whatever the machine's speed; every round of
     the halving plays at least one world, so a small number is exceeded when there are many actions).
     ``policy`` is the game's normal AI: the default choice and the playouts' player. Reads from ``state``
-    only what ``seat`` may know (every sample is a :func:`determinize`)."""
+    only what ``seat`` may know (every sample is a :func:`determinize`). ``pause``, when given, is called
+    before every playout: the host may hold the search there while it has something more urgent to do
+    (the time it holds counts against the budget)."""
     budget = _Budget(think_ms, iterations)
     legal = game.legal_actions(state, seat)
     if len(legal) == 1:
@@ -183,6 +187,8 @@ def search(
             world = determinize(game, state, seat, rng)
             luck = rng.getrandbits(64)
             for arm in arms:
+                if pause is not None:
+                    pause()
                 if budget.out():
                     return _pick(arms, default, fresh)
                 after = game.apply(clone(world), seat, arm.action, inplace=True, trusted=True).state
@@ -207,7 +213,15 @@ class HardPlayer(Player):
         return search(game, state, seat, self.policy, own, think_ms=self.think_ms, iterations=self.iterations)
 
 
-def decide(kind: str, state: JSON, seat: int, think_ms: int, seed: str, iterations: int | None = None) -> str:
+def decide(
+    kind: str,
+    state: JSON,
+    seat: int,
+    think_ms: int,
+    seed: str,
+    iterations: int | None = None,
+    pause: Callable[[], None] | None = None,
+) -> str:
     """The hard AI's action for ``seat`` in a game of ``kind``, as action text: a plain top-level function
     of JSON values, so a :class:`concurrent.futures.ProcessPoolExecutor` can run it. ``seed`` makes the
     search's sampling reproducible (with ``iterations``, the decision itself)."""
@@ -215,5 +229,12 @@ def decide(kind: str, state: JSON, seat: int, think_ms: int, seed: str, iteratio
 
     policy = spec(kind)
     return search(
-        policy.game, state, seat, policy.player, random.Random(seed), think_ms=think_ms, iterations=iterations
+        policy.game,
+        state,
+        seat,
+        policy.player,
+        random.Random(seed),
+        think_ms=think_ms,
+        iterations=iterations,
+        pause=pause,
     ).encode()

@@ -21,6 +21,7 @@ from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
+Guard = Callable[[], contextlib.AbstractContextManager[Any]]
 
 
 TRIM_AFTER = 20
@@ -48,8 +49,10 @@ class RenderPool:
     Renders an answer waits for (a board) go before those that follow an answer (private hands, final
     scoring, records): in a burst, a hand queued earlier never delays another action's board."""
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, threads: int | None = None, during_boards: Guard = contextlib.nullcontext) -> None:
         self.threads = threads or os.cpu_count() or 2
+        self.during_boards = during_boards
+        """Entered while a render an answer waits for is queued or drawn (the bot's other work gives way)."""
         if self.threads < 1:
             raise ValueError("a render pool needs at least one thread")
         self._queue: queue.PriorityQueue[tuple[int, int, _Job | None]] = queue.PriorityQueue()
@@ -63,8 +66,9 @@ class RenderPool:
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args, **kwargs)`` on a pool thread (in the caller's context, as ``asyncio.to_thread``),
-        before every render queued by :meth:`run_later`."""
-        return await self._submit(URGENT, functools.partial(fn, *args, **kwargs))
+        before every render queued by :meth:`run_later`, within :attr:`during_boards`."""
+        with self.during_boards():
+            return await self._submit(URGENT, functools.partial(fn, *args, **kwargs))
 
     async def run_later(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """As :meth:`run`, for a render no answer waits for (a private hand, the final scoring): it yields to
@@ -132,11 +136,12 @@ class _Job:
 _default = RenderPool()
 
 
-def configure(threads: int | None = None) -> RenderPool:
-    """Replace the default pool by one of ``threads`` threads (``None``: one per CPU) and return it.
-    Renders already queued on the old pool finish there."""
+def configure(threads: int | None = None, during_boards: Guard = contextlib.nullcontext) -> RenderPool:
+    """Replace the default pool by one of ``threads`` threads (``None``: one per CPU) and return it;
+    ``during_boards`` is entered around every board's render (:class:`RenderPool`). Renders already queued
+    on the old pool finish there."""
     global _default
-    old, _default = _default, RenderPool(threads)
+    old, _default = _default, RenderPool(threads, during_boards)
     old.shutdown()
     return _default
 

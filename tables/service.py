@@ -471,21 +471,23 @@ class Tables:
 
     async def act(self, caller: Caller, game_id: int, action_text: str, *, version: int | None = None) -> Applied:
         """Apply a member's action (for whichever of their seats may take it), checking the board ``version``
-        they acted on when given. Commits, with every message it owes, before returning."""
-        async with self.lock(game_id):
-            before = await self.reach(caller, game_id)
-            spec = self.spec(before)
-            seats = self.seats_to_act(before, user_id=caller.user_id, version=version)
-            try:
-                action = Action.decode(action_text)
-            except IllegalAction as exc:
-                raise GameError(str(exc)) from exc
-            acting = next((s for s in seats if action in spec.game.legal_actions(before.state, s)), seats[0])
-            player = before.seats[spec.game.controller(before.state, acting)]
-            presence = (player.seat, 0, False) if player.timeouts or player.away else None
-            return await self._commit(
-                before, [(acting, action)], member=(caller.user_id, player.seat), presence=presence, take_over=True
-            )
+        they acted on when given. Commits, with every message it owes, before returning. The hard AI's
+        searches wait meanwhile."""
+        with self.ai.thinker.answering():
+            async with self.lock(game_id):
+                before = await self.reach(caller, game_id)
+                spec = self.spec(before)
+                seats = self.seats_to_act(before, user_id=caller.user_id, version=version)
+                try:
+                    action = Action.decode(action_text)
+                except IllegalAction as exc:
+                    raise GameError(str(exc)) from exc
+                acting = next((s for s in seats if action in spec.game.legal_actions(before.state, s)), seats[0])
+                player = before.seats[spec.game.controller(before.state, acting)]
+                presence = (player.seat, 0, False) if player.timeouts or player.away else None
+                return await self._commit(
+                    before, [(acting, action)], member=(caller.user_id, player.seat), presence=presence, take_over=True
+                )
 
     async def ai_turn(self, game_id: int, moves: int) -> Applied | None:
         """Up to ``moves`` decisions of the AI seats that must act now, committed together with one board;

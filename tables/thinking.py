@@ -6,6 +6,13 @@ so it runs in a small pool of worker processes (``TABLES_AI_PROCESSES``), starte
 when a hard game begins (or by the first search).
 The workers import only ``games/`` (pure engines, no Discord, no database): a search is a pure function
 of the game's kind, the state, the seat and a random seed (:func:`games.search.decide`).
+
+A search gives way to the bot's answers twice over. Its processes run at the lowest priority, so the
+bot's process always gets a core before them; and while the bot answers a member (an action applied and
+committed, a message it owes delivered: :meth:`Thinker.answering`), every search waits between two
+playouts, so that it does not share the machine's cores, caches and memory bandwidth with the answer.
+The count of answers under way is one integer in shared memory, written by the bot and read by the
+searches.
 """
 
 from __future__ import annotations
@@ -15,13 +22,26 @@ import logging
 import multiprocessing
 import os
 import random
+import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from games.core import Action
 from games.search import decide
 
 log = logging.getLogger("tables.thinking")
+
+PAUSE_S = 0.05
+"""The longest a search waits for the bot's answers between two playouts (should a count be left behind,
+a search still ends within its time)."""
+PAUSE_STEP_S = 0.001
+"""How often a waiting search looks at the count of answers under way."""
+
+_answering: Any = None
+"""In a search process: the bot's count of answers under way (shared memory)."""
 
 
 def lowest_priority() -> None:
@@ -34,6 +54,32 @@ def lowest_priority() -> None:
         os.nice(19)
 
 
+def _start_search_process(answering: Any) -> None:
+    global _answering
+    _answering = answering
+    lowest_priority()
+
+
+def answers_seen() -> int:
+    """In a search process: how many answers the bot is giving now."""
+    return _answering.value if _answering is not None else 0
+
+
+def wait_for_answers(answering: Any) -> None:
+    """Between two playouts: wait while ``answering`` (a count of the bot's answers under way) is not
+    zero, at most :data:`PAUSE_S`."""
+    waited = 0.0
+    while answering.value > 0 and waited < PAUSE_S:
+        time.sleep(PAUSE_STEP_S)
+        waited += PAUSE_STEP_S
+
+
+def think(kind: str, state: dict[str, Any], seat: int, think_ms: int, seed: str) -> str:
+    """:func:`games.search.decide` in a search process, waiting for the bot's answers between playouts."""
+    pause = partial(wait_for_answers, _answering) if _answering is not None else None
+    return decide(kind, state, seat, think_ms, seed, pause=pause)
+
+
 class Thinker:
     """Runs the hard AI's searches: in ``processes`` worker processes, or (0) in a thread."""
 
@@ -42,6 +88,19 @@ class Thinker:
         self.think_ms = think_ms
         self._pool: ProcessPoolExecutor | None = None
         self._salt = random.SystemRandom().getrandbits(64)
+        self._context = multiprocessing.get_context("forkserver")
+        self._answering = self._context.RawValue("i", 0)
+        """The answers under way (:meth:`answering`), read by the searches between playouts."""
+
+    @contextmanager
+    def answering(self) -> Iterator[None]:
+        """Around the bot's work for a member (applying an action, delivering what it owes): the searches
+        wait meanwhile."""
+        self._answering.value += 1
+        try:
+            yield
+        finally:
+            self._answering.value -= 1
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -49,9 +108,13 @@ class Thinker:
             # Discord connections and render threads; it imports the games once, for every worker it forks.
             # At the lowest priority: where the search processes and the bot share cores, the bot's answers
             # come first.
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["games.registry"])
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context, initializer=lowest_priority)
+            self._context.set_forkserver_preload(["games.registry"])
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=self._context,
+                initializer=_start_search_process,
+                initargs=(self._answering,),
+            )
             log.info("Started %d process(es) for the hard AI (%d ms a decision)", self.processes, self.think_ms)
         return self._pool
 
@@ -67,10 +130,11 @@ class Thinker:
         seed = f"{self._salt:x}/{game_id}/{state['step']}/{seat}"
         if self.processes:
             text = await asyncio.get_running_loop().run_in_executor(
-                self._executor(), decide, kind, state, seat, self.think_ms, seed
+                self._executor(), think, kind, state, seat, self.think_ms, seed
             )
         else:
-            text = await asyncio.to_thread(decide, kind, state, seat, self.think_ms, seed)
+            pause = partial(wait_for_answers, self._answering)
+            text = await asyncio.to_thread(decide, kind, state, seat, self.think_ms, seed, pause=pause)
         return Action.decode(text)
 
     def close(self) -> None:

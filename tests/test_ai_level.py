@@ -7,11 +7,15 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
+import time
+from collections.abc import Callable
 
 import pytest
 
 from cogs.app import create_bot
 from games.i18n import localize
+from rendering import pool as render_pool
+from tables import thinking
 from tables.authority import GameError
 from tables.config import Config
 from tables.thinking import Thinker
@@ -29,7 +33,8 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int, bool]
     calls: list[tuple[str, int, int, bool]] = []
     loop_thread = threading.get_ident()
 
-    def decide(kind: str, state: dict, seat: int, think_ms: int, seed: str) -> str:
+    def decide(kind: str, state: dict, seat: int, think_ms: int, seed: str, pause: Callable[[], None]) -> str:
+        pause()  # waits only while the bot answers a member
         calls.append((kind, seat, think_ms, threading.get_ident() != loop_thread))
         return GAMES[kind].game.legal_actions(state, seat)[0].encode()
 
@@ -136,3 +141,57 @@ def test_the_search_processes_take_only_the_cpu_time_the_bot_leaves() -> None:
         assert thinker._executor().submit(os.sched_getscheduler, 0).result(timeout=60) == os.SCHED_IDLE
     finally:
         thinker.close()
+
+
+def test_the_search_processes_see_the_answers_the_bot_is_giving() -> None:
+    thinker = Thinker(1, 20)
+    try:
+        seen = thinker._executor().submit(thinking.answers_seen).result(timeout=60)
+        with thinker.answering(), thinker.answering():
+            during = thinker._executor().submit(thinking.answers_seen).result(timeout=60)
+        after = thinker._executor().submit(thinking.answers_seen).result(timeout=60)
+        assert (seen, during, after) == (0, 2, 0)
+    finally:
+        thinker.close()
+
+
+def test_a_search_waits_between_playouts_while_the_bot_answers_but_never_long() -> None:
+    thinker = Thinker(0, 20)
+    started = time.perf_counter()
+    thinking.wait_for_answers(thinker._answering)
+    idle = time.perf_counter() - started
+    with thinker.answering():
+        started = time.perf_counter()
+        thinking.wait_for_answers(thinker._answering)
+        held = time.perf_counter() - started
+    assert idle < 0.001 and thinking.PAUSE_S <= held < 10 * thinking.PAUSE_S
+
+
+async def test_an_action_and_a_boards_render_hold_the_searches(store, monkeypatch) -> None:
+    tables = tables_on(store, ai_processes=0)
+    record = await new_game(tables, 2)
+    held: list[int] = []
+    commit = tables._commit
+
+    async def counting(*args, **kwargs):
+        held.append(tables.ai.thinker._answering.value)
+        return await commit(*args, **kwargs)
+
+    monkeypatch.setattr(tables, "_commit", counting)
+    try:
+        (seat,) = tables.spec(record).game.to_act(record.state)
+        action = tables.spec(record).game.legal_actions(record.state, seat)[0]
+        await tables.act(member(USERS.index(record.seats[seat].user_id)), record.id, action.encode())
+        assert held == [1] and tables.ai.thinker._answering.value == 0
+        boards = render_pool.RenderPool(1, tables.ai.thinker.answering)
+        try:
+            assert await boards.run(lambda: tables.ai.thinker._answering.value) == 1
+            assert await boards.run_later(lambda: tables.ai.thinker._answering.value) == 0
+        finally:
+            boards.shutdown()
+    finally:
+        await tables.stop()
+
+
+async def test_the_bot_holds_the_searches_while_it_draws_a_board(world: World) -> None:
+    assert render_pool._default.during_boards == world.bot.tables.ai.thinker.answering

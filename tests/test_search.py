@@ -164,6 +164,20 @@ def test_the_search_weighs_only_the_policys_shortlist_and_its_own_choice() -> No
     assert policy.asked > 6
 
 
+def test_the_search_offers_its_host_a_pause_before_every_playout(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = GAMES["sewerpirats"]
+    state, seat = positions("sewerpirats", 1)[0]
+    events: list[str] = []
+
+    def counted(*args: object) -> float:
+        events.append("playout")
+        return 0.5
+
+    monkeypatch.setattr("games.search.playout", counted)
+    search(spec.game, state, seat, spec.player, random.Random(1), iterations=12, pause=lambda: events.append("pause"))
+    assert len(events) >= 24 and events == ["pause", "playout"] * (len(events) // 2)
+
+
 def test_a_playout_stops_at_the_games_horizon_and_is_worth_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = GAMES["searats"]
     game = spec.game
