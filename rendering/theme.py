@@ -884,8 +884,9 @@ def name_pill(
     cut."""
     colour = PLAYER_COLOURS[seat]
     parts, fnt = name_lines(name, width, size, height, lines)
-    if len(parts) == 1:
+    if len(parts) == 1 and text_width(parts[0], fnt) + height <= width:  # the pill's round ends take its height
         return pill(canvas, xy, parts[0], fnt, colour.fill, colour.text, border=colour.edge, align=align, height=height)
+    # A name too long for a pill, on one line or several of a rounded box (narrower ends).
     h = height + (len(parts) - 1) * NAME_LINE_H
     w = round(max(text_width(part, fnt) for part in parts)) + 2 * NAME_PAD
     x, y = round(xy[0] - (w / 2 if align == "center" else w if align == "right" else 0)), round(xy[1])

@@ -126,3 +126,13 @@ def test_latin_text_takes_the_plain_pillow_path() -> None:
     assert theme._runs("Anne Bonny", theme.font(24)) is None
     assert theme._runs("Zoë Þór", theme.font(24)) is None
     assert theme._runs("Zoë 🐀", theme.font(24)) is not None
+
+
+@pytest.mark.parametrize("name", ["Anne Bonny", "Christopher", "Bartholomew Roberts the Great", "Mary Read", "李小龍"])
+@pytest.mark.parametrize("width", [120, 150, 178, 240])
+def test_a_name_pill_keeps_to_the_width_it_is_given(name: str, width: int) -> None:
+    # A name that fits one line only without a pill's round ends is drawn on a box with narrower ends,
+    # never on a pill wider than its column (five seats' final scores put pills side by side).
+    canvas = Image.new("RGB", (400, 200), (255, 255, 255))
+    left, _, right, _ = theme.name_pill(canvas, (200, 10), name, 0, width, 26, 42, lines=3)
+    assert right - left <= width
