@@ -9,8 +9,8 @@ of the game's kind, the state, the seat and a random seed (:func:`games.search.d
 
 A search gives way to the bot's answers twice over. Its processes run at the lowest priority, so the
 bot's process always gets a core before them; and while the bot answers a member (an action applied and
-committed, a message it owes delivered: :meth:`Thinker.answering`), every search waits between two
-playouts, so that it does not share the machine's cores, caches and memory bandwidth with the answer.
+committed, a board drawn: :meth:`Thinker.answering`), every search waits between two playouts, so that
+the answer need not share the machine's cores, caches and memory bandwidth with it.
 The count of answers under way is one integer in shared memory, written by the bot and read by the
 searches.
 """

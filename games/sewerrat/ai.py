@@ -143,7 +143,7 @@ class SewerRatAI(Player):
             return [getattr(self, f"_{phase}")(state, seat, random.Random(0))]
         else:
             return game.legal_actions(state, seat)
-        ranked = dict.fromkeys(a for _, a in sorted(scored, key=lambda scored: -scored[0]))
+        ranked = dict.fromkeys(a for _, a in sorted(scored, key=lambda pair: -pair[0]))
         return list(ranked)[:SHORTLIST]
 
     def _put(self, state: JSON, seat: int, rng: random.Random) -> Action:
