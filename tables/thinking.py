@@ -94,7 +94,7 @@ class Thinker:
 
     @contextmanager
     def answering(self) -> Iterator[None]:
-        """Around the bot's work for a member (applying an action, delivering what it owes): the searches
+        """Around the bot's work for a member (applying an action, drawing a board): the searches
         wait meanwhile."""
         self._answering.value += 1
         try:
