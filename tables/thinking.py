@@ -68,10 +68,9 @@ def answers_seen() -> int:
 def wait_for_answers(answering: Any) -> None:
     """Between two playouts: wait while ``answering`` (a count of the bot's answers under way) is not
     zero, at most :data:`PAUSE_S`."""
-    waited = 0.0
-    while answering.value > 0 and waited < PAUSE_S:
+    deadline = time.monotonic() + PAUSE_S
+    while answering.value > 0 and time.monotonic() < deadline:
         time.sleep(PAUSE_STEP_S)
-        waited += PAUSE_STEP_S
 
 
 def think(kind: str, state: dict[str, Any], seat: int, think_ms: int, seed: str) -> str:
