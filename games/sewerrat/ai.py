@@ -140,7 +140,7 @@ class SewerRatAI(Player):
         elif phase == "after":
             scored = self._follow_ups(state, seat)
         elif phase in ("tile", "tiles"):
-            return [getattr(self, f"_{phase}")(state, seat, random.Random(0))]
+            return [self.choose(game, state, seat, random.Random(0))]  # these choices draw nothing at random
         else:
             return game.legal_actions(state, seat)
         ranked = dict.fromkeys(a for _, a in sorted(scored, key=lambda pair: -pair[0]))
