@@ -17,7 +17,8 @@ playouts, a deeper tree is never visited often enough to learn anything):
   a special case. The reward is the searching player's share of the victory (:meth:`Game.controller`:
   a fleet's ships are one player; a team's seats win together). A game whose whole playouts are too
   long or too noisy for the budget sets a :attr:`Game.horizon`: its playouts stop after that many
-  actions and :meth:`Game.estimate` judges the position there (Sea Rats!, the Pirates Card Game).
+  actions and :meth:`Game.estimate` judges the position there (Sea Rats!, the Pirates Card Game, Sewer
+  Rat).
 * All candidates are played in the same worlds with the same playout randomness (common random
   numbers): their comparison is paired, which removes most of the luck of the draw from it.
 * The budget (a time limit, or a number of playouts for reproducible tests) is spent by **sequential
