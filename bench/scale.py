@@ -12,8 +12,10 @@ bench's own imports and earlier sections never count in its memory:
 - ``throughput``: on PostgreSQL, a bot that plays its own games in bursts for a fixed time
   (``actions_per_s``); run once alone and twice side by side on the same server.
 
-Resident memory is ``VmRSS`` of ``/proc/self/status``; it includes SimCord's in-memory Discord (every
-message the bot posted), but not the images: SimCord's stand-in for Discord's CDN is emptied as they come.
+Resident memory is ``VmRSS`` of ``/proc/PID/status``, summed over the bot's process and every process it
+started (render processes, with ``TABLES_RENDER_PROCESSES``, and their forkserver); it includes SimCord's
+in-memory Discord (every message the bot posted), but not the images: SimCord's stand-in for Discord's
+CDN is emptied as they come.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -65,12 +68,35 @@ class Sizes:
     """The game timed for ``action_ms_*`` (the stored games are of every kind)."""
 
 
-def rss_mb() -> float:
-    """This process's resident memory in MB (``VmRSS``)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
+def _rss_kb(pid: int) -> int:
+    """Resident memory of process ``pid`` in kB (``VmRSS``; 0 once it has ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    for line in status.splitlines():
         if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    raise RuntimeError("no VmRSS in /proc/self/status")
+            return int(line.split()[1])
+    return 0
+
+
+def _family(pid: int) -> list[int]:
+    """``pid`` and every process it started, and theirs (render and search processes, their forkserver)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            children = task.read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            found += _family(int(child))
+    return found
+
+
+def rss_mb() -> float:
+    """Resident memory in MB of this process and every process it started (the sum of their ``VmRSS``:
+    pages they share count once per process, so it is an upper bound)."""
+    return round(sum(_rss_kb(pid) for pid in _family(os.getpid())) / 1024, 1)
 
 
 # ---------------------------------------------------------------------------------------------- stored games

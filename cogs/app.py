@@ -110,7 +110,11 @@ class TableBot(commands.Bot):
         cache.configure(config.render_cache_mb * 2**20)
         self.tables = await Tables.open(config, now=now_ts)
         # The hard AI's searches wait while a board is drawn, as while an action is applied (tables.thinking).
-        pool.configure(config.render_threads, during_boards=self.tables.ai.thinker.answering)
+        pool.configure(
+            config.render_threads,
+            during_boards=self.tables.ai.thinker.answering,
+            processes=config.render_processes,
+        )
         self.tables.delivery.sender = Courier(self, self.tables)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())
@@ -140,21 +144,20 @@ class TableBot(commands.Bot):
             log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
 
     async def warm_up(self) -> int:
-        """Fill the renderers' caches in a thread (returns the images drawn), then move everything
-        allocated so far (modules, discord.py, fonts, cached images) out of the garbage collector's way.
+        """Fill the renderers' caches (returns the images drawn), in a thread or in each render process,
+        then move everything allocated so far (modules, discord.py, fonts, cached images) out of the
+        garbage collector's way.
 
         A full collection walks every tracked object: ~60k after start-up, about 40 ms on a small
         machine, paid by whichever player's action it lands in. Frozen, those live on and are simply
         no longer walked (``gc.freeze``, as the CPython docs suggest for long-running servers).
         """
-        from rendering import cache
-        from rendering.pool import trim_memory
-        from rendering.warmup import warm_renderers
+        from rendering import cache, pool
 
-        drawn = await asyncio.to_thread(warm_renderers)
+        drawn = await pool.default_pool().warm()
         gc.collect()
         gc.freeze()
-        await asyncio.to_thread(trim_memory)  # the warm-up's dropped images: ~50 MB back to the system
+        await asyncio.to_thread(pool.trim_memory)  # the warm-up's dropped images: ~50 MB back to the system
         log.info("Warmed up: %d images drawn, %d start-up objects frozen", drawn, gc.get_freeze_count())
         log.info("%s", cache.describe())
         return drawn

@@ -202,14 +202,10 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
             done = await records.replay_of(tables, record, drawing.MAX_FRAMES)
             spec = tables.spec(record)
 
-            def draw() -> bytes:
-                shown = done.frames[:-1] if done.final else done.frames
-                boards = [spec.render_board(p.view, p.names, lang) for p in shown]
-                last = done.frames[-1]
-                final = spec.render_final(last.view, last.names, lang) if done.final else None
-                return drawing.render_replay(boards, final)
-
-            webp = await render_pool.run(draw)
+            frames = [(p.view, p.names) for p in done.frames]
+            webp = await render_pool.run(
+                drawing.draw_replay, spec.render_board, spec.render_final, frames, done.final, lang
+            )
             about = T("Replay of {game}, every public board from start to finish", game=f"{spec.title} #{record.id}")
             image = discord.File(
                 io.BytesIO(webp),

@@ -1,8 +1,11 @@
-"""A bounded pool of render threads, so a burst of boards uses the machine's cores without queueing
-behind (or crowding out) everything else that runs in asyncio's default executor.
+"""A bounded pool of renderers, so a burst of boards uses the machine's cores without queueing behind (or
+crowding out) everything else that runs in asyncio's default executor.
 
-Pillow releases the GIL while it resizes, composites and encodes, so render threads do run in parallel;
-more threads than cores only add memory and switching.
+The renders run on threads of the bot's process, or in processes beside it (``processes``), one thread
+of the pool per process handing it one render at a time. Pillow releases the GIL while it resizes,
+composites and encodes, but the Python that lays out a board holds it, as does the bot's event loop:
+in a burst of boards, threads take turns with the answers they are drawn for, processes do not.
+More renderers than cores only add memory and switching.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ import contextlib
 import contextvars
 import ctypes
 import functools
+import gc
 import itertools
+import multiprocessing
 import os
 import queue
 import threading
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -43,18 +49,83 @@ def default_threads() -> int:
     return _default.threads
 
 
+def default_pool() -> RenderPool:
+    """The pool :func:`run` and :func:`run_later` use (set by :func:`configure`)."""
+    return _default
+
+
+def _start_render_process(cache_bytes: int) -> None:
+    """A render process's start: its own render cache, of ``cache_bytes``."""
+    from rendering import cache
+
+    cache.configure(cache_bytes)
+
+
+def warm_here(share: float | None = None) -> int:
+    """Warm this process's renderers up (:func:`rendering.warmup.warm_renderers`), then freeze the heap out
+    of the garbage collector's way and hand the dropped images' pages back; the images drawn."""
+    from rendering.warmup import warm_renderers
+
+    drawn = warm_renderers() if share is None else warm_renderers(share)
+    gc.collect()
+    gc.freeze()
+    trim_memory()
+    return drawn
+
+
+_warmed = False
+"""Whether this render process was warmed up (:func:`_warm_process`)."""
+
+
+def _warm_process(share: float | None) -> int:
+    """:func:`warm_here`, once per render process (0 images when it is warm already)."""
+    global _warmed
+    if _warmed:
+        return 0
+    _warmed = True
+    return warm_here(share)
+
+
 class RenderPool:
-    """``threads`` dedicated worker threads; :meth:`run` awaits a blocking render on one of them.
+    """``threads`` dedicated worker threads; :meth:`run` awaits a blocking render on one of them. With
+    ``processes``, as many render processes (each with a render cache of ``cache_bytes``) and a thread
+    per process that hands it its renders: the function and arguments of every render must then be
+    picklable (module-level functions of plain values).
 
     Renders an answer waits for (a board) go before those that follow an answer (private hands, final
     scoring, records): in a burst, a hand queued earlier never delays another action's board."""
 
-    def __init__(self, threads: int | None = None, during_boards: Guard = contextlib.nullcontext) -> None:
-        self.threads = threads or os.cpu_count() or 2
+    def __init__(
+        self,
+        threads: int | None = None,
+        during_boards: Guard = contextlib.nullcontext,
+        *,
+        processes: int = 0,
+        cache_bytes: int | None = None,
+    ) -> None:
+        if processes < 0:
+            raise ValueError("a render pool cannot have fewer than no processes")
+        self.processes = processes
+        self.threads = processes or threads or os.cpu_count() or 2
         self.during_boards = during_boards
         """Entered while a render an answer waits for is queued or drawn (the bot's other work gives way)."""
         if self.threads < 1:
             raise ValueError("a render pool needs at least one thread")
+        self._processes: Executor | None = None
+        if processes:
+            from rendering import cache
+
+            # forkserver: a render process starts from a clean interpreter, not a fork of the bot's
+            # running event loop, connections and threads; the server imports the games once for every
+            # process it forks (the hard AI's search processes too, see tables.thinking).
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["games.registry"])
+            self._processes = ProcessPoolExecutor(
+                processes,
+                mp_context=context,
+                initializer=_start_render_process,
+                initargs=(cache.stats().budget if cache_bytes is None else cache_bytes,),
+            )
         self._queue: queue.PriorityQueue[tuple[int, int, _Job | None]] = queue.PriorityQueue()
         self._order = itertools.count()
         self._since_trim = 0  # renders of every worker since one last trimmed (a race only trims twice)
@@ -81,21 +152,42 @@ class RenderPool:
         self._queue.put((priority, next(self._order), _Job(loop, future, contextvars.copy_context(), call)))
         return await future
 
+    async def warm(self, share: float | None = None) -> int:
+        """Warm the renderers up (:func:`warm_here`): this process's, or every render process's (each has
+        its own cache; one warm-up per process, drawn side by side). The images drawn."""
+        if self._processes is None:
+            return await asyncio.to_thread(warm_here, share)
+        loop = asyncio.get_running_loop()
+        # One call per process: each takes seconds, so they spread over the processes as they start.
+        drawn = [loop.run_in_executor(self._processes, _warm_process, share) for _ in range(self.processes)]
+        return sum(await asyncio.gather(*drawn))
+
     def _work(self) -> None:
         while True:
             _, _, job = self._queue.get()
             if job is None:
                 return
-            job.run()
+            job.run(self._processes)
             self._since_trim += 1
             if self._since_trim >= TRIM_AFTER and self._queue.empty():
                 self._since_trim = 0
-                trim_memory()
+                if self._processes is None:
+                    trim_memory()
+                else:
+                    self._processes.submit(trim_memory)
 
     def shutdown(self) -> None:
-        """Stop taking renders; those already queued still finish."""
+        """Stop taking renders; those already queued still finish (then the render processes stop)."""
         for _ in self._workers:
             self._queue.put((STOP, next(self._order), None))
+        if self._processes is not None:
+            threading.Thread(target=self._stop_processes, name="render-stop", daemon=True).start()
+
+    def _stop_processes(self) -> None:
+        for worker in self._workers:
+            worker.join()
+        assert self._processes is not None
+        self._processes.shutdown()
 
 
 URGENT, LATER, STOP = 0, 1, 2
@@ -112,9 +204,9 @@ class _Job:
     ) -> None:
         self.loop, self.future, self.context, self.call = loop, future, context, call
 
-    def run(self) -> None:
+    def run(self, processes: Executor | None = None) -> None:
         try:
-            result = self.context.run(self.call)
+            result = self.context.run(self.call) if processes is None else processes.submit(self.call).result()
         except BaseException as exc:  # handed to the awaiting coroutine, like an executor does
             self._settle(None, exc)
         else:
@@ -136,12 +228,14 @@ class _Job:
 _default = RenderPool()
 
 
-def configure(threads: int | None = None, during_boards: Guard = contextlib.nullcontext) -> RenderPool:
-    """Replace the default pool by one of ``threads`` threads (``None``: one per CPU) and return it;
-    ``during_boards`` is entered around every board's render (:class:`RenderPool`). Renders already queued
-    on the old pool finish there."""
+def configure(
+    threads: int | None = None, during_boards: Guard = contextlib.nullcontext, *, processes: int = 0
+) -> RenderPool:
+    """Replace the default pool by one of ``threads`` threads (``None``: one per CPU), or of ``processes``
+    render processes with the render cache's budget, and return it; ``during_boards`` is entered around
+    every board's render (:class:`RenderPool`). Renders already queued on the old pool finish there."""
     global _default
-    old, _default = _default, RenderPool(threads, during_boards)
+    old, _default = _default, RenderPool(threads, during_boards, processes=processes)
     old.shutdown()
     return _default
 

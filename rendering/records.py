@@ -4,8 +4,9 @@ public boards a game went through)."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -164,6 +165,21 @@ def replay_frame(png: bytes, width: int = REPLAY_WIDTH) -> Image.Image:
     if image.width > width:
         image = image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
     return image
+
+
+def draw_replay(
+    board: Callable[[dict[str, Any], Sequence[str], str], bytes],
+    final: Callable[[dict[str, Any], Sequence[str], str], bytes],
+    frames: Sequence[tuple[dict[str, Any], Sequence[str]]],
+    over: bool,
+    locale: str,
+) -> bytes:
+    """The replay of a game's public ``frames`` (views and seat names, in order) drawn with its ``board``
+    renderer, the last one with its ``final`` renderer when the game is ``over`` (:func:`render_replay`)."""
+    shown = frames[:-1] if over else frames
+    boards = [board(view, names, locale) for view, names in shown]
+    last = final(*frames[-1], locale) if over else None
+    return render_replay(boards, last)
 
 
 def render_replay(boards: Sequence[bytes], final: bytes | None = None) -> bytes:

@@ -98,6 +98,9 @@ class Config:
     1.7×; see ``rendering.cache.DEFAULT_BUDGET``)."""
     render_threads: int | None = None
     """Boards and hands drawn at once (:mod:`rendering.pool`; ``None``: one per CPU core)."""
+    render_processes: int = 0
+    """Processes beside the bot that draw the boards and hands (each with its own render cache of
+    :attr:`render_cache_mb`); 0: threads of the bot's process (:attr:`render_threads`)."""
     ai_think_ms: int = 1000
     """Milliseconds the ``hard`` AI searches for one decision (:mod:`tables.thinking`)."""
     ai_processes: int = 1
@@ -130,6 +133,7 @@ class Config:
             cached_games=_int_env("TABLES_CACHED_GAMES", cls.cached_games, 1) or cls.cached_games,
             render_cache_mb=_int_env("TABLES_RENDER_CACHE_MB", cls.render_cache_mb, 0) or 0,
             render_threads=_int_env("TABLES_RENDER_THREADS", None, 1),
+            render_processes=_int_env("TABLES_RENDER_PROCESSES", cls.render_processes, 0) or 0,
             ai_think_ms=_int_env("TABLES_AI_THINK_MS", cls.ai_think_ms, 10) or cls.ai_think_ms,
             ai_processes=_int_env("TABLES_AI_PROCESSES", cls.ai_processes, 0) or 0,
         ).checked()

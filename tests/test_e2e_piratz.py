@@ -470,3 +470,33 @@ async def test_start_up_warms_the_renderers_then_freezes_its_heap(tmp_path, monk
     finally:
         await bot.tables.close()
         gc.unfreeze()  # leave the other tests' process as it was
+
+
+async def test_a_bot_with_render_processes_plays_a_whole_game(tmp_path) -> None:
+    """TABLES_RENDER_PROCESSES: every board, hand and final image is drawn in a process beside the bot."""
+    from cogs.demo import SimTable
+    from rendering import cache, pool
+    from tables.config import Config
+
+    bot = create_bot(
+        database=tmp_path / "processes.db", ai_delay=0, seed="processes", config=Config(render_processes=1)
+    )
+    try:
+        async with simcord.run(bot) as env:
+            await bot.tree.sync()
+            assert pool.default_pool().processes == 1
+            assert bot.warmed is not None and await bot.warmed > 0  # warmed at start, in the render process
+            assert cache.stats().bytes == 0
+            table = SimTable(env, bot)
+            await table.challenge("piratz", "Anne", ["Ben"])
+            record = await table.play_to_end((await table.latest_game()).id, via="buttons")
+            assert record.status == "finished"
+            images = [
+                a.filename for m in table.place(record).history() for a in m.attachments if a.filename.endswith(".png")
+            ]
+            assert images[-1].endswith("final.png") and len(images) > 10
+            assert cache.stats().bytes == 0  # the bot's process drew none of them
+    finally:
+        await bot.tables.close()
+        pool.configure()  # the other tests draw on threads again
+        gc.unfreeze()

@@ -1,13 +1,16 @@
-"""The renderers' shared image cache holds its byte budget, and the render pool bounds its threads."""
+"""The renderers' shared image cache holds its byte budget, and the render pool bounds its threads (or
+hands its renders to processes beside the bot)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -335,3 +338,73 @@ async def test_the_free_heap_pages_go_back_to_the_system_when_the_pool_falls_idl
     finally:
         one.shutdown()
     pool.trim_memory()  # the real one, on this machine's C library: it must not fail
+
+
+def _nap(seconds: float) -> int:
+    """A render process's stand-in for a long render: its process id, after ``seconds``."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+async def test_render_processes_draw_the_same_board_beside_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = GAMES["piratz"]
+    state = list(itertools.islice(self_play(spec.game, spec.player, 2, "process"), 6))[-1]
+    view = spec.game.view(state, None)
+    processes = RenderPool(4, processes=1)
+    try:
+        assert processes.threads == 1  # one thread hands the one process its renders, one at a time
+        cache.configure(64 * 2**20)
+        monkeypatch.setattr(pool, "_default", processes)
+        assert cache.describe() == "1 render process, each with a render cache of 64 MB"
+        drawn = await processes.run(spec.render_board, view, NAMES[:2], "en")
+        assert drawn == spec.render_board(view, NAMES[:2], "en")
+        assert await processes.run(os.getpid) != os.getpid()
+    finally:
+        processes.shutdown()
+
+
+async def test_in_render_processes_a_board_still_goes_before_hands_queued_earlier() -> None:
+    processes = RenderPool(processes=1)
+    finished: list[str] = []
+
+    async def draw(name: str, later: bool) -> None:
+        await (processes.run_later if later else processes.run)(_nap, 0.01)
+        finished.append(name)
+
+    try:
+        await processes.run(os.getpid)  # the process is up
+        busy = asyncio.ensure_future(processes.run(_nap, 0.3))
+        await asyncio.sleep(0.05)  # the process is drawing: the rest queue behind it
+        hands = [asyncio.ensure_future(draw(f"hand {n}", True)) for n in range(3)]
+        await asyncio.sleep(0.01)
+        board = asyncio.ensure_future(draw("board", False))
+        await asyncio.gather(busy, board, *hands)
+        assert finished == ["board", "hand 0", "hand 1", "hand 2"]
+    finally:
+        processes.shutdown()
+
+
+async def test_each_render_process_warms_up_once_and_a_render_must_be_picklable() -> None:
+    processes = RenderPool(processes=1)
+    try:
+        assert await processes.warm(0.02) > 0  # drawn in the process, into its own cache
+        assert await processes.warm(0.02) == 0
+        assert cache.stats().bytes == 0  # none of it in the bot's process
+        with pytest.raises(Exception, match="pickle"):
+            await processes.run(lambda: 1)
+        assert await processes.run(sum, [1, 2]) == 3  # the pool goes on after a refused render
+    finally:
+        processes.shutdown()
+
+
+def test_render_processes_stop_with_their_pool() -> None:
+    processes = RenderPool(processes=1)
+    pid = asyncio.run(processes.run(os.getpid))
+    processes.shutdown()
+    for _ in range(200):
+        if not Path(f"/proc/{pid}").exists():
+            break
+        time.sleep(0.025)
+    assert not Path(f"/proc/{pid}").exists()
+    with pytest.raises(ValueError):
+        RenderPool(processes=-1)
