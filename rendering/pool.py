@@ -17,13 +17,17 @@ import ctypes
 import functools
 import gc
 import itertools
+import logging
 import multiprocessing
 import os
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
+
+log = logging.getLogger("rendering.pool")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -111,21 +115,9 @@ class RenderPool:
         """Entered while a render an answer waits for is queued or drawn (the bot's other work gives way)."""
         if self.threads < 1:
             raise ValueError("a render pool needs at least one thread")
-        self._processes: Executor | None = None
-        if processes:
-            from rendering import cache
-
-            # forkserver: a render process starts from a clean interpreter, not a fork of the bot's
-            # running event loop, connections and threads; the server imports the games once for every
-            # process it forks (the hard AI's search processes too, see tables.thinking).
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["games.registry"])
-            self._processes = ProcessPoolExecutor(
-                processes,
-                mp_context=context,
-                initializer=_start_render_process,
-                initargs=(cache.stats().budget if cache_bytes is None else cache_bytes,),
-            )
+        self._cache_bytes = cache_bytes
+        self._processes = self._start_processes() if processes else None
+        self._replacing = threading.Lock()
         self._queue: queue.PriorityQueue[tuple[int, int, _Job | None]] = queue.PriorityQueue()
         self._order = itertools.count()
         self._since_trim = 0  # renders of every worker since one last trimmed (a race only trims twice)
@@ -162,19 +154,51 @@ class RenderPool:
         drawn = [loop.run_in_executor(self._processes, _warm_process, share) for _ in range(self.processes)]
         return sum(await asyncio.gather(*drawn))
 
+    def _start_processes(self) -> ProcessPoolExecutor:
+        from rendering import cache
+
+        # forkserver: a render process starts from a clean interpreter, not a fork of the bot's running
+        # event loop, connections and threads; the server imports the games once for every process it
+        # forks (the hard AI's search processes too, see tables.thinking).
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["games.registry"])
+        return ProcessPoolExecutor(
+            self.processes,
+            mp_context=context,
+            initializer=_start_render_process,
+            initargs=(cache.stats().budget if self._cache_bytes is None else self._cache_bytes,),
+        )
+
+    def _draw(self, job: _Job) -> Any:
+        """Run ``job``'s render here or in a render process. A render process that died (killed, out of
+        memory) is replaced and the render tried once more there: one lost process never stops drawing."""
+        processes = self._processes
+        if processes is None:
+            return job.context.run(job.call)
+        try:
+            return processes.submit(job.call).result()
+        except BrokenProcessPool:
+            with self._replacing:
+                if self._processes is processes:
+                    log.warning("A render process stopped unexpectedly; starting new ones")
+                    self._processes = self._start_processes()
+            assert self._processes is not None
+            return self._processes.submit(job.call).result()
+
     def _work(self) -> None:
         while True:
             _, _, job = self._queue.get()
             if job is None:
                 return
-            job.run(self._processes)
+            job.run(self._draw)
             self._since_trim += 1
             if self._since_trim >= TRIM_AFTER and self._queue.empty():
                 self._since_trim = 0
                 if self._processes is None:
                     trim_memory()
                 else:
-                    self._processes.submit(trim_memory)
+                    with contextlib.suppress(BrokenProcessPool, RuntimeError):  # the next render replaces it
+                        self._processes.submit(trim_memory)
 
     def shutdown(self) -> None:
         """Stop taking renders; those already queued still finish (then the render processes stop)."""
@@ -204,9 +228,9 @@ class _Job:
     ) -> None:
         self.loop, self.future, self.context, self.call = loop, future, context, call
 
-    def run(self, processes: Executor | None = None) -> None:
+    def run(self, draw: Callable[[_Job], Any]) -> None:
         try:
-            result = self.context.run(self.call) if processes is None else processes.submit(self.call).result()
+            result = draw(self)
         except BaseException as exc:  # handed to the awaiting coroutine, like an executor does
             self._settle(None, exc)
         else:

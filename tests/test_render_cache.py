@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -393,6 +394,18 @@ async def test_each_render_process_warms_up_once_and_a_render_must_be_picklable(
         with pytest.raises(Exception, match="pickle"):
             await processes.run(lambda: 1)
         assert await processes.run(sum, [1, 2]) == 3  # the pool goes on after a refused render
+    finally:
+        processes.shutdown()
+
+
+async def test_a_render_process_that_dies_is_replaced_and_the_render_drawn(caplog: pytest.LogCaptureFixture) -> None:
+    processes = RenderPool(processes=1)
+    try:
+        first = await processes.run(os.getpid)
+        os.kill(first, signal.SIGKILL)  # as the system's out-of-memory killer would
+        assert await processes.run_later(sum, [2, 3]) == 5
+        assert await processes.run(os.getpid) not in (first, os.getpid())
+        assert "A render process stopped unexpectedly" in caplog.text
     finally:
         processes.shutdown()
 
