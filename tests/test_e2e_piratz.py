@@ -478,6 +478,7 @@ async def test_a_bot_with_render_processes_plays_a_whole_game(tmp_path) -> None:
     from rendering import cache, pool
     from tables.config import Config
 
+    cache.clear()  # what earlier tests drew in this process
     bot = create_bot(
         database=tmp_path / "processes.db", ai_delay=0, seed="processes", config=Config(render_processes=1)
     )
