@@ -4,12 +4,13 @@ without running into the turn limit."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from games.core import Termination, act
-from games.pirates import Pirates, PiratesAI
+from games.pirates import Pirates, PiratesAI, fit, strength
 from games.simulate import self_play
 from tests.test_pirates_rules import do, table
 
@@ -78,13 +79,27 @@ def test_the_solo_ai_wins_at_least_95_percent_of_300_games_none_at_the_turn_limi
     assert sum(won for won, _ in results) >= 285
 
 
-def test_the_hard_ais_estimate_counts_missions_first_then_a_mission_and_crew() -> None:
-    even = table(2, s0={"missions": ["5h"], "hand": ["2c"]}, s1={"missions": ["6h"], "hand": ["3c"]})
+def test_the_hard_ais_estimate_weighs_what_foretells_a_win() -> None:
+    even = table(2, s0={"ship": "5h", "missions": ["5d"], "hand": ["2c"]}, s1={"ship": "5s", "hand": ["2s"]})
+    # The same ship size, hand size and cannons: an even share, whatever the missions in hand.
     assert G.estimate(even, 0) == pytest.approx(0.5) and G.estimate(even, 1) == pytest.approx(0.5)
-    ahead = table(2, s0={"done": ["5h"], "hand": ["2c"]}, s1={"missions": ["6h"], "hand": ["3c", "4c", "5c"]})
-    assert G.estimate(ahead, 0) > 0.6 and G.estimate(ahead, 0) + G.estimate(ahead, 1) == pytest.approx(1)
-    ahead["players"][1]["out"] = True
-    assert G.estimate(ahead, 0) == 1 and G.estimate(ahead, 1) == 0
+    one = table(2, s0={"ship": "5h", "done": ["5d"], "hand": ["2c"]}, s1={"ship": "5s", "hand": ["2s"]})
+    two = table(2, s0={"ship": "5h", "done": ["5d", "6d"], "hand": ["2c"]}, s1={"ship": "5s", "hand": ["2s"]})
+    assert 0.5 < G.estimate(one, 0) < G.estimate(two, 0) and G.estimate(one, 0) + G.estimate(one, 1) == pytest.approx(1)
+    # A second mission completed counts for more than the first (one more brings the win).
+    odds = [G.estimate(s, 0) / G.estimate(s, 1) for s in (even, one, two)]
+    assert odds[2] / odds[1] > odds[1] / odds[0] > 2
+    bigger = table(2, s0={"ship": "ks", "hand": ["2c"]}, s1={"ship": "5s", "hand": ["2s"]})
+    assert G.estimate(bigger, 0) > 0.5  # a ship of 6 crew against one of 4
+    cargo = table(2, s0={"ship": "5h", "holds": ["2d", "3d"], "hand": ["2c"]}, s1={"ship": "5s", "hand": ["2s"]})
+    assert G.estimate(cargo, 0) > 0.5
+    strong = table(2, s0={"ship": "5h", "hand": ["kc"]}, s1={"ship": "5s", "hand": ["2s"]})
+    assert G.estimate(strong, 0) > 0.5  # as many cards, more cannons
+    one["players"][1]["out"] = True
+    assert G.estimate(one, 0) == 1 and G.estimate(one, 1) == 0
+    four = table(4, s0={"done": ["5d"]}, s2={"hand": ["kc", "qc"]})
+    shares = [G.estimate(four, s) for s in range(4)]
+    assert sum(shares) == pytest.approx(1) and max(shares) == shares[0]
 
 
 def test_solo_the_hard_ais_estimate_is_the_progress_toward_three_missions() -> None:
@@ -93,3 +108,17 @@ def test_solo_the_hard_ais_estimate_is_the_progress_toward_three_missions() -> N
     assert 0 < G.estimate(start, 0) < G.estimate(later, 0) < 1
     later["players"][0]["out"] = True
     assert G.estimate(later, 0) == 0
+
+
+def test_the_estimates_weights_come_from_a_fit_that_tells_who_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    samples = fit.positions(12, seed="test")
+    assert len(samples) > 100 and all(0 <= won < len(seats) for seats, won in samples)
+    even = [0.0] * len(strength.STRENGTH)
+    # The weights the engine uses foretell the winners of games they were not fitted to.
+    assert fit.log_loss(samples, strength.STRENGTH) < fit.log_loss(samples, even) - 0.05
+    weights = fit.fit(samples, iterations=100)
+    assert weights[0] > 0.5  # a completed mission weighs most
+    assert fit.log_loss(samples, weights) < fit.log_loss(samples, even)
+    assert fit.main(["--games", "3", "--iterations", "5"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["positions"] > 0 and len(report["weights"]) == len(strength.STRENGTH)

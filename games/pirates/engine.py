@@ -36,6 +36,7 @@ from games.i18n import N, T
 from games.pirates import duel, hidden, turn
 from games.pirates.cards import BY_CODE, DECK_SIZE
 from games.pirates.labels import PUBLIC_DECISIONS, describe
+from games.pirates.strength import STRENGTH, shares, terms
 from games.pirates.table import MISSIONS_TO_WIN, LazyRandom, live_seats, p
 from games.pirates.text import RULES
 from games.pirates.view import build_view, prompt_text
@@ -142,18 +143,18 @@ class Pirates(Game):
     follow make a whole game's outcome too noisy to compare moves by in a second."""
 
     def estimate(self, state: JSON, player: int) -> float:
-        """``player``'s share of the captains' progress: 1, and 2 a completed mission, 0.5 a mission in
-        hand and 0.1 a crew card (a captain out has none). Solo, the progress toward the three missions."""
-        progress = [
-            0.0
-            if other["out"]
-            else 1 + 2 * len(other["done"]) + 0.5 * bool(other["missions"]) + 0.1 * len(other["hand"])
-            for other in state["players"]
-        ]
+        """``player``'s chance to win: its share of ``exp`` of every captain's strength, a weighted sum of
+        what foretells a win (:mod:`games.pirates.strength`: missions completed, above all a second one;
+        the ship's crew limit; the hand's cannons against its size; the cargo aboard). A captain out has
+        none. Solo, the progress toward the three missions."""
         if state["seats"] == 1:
-            return min(1.0, max(0.0, progress[0] - 1) / (2 * MISSIONS_TO_WIN + 1))
-        total = sum(progress)
-        return progress[player] / total if total else 0.0
+            solo = state["players"][0]
+            if solo["out"]:
+                return 0.0
+            progress = 2 * len(solo["done"]) + 0.5 * bool(solo["missions"]) + 0.1 * len(solo["hand"])
+            return min(1.0, progress / (2 * MISSIONS_TO_WIN + 1))
+        seats = [None if other["out"] else terms(other) for other in state["players"]]
+        return 0.0 if all(t is None for t in seats) else shares(seats, STRENGTH)[player]
 
     def outcome(self, state: JSON) -> Outcome | None:
         if not self._over(state):
