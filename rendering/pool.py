@@ -65,16 +65,11 @@ def _start_render_process(cache_bytes: int) -> None:
     cache.configure(cache_bytes)
 
 
-def warm_here(share: float | None = None) -> int:
-    """Warm this process's renderers up (:func:`rendering.warmup.warm_renderers`), then freeze the heap out
-    of the garbage collector's way and hand the dropped images' pages back; the images drawn."""
+def _warm(share: float | None) -> int:
+    """Draw the warm-up's images (:func:`rendering.warmup.warm_renderers`); the images drawn."""
     from rendering.warmup import warm_renderers
 
-    drawn = warm_renderers() if share is None else warm_renderers(share)
-    gc.collect()
-    gc.freeze()
-    trim_memory()
-    return drawn
+    return warm_renderers() if share is None else warm_renderers(share)
 
 
 _warmed = False
@@ -82,12 +77,18 @@ _warmed = False
 
 
 def _warm_process(share: float | None) -> int:
-    """:func:`warm_here`, once per render process (0 images when it is warm already)."""
+    """In a render process, once (0 images when it is warm already): :func:`_warm`, then the heap frozen out
+    of the garbage collector's way and the dropped images' pages handed back, as the bot does with its own
+    after its warm-up (``TableBot.warm_up``)."""
     global _warmed
     if _warmed:
         return 0
     _warmed = True
-    return warm_here(share)
+    drawn = _warm(share)
+    gc.collect()
+    gc.freeze()
+    trim_memory()
+    return drawn
 
 
 class RenderPool:
@@ -145,10 +146,11 @@ class RenderPool:
         return await future
 
     async def warm(self, share: float | None = None) -> int:
-        """Warm the renderers up (:func:`warm_here`): this process's, or every render process's (each has
-        its own cache; one warm-up per process, drawn side by side). The images drawn."""
+        """Warm the renderers up: this process's (in a thread; the caller then freezes its heap), or every
+        render process's (each has its own cache; one warm-up per process, drawn side by side). The images
+        drawn."""
         if self._processes is None:
-            return await asyncio.to_thread(warm_here, share)
+            return await asyncio.to_thread(_warm, share)
         loop = asyncio.get_running_loop()
         # One call per process: each takes seconds, so they spread over the processes as they start.
         drawn = [loop.run_in_executor(self._processes, _warm_process, share) for _ in range(self.processes)]
