@@ -10,6 +10,7 @@ path and imported only when used, so this module (and the engines) never load Pi
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,6 +29,16 @@ from games.sewerrat import SewerRat, SewerRatAI
 LEVELS = ("normal", "hard")
 """The AI levels of every game: ``normal``, its heuristic AI (:attr:`GameSpec.player`), and ``hard``, the
 search over it (:mod:`games.search`)."""
+
+
+def worker_context() -> multiprocessing.context.ForkServerContext:
+    """How every process beside the bot starts (the hard AI's searches, the render processes): from a
+    forkserver, a clean interpreter rather than a fork of the bot's running event loop, connections and
+    threads, which imports the games (this module) once for every process it forks."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
 
 Renderer = Callable[[Mapping[str, Any], Sequence[str], str], bytes]
 """``render(view, names, locale) -> PNG bytes``: a view from :meth:`Game.view`, the seats' display names, the

@@ -18,7 +18,6 @@ import functools
 import gc
 import itertools
 import logging
-import multiprocessing
 import os
 import queue
 import threading
@@ -26,6 +25,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
+
+from games.registry import worker_context
 
 log = logging.getLogger("rendering.pool")
 
@@ -159,14 +160,9 @@ class RenderPool:
     def _start_processes(self) -> ProcessPoolExecutor:
         from rendering import cache
 
-        # forkserver: a render process starts from a clean interpreter, not a fork of the bot's running
-        # event loop, connections and threads; the server imports the games once for every process it
-        # forks (the hard AI's search processes too, see tables.thinking).
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["games.registry"])
         return ProcessPoolExecutor(
             self.processes,
-            mp_context=context,
+            mp_context=worker_context(),
             initializer=_start_render_process,
             initargs=(cache.stats().budget if self._cache_bytes is None else self._cache_bytes,),
         )

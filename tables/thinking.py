@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import random
 import time
@@ -30,6 +29,7 @@ from functools import partial
 from typing import Any
 
 from games.core import Action
+from games.registry import worker_context
 from games.search import decide
 
 log = logging.getLogger("tables.thinking")
@@ -87,7 +87,7 @@ class Thinker:
         self.think_ms = think_ms
         self._pool: ProcessPoolExecutor | None = None
         self._salt = random.SystemRandom().getrandbits(64)
-        self._context = multiprocessing.get_context("forkserver")
+        self._context = worker_context()
         self._answering = self._context.RawValue("i", 0)
         """The answers under way (:meth:`answering`), read by the searches between playouts."""
 
@@ -103,11 +103,8 @@ class Thinker:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # forkserver: workers start from a clean process, not a fork of one running an event loop,
-            # Discord connections and render threads; it imports the games once, for every worker it forks.
             # At the lowest priority: where the search processes and the bot share cores, the bot's answers
             # come first.
-            self._context.set_forkserver_preload(["games.registry"])
             self._pool = ProcessPoolExecutor(
                 self.processes,
                 mp_context=self._context,
