@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from games.core import JSON, Action, Game, Player, act
 from games.sewerrat.actions import dots
-from games.sewerrat.board import escapes, free_squares, freedom, moves, pushes
+from games.sewerrat.board import add_trap, escapes, free_squares, freedom, moves, pushes
 from games.sewerrat.components import (
     BLACK,
     DIR_NAME,
@@ -158,7 +158,7 @@ class SewerRatAI(Player):
         scored = []
         for q in candidates:
             traps = list(state["traps"])
-            traps[q] = RED if kind == "red" or traps[q] == BLACK else BLACK
+            add_trap(traps, q, RED if kind == "red" else BLACK)
             scored.append((balance(state, seat, board, traps, rats), act(kind, square_text(q))))
         return scored
 
@@ -179,7 +179,7 @@ class SewerRatAI(Player):
         best: tuple[float, list[int]] = (float("-inf"), traps)
         for q in [q for q in free if q in near] or free:
             after = list(traps)
-            after[q] = RED if kind == "red" or after[q] == BLACK else BLACK
+            add_trap(after, q, RED if kind == "red" else BLACK)
             score = balance(state, seat, state["board"], after, rats)
             if score > best[0]:
                 best = (score, after)
@@ -209,7 +209,7 @@ class SewerRatAI(Player):
                 continue
             moved = list(traps)
             moved[q] = 0
-            moved[there] = RED if moved[there] == BLACK else BLACK
+            add_trap(moved, there, BLACK)  # a pushed black trap
             scored.append((balance(state, seat, board, moved, rats), act("push", square_text(q), DIR_NAME[d])))
         scored += self._toggles(state, seat, near)
         return scored
