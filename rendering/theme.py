@@ -849,7 +849,9 @@ def to_png(image: Image.Image) -> bytes:
     Pillow's encoder tries five row filters on every row, which alone takes ~20 ms on a 1100×1300 board.
     Our images are mostly flat colour, so unfiltered rows deflated at level 1 come out about as small.
     The deflate is ISA-L's (``isal``), about five times faster than zlib's level 1 for a few per cent
-    more bytes: ~2.5 ms against ~12 ms for a Sewer Pirats board.
+    more bytes: ~2.5 ms against ~12 ms for a Sewer Pirats board. Its deflate may pick other matches for
+    the same rows from one call to the next (seen with renders on several threads), so the same image
+    always decodes to the same pixels but need not give the same bytes: compare images by their pixels.
     """
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     w, h = rgb.size

@@ -39,6 +39,14 @@ def png_text(data: bytes) -> dict[str, Any]:
     return {key: json.loads(value) for key, value in image.text.items()}
 
 
+def pixels(data: bytes) -> tuple[tuple[int, int], str, bytes]:
+    """What a PNG shows: its size, mode and pixels. Compare images with this, never their bytes: the
+    encoder (:func:`rendering.theme.to_png`, ISA-L's deflate) may pick other matches for the same pixels
+    from one call to the next, so the same image need not give the same bytes."""
+    image = Image.open(io.BytesIO(data))
+    return image.size, image.mode, image.tobytes()
+
+
 def raw_messages(env, channel_id: int) -> list[Any]:
     """SimCord's stored messages of a channel, oldest first (cheaper than ``history()`` in a loop)."""
     return sorted(env.backend.messages.get(channel_id, {}).values(), key=lambda m: m.id)

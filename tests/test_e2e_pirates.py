@@ -17,7 +17,7 @@ from games.registry import GAMES
 from rendering.pirates import render_board, render_hand
 from tables import menus
 from tests.conftest import World
-from tests.support import raw_messages, said
+from tests.support import pixels, raw_messages, said
 
 GAME = GAMES["pirates"].game
 NAMES = ["Anne", "Ben"]
@@ -137,10 +137,12 @@ async def test_a_duel_choice_stays_secret_until_both_have_chosen(world: World) -
         other_world = GAME.scramble(after.state, second, rng)
         chosen.add(other_world["duel"]["chosen"][0] % 54)
         for viewer in (second, None):
-            assert render_board(GAME.view(other_world, viewer), NAMES) == render_board(
-                GAME.view(after.state, viewer), NAMES
+            assert pixels(render_board(GAME.view(other_world, viewer), NAMES)) == pixels(
+                render_board(GAME.view(after.state, viewer), NAMES)
             )
-        assert render_hand(GAME.view(other_world, second), NAMES) == render_hand(GAME.view(after.state, second), NAMES)
+        assert pixels(render_hand(GAME.view(other_world, second), NAMES)) == pixels(
+            render_hand(GAME.view(after.state, second), NAMES)
+        )
     assert len(chosen) > 1  # the scrambles did put other cards in the chooser's place
     mine = await chooser.click(table.board_message(after), label="My hand")
     assert said(mine, f"Your combat card: {card_name}")

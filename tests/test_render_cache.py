@@ -21,6 +21,7 @@ from games.registry import GAMES, Renderer
 from games.simulate import self_play
 from rendering import cache, pool
 from rendering.pool import RenderPool
+from tests.support import pixels
 
 NAMES = ["Anne Bonny", "Mary Read", "Calico Jack", "Edward Teach", "Grace O'Malley", "Zoë 🐀", "李小龍", "محمد"]
 
@@ -58,6 +59,10 @@ def _renders(kind: str) -> list[tuple[Renderer, dict[str, Any]]]:
 def _draw(job: tuple[Renderer, dict[str, Any]]) -> bytes:
     render, view = job
     return render(view, NAMES)
+
+
+def _shown(job: tuple[Renderer, dict[str, Any]]) -> tuple[tuple[int, int], str, bytes]:
+    return pixels(_draw(job))
 
 
 def test_the_size_of_an_image_is_its_pixels_as_pillow_holds_them_and_a_small_overhead() -> None:
@@ -226,10 +231,10 @@ def test_no_renderer_draws_on_a_cached_image() -> None:
 def test_concurrent_renders_give_the_same_png_as_serial_ones(per_game: int | None) -> None:
     cache.configure(4 * 2**20)  # small, so threads evict each other's values while they draw
     jobs = [job for kind in GAMES for job in _renders(kind)[:per_game]]
-    serial = [_draw(job) for job in jobs]
+    serial = [_shown(job) for job in jobs]
     cache.clear()
     with ThreadPoolExecutor(max_workers=6) as executor:
-        parallel = list(executor.map(_draw, jobs * 2))
+        parallel = list(executor.map(_shown, jobs * 2))
     assert parallel == serial * 2
 
 
@@ -358,7 +363,7 @@ async def test_render_processes_draw_the_same_board_beside_the_bot(monkeypatch: 
         monkeypatch.setattr(pool, "_default", processes)
         assert cache.describe() == "1 render process, each with a render cache of 64 MB"
         drawn = await processes.run(spec.render_board, view, NAMES[:2], "en")
-        assert drawn == spec.render_board(view, NAMES[:2], "en")
+        assert pixels(drawn) == pixels(spec.render_board(view, NAMES[:2], "en"))
         assert await processes.run(os.getpid) != os.getpid()
     finally:
         processes.shutdown()

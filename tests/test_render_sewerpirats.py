@@ -18,6 +18,7 @@ from games.sewerpirats.scoring import breakdown, total
 from rendering import sewerpirats as sp
 from rendering import theme
 from rendering.sewerpirats import board, icons, pieces
+from tests.support import pixels
 from tests.test_render_phone import text_sizes
 
 GAME = SewerPirats()
@@ -184,15 +185,15 @@ def test_a_full_crew_and_captain_show_every_figure() -> None:
 def test_the_board_never_shows_secrets(variant: str, seats: int, seed: str) -> None:
     states = play(variant, seats, seed)
     for state in [*one_per_phase(states)[:3], max(states, key=aboard)]:
-        public = sp.render_board(GAME.view(state, None), NAMES)
+        public = pixels(sp.render_board(GAME.view(state, None), NAMES))
         for seat in range(seats):
-            assert sp.render_board(GAME.view(state, seat), NAMES) == public
+            assert pixels(sp.render_board(GAME.view(state, seat), NAMES)) == public
         changed = copy.deepcopy(GAME.view(state, seats - 1))
         changed["hand"] = ["fish"] * 9
         for p in changed["players"]:
             p["tokens"] = [{"type": "tincan", "value": 13}] * 5
             p["score"] = 999
-        assert sp.render_board(changed, NAMES) == public
+        assert pixels(sp.render_board(changed, NAMES)) == public
 
 
 def test_render_hand_shows_the_hand_and_the_tokens() -> None:
@@ -201,14 +202,14 @@ def test_render_hand_shows_the_hand_and_the_tokens() -> None:
     base = sp.render_hand(late, NAMES)
     other_hand = copy.deepcopy(late)
     other_hand["hand"] = ["cat", "cat", "bird"] if late["hand"] != ["cat", "cat", "bird"] else ["fish"]
-    assert sp.render_hand(other_hand, NAMES) != base
+    assert pixels(sp.render_hand(other_hand, NAMES)) != pixels(base)
     richer = copy.deepcopy(late)
     tokens = [{"type": "fries", "value": 3}, {"type": "ketchup", "value": 0}, {"type": "opener", "value": 0}]
     richer["players"][1]["tokens"] = (late["players"][1]["tokens"] or []) + tokens
     richer["players"][1]["score"] = total(richer["players"][1]["tokens"])
     richer["players"][1]["breakdown"] = [line.as_json() for line in breakdown(richer["players"][1]["tokens"])]
     taller = open_png(sp.render_hand(richer, NAMES))
-    assert sp.render_hand(richer, NAMES) != base
+    assert pixels(sp.render_hand(richer, NAMES)) != pixels(base)
     assert taller.height >= open_png(base).height
     # The score shows in red; no tokens at all still renders.
     empty = copy.deepcopy(late)

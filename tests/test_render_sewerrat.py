@@ -13,6 +13,7 @@ from games.sewerrat import SewerRat, SewerRatAI
 from games.sewerrat.components import SQUARE_BY_TEXT
 from games.simulate import self_play
 from rendering import sewerrat, theme
+from tests.support import pixels
 from tests.test_render_phone import text_sizes
 
 GAME = SewerRat()
@@ -154,7 +155,9 @@ def test_the_board_speaks_german_and_english_from_separate_caches() -> None:
     assert {"Kanalratte", "Zug 3 von 300 · Zweierteams", "Team Rot", "Team Grün", "schwarze Falle"} <= words
     assert "Anne Bonny zieht die eigene Ratte" in words and "im Spiel · auf r1c1" in words
     assert not words & {"Sewer Rat", "Red team", "black trap"}
-    assert german != english and sewerrat.render_board(view, NAMES[:4]) == english  # the legend's cache keys on it
+    assert pixels(german) != pixels(english) and pixels(sewerrat.render_board(view, NAMES[:4])) == pixels(
+        english
+    )  # the legend's cache keys on it
     final = dict(view, result={"winners": [0, 2], "termination": "LAST_STANDING", "summary": ""}, phase="over")
     final["fallen"] = [[1, 2, "roll"]]
     with text_sizes() as drawn:
