@@ -3,7 +3,9 @@ built from their corners and stretched edges, and must look as if drawn whole.""
 
 from __future__ import annotations
 
+import io
 import random
+import zlib
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
@@ -74,3 +76,17 @@ def test_a_panel_laid_by_its_rim_is_the_panel_composited_whole() -> None:
         rim = theme.rounded(w, h, style["radius"], style["fill"], style["border"], 3 if style["border"] else 0)
         whole.paste(rim, box[:2], rim)
         assert ImageChops.difference(laid, whole).getbbox() is None, (box, style)
+
+
+@pytest.mark.parametrize(("w", "h", "mode"), [(1, 1, "RGB"), (5, 3, "RGB"), (333, 77, "RGBA"), (1100, 640, "RGB")])
+def test_to_png_writes_the_images_pixels_in_a_png_any_decoder_reads(w: int, h: int, mode: str) -> None:
+    rng = random.Random(f"{w}x{h}")
+    image = Image.new(mode, (w, h), (20, 40, 60, 255))
+    image.putdata([tuple(rng.randrange(256) for _ in mode) for _ in range(min(w * h, 5000))])  # noise, then flat
+    png = theme.to_png(image)
+    decoded = Image.open(io.BytesIO(png))
+    decoded.verify()  # the chunks' CRCs and structure
+    decoded = Image.open(io.BytesIO(png))
+    assert (decoded.mode, decoded.size) == ("RGB", (w, h))
+    assert decoded.tobytes() == image.convert("RGB").tobytes()
+    assert zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])[:: 3 * w + 1] == bytes(h)  # filter 0
