@@ -44,6 +44,12 @@ class Transaction(Protocol):
         """Run one ``INSERT`` into a table with an ``id INTEGER PRIMARY KEY``; the new row's id."""
         ...
 
+    def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
+        """A write whose outcome nobody reads (with ``many``: once per row of ``args``), run before the
+        transaction's next statement, or before it commits: on SQLite in the same trip to the connection's
+        thread. It fails where it runs, and the transaction rolls back then as for any statement."""
+        ...
+
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
         """After rows were inserted with their ids given (``(table, column)`` per generated id column):
         make the engine number new rows after the largest id there."""

@@ -258,19 +258,19 @@ class GamesRepo(Repository):
             )
             if row is None:
                 return None  # nothing was written
+            # The rest only writes: it goes with the transaction's next statement (tx.defer).
             if step.presence is not None:
                 seat_no, timeouts, away = step.presence
-                await tx.execute(
+                tx.defer(
                     "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
                     (timeouts, int(away), game_id, seat_no),
                 )
             if step.member is not None:
-                await tx.execute(
-                    "UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, member_seat)
-                )
-            await tx.executemany(
+                tx.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, member_seat))
+            tx.defer(
                 "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
                 [(game_id, expected_version + i, seat, text, now) for i, (seat, text) in enumerate(step.actions, 1)],
+                many=True,
             )
             return row["revision"]
 

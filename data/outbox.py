@@ -83,6 +83,10 @@ _HEAD = (
 
 Key = tuple[int, int, str]
 
+ADD_AT_ONCE = 100
+"""Rows one ``INSERT`` of :meth:`OutboxRepo.add` writes (nine values each, far below either engine's
+limit on a statement's parameters)."""
+
 
 class MarkerCache:
     """The markers this process read or wrote lately, for a database no other process writes: most are
@@ -137,29 +141,26 @@ class OutboxRepo(Repository):
         """This transaction's marker writes (``None``: not in a transaction; each write commits)."""
 
     async def add(self, owed: Sequence[Owed], *, now: float) -> list[int]:
-        """Write messages owed, to be delivered by this repository's process; their ids, in order."""
-        ids = []
+        """Write messages owed, to be delivered by this repository's process; their ids, in order. One
+        statement writes them all (:data:`ADD_AT_ONCE` at most)."""
+        ids: list[int] = []
         async with self._writing() as tx:
-            for o in owed:
-                ids.append(
-                    await tx.insert(
-                        "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
-                        " claimed_until, created_at, after_id, owner)"
-                        " VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)",
-                        (
-                            o.lane,
-                            o.priority,
-                            o.kind,
-                            dumps(o.payload),
-                            o.game_id,
-                            o.due_at or now,
-                            now,
-                            o.after,
-                            self.owner,
-                        ),
-                    )
+            for start in range(0, len(owed), ADD_AT_ONCE):
+                rows = owed[start : start + ADD_AT_ONCE]
+                values = ", ".join(["(?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)"] * len(rows))
+                args = [value for o in rows for value in self._columns(o, now)]
+                written = await tx.fetchall(
+                    "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
+                    f" claimed_until, created_at, after_id, owner) VALUES {values} RETURNING id",
+                    args,
                 )
+                # Ids are given in the order of the rows; RETURNING may list them in any order.
+                ids += sorted(r["id"] for r in written)
         return ids
+
+    def _columns(self, o: Owed, now: float) -> tuple[Any, ...]:
+        """A row's values for :meth:`add`, in its column order."""
+        return (o.lane, o.priority, o.kind, dumps(o.payload), o.game_id, o.due_at or now, now, o.after, self.owner)
 
     async def due(self, *, now: float, limit: int, orphaned: float = 0.0) -> list[Entry]:
         """The rows this process delivers now: the oldest pending row of each lane, due and not claimed by a

@@ -50,29 +50,48 @@ def _changed(status: str) -> int:
 class PostgresTransaction:
     """Statements on one pooled connection inside a transaction."""
 
-    __slots__ = ("_conn",)
+    __slots__ = ("_conn", "_deferred")
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self._conn = conn
+        self._deferred: list[tuple[str, Sequence[Any], bool]] = []
+
+    async def flush(self) -> None:
+        """Run the deferred writes, in order (before any other statement, and before the commit)."""
+        while self._deferred:
+            sql, args, many = self._deferred.pop(0)
+            if many:
+                await self._conn.executemany(placeholders(sql), args)
+            else:
+                await self._conn.execute(placeholders(sql), *args)
+
+    def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
+        self._deferred.append((sql, args, many))
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> asyncpg.Record | None:
+        await self.flush()
         return await self._conn.fetchrow(placeholders(sql), *args)
 
     async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        await self.flush()
         return await self._conn.fetch(placeholders(sql), *args)
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        await self.flush()
         return _changed(await self._conn.execute(placeholders(sql), *args))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.flush()
         await self._conn.executemany(placeholders(sql), rows)
 
     async def insert(self, sql: str, args: Sequence[Any]) -> int:
+        await self.flush()
         return await self._conn.fetchval(placeholders(sql + " RETURNING id"), *args)
 
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
         """Move each identity's sequence past the largest id copied: rows inserted with their ids given do
         not advance it, and the next new row would otherwise be numbered 1 again."""
+        await self.flush()
         for table, column in generated:
             await self._conn.execute(
                 f"SELECT setval(pg_get_serial_sequence($1, $2), COALESCE(MAX({column}), 0) + 1, false) FROM {table}",
@@ -109,7 +128,9 @@ class PostgresDatabase:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
         async with self._pool.acquire() as conn, conn.transaction():
-            yield PostgresTransaction(conn)
+            statements = PostgresTransaction(conn)
+            yield statements
+            await statements.flush()
 
     async def migrate(self, scripts: Sequence[str]) -> None:
         async with self._pool.acquire() as conn, conn.transaction():

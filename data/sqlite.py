@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,24 +25,52 @@ def _run(conn: sqlite3.Connection, sql: str, args: Any, *, many: bool = False) -
         cursor.close()
 
 
+Deferred = list[tuple[str, Any, bool]]
+"""Writes waiting for a transaction's next trip to the connection's thread: ``(sql, args, many)``."""
+
+
+def _after(conn: sqlite3.Connection, deferred: Deferred, then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """On the connection's thread: the deferred writes, then ``then(conn, *args, **kwargs)``."""
+    for sql, params, many in deferred:
+        _run(conn, sql, params, many=many)
+    return then(conn, *args, **kwargs)
+
+
+def _rows(conn: sqlite3.Connection, sql: str, args: Any) -> list[sqlite3.Row]:
+    cursor = conn.execute(sql, args)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+def _commit(conn: sqlite3.Connection) -> None:
+    conn.commit()
+
+
 class SqliteTransaction:
     """Statements on the connection (writes only while its write lock is held)."""
 
-    __slots__ = ("_conn",)
+    __slots__ = ("_conn", "_deferred")
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
+        self._deferred: Deferred = []
 
-    # Each statement is one call on the connection's thread (a read is ``execute_fetchall``, a write is
-    # :func:`_run`, not a cursor's execute, fetch and close): every hop to that thread and back waits for the
-    # event loop, and no cursor may outlive its call there (:func:`_run`).
+    # Each statement is one call on the connection's thread (a read is :func:`_rows`, a write is :func:`_run`,
+    # not a cursor's execute, fetch and close), with the writes deferred before it: every hop to that thread
+    # and back waits for the event loop, and no cursor may outlive its call there (:func:`_run`).
+
+    async def _hop(self, then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        deferred, self._deferred = self._deferred, []
+        # aiosqlite has no public call for a function of the connection: its own helpers use this one.
+        return await self._conn._execute(_after, self._conn._conn, deferred, then, *args, **kwargs)
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        rows = await self._conn.execute_fetchall(sql, args)
-        return next(iter(rows), None)
+        return next(iter(await self._hop(_rows, sql, args)), None)
 
     async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self._conn.execute_fetchall(sql, args))
+        return list(await self._hop(_rows, sql, args))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         count, _ = await self._call(sql, args)
@@ -56,10 +84,15 @@ class SqliteTransaction:
         assert row_id is not None
         return row_id
 
+    def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
+        self._deferred.append((sql, args, many))
+
+    async def commit(self) -> None:
+        """The deferred writes and the commit, in one trip."""
+        await self._hop(_commit)
+
     async def _call(self, sql: str, args: Any, *, many: bool = False) -> tuple[int, int | None]:
-        # aiosqlite's own helpers (execute_fetchall, execute_insert) are such calls; it has no public one
-        # for a write's row count.
-        return await self._conn._execute(_run, self._conn._conn, sql, args, many=many)  # type: ignore[no-any-return]
+        return await self._hop(_run, sql, args, many=many)  # type: ignore[no-any-return]
 
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
         """Nothing to do: SQLite numbers a new row after the largest id in its table."""
@@ -82,11 +115,10 @@ class SqliteDatabase:
 
     def __init__(self, conn: aiosqlite.Connection, reader: aiosqlite.Connection | None = None) -> None:
         self._conn = conn
-        self._statements = SqliteTransaction(conn)
         # Reads outside a transaction go through a second connection (WAL lets it read while the first
         # writes): they no longer queue behind other games' writes on the one connection's thread.
         self._reader = reader
-        self._reads = SqliteTransaction(reader) if reader is not None else self._statements
+        self._reads = SqliteTransaction(reader if reader is not None else conn)
         # One connection means one transaction: every write holds this lock from its first statement to
         # its commit or rollback, so one game's rollback can never undo another game's pending write.
         self._write = asyncio.Lock()
@@ -118,12 +150,13 @@ class SqliteDatabase:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteTransaction]:
         async with self._write:
+            statements = SqliteTransaction(self._conn)
             try:
-                yield self._statements
+                yield statements
+                await statements.commit()
             except BaseException:
                 await self._conn.rollback()
                 raise
-            await self._conn.commit()
 
     async def migrate(self, scripts: Sequence[str]) -> None:
         current = await self.schema_version()

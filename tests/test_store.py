@@ -331,6 +331,49 @@ async def test_resign_seat(store):
     assert (await store.games.load(game_id)).version == 0
 
 
+async def test_a_deferred_write_runs_before_the_next_statement_and_commits_with_the_transaction(store):
+    game = await new_game(store)
+    async with store.transaction() as db:
+        db.games._q.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (7.0, game, 0))
+        db.games._q.defer(
+            "UPDATE seats SET acted_at = COALESCE(acted_at, 0) + ? WHERE game_id = ?", [(1.0, game)], many=True
+        )
+        seen = await db.games._q.fetchall("SELECT acted_at FROM seats WHERE game_id = ? ORDER BY seat", (game,))
+        assert [r["acted_at"] for r in seen] == [8.0, 1.0]  # both ran, in order, before the read
+        db.games._q.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (20.0, game, 1))
+    loaded = await store.games.load(game)  # the last one went with the commit
+    assert loaded is not None and [s.acted_at for s in loaded.seats] == [8.0, 20.0]
+
+
+async def test_a_deferred_write_rolls_back_with_its_transaction_and_a_failing_one_rolls_it_back(store):
+    game = await new_game(store)
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as db:
+            db.games._q.defer("UPDATE seats SET acted_at = ? WHERE game_id = ?", (5.0, game))
+            raise RuntimeError("the change failed")
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        async with store.transaction() as db:
+            await db.games._q.execute("UPDATE seats SET acted_at = ? WHERE game_id = ?", (6.0, game))
+            db.games._q.defer("INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, 0, 'again', 1)", (game,))
+    loaded = await store.games.load(game)  # the failure at the commit undid the write before it
+    assert loaded is not None and {s.acted_at for s in loaded.seats} == {None}
+
+
+async def test_outbox_rows_added_together_get_their_ids_in_order(store):
+    from tables.outbox import Message, to_place
+
+    game = await new_game(store)
+    owed = [to_place(game, Message(f"line {n}")) for n in range(7)]
+    async with store.transaction() as db:
+        first = await db.outbox.add(owed[:2], now=1.0)
+        rest = await db.outbox.add(owed[2:], now=1.0)
+    assert first + rest == sorted(first + rest) and len(set(first + rest)) == 7
+    rows = await store.outbox.pending(game_id=game)
+    assert [r.id for r in rows] == first + rest
+    assert [r.payload["message"]["content"] for r in rows] == [f"line {n}" for n in range(7)]
+    assert await store.outbox.add([], now=1.0) == []
+
+
 async def test_set_place(store):
     game_id = await new_game(store, channel_id=10)
     await store.games.set_place(game_id, thread_id=500)
