@@ -57,9 +57,12 @@ class Entry:
     created_at: float
     status: str = "pending"
     """``pending``, ``done`` (Discord accepted it), ``failed`` (it could not be delivered) or ``dropped``."""
+    followed: bool = True
+    """Whether a pending row of the same kind may wait behind it in its lane (as read by
+    :meth:`OutboxRepo.due`; ``True`` where nobody looked: :meth:`OutboxRepo.later` tells)."""
 
 
-def _entry(row: Row) -> Entry:
+def _entry(row: Row, followed: bool = True) -> Entry:
     return Entry(
         row["id"],
         row["lane"],
@@ -71,6 +74,7 @@ def _entry(row: Row) -> Entry:
         row["due_at"],
         row["created_at"],
         row["status"],
+        followed,
     )
 
 
@@ -167,9 +171,11 @@ class OutboxRepo(Repository):
         living process, written by this process (or by any process before ``orphaned``: its writer died),
         lowest priority first."""
         return [
-            _entry(r)
+            _entry(r, bool(r["followed"]))
             for r in await self._q.fetchall(
-                f"SELECT o.* FROM outbox o WHERE o.status = 'pending' AND o.due_at <= ? AND o.claimed_until < ?"
+                "SELECT o.*, EXISTS (SELECT 1 FROM outbox l WHERE l.lane = o.lane AND l.status = 'pending'"
+                " AND l.id > o.id AND l.kind = o.kind) AS followed"
+                " FROM outbox o WHERE o.status = 'pending' AND o.due_at <= ? AND o.claimed_until < ?"
                 f" AND (o.owner IS NULL OR o.owner = ? OR o.created_at < ?) AND {_HEAD} ORDER BY o.priority, o.id"
                 " LIMIT ?",
                 (now, now, self.owner, orphaned, limit),
@@ -257,7 +263,10 @@ class OutboxRepo(Repository):
             )
 
     async def later(self, entry: Entry, kind: str) -> list[Entry]:
-        """The pending rows of ``kind`` queued behind ``entry`` in its lane, oldest first."""
+        """The pending rows of ``kind`` queued behind ``entry`` in its lane, oldest first (none without a trip
+        to the database when ``entry`` was read with none of its own kind behind it: :attr:`Entry.followed`)."""
+        if kind == entry.kind and not entry.followed:
+            return []
         return [
             _entry(r)
             for r in await self._q.fetchall(

@@ -88,6 +88,19 @@ async def test_later_rows_of_a_kind_can_take_an_older_rows_payload(store):
     assert await store.outbox.first(older) and not await store.outbox.first(await store.outbox.get(second))
 
 
+async def test_a_due_row_says_whether_a_row_of_its_kind_waits_behind_it(store, monkeypatch):
+    await store.outbox.add([row("a", 1), Owed("a", "edit", {"n": 2}), row("b", 3), row("b", 4)], now=1.0)
+    a, b = await store.outbox.due(now=1.0, limit=10)
+    assert (a.payload["n"], a.followed, b.payload["n"], b.followed) == (1, False, 3, True)  # an edit is no post
+    assert await ids(await store.outbox.later(b, "post")) == [4]
+
+    def no_trip(*_):
+        raise AssertionError("a row with nothing of its kind behind it needs no trip to the database")
+
+    monkeypatch.setattr(store.outbox._q, "fetchall", no_trip)
+    assert await store.outbox.later(a, "post") == []
+
+
 async def test_delivered_rows_are_purged_after_a_while_and_pending_ones_never(store):
     first, _ = await store.outbox.add([row("a", 1), row("b", 2)], now=1.0)
     await store.outbox.settle(first, "done", "1", now=5.0)
