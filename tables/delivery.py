@@ -45,8 +45,10 @@ RETRY = (0.0, 10.0, 30.0, 60.0, 300.0)
 CLAIM = 60.0
 """Seconds a process holds a row it is delivering before another may take it (a process that died)."""
 LANES_AT_ONCE = 8
-CLOSED_KEPT = 1024
 """Lanes delivered at the same time."""
+CLOSED_KEPT = 1024
+"""Rows this process closed lately, remembered: one read as pending just before it closed is not delivered
+again (on a database of its own)."""
 BROKEN_AFTER = 8
 """Tries of a row whose delivery fails in an unexpected way (a bug) before it is given up as failed."""
 KEEP_CLOSED = 86400.0
@@ -146,8 +148,11 @@ class Delivery:
         room = LANES_AT_ONCE - len(self._lanes)
         orphaned = now - 2 * self.tables.lease  # rows a process that died wrote are taken over then
         posting = any(priority <= outbox.THREAD for priority in self._held.values())
-        for entry in await self.outbox.due(now=now, limit=room, orphaned=orphaned) if room > 0 else ():
-            if entry.priority > outbox.THREAD and posting:
+        # The rows this process is delivering are still pending (on a database of its own they are claimed
+        # in memory only), so they come back first: ask for as many more, or they crowd out the rest.
+        heads = await self.outbox.due(now=now, limit=room + len(self._held), orphaned=orphaned) if room > 0 else []
+        for entry in heads:
+            if len(self._lanes) >= LANES_AT_ONCE or (entry.priority > outbox.THREAD and posting):
                 break  # boards first: private views and followers wait until the posts in flight are out
             posting = posting or entry.priority <= outbox.THREAD
             if entry.lane not in self._lanes and await self._claim(entry):

@@ -159,3 +159,50 @@ async def test_a_change_and_what_it_owes_commit_or_roll_back_together(store):
         await db.outbox.add([row("a", 1)], now=1.0)
     assert await store.settings.notify_enabled(5) and await ids(await store.outbox.pending()) == [1]
     assert (await store.outbox.pending())[0].lane == "a"
+
+
+async def test_lanes_in_flight_never_crowd_out_the_next_lanes_due(store, monkeypatch):
+    """Rows being delivered stay pending until they are settled: they come back first when the loop looks
+    again, and must not use up the rows it asks for (a burst's boards once waited on the lanes in flight)."""
+    import asyncio
+
+    from tables import delivery
+    from tables.outbox import Message, to_channel
+    from tests.service_support import tables_on
+
+    monkeypatch.setattr(delivery, "LANES_AT_ONCE", 3)
+    tables = tables_on(store)
+    posted: list[int] = []
+    release = {lane: asyncio.Event() for lane in range(5)}
+
+    class Held:
+        """A sender whose post to channel ``n`` waits until the test lets it through."""
+
+        async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+            posted.append(channel_id)
+            await release[channel_id].wait()
+            return 1000 + channel_id
+
+    async def posts(count: int) -> None:
+        for _ in range(200):
+            if len(posted) >= count:
+                return
+            await asyncio.sleep(0.005)
+        raise AssertionError(f"only {posted} were posted")
+
+    await store.outbox.add([to_channel(f"lane-{n}", n, None, Message(f"row {n}")) for n in range(5)], now=1.0)
+    tables.delivery.sender = Held()  # type: ignore[assignment]
+    tables.delivery.start()
+    try:
+        await posts(3)
+        assert posted == [0, 1, 2]  # three lanes at once
+        release[0].set()  # one lane is done: the next goes, though rows 1 and 2 are still pending
+        await posts(4)
+        assert posted == [0, 1, 2, 3]
+        release[1].set()
+        await posts(5)
+        for event in release.values():
+            event.set()
+    finally:
+        await tables.delivery.stop()
+    assert posted == [0, 1, 2, 3, 4]
