@@ -15,7 +15,8 @@ bench's own imports and earlier sections never count in its memory:
 Resident memory is ``VmRSS`` of ``/proc/PID/status``, summed over the bot's process and every process it
 started (render processes, with ``TABLES_RENDER_PROCESSES``, and their forkserver); it includes SimCord's
 in-memory Discord (every message the bot posted), but not the images: SimCord's stand-in for Discord's
-CDN is emptied as they come.
+CDN is emptied as they come. Pages the processes share count once per process in that sum, so
+``pss_start_mb`` and ``pss_loaded_mb`` give their ``Pss`` summed too (a shared page counts once in all).
 """
 
 from __future__ import annotations
@@ -97,6 +98,23 @@ def rss_mb() -> float:
     """Resident memory in MB of this process and every process it started (the sum of their ``VmRSS``:
     pages they share count once per process, so it is an upper bound)."""
     return round(sum(_rss_kb(pid) for pid in _family(os.getpid())) / 1024, 1)
+
+
+def _pss_kb(pid: int) -> int:
+    """Process ``pid``'s proportional share of resident memory in kB (``Pss`` of ``smaps_rollup``: a page
+    shared by n processes counts 1/n in each; 0 once it has ended)."""
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")), 0)
+
+
+def pss_mb() -> float:
+    """The memory this process and every process it started hold between them, in MB: the sum of their
+    ``Pss``, where pages they share (a render process's, forked from its forkserver) count once in all, and
+    so do shared libraries' pages also mapped by processes outside (the bench's own among them)."""
+    return round(sum(_pss_kb(pid) for pid in _family(os.getpid())) / 1024, 1)
 
 
 # ---------------------------------------------------------------------------------------------- stored games
@@ -265,7 +283,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
             async with simcord.run(bot, settle_timeout=60.0) as env:
                 await bot.tree.sync()
                 await bot.warm_up()
-                out["rss_start_mb"] = rss_mb()
+                out["rss_start_mb"], out["pss_start_mb"] = rss_mb(), pss_mb()
                 table = SimTable(env, bot)
                 out["action_ms_1"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
                 phase("timed with 1 game")
@@ -285,7 +303,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                     env.backend.cdn._blobs.clear()
                 phase("each active game acted on")
                 gc.collect()
-                out["rss_loaded_mb"] = rss_mb()
+                out["rss_loaded_mb"], out["pss_loaded_mb"] = rss_mb(), pss_mb()
                 out["active_games"] = len(await bot.tables.game_ids())
                 out["action_ms_1000"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
                 ratio = out["action_ms_1000"]["p99"] / out["action_ms_1"]["p99"]

@@ -12,11 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from bench.scale import Sizes, actions_per_s, build_seed, process, rss_mb
+from bench.scale import Sizes, actions_per_s, build_seed, process, pss_mb, rss_mb
 
 
 def test_rss_is_this_process_resident_memory() -> None:
     assert 10 < rss_mb() < 100_000
+
+
+def test_pss_shares_out_what_processes_share_so_it_is_at_most_the_rss() -> None:
+    assert 5 < pss_mb() <= rss_mb() + 1
 
 
 def test_seed_holds_real_finished_and_active_games(tmp_path: Path) -> None:
@@ -38,6 +42,7 @@ def test_process_figures_tiny(tmp_path: Path) -> None:
     sizes = Sizes(finished=6, active=5, actions=3, bursts=1, burst=3)
     out = asyncio.run(process(sizes, seed))
     assert 10 < out["rss_start_mb"] <= out["rss_loaded_mb"] + 50
+    assert 5 < out["pss_start_mb"] <= out["rss_start_mb"] + 1 and 5 < out["pss_loaded_mb"] <= out["rss_loaded_mb"] + 1
     assert out["active_games"] >= 5
     for figure in ("action_ms_1", "action_ms_1000"):
         assert out[figure]["n"] == 3 and 0 < out[figure]["p50"] <= out[figure]["p99"]
