@@ -3,6 +3,7 @@ them, and what the outbox holds. Shared by the service's tests."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,13 @@ def tables_on(store: Store, *, seed: str | None = "test", runner: str = "main", 
     stay in the outbox (no delivery: nothing sends them)."""
     config = Config(database=":memory:", seed=seed, ai_delay=3600.0, process=runner, **settings)
     return Tables(store, config, now=Clock())
+
+
+async def idle(tables: Tables) -> None:
+    """Wait for the service's looks at its games' AI seats (one task per created or changed game): each
+    reads its game, which can bring it back into memory."""
+    while running := [task for task in tables.ai._tasks.values() if not task.done()]:
+        await asyncio.gather(*running)
 
 
 def member(i: int, *, guild: int | None = GUILD, channel: int | None = CHANNEL, **kw: Any) -> Caller:
