@@ -23,11 +23,6 @@ from tables.service import Tables
 
 log = logging.getLogger("tables")
 
-FULL_COLLECTION_AFTER = 100
-"""Young-generation collections before a full one (CPython's default: 10), set at the warm-up
-(:meth:`TableBot.warm_up`). In the scale bench's bursts (1,000 games in memory) it took the p99 answer
-from ~350 ms to ~300 ms; memory under load stayed within the run-to-run spread."""
-
 
 def extensions() -> list[str]:
     """Every registered game's cog, then the shared ones."""
@@ -155,19 +150,13 @@ class TableBot(commands.Bot):
 
         A full collection walks every tracked object: ~60k after start-up, about 40 ms on a small
         machine, paid by whichever player's action it lands in. Frozen, those live on and are simply
-        no longer walked (``gc.freeze``, as the CPython docs suggest for long-running servers). What
-        comes later (games in memory, discord.py's objects) is walked by each full collection: 50–80 ms
-        with a thousand games loaded, the slowest answers of the scale bench's bursts. So a full
-        collection waits for :data:`FULL_COLLECTION_AFTER` young ones instead of CPython's 10 (most
-        garbage goes by reference counting; only cycles wait for it).
+        no longer walked (``gc.freeze``, as the CPython docs suggest for long-running servers).
         """
         from rendering import cache, pool
 
         drawn = await pool.default_pool().warm()
         gc.collect()
         gc.freeze()
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, FULL_COLLECTION_AFTER)
         await asyncio.to_thread(pool.trim_memory)  # the warm-up's dropped images: ~50 MB back to the system
         log.info("Warmed up: %d images drawn, %d start-up objects frozen", drawn, gc.get_freeze_count())
         log.info("%s", cache.describe())
