@@ -16,10 +16,10 @@ import contextvars
 import ctypes
 import functools
 import gc
+import heapq
 import itertools
 import logging
 import os
-import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -99,7 +99,9 @@ class RenderPool:
     picklable (module-level functions of plain values).
 
     Renders an answer waits for (a board) go before those that follow an answer (private hands, final
-    scoring, records): in a burst, a hand queued earlier never delays another action's board."""
+    scoring, records): in a burst, a hand queued earlier never delays another action's board. And those
+    that follow an answer never take every thread: with two or more, one is always free for the next
+    board, so a player who acts while the last action's hands are drawn does not wait for them."""
 
     def __init__(
         self,
@@ -120,7 +122,14 @@ class RenderPool:
         self._cache_bytes = cache_bytes
         self._processes = self._start_processes() if processes else None
         self._replacing = threading.Lock()
-        self._queue: queue.PriorityQueue[tuple[int, int, _Job | None]] = queue.PriorityQueue()
+        self._jobs: list[tuple[int, int, _Job]] = []
+        """The renders queued, a heap by priority, then order of arrival."""
+        self._ready = threading.Condition()
+        """Guards the queue and the counts below; notified when a render is queued or one that follows an
+        answer ends, and when the pool stops."""
+        self._later_threads = max(1, self.threads - 1)
+        self._later_running = 0
+        self._stopping = False
         self._order = itertools.count()
         self._since_trim = 0  # renders of every worker since one last trimmed (a race only trims twice)
         self._workers = [
@@ -143,7 +152,11 @@ class RenderPool:
     async def _submit(self, priority: int, call: Callable[[], R]) -> R:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[R] = loop.create_future()
-        self._queue.put((priority, next(self._order), _Job(loop, future, contextvars.copy_context(), call)))
+        with self._ready:
+            heapq.heappush(
+                self._jobs, (priority, next(self._order), _Job(loop, future, contextvars.copy_context(), call))
+            )
+            self._ready.notify()
         return await future
 
     async def warm(self, share: float | None = None) -> int:
@@ -183,14 +196,32 @@ class RenderPool:
             assert self._processes is not None
             return self._processes.submit(job.call).result()
 
+    def _next(self) -> tuple[int, _Job] | None:
+        """A worker's next render and its priority: the first queued, unless it follows an answer while all
+        the threads such renders may have draw one; ``None`` once the pool stops and nothing is left."""
+        with self._ready:
+            while True:
+                if self._jobs and (self._jobs[0][0] == URGENT or self._later_running < self._later_threads):
+                    priority, _, job = heapq.heappop(self._jobs)
+                    self._later_running += priority == LATER
+                    return priority, job
+                if self._stopping and not self._jobs:
+                    self._ready.notify_all()  # the other workers stop too
+                    return None
+                self._ready.wait()
+
     def _work(self) -> None:
-        while True:
-            _, _, job = self._queue.get()
-            if job is None:
-                return
-            job.run(self._draw)
+        while (picked := self._next()) is not None:
+            priority, job = picked
+            try:
+                job.run(self._draw)
+            finally:
+                if priority == LATER:
+                    with self._ready:
+                        self._later_running -= 1
+                        self._ready.notify_all()  # a render it held back may go now
             self._since_trim += 1
-            if self._since_trim >= TRIM_AFTER and self._queue.empty():
+            if self._since_trim >= TRIM_AFTER and not self._jobs:
                 self._since_trim = 0
                 if self._processes is None:
                     trim_memory()
@@ -200,8 +231,9 @@ class RenderPool:
 
     def shutdown(self) -> None:
         """Stop taking renders; those already queued still finish (then the render processes stop)."""
-        for _ in self._workers:
-            self._queue.put((STOP, next(self._order), None))
+        with self._ready:
+            self._stopping = True
+            self._ready.notify_all()
         if self._processes is not None:
             threading.Thread(target=self._stop_processes, name="render-stop", daemon=True).start()
 
@@ -212,8 +244,8 @@ class RenderPool:
         self._processes.shutdown()
 
 
-URGENT, LATER, STOP = 0, 1, 2
-"""Queue priorities: renders an answer waits for, renders that follow an answer, a worker's end."""
+URGENT, LATER = 0, 1
+"""Queue priorities: renders an answer waits for, renders that follow an answer."""
 
 
 class _Job:

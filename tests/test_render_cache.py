@@ -276,6 +276,42 @@ def test_configure_replaces_the_default_pool() -> None:
         pool.configure(before)
 
 
+async def test_hands_never_take_the_last_free_thread_from_the_next_board() -> None:
+    two = RenderPool(2)
+    gate = threading.Event()
+    drawing: list[str] = []
+    lock = threading.Lock()
+
+    def hand(name: str) -> str:
+        with lock:
+            drawing.append(name)
+        gate.wait(5)
+        return name
+
+    try:
+        hands = [asyncio.ensure_future(two.run_later(hand, f"hand {n}")) for n in range(3)]
+        await asyncio.sleep(0.05)
+        assert drawing == ["hand 0"]  # one thread draws hands; the other stays free
+        assert await asyncio.wait_for(two.run(str.upper, "board"), 2) == "BOARD"  # at once, hands or not
+        gate.set()
+        assert [await h for h in hands] == ["hand 0", "hand 1", "hand 2"]
+        assert await two.run_later(str.upper, "final") == "FINAL"  # and then every thread again
+    finally:
+        gate.set()
+        two.shutdown()
+
+
+async def test_one_thread_draws_hands_too_and_a_stopped_pool_finishes_what_was_queued() -> None:
+    one = RenderPool(1)
+    queued = [asyncio.ensure_future(one.run_later(str.upper, f"hand {n}")) for n in range(3)]
+    await asyncio.sleep(0)
+    one.shutdown()
+    assert [await h for h in queued] == ["HAND 0", "HAND 1", "HAND 2"]
+    for worker in one._workers:
+        await asyncio.to_thread(worker.join, 5)
+        assert not worker.is_alive()
+
+
 async def test_a_board_an_answer_waits_for_goes_before_hands_queued_earlier() -> None:
     one = RenderPool(1)
     started, release = threading.Event(), threading.Event()
