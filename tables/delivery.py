@@ -149,10 +149,13 @@ class Delivery:
         orphaned = now - 2 * self.tables.lease  # rows a process that died wrote are taken over then
         posting = any(priority <= outbox.THREAD for priority in self._held.values())
         # The rows this process is delivering are still pending (on a database of its own they are claimed
-        # in memory only), so they come back first: ask for as many more, or they crowd out the rest.
+        # in memory only), so they come back among the heads, older than the rest: ask for as many more, or
+        # they crowd out the rows no lane delivers yet.
         heads = await self.outbox.due(now=now, limit=room + len(self._held), orphaned=orphaned) if room > 0 else []
         for entry in heads:
-            if len(self._lanes) >= LANES_AT_ONCE or (entry.priority > outbox.THREAD and posting):
+            if len(self._lanes) >= LANES_AT_ONCE:
+                break
+            if entry.priority > outbox.THREAD and posting:
                 break  # boards first: private views and followers wait until the posts in flight are out
             posting = posting or entry.priority <= outbox.THREAD
             if entry.lane not in self._lanes and await self._claim(entry):
