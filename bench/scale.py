@@ -69,16 +69,13 @@ class Sizes:
     """The game timed for ``action_ms_*`` (the stored games are of every kind)."""
 
 
-def _rss_kb(pid: int) -> int:
-    """Resident memory of process ``pid`` in kB (``VmRSS``; 0 once it has ended)."""
+def _kb(pid: int, file: str, field: str) -> int:
+    """The ``field`` line of ``/proc/PID/<file>``, in kB (0 once the process has ended)."""
     try:
-        status = Path(f"/proc/{pid}/status").read_text()
+        text = Path(f"/proc/{pid}/{file}").read_text()
     except OSError:
         return 0
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    return next((int(line.split()[1]) for line in text.splitlines() if line.startswith(f"{field}:")), 0)
 
 
 def _family(pid: int) -> list[int]:
@@ -94,27 +91,23 @@ def _family(pid: int) -> list[int]:
     return found
 
 
+def _family_mb(file: str, field: str) -> float:
+    """``field`` of :func:`_kb` summed over this process and every process it started, in MB."""
+    return round(sum(_kb(pid, file, field) for pid in _family(os.getpid())) / 1024, 1)
+
+
 def rss_mb() -> float:
     """Resident memory in MB of this process and every process it started (the sum of their ``VmRSS``:
     pages they share count once per process, so it is an upper bound)."""
-    return round(sum(_rss_kb(pid) for pid in _family(os.getpid())) / 1024, 1)
-
-
-def _pss_kb(pid: int) -> int:
-    """Process ``pid``'s proportional share of resident memory in kB (``Pss`` of ``smaps_rollup``: a page
-    shared by n processes counts 1/n in each; 0 once it has ended)."""
-    try:
-        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
-    except OSError:
-        return 0
-    return next((int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")), 0)
+    return _family_mb("status", "VmRSS")
 
 
 def pss_mb() -> float:
     """The memory this process and every process it started hold between them, in MB: the sum of their
-    ``Pss``, where pages they share (a render process's, forked from its forkserver) count once in all, and
-    so do shared libraries' pages also mapped by processes outside (the bench's own among them)."""
-    return round(sum(_pss_kb(pid) for pid in _family(os.getpid())) / 1024, 1)
+    ``Pss`` (``smaps_rollup``: a page shared by n processes counts 1/n in each), where pages they share (a
+    render process's, forked from its forkserver) count once in all, and so do shared libraries' pages
+    also mapped by processes outside (the bench's own among them)."""
+    return _family_mb("smaps_rollup", "Pss")
 
 
 # ---------------------------------------------------------------------------------------------- stored games
