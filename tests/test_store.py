@@ -184,6 +184,32 @@ async def test_pragmas_wal_synchronous_normal_foreign_keys(tmp_path):
         assert other.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
 
 
+async def test_the_wal_is_copied_back_beside_the_writer_every_few_transactions(tmp_path, monkeypatch):
+    import data.sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY", 4)
+    path = tmp_path / "bot.db"
+    store = await Store.open(path)
+    db = store._db
+    try:
+        async with db.transaction() as writer:  # the writer never checkpoints in a commit of its own
+            assert (await writer.fetchone("PRAGMA wal_autocheckpoint"))[0] == 0
+        await asyncio.sleep(0)
+        size = path.stat().st_size
+        big = {"cards": "x" * 2_000_000}  # 2 MB each: past the 1,000 pages at which SQLite would copy back
+        for n in range(2):
+            await new_game(store, state=big, seed=f"big-{n}")
+        assert db._checkpoint is None
+        assert path.stat().st_size == size  # the games are in the WAL only
+        await new_game(store, state=big, seed="big-2")  # the fourth write transaction since opening
+        assert db._checkpoint is not None
+        await db._checkpoint
+        assert path.stat().st_size > 6_000_000  # the three games are in the database file now
+        assert [(await store.games.load(n)).state == big for n in (1, 2, 3)] == [True] * 3
+    finally:
+        await store.close()
+
+
 async def test_in_memory_database_opens():
     store = await Store.open(":memory:")
     assert await store.schema_version() == len(MIGRATIONS)
