@@ -15,7 +15,7 @@ nor loses them.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,10 +59,14 @@ class Entry:
     """``pending``, ``done`` (Discord accepted it), ``failed`` (it could not be delivered) or ``dropped``."""
     followed: bool = True
     """Whether a pending row of the same kind may wait behind it in its lane (as read by
-    :meth:`OutboxRepo.due`; ``True`` where nobody looked: :meth:`OutboxRepo.later` tells)."""
+    :meth:`OutboxRepo.due` or written by :meth:`OutboxRepo.write`; ``True`` where nobody looked:
+    :meth:`OutboxRepo.later` tells)."""
+    head: bool | None = None
+    """Whether it is the next to deliver in its lane: the oldest pending row, waiting for no other (as read
+    by :meth:`OutboxRepo.due` or written by :meth:`OutboxRepo.write`; ``None``: nobody looked)."""
 
 
-def _entry(row: Row, followed: bool = True) -> Entry:
+def _entry(row: Row, followed: bool = True, head: bool | None = None) -> Entry:
     return Entry(
         row["id"],
         row["lane"],
@@ -75,13 +79,21 @@ def _entry(row: Row, followed: bool = True) -> Entry:
         row["created_at"],
         row["status"],
         followed,
+        head,
     )
 
 
-_HEAD = (
-    "NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane AND p.status = 'pending' AND p.id < o.id)"
-    " AND (o.after_id IS NULL OR NOT EXISTS (SELECT 1 FROM outbox a WHERE a.id = o.after_id AND a.status = 'pending'))"
-)
+def _head(row: str) -> str:
+    """SQL: ``row`` (a name of the outbox table) is the oldest pending row of its lane, and the row it waits
+    for (if any) is settled."""
+    return (
+        f"NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = {row}.lane AND p.status = 'pending' AND p.id < {row}.id)"
+        f" AND ({row}.after_id IS NULL"
+        f" OR NOT EXISTS (SELECT 1 FROM outbox a WHERE a.id = {row}.after_id AND a.status = 'pending'))"
+    )
+
+
+_HEAD = _head("o")
 """A row is the oldest pending one of its lane, and the row it waits for (if any) is settled."""
 
 
@@ -145,22 +157,55 @@ class OutboxRepo(Repository):
         """This transaction's marker writes (``None``: not in a transaction; each write commits)."""
 
     async def add(self, owed: Sequence[Owed], *, now: float) -> list[int]:
-        """Write messages owed, to be delivered by this repository's process; their ids, in order. One
-        statement writes them all (:data:`ADD_AT_ONCE` at most)."""
-        ids: list[int] = []
+        """Write messages owed, to be delivered by this repository's process; their ids, in order."""
+        return [entry.id for entry in await self.write(owed, now=now)]
+
+    async def write(self, owed: Sequence[Owed], *, now: float) -> list[Entry]:
+        """Write messages owed, to be delivered by this repository's process; the rows written, in order,
+        each saying whether it is the next to deliver in its lane (:attr:`Entry.head`) and whether a row of
+        its kind follows it (:attr:`Entry.followed`). One statement writes them all (:data:`ADD_AT_ONCE` at
+        most)."""
+        written: list[tuple[int, bool]] = []
         async with self._writing() as tx:
             for start in range(0, len(owed), ADD_AT_ONCE):
                 rows = owed[start : start + ADD_AT_ONCE]
                 values = ", ".join(["(?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)"] * len(rows))
                 args = [value for o in rows for value in self._columns(o, now)]
-                written = await tx.fetchall(
+                returned = await tx.fetchall(
                     "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
-                    f" claimed_until, created_at, after_id, owner) VALUES {values} RETURNING id",
+                    f" claimed_until, created_at, after_id, owner) VALUES {values}"
+                    f" RETURNING id, {_head('outbox')} AS head",
                     args,
                 )
                 # Ids are given in the order of the rows; RETURNING may list them in any order.
-                ids += sorted(r["id"] for r in written)
-        return ids
+                written += sorted((r["id"], bool(r["head"])) for r in returned)
+        # Whether a row heads its lane is the database's answer for the rows written before this call
+        # (PostgreSQL's subquery sees none of its statement's rows, SQLite's those before each row): behind
+        # one of this call's rows, it does not.
+        lanes: set[str] = set()
+        left = Counter((o.lane, o.kind) for o in owed)
+        entries = []
+        for o, (row_id, head) in zip(owed, written, strict=True):
+            left[o.lane, o.kind] -= 1
+            followed, head = left[o.lane, o.kind] > 0, head and o.lane not in lanes
+            entries.append(
+                Entry(
+                    row_id,
+                    o.lane,
+                    o.kind,
+                    o.payload,
+                    o.priority,
+                    o.game_id,
+                    0,
+                    o.due_at or now,
+                    now,
+                    "pending",
+                    followed,
+                    head,
+                )
+            )
+            lanes.add(o.lane)
+        return entries
 
     def _columns(self, o: Owed, now: float) -> tuple[Any, ...]:
         """A row's values for :meth:`add`, in its column order."""
@@ -171,7 +216,7 @@ class OutboxRepo(Repository):
         living process, written by this process (or by any process before ``orphaned``: its writer died),
         lowest priority first."""
         return [
-            _entry(r, bool(r["followed"]))
+            _entry(r, bool(r["followed"]), head=True)
             for r in await self._q.fetchall(
                 "SELECT o.*, EXISTS (SELECT 1 FROM outbox l WHERE l.lane = o.lane AND l.status = 'pending'"
                 " AND l.id > o.id AND l.kind = o.kind) AS followed"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -139,6 +140,26 @@ class Delivery:
         if self.sender is not None:
             self._pacer.wake()
 
+    def begin(self, written: Sequence[Entry]) -> bool:
+        """Start delivering the rows a change has just written and committed that members wait for (posts in
+        its thread, the board among them) now, without waiting for the loop to look for them: those that
+        head their lanes, are due and find a lane free. Whether it began any: then the loop looks again once
+        they are out (the rest waits for them anyway: boards first), else it must be woken (:meth:`wake`)."""
+        if self.sender is None:
+            return False
+        began = False
+        now = self.tables.now()
+        for entry in written:
+            if len(self._lanes) >= LANES_AT_ONCE:
+                break
+            if entry.head and entry.priority <= outbox.THREAD and entry.due_at <= now and entry.lane not in self._lanes:
+                self._held[entry.id] = entry.priority  # boards first: the loop holds private rows back meanwhile
+                self._lanes[entry.lane] = asyncio.get_running_loop().create_task(
+                    self._deliver_claimed(entry, claim=self.tables.store.shared), name=f"deliver-{entry.id}"
+                )
+                began = True
+        return began
+
     # ------------------------------------------------------------------ the loop
 
     async def _look(self) -> float | None:
@@ -178,19 +199,26 @@ class Delivery:
         if entry.id in self._held:
             return False
         self._held[entry.id] = entry.priority
-        now = self.tables.now()
         if self.tables.store.shared:
-            taken = await self.outbox.claim(entry.id, self.tables.runner_name, until=now + CLAIM, now=now)
+            taken = await self._claim_shared(entry)
         else:  # one process: a row it has not closed since reading it is its alone
             taken = entry.id not in self._closed
         if not taken:
             self._held.pop(entry.id, None)
         return taken
 
-    async def _deliver_claimed(self, entry: Entry) -> None:
+    async def _claim_shared(self, entry: Entry) -> bool:
+        """Claim a row in the database other processes share, so that none of them delivers it meanwhile."""
+        now = self.tables.now()
+        return await self.outbox.claim(entry.id, self.tables.runner_name, until=now + CLAIM, now=now)
+
+    async def _deliver_claimed(self, entry: Entry, *, claim: bool = False) -> None:
+        """Deliver a row this process holds (``claim``: once claimed in the shared database), then free its
+        lane and look again."""
         try:
             assert self.sender is not None
-            await self.deliver(entry, self.sender)
+            if not claim or await self._claim_shared(entry):
+                await self.deliver(entry, self.sender)
         finally:
             self._held.pop(entry.id, None)
             self._lanes.pop(entry.lane, None)
@@ -300,23 +328,22 @@ class Delivery:
         if record.thread_id is None and p.get("title"):
             content = f"{p['title']}\n{message.content}"
             message = Message(content, message.images, message.log, message.components, message.notifies)
-        if p.get("strip_board") and record.message_id is not None:
-            await self._strip(sender, channel, record.message_id)
+        old = record.message_id if board is not None or p.get("strip_board") else None
         message = message.written(await self.tables.guild_language(record.guild_id))
         try:
-            message_id = await sender.post(channel, record.guild_id, message)
+            if old is None:
+                message_id = await sender.post(channel, record.guild_id, message)
+            else:  # the old board's buttons go while the new one (or the final message) is posted
+                message_id, _ = await asyncio.gather(
+                    sender.post(channel, record.guild_id, message), self._strip(sender, channel, old)
+                )
         except Gone:
             if record.thread_id is None:
                 raise
             await self._thread_gone(entry, record.id)
             raise Transient("the game's thread is gone: posting in its channel instead") from None
         if board is not None:
-            old = record.message_id
-            recorded = self.tables.set_place(record.id, message_id=message_id)
-            if old is not None and old != message_id:  # the old board's buttons go while this is recorded
-                await asyncio.gather(recorded, self._strip(sender, channel, old))
-            else:
-                await recorded
+            await self.tables.set_place(record.id, message_id=message_id)
         return "done", str(message_id)
 
     async def _privates(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from data.games import Commit
-from data.outbox import Owed
+from data.outbox import Entry, Owed
 from data.store import GameRecord, SeatRecord, Store, Unit
 from games.core import Action, Choice, Event, IllegalAction, Termination, format_seats
 from games.i18n import ENGLISH, LANGUAGES, T, language, localize, seat_ref
@@ -196,9 +196,11 @@ class Tables:
         (The store has the last word: a commit under a lease that was lost is refused.)"""
         return record.runner in (None, self.runner_name) or record.runner_until < self.now()
 
-    def _changed(self, record: GameRecord) -> None:
-        """After a committed change: deliver what it owes, look at its clock, let the AI move."""
-        self.delivery.wake()
+    def _changed(self, record: GameRecord, written: Sequence[Entry] = ()) -> None:
+        """After a committed change: deliver what it owes (``written``: those rows, which the delivery may
+        begin with at once), look at its clock, let the AI move."""
+        if not self.delivery.begin(written):
+            self.delivery.wake()
         if record.status == "active":
             self.clocks.arm(record.id)
             self.ai.kick(record.id)
@@ -672,9 +674,9 @@ class Tables:
             if status != "active":
                 await self._finish(db, spec, record)
                 owed += notices.ending(spec, record, archive_after=self.config.archive_after)
-            await db.outbox.add(owed, now=now)
+            written = await db.outbox.write(owed, now=now)
         self._remember(record)
-        self._changed(record)
+        self._changed(record, written)
         return Applied(before, record, moves[-1][0], moves[-1][1], events)
 
     async def _finish(self, db: Unit, spec: GameSpec, record: GameRecord) -> None:

@@ -101,6 +101,90 @@ async def test_a_due_row_says_whether_a_row_of_its_kind_waits_behind_it(store, m
     assert await store.outbox.later(a, "post") == []
 
 
+async def test_rows_written_say_whether_they_head_their_lanes(store):
+    """What :meth:`OutboxRepo.write` says of each row it wrote: the next of its lane to deliver (``head``:
+    no older pending row in the lane, none it waits for) and whether a row of its kind follows it."""
+    (old,) = await store.outbox.add([row("busy", 0)], now=1.0)
+    (done,) = await store.outbox.add([row("settled", 0)], now=1.0)
+    await store.outbox.settle(done, "done", None, now=1.0)
+    written = await store.outbox.write(
+        [
+            row("busy", 1),  # behind an older pending row
+            row("free", 2),
+            row("free", 3),  # behind a row of this same write
+            Owed("free", "edit", {"n": 4}),
+            row("settled", 5),  # the older row of its lane is settled
+            row("waits", 6, after=old),  # waits for a pending row of another lane
+            row("after-done", 7, after=done),
+        ],
+        now=2.0,
+    )
+    assert [(e.payload["n"], e.head, e.followed) for e in written] == [
+        (1, False, False),
+        (2, True, True),
+        (3, False, False),
+        (4, False, False),
+        (5, True, False),
+        (6, False, False),
+        (7, True, False),
+    ]
+    assert [e.id for e in written] == sorted(e.id for e in written)
+    assert {(e.status, e.attempts, e.due_at, e.created_at) for e in written} == {("pending", 0, 2.0, 2.0)}
+    # As the loop reads them: the heads, and only they, are due.
+    assert sorted(e.payload["n"] for e in await store.outbox.due(now=2.0, limit=10)) == [0, 2, 5, 7]
+
+
+async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypatch):
+    """The rows an action writes that head their lanes, its board among them, are delivered at once: no
+    look at the outbox stands between the commit and the board's post. What follows the board (the private
+    views) the loop delivers once it is out."""
+    import asyncio
+
+    from data.outbox import OutboxRepo
+    from tests.service_support import deliver_all, member, new_game, some_legal, tables_on, to_act
+
+    tables = tables_on(store)
+    record = await new_game(tables, 2)
+    await deliver_all(tables)  # the game's thread and first board
+    sent: list[str] = []
+    looked: list[int] = []
+
+    class Sender:
+        async def post(self, channel_id, guild_id, message) -> int:
+            sent.append("board" if message.components else "post")
+            return 7000 + len(sent)
+
+        async def strip(self, channel_id, message_id) -> None:
+            sent.append("strip")
+
+        async def direct(self, user_id, message) -> int:
+            sent.append("dm")
+            return 8000 + len(sent)
+
+        async def edit_direct(self, user_id, message_id, message) -> None:
+            sent.append("dm")
+
+    due = OutboxRepo.due
+
+    async def counted(self, **kw):
+        looked.append(len(sent))
+        return await due(self, **kw)
+
+    monkeypatch.setattr(OutboxRepo, "due", counted)
+    tables.delivery.sender = Sender()  # type: ignore[assignment]
+    try:
+        await tables.act(member(to_act(record)), record.id, some_legal(record))
+        for _ in range(200):
+            await asyncio.sleep(0.005)
+            if not await store.outbox.pending(game_id=record.id):
+                break
+    finally:
+        await tables.delivery.stop()
+    assert sent[0] == "board"
+    assert looked and looked[0] >= 1  # the loop's first look came after the board was posted
+    assert await store.outbox.pending(game_id=record.id) == []
+
+
 async def test_delivered_rows_are_purged_after_a_while_and_pending_ones_never(store):
     first, _ = await store.outbox.add([row("a", 1), row("b", 2)], now=1.0)
     await store.outbox.settle(first, "done", "1", now=5.0)

@@ -223,7 +223,7 @@ async def test_an_action_and_what_it_owes_commit_together(tables, store, monkeyp
     async def broken(self, owed, *, now):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(OutboxRepo, "add", broken)
+    monkeypatch.setattr(OutboxRepo, "write", broken)
     with pytest.raises(RuntimeError, match="disk is full"):
         await tables.act(mover(record), record.id, some_legal(record))
     monkeypatch.undo()
