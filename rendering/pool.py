@@ -38,6 +38,9 @@ Guard = Callable[[], contextlib.AbstractContextManager[Any]]
 TRIM_AFTER = 20
 """Renders after which a worker that finds the queue empty hands the C heap's free pages back
 (:func:`trim_memory`): when the pool falls idle, never between the renders of a burst."""
+TRIM_IDLE = 1.0
+"""Seconds with nothing to draw after which the pool hands back the free pages of the renders since it last
+did, however few (a quiet bot keeps no garbage of its last boards)."""
 
 
 def trim_memory() -> None:
@@ -131,7 +134,8 @@ class RenderPool:
         self._later_running = 0
         self._stopping = False
         self._order = itertools.count()
-        self._since_trim = 0  # renders of every worker since one last trimmed (a race only trims twice)
+        self._since_trim = 0
+        """Renders of every worker since one last handed the free pages back."""
         self._workers = [
             threading.Thread(target=self._work, name=f"render-{n}", daemon=True) for n in range(self.threads)
         ]
@@ -196,9 +200,10 @@ class RenderPool:
             assert self._processes is not None
             return self._processes.submit(job.call).result()
 
-    def _next(self) -> tuple[int, _Job] | None:
+    def _next(self) -> tuple[int, _Job | None] | None:
         """A worker's next render and its priority: the first queued, unless it follows an answer while all
-        the threads such renders may have draw one; ``None`` once the pool stops and nothing is left."""
+        the threads such renders may have draw one; ``(IDLE, None)`` once the pool has had nothing to draw
+        for :data:`TRIM_IDLE` since its last renders; ``None`` once it stops and nothing is left."""
         with self._ready:
             while True:
                 if self._jobs and (self._jobs[0][0] == URGENT or self._later_running < self._later_threads):
@@ -208,11 +213,19 @@ class RenderPool:
                 if self._stopping and not self._jobs:
                     self._ready.notify_all()  # the other workers stop too
                     return None
+                if self._since_trim and not self._jobs:
+                    if not self._ready.wait(TRIM_IDLE) and not self._jobs and self._since_trim:
+                        self._since_trim = 0
+                        return IDLE, None
+                    continue
                 self._ready.wait()
 
     def _work(self) -> None:
         while (picked := self._next()) is not None:
             priority, job = picked
+            if job is None:  # idle
+                self._trim()
+                continue
             try:
                 job.run(self._draw)
             finally:
@@ -220,14 +233,21 @@ class RenderPool:
                     with self._ready:
                         self._later_running -= 1
                         self._ready.notify_all()  # a render it held back may go now
-            self._since_trim += 1
-            if self._since_trim >= TRIM_AFTER and not self._jobs:
-                self._since_trim = 0
-                if self._processes is None:
-                    trim_memory()
-                else:
-                    with contextlib.suppress(BrokenProcessPool, RuntimeError):  # the next render replaces it
-                        self._processes.submit(trim_memory)
+            with self._ready:
+                self._since_trim += 1
+                trim = self._since_trim >= TRIM_AFTER and not self._jobs
+                if trim:
+                    self._since_trim = 0
+            if trim:
+                self._trim()
+
+    def _trim(self) -> None:
+        """Hand the free heap pages back: this process's, or a render process's."""
+        if self._processes is None:
+            trim_memory()
+        else:
+            with contextlib.suppress(BrokenProcessPool, RuntimeError):  # the next render replaces it
+                self._processes.submit(trim_memory)
 
     def shutdown(self) -> None:
         """Stop taking renders; those already queued still finish (then the render processes stop)."""
@@ -244,8 +264,9 @@ class RenderPool:
         self._processes.shutdown()
 
 
-URGENT, LATER = 0, 1
-"""Queue priorities: renders an answer waits for, renders that follow an answer."""
+URGENT, LATER, IDLE = 0, 1, 2
+"""Queue priorities: renders an answer waits for, renders that follow an answer; and what a worker does
+when the pool has been idle a while (it hands the free pages back)."""
 
 
 class _Job:

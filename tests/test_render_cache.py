@@ -351,6 +351,7 @@ async def test_an_error_in_a_render_reaches_the_caller() -> None:
 async def test_the_free_heap_pages_go_back_to_the_system_when_the_pool_falls_idle(monkeypatch) -> None:
     trims: list[int] = []
     monkeypatch.setattr(pool, "trim_memory", lambda: trims.append(1))
+    monkeypatch.setattr(pool, "TRIM_IDLE", 60.0)  # this test counts the trims of bursts only
 
     async def trimmed(count: int) -> None:
         # A worker looks at the queue just after it has handed a render back: wait for that look.
@@ -380,6 +381,29 @@ async def test_the_free_heap_pages_go_back_to_the_system_when_the_pool_falls_idl
     finally:
         one.shutdown()
     pool.trim_memory()  # the real one, on this machine's C library: it must not fail
+
+
+async def test_a_pool_idle_for_a_while_hands_back_the_pages_of_its_last_few_renders(monkeypatch) -> None:
+    trims: list[float] = []
+    monkeypatch.setattr(pool, "trim_memory", lambda: trims.append(time.monotonic()))
+    monkeypatch.setattr(pool, "TRIM_IDLE", 0.5)
+    two = RenderPool(2)
+    try:
+        await asyncio.sleep(0.3)
+        assert trims == []  # nothing drawn yet: nothing to hand back
+        for n in range(3):  # fewer than TRIM_AFTER: no trim as they go
+            await two.run(int, n)
+        drawn = time.monotonic()
+        assert trims == []
+        await asyncio.sleep(1.0)
+        assert len(trims) == 1 and trims[0] >= drawn + 0.5  # once, by one of the two threads, when idle
+        await two.run(int, 4)
+        await asyncio.sleep(0.05)
+        assert len(trims) == 1  # not while renders come
+        await asyncio.sleep(1.0)
+        assert len(trims) == 2
+    finally:
+        two.shutdown()
 
 
 def _nap(seconds: float) -> int:
