@@ -6,9 +6,10 @@ bench's own imports and earlier sections never count in its memory:
 - ``process``: on SQLite, a bot started and warmed up (``rss_start_mb``); ``action_ms_1`` with one active
   game; then 10,000 finished and 1,000 active games stored (real engine states from seeded AI play,
   copied in by SQLite from a prepared file) and each active one acted on through the bot
-  (``rss_loaded_mb``); ``action_ms_1000``; ``burst_ms`` (20 ``/move`` commands from 20 games
-  dispatched at once, answer times per action); a restart on that database (``startup_s``: until
-  SimCord is ready, ``setup_hook`` has run and ``Host.resume`` has finished).
+  (``rss_loaded_mb``, at rest: once its render pool, idle, has handed its free pages back);
+  ``action_ms_1000``; ``burst_ms`` (20 ``/move`` commands from 20 games dispatched at once, answer times
+  per action); a restart on that database (``startup_s``: until SimCord is ready, ``setup_hook`` has run
+  and ``Host.resume`` has finished).
 - ``throughput``: on PostgreSQL, a bot that plays its own games in bursts for a fixed time
   (``actions_per_s``); run once alone and twice side by side on the same server.
 
@@ -262,6 +263,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
     """The ``process`` role (see the module docstring)."""
     from cogs.app import create_bot
     from cogs.demo import SimTable
+    from rendering import pool as render_pool
 
     out: dict[str, Any] = {}
     began = time.perf_counter()
@@ -287,15 +289,19 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                 loaded = [g for g in active if first <= g <= last]
                 await _give_threads(bot, table, loaded)
                 phase("games stored, threads made")
-                # Each game acted on once through the bot, so it is in every cache an action fills.
-                ready = await playable(table, loaded)
-                for start in range(0, len(ready), sizes.burst):
-                    await burst(table, ready[start : start + sizes.burst])
+                # Each game acted on once through the bot, so it is in every cache an action fills. The bench
+                # reads the records of one burst's games at a time: the bot's memory is measured next, and
+                # its own copies of 1,000 games' records (~17 MB) would stay in the process's heap.
+                for start in range(0, len(loaded), sizes.burst):
+                    await burst(table, await playable(table, loaded[start : start + sizes.burst]))
                     # Every image the bot posts stays in SimCord's stand-in for Discord's CDN: Discord's
                     # memory, not the bot's (~360 MB after 1,000 boards), so it is let go as it comes.
                     env.backend.cdn._blobs.clear()
                 phase("each active game acted on")
+                # The memory of a bot at rest with these games: its collected heap, and the free pages its
+                # render pool hands back once idle a while (real seconds: the pool's threads sleep them).
                 gc.collect()
+                await asyncio.to_thread(time.sleep, render_pool.TRIM_IDLE + 0.5)
                 out["rss_loaded_mb"], out["pss_loaded_mb"] = rss_mb(), pss_mb()
                 out["active_games"] = len(await bot.tables.game_ids())
                 out["action_ms_1000"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
