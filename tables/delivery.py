@@ -4,7 +4,9 @@ accepted it.
 The loop takes the oldest pending row of each lane that is due (boards a member waits for first; private
 views and followers' boards wait while posts to threads are in flight, so that they never slow the next
 board), claims it for a while (so no other process delivers it too) and delivers it through a :class:`Sender`, the cogs'
-Discord adapter, which raises :class:`Transient` or :class:`Permanent` for what Discord refused.
+Discord adapter, which raises :class:`Transient` or :class:`Permanent` for what Discord refused. The rows an
+action has just committed that head their lanes, its board among them, start at once (:meth:`Delivery.begin`),
+without waiting for the loop to look.
 
 * **Transient** failures (5xx, 429 with its retry-after, time-outs) are tried again after a growing pause
   (:data:`RETRY`), also across a restart; a restart, or a player asking for the board again, tries at
