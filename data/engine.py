@@ -125,6 +125,11 @@ class Repository:
     def __init__(self, queries: Database | Transaction) -> None:
         self._q = queries
 
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """One write, in the transaction this repository is bound to or in one of its own (on SQLite the
+        statement and its commit are one trip to the connection's thread); the rows it changed."""
+        return await self._q.execute(sql, args)
+
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Transaction]:
         """The transaction writes go in: the one this repository is bound to, or a new one of their own."""

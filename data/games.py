@@ -276,13 +276,12 @@ class GamesRepo(Repository):
 
     async def finish(self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float) -> bool:
         """End an active game without an action (abandoned, or won by resignation)."""
-        async with self._writing() as tx:
-            changed = await tx.execute(
-                "UPDATE games SET status = ?, result = ?, version = version + 1, revision = revision + 1,"
-                " updated_at = ?, ended_at = ? WHERE id = ? AND status = 'active'",
-                (status, dumps(result) if result else None, now, now, game_id),
-            )
-            return changed == 1
+        changed = await self._write(
+            "UPDATE games SET status = ?, result = ?, version = version + 1, revision = revision + 1,"
+            " updated_at = ?, ended_at = ? WHERE id = ? AND status = 'active'",
+            (status, dumps(result) if result else None, now, now, game_id),
+        )
+        return changed == 1
 
     async def set_place(
         self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None, no_thread: bool = False
@@ -303,13 +302,12 @@ class GamesRepo(Repository):
     async def claim(self, game_id: int, runner: str, *, until: float, now: float) -> bool:
         """Take the lease of an active game for the process ``runner`` until ``until``, if nobody holds it,
         it is ``runner``'s already, or it ran out (its process died or let it go). Whether it did."""
-        async with self._writing() as tx:
-            changed = await tx.execute(
-                "UPDATE games SET runner = ?, runner_until = ?, revision = revision + 1 WHERE id = ?"
-                " AND status = 'active' AND (runner IS NULL OR runner = ? OR runner_until < ?)",
-                (runner, until, game_id, runner, now),
-            )
-            return changed == 1
+        changed = await self._write(
+            "UPDATE games SET runner = ?, runner_until = ?, revision = revision + 1 WHERE id = ?"
+            " AND status = 'active' AND (runner IS NULL OR runner = ? OR runner_until < ?)",
+            (runner, until, game_id, runner, now),
+        )
+        return changed == 1
 
     async def renew_leases(self, runner: str, *, until: float) -> list[int]:
         """Extend every lease ``runner`` holds until ``until``: the active games it runs."""
@@ -323,10 +321,7 @@ class GamesRepo(Repository):
     async def release_leases(self, runner: str) -> int:
         """Let go of every lease ``runner`` holds (a process shutting down), so others take its games at
         once; how many."""
-        async with self._writing() as tx:
-            return await tx.execute(
-                "UPDATE games SET runner_until = 0 WHERE runner = ? AND status = 'active'", (runner,)
-            )
+        return await self._write("UPDATE games SET runner_until = 0 WHERE runner = ? AND status = 'active'", (runner,))
 
     async def unleased(self, *, now: float) -> list[tuple[int, int | None, float]]:
         """Active games whose lease nobody holds or ran out: ``(id, guild_id, runner_until)``."""

@@ -122,21 +122,20 @@ class LobbiesRepo(Repository):
         advance ``lobby.version``. False if it changed meanwhile (nothing is written then): read it again,
         check the change still holds and retry. The message id is not written here (see
         :meth:`set_message`)."""
-        async with self._writing() as tx:
-            changed = await tx.execute(
-                "UPDATE lobbies SET status = ?, invitees = ?, accepted = ?, names = ?, game_id = ?, closed_by = ?,"
-                " version = version + 1 WHERE id = ? AND version = ?",
-                (
-                    lobby.status,
-                    dumps(lobby.invitees),
-                    dumps(lobby.accepted),
-                    dumps(lobby.names),
-                    lobby.game_id,
-                    lobby.closed_by,
-                    lobby.id,
-                    lobby.version,
-                ),
-            )
+        changed = await self._write(
+            "UPDATE lobbies SET status = ?, invitees = ?, accepted = ?, names = ?, game_id = ?, closed_by = ?,"
+            " version = version + 1 WHERE id = ? AND version = ?",
+            (
+                lobby.status,
+                dumps(lobby.invitees),
+                dumps(lobby.accepted),
+                dumps(lobby.names),
+                lobby.game_id,
+                lobby.closed_by,
+                lobby.id,
+                lobby.version,
+            ),
+        )
         if changed != 1:
             return False
         lobby.version += 1
@@ -145,8 +144,7 @@ class LobbiesRepo(Repository):
     async def set_message(self, lobby_id: int, message_id: int) -> None:
         """Remember the message that shows a lobby. Only this writes the message id, so a change read
         before the message was posted cannot erase it."""
-        async with self._writing() as tx:
-            await tx.execute("UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id))
+        await self._write("UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id))
 
     async def rematch_of(self, game_id: int) -> LobbyRecord | None:
         """The newest lobby that plays ``game_id`` again (open or not)."""

@@ -248,38 +248,35 @@ class OutboxRepo(Repository):
 
     async def claim(self, entry_id: int, by: str, *, until: float, now: float) -> bool:
         """Take a pending row for delivery by process ``by`` until ``until``; False if another has it."""
-        async with self._writing() as tx:
-            return (
-                await tx.execute(
-                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND status = 'pending'"
-                    " AND claimed_until < ?",
-                    (by, until, entry_id, now),
-                )
-                == 1
+        return (
+            await self._write(
+                "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND status = 'pending'"
+                " AND claimed_until < ?",
+                (by, until, entry_id, now),
             )
+            == 1
+        )
 
     async def settle(self, entry_id: int, status: str, result: str | None, *, now: float) -> bool:
         """Close a row: ``done`` (Discord accepted it; ``result`` is what it answered, a message id),
         ``failed`` (it cannot be delivered: ``result`` says why) or ``dropped`` (a later row says it all).
         False if it was closed already."""
-        async with self._writing() as tx:
-            return (
-                await tx.execute(
-                    "UPDATE outbox SET status = ?, result = ?, done_at = ?, claimed_until = 0 WHERE id = ?"
-                    " AND status = 'pending'",
-                    (status, result, now, entry_id),
-                )
-                == 1
+        return (
+            await self._write(
+                "UPDATE outbox SET status = ?, result = ?, done_at = ?, claimed_until = 0 WHERE id = ?"
+                " AND status = 'pending'",
+                (status, result, now, entry_id),
             )
+            == 1
+        )
 
     async def retry(self, entry_id: int, *, due_at: float, error: str) -> None:
         """A delivery failed for a passing reason: try again at ``due_at``."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "UPDATE outbox SET attempts = attempts + 1, due_at = ?, result = ?, claimed_until = 0"
-                " WHERE id = ? AND status = 'pending'",
-                (due_at, error, entry_id),
-            )
+        await self._write(
+            "UPDATE outbox SET attempts = attempts + 1, due_at = ?, result = ?, claimed_until = 0"
+            " WHERE id = ? AND status = 'pending'",
+            (due_at, error, entry_id),
+        )
 
     async def rush(self, *, now: float, game_id: int | None = None, waiting: bool = False) -> int:
         """Make the pending rows of a game (of every game: ``None``) that failed for a passing reason due now:
@@ -287,25 +284,22 @@ class OutboxRepo(Repository):
         answer that is not coming (a restart). How many."""
         where, args = ("AND game_id = ?", (game_id,)) if game_id is not None else ("", ())
         held = "(attempts > 0 OR payload LIKE '%\"answer\":true%')" if waiting else "attempts > 0"
-        async with self._writing() as tx:
-            return await tx.execute(
-                f"UPDATE outbox SET due_at = ? WHERE status = 'pending' AND due_at > ? AND {held} {where}",
-                (now, now, *args),
-            )
+        return await self._write(
+            f"UPDATE outbox SET due_at = ? WHERE status = 'pending' AND due_at > ? AND {held} {where}",
+            (now, now, *args),
+        )
 
     async def make_due(self, entry_id: int, *, now: float) -> None:
         """Make a pending row due now (one an interaction meant to deliver as its answer, but could not)."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "UPDATE outbox SET due_at = ? WHERE id = ? AND status = 'pending' AND due_at > ?", (now, entry_id, now)
-            )
+        await self._write(
+            "UPDATE outbox SET due_at = ? WHERE id = ? AND status = 'pending' AND due_at > ?", (now, entry_id, now)
+        )
 
     async def release(self, by: str) -> int:
         """Let go of the claims of process ``by`` (restarted: it delivers them again at once); how many."""
-        async with self._writing() as tx:
-            return await tx.execute(
-                "UPDATE outbox SET claimed_until = 0 WHERE claimed_by = ? AND status = 'pending'", (by,)
-            )
+        return await self._write(
+            "UPDATE outbox SET claimed_until = 0 WHERE claimed_by = ? AND status = 'pending'", (by,)
+        )
 
     async def later(self, entry: Entry, kind: str) -> list[Entry]:
         """The pending rows of ``kind`` queued behind ``entry`` in its lane, oldest first (none without a trip
@@ -321,8 +315,7 @@ class OutboxRepo(Repository):
         ]
 
     async def replace_payload(self, entry_id: int, payload: dict[str, Any]) -> None:
-        async with self._writing() as tx:
-            await tx.execute("UPDATE outbox SET payload = ? WHERE id = ?", (dumps(payload), entry_id))
+        await self._write("UPDATE outbox SET payload = ? WHERE id = ?", (dumps(payload), entry_id))
 
     async def result(self, entry_id: int) -> str | None:
         """What Discord answered to a delivered row (a message id), if it was delivered."""
@@ -353,8 +346,7 @@ class OutboxRepo(Repository):
 
     async def purge(self, *, before: float) -> int:
         """Forget rows closed before ``before`` (delivered, failed or dropped); how many."""
-        async with self._writing() as tx:
-            return await tx.execute("DELETE FROM outbox WHERE status != 'pending' AND done_at < ?", (before,))
+        return await self._write("DELETE FROM outbox WHERE status != 'pending' AND done_at < ?", (before,))
 
     # ------------------------------------------------------------------ markers
 
@@ -386,12 +378,11 @@ class OutboxRepo(Repository):
         }
 
     async def set_marker(self, game_id: int, seat: int, kind: str, value: str) -> None:
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO deliveries (game_id, seat, kind, value) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
-                (game_id, seat, kind, value),
-            )
+        await self._write(
+            "INSERT INTO deliveries (game_id, seat, kind, value) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
+            (game_id, seat, kind, value),
+        )
         self._wrote((game_id, seat, kind), value)
 
     def _wrote(self, key: Key, value: str | None) -> None:
@@ -402,8 +393,7 @@ class OutboxRepo(Repository):
 
     async def forget_markers(self, game_id: int, seat: int) -> None:
         """Forget what was told to a place at the table (it has a new player)."""
-        async with self._writing() as tx:
-            await tx.execute("DELETE FROM deliveries WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await self._write("DELETE FROM deliveries WHERE game_id = ? AND seat = ?", (game_id, seat))
         if self._pending is not None:
             for key in [k for k in self._pending if k[:2] == (game_id, seat)]:
                 del self._pending[key]

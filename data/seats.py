@@ -60,8 +60,7 @@ class SeatsRepo(Repository):
             sql = "INSERT INTO followers (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
         else:
             sql = "DELETE FROM followers WHERE game_id = ? AND user_id = ?"
-        async with self._writing() as tx:
-            return await tx.execute(sql, (game_id, user_id)) == 1
+        return await self._write(sql, (game_id, user_id)) == 1
 
     async def followers(self, game_id: int) -> list[int]:
         return [

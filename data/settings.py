@@ -12,24 +12,22 @@ class SettingsRepo(Repository):
     __slots__ = ()
 
     async def set_notify(self, user_id: int, on: bool) -> None:
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO users (user_id, notify) VALUES (?, ?)"
-                " ON CONFLICT(user_id) DO UPDATE SET notify = excluded.notify",
-                (user_id, int(on)),
-            )
+        await self._write(
+            "INSERT INTO users (user_id, notify) VALUES (?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET notify = excluded.notify",
+            (user_id, int(on)),
+        )
 
     async def notify_enabled(self, user_id: int) -> bool:
         row = await self._q.fetchone("SELECT notify FROM users WHERE user_id = ?", (user_id,))
         return bool(row and row["notify"])
 
     async def set_locale(self, user_id: int, locale: str) -> None:
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO users (user_id, locale) VALUES (?, ?)"
-                " ON CONFLICT(user_id) DO UPDATE SET locale = excluded.locale",
-                (user_id, locale),
-            )
+        await self._write(
+            "INSERT INTO users (user_id, locale) VALUES (?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET locale = excluded.locale",
+            (user_id, locale),
+        )
 
     async def locales(self, user_ids: list[int]) -> dict[int, str]:
         """The Discord language last seen of each member that has one."""
@@ -46,13 +44,12 @@ class SettingsRepo(Repository):
     ) -> None:
         """Set the server's chosen ``language`` (``""``: none, follow the server's own) or its ``preferred``
         locale as Discord says it; a value not given stays."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO guilds (guild_id, language, preferred) VALUES (?, ?, ?) ON CONFLICT(guild_id) DO UPDATE"
-                " SET language = COALESCE(excluded.language, guilds.language),"
-                " preferred = COALESCE(excluded.preferred, guilds.preferred)",
-                (guild_id, language, preferred),
-            )
+        await self._write(
+            "INSERT INTO guilds (guild_id, language, preferred) VALUES (?, ?, ?) ON CONFLICT(guild_id) DO UPDATE"
+            " SET language = COALESCE(excluded.language, guilds.language),"
+            " preferred = COALESCE(excluded.preferred, guilds.preferred)",
+            (guild_id, language, preferred),
+        )
 
     async def guild_language(self, guild_id: int) -> tuple[str | None, str | None]:
         """The server's chosen language (``None`` or ``""``: none) and its preferred locale, as stored."""

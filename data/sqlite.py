@@ -51,6 +51,17 @@ def _commit(conn: sqlite3.Connection) -> None:
     conn.commit()
 
 
+def _run_and_commit(conn: sqlite3.Connection, sql: str, args: Any) -> int:
+    """On the connection's thread: one write and its commit (rolled back if it fails); its row count."""
+    try:
+        count, _ = _run(conn, sql, args)
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    return count
+
+
 CHECKPOINT_EVERY = 64
 """Write transactions after which the WAL is copied back into the database file, beside the writer
 (:meth:`SqliteDatabase.transaction`)."""
@@ -180,8 +191,12 @@ class SqliteDatabase:
         return await self._reads.fetchall(sql, args)
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        async with self.transaction() as tx:
-            return await tx.execute(sql, args)
+        """One write in a transaction of its own: the statement and its commit in one trip to the
+        connection's thread, so the write lock is held for that trip alone."""
+        async with self._write:
+            count: int = await self._conn._execute(_run_and_commit, self._conn._conn, sql, args)
+        self._wrote()
+        return count
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteTransaction]:
@@ -193,6 +208,10 @@ class SqliteDatabase:
             except BaseException:
                 await self._conn.rollback()
                 raise
+        self._wrote()
+
+    def _wrote(self) -> None:
+        """A write transaction committed: every :data:`CHECKPOINT_EVERY`, the WAL is copied back beside it."""
         self._writes += 1
         if self._writes >= CHECKPOINT_EVERY and self._checkpointer is not None and self._checkpoint is None:
             self._writes = 0

@@ -12,6 +12,7 @@ import data.store as store_module
 from data.engine import is_postgres
 from data.games import Commit
 from data.migrations import MIGRATIONS
+from data.outbox import Owed
 from data.postgres import placeholders, schema_script
 from data.store import LobbyRecord, SeatRecord, Store
 
@@ -206,6 +207,39 @@ async def test_the_wal_is_copied_back_beside_the_writer_every_few_transactions(t
         await db._checkpoint
         assert path.stat().st_size > 6_000_000  # the three games are in the database file now
         assert [(await store.games.load(n)).state == big for n in (1, 2, 3)] == [True] * 3
+    finally:
+        await store.close()
+
+
+async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path, monkeypatch):
+    """On SQLite a write outside a transaction (a delivered row settled, a lobby's message recorded) runs
+    with its commit in one call on the connection's thread, so it holds the write lock for that call only;
+    one that fails leaves no transaction open behind it."""
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        game = await new_game(store)
+        (entry,) = await store.outbox.add([Owed(f"game:{game}", "post", {"n": 1})], now=1.0)
+        conn = store._db._conn
+        calls: list[str] = []
+        execute = conn._execute
+
+        async def counted(fn, *args, **kwargs):
+            calls.append(fn.__name__)
+            return await execute(fn, *args, **kwargs)
+
+        monkeypatch.setattr(conn, "_execute", counted)
+        assert await store.outbox.settle(entry, "done", "99", now=2.0)
+        assert calls == ["_run_and_commit"]
+        monkeypatch.undo()
+        assert await store.outbox.result(entry) == "99"
+        with pytest.raises(sqlite3.IntegrityError):
+            await store._db.execute(
+                "INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, 0, 'again', 1)", (game,)
+            )
+        assert not conn.in_transaction
+        assert not await store.outbox.settle(entry, "done", "99", now=3.0)  # the connection goes on writing
+        assert await store.seats.follow(game, 7, True)
+        assert await store.seats.followers(game) == [7]
     finally:
         await store.close()
 
