@@ -62,6 +62,12 @@ def _run_and_commit(conn: sqlite3.Connection, sql: str, args: Any) -> int:
     return count
 
 
+async def _on_thread(conn: aiosqlite.Connection, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(sqlite3_connection, *args, **kwargs)`` in one call on ``conn``'s thread."""
+    # aiosqlite has no public call for a function of the connection: its own helpers use this one.
+    return await conn._execute(fn, conn._conn, *args, **kwargs)
+
+
 CHECKPOINT_EVERY = 64
 """Write transactions after which the WAL is copied back into the database file, beside the writer
 (:meth:`SqliteDatabase.transaction`)."""
@@ -82,8 +88,7 @@ class SqliteTransaction:
 
     async def _hop(self, then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         deferred, self._deferred = self._deferred, []
-        # aiosqlite has no public call for a function of the connection: its own helpers use this one.
-        return await self._conn._execute(_after, self._conn._conn, deferred, then, *args, **kwargs)
+        return await _on_thread(self._conn, _after, deferred, then, *args, **kwargs)
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
         return next(iter(await self._hop(_rows, sql, args)), None)
@@ -194,7 +199,7 @@ class SqliteDatabase:
         """One write in a transaction of its own: the statement and its commit in one trip to the
         connection's thread, so the write lock is held for that trip alone."""
         async with self._write:
-            count: int = await self._conn._execute(_run_and_commit, self._conn._conn, sql, args)
+            count: int = await _on_thread(self._conn, _run_and_commit, sql, args)
         self._wrote()
         return count
 
