@@ -24,6 +24,26 @@ class Row(Protocol):
     def __getitem__(self, key: str | int, /) -> Any: ...
 
 
+class Later:
+    """The rows of a statement a transaction runs with its next trip, at the latest with its commit
+    (:meth:`Transaction.later`): read them once the ``async with`` block has ended."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self) -> None:
+        self._rows: list[Row] | None = None
+
+    def fill(self, rows: Sequence[Row]) -> None:
+        """The engine ran the statement: these are its rows."""
+        self._rows = list(rows)
+
+    @property
+    def rows(self) -> list[Row]:
+        if self._rows is None:
+            raise RuntimeError("the statement has not run yet: read its rows once its transaction has committed")
+        return self._rows
+
+
 class Transaction(Protocol):
     """Writes that commit together when the ``async with`` block ends (and roll back if it raises), and
     reads that see them before they commit."""
@@ -48,6 +68,12 @@ class Transaction(Protocol):
         """A write whose outcome nobody reads (with ``many``: once per row of ``args``), run before the
         transaction's next statement, or before it commits: on SQLite in the same trip to the connection's
         thread. It fails where it runs, and the transaction rolls back then as for any statement."""
+        ...
+
+    def later(self, sql: str, args: Sequence[Any]) -> Later:
+        """A write whose rows (``… RETURNING``) are read only once the transaction has committed. It runs
+        where a write given to :meth:`defer` would, so on SQLite the last one goes with the commit, in the
+        same trip to the connection's thread; its rows are in the returned :class:`Later` afterwards."""
         ...
 
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
@@ -129,6 +155,16 @@ class Repository:
         """One write, in the transaction this repository is bound to or in one of its own (on SQLite the
         statement and its commit are one trip to the connection's thread); the rows it changed."""
         return await self._q.execute(sql, args)
+
+    async def _write_returning(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        """One write whose row is read back (``… RETURNING``), in the transaction this repository is bound
+        to or in one of its own, where it goes with the commit (on SQLite one trip); its first row."""
+        begin = getattr(self._q, "transaction", None)
+        if begin is None:
+            return await self._q.fetchone(sql, args)
+        async with begin() as tx:
+            written = tx.later(sql, args)
+        return next(iter(written.rows), None)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Transaction]:

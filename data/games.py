@@ -289,13 +289,12 @@ class GamesRepo(Repository):
         """Remember the game's thread and its latest board message (the one that carries the buttons), or
         forget its thread (``no_thread``: it was deleted, the game goes on in its channel); the game's new
         revision (``None`` when there is no such game)."""
-        async with self._writing() as tx:
-            row = await tx.fetchone(
-                "UPDATE games SET thread_id = CASE WHEN ? THEN NULL ELSE COALESCE(?, thread_id) END,"
-                " message_id = COALESCE(?, message_id), revision = revision + 1 WHERE id = ? RETURNING revision",
-                (no_thread, thread_id, message_id, game_id),
-            )
-            return None if row is None else row["revision"]
+        row = await self._write_returning(
+            "UPDATE games SET thread_id = CASE WHEN ? THEN NULL ELSE COALESCE(?, thread_id) END,"
+            " message_id = COALESCE(?, message_id), revision = revision + 1 WHERE id = ? RETURNING revision",
+            (no_thread, thread_id, message_id, game_id),
+        )
+        return None if row is None else row["revision"]
 
     # ------------------------------------------------------------------ leases
 

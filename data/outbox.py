@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Database, Repository, Row, Transaction, dumps
+from data.engine import Database, Later, Repository, Row, Transaction, dumps
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +138,20 @@ class MarkerCache:
                 self.put(key, value)
 
 
+class Written:
+    """Rows :meth:`OutboxRepo.write_later` writes with a transaction's commit: :attr:`entries` once it has."""
+
+    __slots__ = ("_later", "_now", "_owed")
+
+    def __init__(self, owed: Sequence[Owed], now: float, later: list[Later]) -> None:
+        self._owed, self._now, self._later = owed, now, later
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The rows written, as :meth:`OutboxRepo.write` gives them."""
+        return OutboxRepo._entries(self._owed, [row for written in self._later for row in written.rows], self._now)
+
+
 class OutboxRepo(Repository):
     """The ``outbox`` and ``deliveries`` tables, as process ``owner`` writes and delivers them."""
 
@@ -165,20 +179,38 @@ class OutboxRepo(Repository):
         each saying whether it is the next to deliver in its lane (:attr:`Entry.head`) and whether a row of
         its kind follows it (:attr:`Entry.followed`). One statement writes them all (:data:`ADD_AT_ONCE` at
         most)."""
-        written: list[tuple[int, bool]] = []
+        returned: list[Row] = []
         async with self._writing() as tx:
-            for start in range(0, len(owed), ADD_AT_ONCE):
-                rows = owed[start : start + ADD_AT_ONCE]
-                values = ", ".join(["(?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)"] * len(rows))
-                args = [value for o in rows for value in self._columns(o, now)]
-                returned = await tx.fetchall(
-                    "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
-                    f" claimed_until, created_at, after_id, owner) VALUES {values}"
-                    f" RETURNING id, {_head('outbox')} AS head",
-                    args,
-                )
-                # Ids are given in the order of the rows; RETURNING may list them in any order.
-                written += sorted((r["id"], bool(r["head"])) for r in returned)
+            for sql, args in self._inserts(owed, now):
+                returned += await tx.fetchall(sql, args)
+        return self._entries(owed, returned, now)
+
+    def write_later(self, owed: Sequence[Owed], *, now: float) -> Written:
+        """:meth:`write` as the last statement of the transaction this repository is bound to: the rows go
+        with its commit (on SQLite, in the same trip to the connection's thread, so the transaction holds
+        the write lock one trip less), and their entries are there once it has committed."""
+        tx: Transaction = self._q  # type: ignore[assignment]  # only in a transaction (Store.transaction)
+        return Written(owed, now, [tx.later(sql, args) for sql, args in self._inserts(owed, now)])
+
+    def _inserts(self, owed: Sequence[Owed], now: float) -> list[tuple[str, list[Any]]]:
+        """The ``INSERT … RETURNING`` statements that write ``owed``, :data:`ADD_AT_ONCE` rows each."""
+        statements = []
+        for start in range(0, len(owed), ADD_AT_ONCE):
+            rows = owed[start : start + ADD_AT_ONCE]
+            values = ", ".join(["(?, ?, ?, ?, ?, 'pending', 0, ?, 0, ?, ?, ?)"] * len(rows))
+            sql = (
+                "INSERT INTO outbox (lane, priority, kind, payload, game_id, status, attempts, due_at,"
+                f" claimed_until, created_at, after_id, owner) VALUES {values}"
+                f" RETURNING id, {_head('outbox')} AS head"
+            )
+            statements.append((sql, [value for o in rows for value in self._columns(o, now)]))
+        return statements
+
+    @staticmethod
+    def _entries(owed: Sequence[Owed], returned: Sequence[Row], now: float) -> list[Entry]:
+        """The rows written for ``owed``, from what their statements returned."""
+        # Ids are given in the order of the rows; RETURNING may list them in any order.
+        written = sorted((r["id"], bool(r["head"])) for r in returned)
         # Whether a row heads its lane is the database's answer for the rows written before this call
         # (PostgreSQL's subquery sees none of its statement's rows, SQLite's those before each row): behind
         # one of this call's rows, it does not.

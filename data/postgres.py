@@ -17,6 +17,8 @@ from typing import Any
 
 import asyncpg
 
+from data.engine import Later
+
 POOL_MIN_SIZE = 1
 POOL_MAX_SIZE = 10
 MIGRATION_LOCK = 0x7461626C6573  # any fixed key: processes that start together migrate one at a time
@@ -54,19 +56,26 @@ class PostgresTransaction:
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self._conn = conn
-        self._deferred: list[tuple[str, Sequence[Any], bool]] = []
+        self._deferred: list[tuple[str, Sequence[Any], bool, Later | None]] = []
 
     async def flush(self) -> None:
         """Run the deferred writes, in order (before any other statement, and before the commit)."""
         while self._deferred:
-            sql, args, many = self._deferred.pop(0)
-            if many:
+            sql, args, many, later = self._deferred.pop(0)
+            if later is not None:
+                later.fill(await self._conn.fetch(placeholders(sql), *args))
+            elif many:
                 await self._conn.executemany(placeholders(sql), args)
             else:
                 await self._conn.execute(placeholders(sql), *args)
 
     def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
-        self._deferred.append((sql, args, many))
+        self._deferred.append((sql, args, many, None))
+
+    def later(self, sql: str, args: Sequence[Any]) -> Later:
+        written = Later()
+        self._deferred.append((sql, args, False, written))
+        return written
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> asyncpg.Record | None:
         await self.flush()

@@ -13,6 +13,8 @@ from typing import Any
 
 import aiosqlite
 
+from data.engine import Later
+
 log = logging.getLogger("data.sqlite")
 
 
@@ -28,14 +30,18 @@ def _run(conn: sqlite3.Connection, sql: str, args: Any, *, many: bool = False) -
         cursor.close()
 
 
-Deferred = list[tuple[str, Any, bool]]
-"""Writes waiting for a transaction's next trip to the connection's thread: ``(sql, args, many)``."""
+Deferred = list[tuple[str, Any, bool, Later | None]]
+"""Writes waiting for a transaction's next trip to the connection's thread: ``(sql, args, many, later)``,
+where ``later`` takes the rows of a write read back after the commit."""
 
 
 def _after(conn: sqlite3.Connection, deferred: Deferred, then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """On the connection's thread: the deferred writes, then ``then(conn, *args, **kwargs)``."""
-    for sql, params, many in deferred:
-        _run(conn, sql, params, many=many)
+    for sql, params, many, later in deferred:
+        if later is None:
+            _run(conn, sql, params, many=many)
+        else:
+            later.fill(_rows(conn, sql, params))
     return then(conn, *args, **kwargs)
 
 
@@ -109,7 +115,12 @@ class SqliteTransaction:
         return row_id
 
     def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
-        self._deferred.append((sql, args, many))
+        self._deferred.append((sql, args, many, None))
+
+    def later(self, sql: str, args: Sequence[Any]) -> Later:
+        written = Later()
+        self._deferred.append((sql, args, False, written))
+        return written
 
     async def commit(self) -> None:
         """The deferred writes and the commit, in one trip."""

@@ -55,10 +55,16 @@ def board_components(spec: GameSpec, record: GameRecord) -> list[dict]:
 
 
 async def board(
-    db: Unit, spec: GameSpec, record: GameRecord, events: Sequence[Event], notifies: Sequence[int]
+    db: Unit,
+    spec: GameSpec,
+    record: GameRecord,
+    events: Sequence[Event],
+    notifies: Sequence[int],
+    followers: Sequence[int],
 ) -> list[Owed]:
     """The posts of a new board: every public event of the step as a line, whose decision it is, then the
-    image with its buttons (earlier lines in posts of their own when they do not fit one message)."""
+    image with its buttons (earlier lines in posts of their own when they do not fit one message); and
+    the update each of the game's ``followers`` gets by DM."""
     names = words.names_shown(spec, record)
     view = spec.game.view(record.state, None)
     lines = [words.event_line(e, names) for e in events if e.seat is None]
@@ -75,7 +81,7 @@ async def board(
         record.id, message, priority=priority, board=record.version, title=title, status=len(status)
     )
     posts.append(board)
-    for follower in await db.seats.followers(record.id):
+    for follower in followers:
         head = f"🔭 {words.title(spec, record)} — {words.HERE}"
         update = Message(words.capped("\n".join([head, *lines])), [image])
         posts.append(outbox.direct(record.id, follower, update, priority=outbox.FOLLOWERS))

@@ -256,11 +256,15 @@ class Tables:
     ) -> None:
         """Record the game's thread, or that it has none any more (``no_thread``), or its latest board
         message, with the messages that owes, in the store and the cached record."""
-        async with self.store.transaction() as db:
-            revision = await db.games.set_place(
+        if not owed:  # the board's message, after each post: one write of its own (on SQLite one trip)
+            revision = await self.store.games.set_place(
                 game_id, thread_id=thread_id, message_id=message_id, no_thread=no_thread
             )
-            if owed:
+        else:
+            async with self.store.transaction() as db:
+                revision = await db.games.set_place(
+                    game_id, thread_id=thread_id, message_id=message_id, no_thread=no_thread
+                )
                 await db.outbox.add(owed, now=self.now())
         record = self._cache.get(game_id)
         if record is not None and revision is not None:
@@ -415,7 +419,7 @@ class Tables:
         )
         owed = [
             outbox.to_place(game_id, Message(words.opening(spec, record), notifies=humans)),
-            *await notices.board(db, spec, record, [], []),
+            *await notices.board(db, spec, record, [], [], []),  # nobody follows a game yet
             # Private messages link to the game's thread: they go once it is open.
             *(replace(o, after=thread) for o in await notices.private(db, spec, record, {})),
         ]
@@ -655,28 +659,36 @@ class Tables:
             last_member=member[0] if member is not None else before.last_member,
         )
         step = Commit([(s, a.encode()) for s, a in moves], state, status, result, member, presence)
+        # The transaction holds the one write lock (on SQLite) for each of its trips to the database, so it
+        # makes two: the game's row (the seat's and the log's writes sent ahead of it) and the commit with
+        # the outbox rows. The followers are read beside the first, outside it: a member who follows the
+        # game just as this commits gets this board or only the next, as if they had followed just after.
         async with self.store.transaction() as db:
-            revision = await db.games.commit(
-                before.id,
-                expected_version=before.version,
-                step=step,
-                now=now,
-                runner=self.runner_name,
-                lease_until=now + self.lease,
-                take_over=take_over,
+            revision, followers = await asyncio.gather(
+                db.games.commit(
+                    before.id,
+                    expected_version=before.version,
+                    step=step,
+                    now=now,
+                    runner=self.runner_name,
+                    lease_until=now + self.lease,
+                    take_over=take_over,
+                ),
+                self.store.seats.followers(before.id),
             )
             if revision is None:
                 self.forget(before.id)
                 raise StaleBoard(T("The game moved on while you were acting; look at the latest board."))
             record.revision = revision
-            owed = await notices.board(db, spec, record, events, attention.notified(spec, before, record, now=now))
+            notified = attention.notified(spec, before, record, now=now)
+            owed = await notices.board(db, spec, record, events, notified, followers)
             owed.append(notices.privates(spec, record, events))
             if status != "active":
                 await self._finish(db, spec, record)
                 owed += notices.ending(spec, record, archive_after=self.config.archive_after)
-            written = await db.outbox.write(owed, now=now)
+            written = db.outbox.write_later(owed, now=now)
         self._remember(record)
-        self._changed(record, written)
+        self._changed(record, written.entries)
         return Applied(before, record, moves[-1][0], moves[-1][1], events)
 
     async def _finish(self, db: Unit, spec: GameSpec, record: GameRecord) -> None:
@@ -794,7 +806,8 @@ class Tables:
         spec = self.spec(record)
         now = self.now()
         async with self.store.transaction() as db:
-            await db.outbox.add(await notices.board(db, spec, record, [], []), now=now)
+            owed = await notices.board(db, spec, record, [], [], await db.seats.followers(record.id))
+            await db.outbox.add(owed, now=now)
             await db.outbox.rush(now=now, game_id=game_id)
         self.delivery.wake()
 
@@ -981,7 +994,7 @@ class Tables:
                     owed += await self._hand_over(db, spec, record, player, old.user_id, caller.name)
                     record = await db.games.load(game_id)
                     assert record is not None
-                    owed += await notices.board(db, spec, record, [], [])
+                    owed += await notices.board(db, spec, record, [], [], await db.seats.followers(game_id))
                     owed += await notices.private(db, spec, record, {})
                 await db.outbox.add(owed, now=now)
             self.forget(game_id)

@@ -214,23 +214,63 @@ async def test_concurrent_acts_on_the_same_version_apply_once(tables, store):
 
 
 async def test_an_action_and_what_it_owes_commit_together(tables, store, monkeypatch):
-    """If the messages an action owes cannot be written, the action is not committed either."""
+    """If the messages an action owes cannot be written, the action is not committed either: the rows are
+    written with the commit (on SQLite in its trip), and a failure there rolls the whole step back."""
     from data.outbox import OutboxRepo
 
     record = await new_game(tables, 2)
     before = await snapshot(store, record.id)
 
-    async def broken(self, owed, *, now):
-        raise RuntimeError("the disk is full")
+    def broken(self, owed, now):
+        return [("INSERT INTO no_such_table (id) VALUES (?) RETURNING id", [1])]
 
-    monkeypatch.setattr(OutboxRepo, "write", broken)
-    with pytest.raises(RuntimeError, match="disk is full"):
+    monkeypatch.setattr(OutboxRepo, "_inserts", broken)
+    with pytest.raises(Exception, match="no_such_table"):
         await tables.act(mover(record), record.id, some_legal(record))
     monkeypatch.undo()
     tables.forget(record.id)
     assert await snapshot(store, record.id) == before
     applied = await tables.act(mover(record), record.id, some_legal(record))
     assert applied.record.version == 1
+
+
+async def test_an_actions_commit_holds_the_write_lock_two_trips_and_still_tells_its_followers(tmp_path, monkeypatch):
+    """On SQLite an action's transaction makes two trips to the writing connection's thread (the game's row
+    with the seat's and the log's writes; the commit with the outbox rows), each holding the one write
+    lock. The followers are read on the reading connection beside the first, and still get the board."""
+    from tables.outbox import FOLLOWERS, dm_lane
+
+    store = await Store.open(tmp_path / "bot.db")
+    tables = tables_on(store)
+    try:
+        record = await new_game(tables, 2)
+        assert await store.seats.follow(record.id, 777, True)
+        conn = store._db._conn
+        trips: list[str] = []
+        execute = conn._execute
+
+        async def counted(fn, *args, **kwargs):
+            trips.append(fn.__name__)
+            return await execute(fn, *args, **kwargs)
+
+        committing = Tables._commit
+
+        async def commit(self, *args, **kwargs):
+            monkeypatch.setattr(conn, "_execute", counted)
+            try:
+                return await committing(self, *args, **kwargs)
+            finally:
+                monkeypatch.setattr(conn, "_execute", execute)
+
+        monkeypatch.setattr(Tables, "_commit", commit)
+        applied = await tables.act(mover(record), record.id, some_legal(record))
+        assert len(trips) == 2, trips
+        pending = await store.outbox.pending(game_id=record.id)
+        dm = [r for r in pending if r.priority == FOLLOWERS]
+        assert [r.lane for r in dm] == [dm_lane(record.id, 777)] and applied.record.version == 1
+    finally:
+        await tables.stop()
+        await store.close()
 
 
 # ---------------------------------------------------------------------------------------------- processes

@@ -244,6 +244,62 @@ async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path, monkeypa
         await store.close()
 
 
+async def test_a_write_read_back_after_the_commit_goes_with_it(store):
+    """``Transaction.later``: the write runs with the transaction's next trip, here its commit, and its rows
+    are there once the block has ended; before, they are not."""
+    game = await new_game(store)
+    async with store.transaction() as db:
+        written = db.games._q.later("UPDATE games SET revision = revision + 1 WHERE id = ? RETURNING revision", (game,))
+        with pytest.raises(RuntimeError, match="has not run"):
+            written.rows  # noqa: B018
+    (row,) = written.rows
+    loaded = await store.games.load(game)
+    assert loaded is not None and row["revision"] == loaded.revision
+
+
+async def test_a_failing_write_read_back_later_rolls_its_transaction_back(store):
+    game = await new_game(store)
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        async with store.transaction() as db:
+            await db.games._q.execute("UPDATE seats SET acted_at = ? WHERE game_id = ?", (6.0, game))
+            db.games._q.later(
+                "INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, 0, 'again', 1) RETURNING seat", (game,)
+            )
+    loaded = await store.games.load(game)
+    assert loaded is not None and {s.acted_at for s in loaded.seats} == {None}
+
+
+async def test_trips_to_sqlites_thread_for_a_write_read_back(tmp_path, monkeypatch):
+    """On SQLite a write read back after the commit rides with the commit: a transaction of one statement
+    and one such write is two trips to the connection's thread, and ``games.set_place`` of its own (the
+    board's message id, after every post) is one."""
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        game = await new_game(store)
+        conn = store._db._conn
+        calls: list[str] = []
+        execute = conn._execute
+
+        async def counted(fn, *args, **kwargs):
+            calls.append(fn.__name__)
+            return await execute(fn, *args, **kwargs)
+
+        monkeypatch.setattr(conn, "_execute", counted)
+        async with store.transaction() as db:
+            await db.games._q.execute("UPDATE seats SET acted_at = 1 WHERE game_id = ?", (game,))
+            written = db.games._q.later("UPDATE games SET revision = revision + 1 WHERE id = ? RETURNING id", (game,))
+        assert len(calls) == 2 and [r["id"] for r in written.rows] == [game]
+        calls.clear()
+        revision = await store.games.set_place(game, message_id=600)
+        assert len(calls) == 1
+        monkeypatch.undo()
+        loaded = await store.games.load(game)
+        assert loaded is not None and (loaded.message_id, loaded.revision) == (600, revision)
+        assert await store.games.set_place(game + 1000, message_id=1) is None  # no such game
+    finally:
+        await store.close()
+
+
 async def test_in_memory_database_opens():
     store = await Store.open(":memory:")
     assert await store.schema_version() == len(MIGRATIONS)
