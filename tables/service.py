@@ -659,23 +659,25 @@ class Tables:
             last_member=member[0] if member is not None else before.last_member,
         )
         step = Commit([(s, a.encode()) for s, a in moves], state, status, result, member, presence)
-        # The transaction holds the one write lock (on SQLite) for each of its trips to the database, so it
-        # makes two: the game's row (the seat's and the log's writes sent ahead of it) and the commit with
-        # the outbox rows. The followers are read beside the first, outside it: a member who follows the
-        # game just as this commits gets this board or only the next, as if they had followed just after.
         async with self.store.transaction() as db:
-            revision, followers = await asyncio.gather(
-                db.games.commit(
-                    before.id,
-                    expected_version=before.version,
-                    step=step,
-                    now=now,
-                    runner=self.runner_name,
-                    lease_until=now + self.lease,
-                    take_over=take_over,
-                ),
-                self.store.seats.followers(before.id),
+            stored = db.games.commit(
+                before.id,
+                expected_version=before.version,
+                step=step,
+                now=now,
+                runner=self.runner_name,
+                lease_until=now + self.lease,
+                take_over=take_over,
             )
+            if self.store.shared:  # PostgreSQL: the transaction's own connection; another would come from its pool
+                revision, followers = await stored, await db.seats.followers(before.id)
+            else:
+                # On SQLite the transaction holds the one write lock for each of its trips to the database,
+                # so it makes two: the game's row (the seat's and the log's writes sent ahead of it) and the
+                # commit with the outbox rows. The followers are read beside the first, on the reading
+                # connection: a member who follows the game just as this commits gets this board or only
+                # the next, as if they had followed just after.
+                revision, followers = await asyncio.gather(stored, self.store.seats.followers(before.id))
             if revision is None:
                 self.forget(before.id)
                 raise StaleBoard(T("The game moved on while you were acting; look at the latest board."))

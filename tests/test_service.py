@@ -273,6 +273,28 @@ async def test_an_actions_commit_holds_the_write_lock_two_trips_and_still_tells_
         await store.close()
 
 
+async def test_more_actions_at_once_than_the_pool_has_connections_all_commit(tables, store, monkeypatch):
+    """Each action's transaction holds one of PostgreSQL's pooled connections: it must never wait for
+    another from the same pool (with as many actions at once as connections, none would get one)."""
+    from data.postgres import POOL_MAX_SIZE
+    from data.seats import SeatsRepo
+
+    records = [await new_game(tables, 2) for _ in range(POOL_MAX_SIZE + 2)]
+    for record in records:
+        assert await store.seats.follow(record.id, 777, True)
+    followers = SeatsRepo.followers
+
+    async def slow(self, game_id):  # a read of its own, slow enough that every transaction has begun
+        if hasattr(self._q, "transaction"):
+            await asyncio.sleep(0.2)
+        return await followers(self, game_id)
+
+    monkeypatch.setattr(SeatsRepo, "followers", slow)
+    moves = [tables.act(mover(r), r.id, some_legal(r)) for r in records]
+    applied = await asyncio.wait_for(asyncio.gather(*moves), timeout=30)
+    assert [a.record.version for a in applied] == [1] * len(records)
+
+
 # ---------------------------------------------------------------------------------------------- processes
 
 
