@@ -11,7 +11,7 @@ from rendering import cache
 SAMPLES = (1, 40)
 """Steps of each warm-up game whose board (and a hand) are drawn, besides the final position: enough to
 fill every layout cache of a seat count without drawing the whole game."""
-WARM_SHARE = 0.35
+WARM_SHARE = 0.4
 """Share of the render cache's budget the warm-up may fill."""
 
 
@@ -19,14 +19,17 @@ def warm_renderers(share: float = WARM_SHARE, locale: str = ENGLISH) -> int:
     """Render boards, hands and final scores in ``locale`` from one short seeded AI game per game and seat
     count, the smallest tables of every game first, until the warmed images fill ``share`` of the render
     cache's budget (the rest is left for the games actually played). Blocking: run it in a thread. Returns
-    the number of images drawn."""
+    the number of images drawn. A table is drawn only if the cache, grown by as much as the largest table
+    so far grew it, stays within that share: the images of one table (up to ~30 MB) never overshoot it."""
     drawn = 0
     names = [tr(locale, "Player {n}", n=i + 1) for i in range(8)]
     tables = sorted(
         ((players - spec.game.min_players, kind, players) for kind, spec in GAMES.items() for players in _sizes(spec)),
     )
+    largest = 0
     for _, kind, players in tables:
-        if cache.stats().bytes >= share * cache.stats().budget:
+        held = cache.stats().bytes
+        if held + largest > share * cache.stats().budget:
             break
         spec = GAMES[kind]
         game = spec.game
@@ -42,6 +45,7 @@ def warm_renderers(share: float = WARM_SHARE, locale: str = ENGLISH) -> int:
         assert state is not None
         spec.render_final(game.view(state, None), names[: state["seats"]], locale)
         drawn += 1
+        largest = max(largest, cache.stats().bytes - held)
     return drawn
 
 
