@@ -1,12 +1,14 @@
-"""Helpers shared by the end-to-end tests: what an interaction said, images with their view in PNG text
-chunks (stand-in renderers), and the messages the bot stored in SimCord. The SimCord driver itself is
-:class:`cogs.demo.SimTable` (the demo and the benchmark drive the bot with it too); the fixtures are in
-``conftest.py``."""
+"""Helpers shared by the tests: what an interaction said, images with their view in PNG text chunks
+(stand-in renderers), the messages the bot stored in SimCord, and the trips made to SQLite's thread. The
+SimCord driver itself is :class:`cogs.demo.SimTable` (the demo and the benchmark drive the bot with it
+too); the fixtures are in ``conftest.py``."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from PIL import Image, PngImagePlugin
@@ -50,3 +52,21 @@ def pixels(data: bytes) -> tuple[tuple[int, int], str, bytes]:
 def raw_messages(env, channel_id: int) -> list[Any]:
     """SimCord's stored messages of a channel, oldest first (cheaper than ``history()`` in a loop)."""
     return sorted(env.backend.messages.get(channel_id, {}).values(), key=lambda m: m.id)
+
+
+@contextlib.contextmanager
+def sqlite_trips(conn: Any) -> Iterator[list[str]]:
+    """The calls made on an aiosqlite connection's thread while the block runs, by the name of the function
+    run there: one per trip (each waits for the event loop on its way back)."""
+    execute = conn._execute
+    calls: list[str] = []
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(fn.__name__)
+        return await execute(fn, *args, **kwargs)
+
+    conn._execute = counted
+    try:
+        yield calls
+    finally:
+        del conn._execute  # the connection's own method again

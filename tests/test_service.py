@@ -18,6 +18,7 @@ from tables.results import result_of
 from tables.seating import seed_digest
 from tables.service import Applied, GameError, NotSeated, NotYourTurn, StaleBoard, Tables
 from tests.service_support import NAMES, USERS, idle, member, mover, new_game, refused, some_legal, tables_on, to_act
+from tests.support import sqlite_trips
 
 GAME = Piratz()
 
@@ -245,22 +246,15 @@ async def test_an_actions_commit_holds_the_write_lock_two_trips_and_still_tells_
     try:
         record = await new_game(tables, 2)
         assert await store.seats.follow(record.id, 777, True)
-        conn = store._db._conn
         trips: list[str] = []
-        execute = conn._execute
-
-        async def counted(fn, *args, **kwargs):
-            trips.append(fn.__name__)
-            return await execute(fn, *args, **kwargs)
-
         committing = Tables._commit
 
         async def commit(self, *args, **kwargs):
-            monkeypatch.setattr(conn, "_execute", counted)
-            try:
-                return await committing(self, *args, **kwargs)
-            finally:
-                monkeypatch.setattr(conn, "_execute", execute)
+            with sqlite_trips(store._db._conn) as calls:
+                try:
+                    return await committing(self, *args, **kwargs)
+                finally:
+                    trips.extend(calls)
 
         monkeypatch.setattr(Tables, "_commit", commit)
         applied = await tables.act(mover(record), record.id, some_legal(record))

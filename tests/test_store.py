@@ -15,6 +15,7 @@ from data.migrations import MIGRATIONS
 from data.outbox import Owed
 from data.postgres import placeholders, schema_script
 from data.store import LobbyRecord, SeatRecord, Store
+from tests.support import sqlite_trips
 
 TABLES = {"games", "seats", "actions", "lobbies", "users"}
 
@@ -211,7 +212,7 @@ async def test_the_wal_is_copied_back_beside_the_writer_every_few_transactions(t
         await store.close()
 
 
-async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path, monkeypatch):
+async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path):
     """On SQLite a write outside a transaction (a delivered row settled, a lobby's message recorded) runs
     with its commit in one call on the connection's thread, so it holds the write lock for that call only;
     one that fails leaves no transaction open behind it."""
@@ -220,17 +221,9 @@ async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path, monkeypa
         game = await new_game(store)
         (entry,) = await store.outbox.add([Owed(f"game:{game}", "post", {"n": 1})], now=1.0)
         conn = store._db._conn
-        calls: list[str] = []
-        execute = conn._execute
-
-        async def counted(fn, *args, **kwargs):
-            calls.append(fn.__name__)
-            return await execute(fn, *args, **kwargs)
-
-        monkeypatch.setattr(conn, "_execute", counted)
-        assert await store.outbox.settle(entry, "done", "99", now=2.0)
+        with sqlite_trips(conn) as calls:
+            assert await store.outbox.settle(entry, "done", "99", now=2.0)
         assert calls == ["_run_and_commit"]
-        monkeypatch.undo()
         assert await store.outbox.result(entry) == "99"
         with pytest.raises(sqlite3.IntegrityError):
             await store._db.execute(
@@ -269,30 +262,22 @@ async def test_a_failing_write_read_back_later_rolls_its_transaction_back(store)
     assert loaded is not None and {s.acted_at for s in loaded.seats} == {None}
 
 
-async def test_trips_to_sqlites_thread_for_a_write_read_back(tmp_path, monkeypatch):
+async def test_trips_to_sqlites_thread_for_a_write_read_back(tmp_path):
     """On SQLite a write read back after the commit rides with the commit: a transaction of one statement
     and one such write is two trips to the connection's thread, and ``games.set_place`` of its own (the
     board's message id, after every post) is one."""
     store = await Store.open(tmp_path / "bot.db")
     try:
         game = await new_game(store)
-        conn = store._db._conn
-        calls: list[str] = []
-        execute = conn._execute
-
-        async def counted(fn, *args, **kwargs):
-            calls.append(fn.__name__)
-            return await execute(fn, *args, **kwargs)
-
-        monkeypatch.setattr(conn, "_execute", counted)
-        async with store.transaction() as db:
-            await db.games._q.execute("UPDATE seats SET acted_at = 1 WHERE game_id = ?", (game,))
-            written = db.games._q.later("UPDATE games SET revision = revision + 1 WHERE id = ? RETURNING id", (game,))
+        with sqlite_trips(store._db._conn) as calls:
+            async with store.transaction() as db:
+                await db.games._q.execute("UPDATE seats SET acted_at = 1 WHERE game_id = ?", (game,))
+                sql = "UPDATE games SET revision = revision + 1 WHERE id = ? RETURNING id"
+                written = db.games._q.later(sql, (game,))
         assert len(calls) == 2 and [r["id"] for r in written.rows] == [game]
-        calls.clear()
-        revision = await store.games.set_place(game, message_id=600)
+        with sqlite_trips(store._db._conn) as calls:
+            revision = await store.games.set_place(game, message_id=600)
         assert len(calls) == 1
-        monkeypatch.undo()
         loaded = await store.games.load(game)
         assert loaded is not None and (loaded.message_id, loaded.revision) == (600, revision)
         assert await store.games.set_place(game + 1000, message_id=1) is None  # no such game
