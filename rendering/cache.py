@@ -5,12 +5,14 @@ case kept ~250 MB of pre-drawn layers, icons and text alive. :func:`image_cache`
 function that returns images (or bytes): all of them share one budget (:func:`configure`, 96 MB by
 default), counted in the bytes Pillow really holds.
 
-What goes first is what costs least to draw again per byte it holds, among what was used longest ago
-(GreedyDual-Size: each value's priority is the cache's "clock" when it was last used plus the seconds it
-took to draw per byte, and the clock moves up to the priority of each value evicted). Plain recency let a
-burst of boards of every game push out hundreds of words and icons for each ~6 MB layer: ten bursts of 20
-actions from 1,000 games (the scale bench) spent ~2.9 s redrawing at 96 MB, ~0.8 s at 128 MB; this
-eviction spends ~1.5 s at 96 MB.
+What goes first is what costs least to draw again per byte it holds, weighed by how often it was used,
+among what was used longest ago (GreedyDual-Size-Frequency: each value's priority is the cache's "clock"
+when it was last used plus the seconds it took to draw per byte times its uses, up to :data:`USES_COUNTED`;
+the clock moves up to the priority of each value evicted). Plain recency let a burst of boards of every
+game push out hundreds of words and icons for each ~6 MB layer: ten bursts of 20 actions from 1,000 games
+(the scale bench) spent ~2.9 s redrawing at 96 MB, ~0.8 s at 128 MB. Cost per byte alone (GreedyDual-Size)
+spent ~1.5 s, and let one-off words (an event line drawn for two or three boards of one game) push out the
+layers every board of a layout is laid on: counting uses, 54–108 ms of redrawing a burst against 72–195.
 
 Values are shared between render threads and must be treated as read-only: paste them, or ``copy()``
 before drawing on them. Two threads missing the same key at once both compute it (as with
@@ -40,6 +42,11 @@ per game: a layout's pre-drawn layer (~6 MB) is shared by every game of that lay
 ~10 ms since panels are laid by their rim. (glibc keeps freed image blocks for reuse, so a process holds
 more than the budget; making it hand them back, ``M_MMAP_THRESHOLD`` at 512 KB or 4 MB, saves memory but
 slows renders 1.3–1.5×.)"""
+
+USES_COUNTED = 16
+"""Uses of a value counted in its priority: enough that a layer laid under every board of its layout
+outlives words drawn once, few enough that a value used often long ago does not stay for ever (an entry's
+priority only ever rises to the clock plus this many times its cost per byte)."""
 
 OVERHEAD = 256
 """Bytes counted per cached value on top of its pixels: the Python objects around them (key, image)."""
@@ -95,10 +102,11 @@ class CacheInfo(NamedTuple):
 
 
 class _Entry:
-    __slots__ = ("priority", "size", "stamp", "value", "worth")
+    __slots__ = ("priority", "size", "stamp", "uses", "value", "worth")
 
     def __init__(self, value: Any, size: int, worth: float) -> None:
         self.value, self.size, self.worth = value, size, worth
+        self.uses = 1
         self.priority, self.stamp = 0.0, -1  # set when stored or used; its heap item may be older
 
 
@@ -124,7 +132,8 @@ class _Shared:
             counts[key[0]] = counts.get(key[0], 0) + 1
             if hit is None:
                 return False, None
-            hit.priority, hit.stamp = self.clock + hit.worth, next(self.order)  # its heap item: see _shrink
+            hit.uses = min(hit.uses + 1, USES_COUNTED)
+            hit.priority, hit.stamp = self.clock + hit.uses * hit.worth, next(self.order)  # its heap item: see _shrink
             return True, hit.value
 
     def put(self, key: tuple[str, Hashable], value: Any, seconds: float) -> None:

@@ -124,15 +124,36 @@ def test_what_is_cheapest_to_draw_again_per_byte_goes_first(monkeypatch) -> None
     hits = cache.stats().hits
     drawn("word", 1), drawn("icon", 1), drawn("word", 2)
     assert cache.stats().hits == hits + 3
-    cache.configure(3 * word)  # among values as costly per byte, the one used longest ago goes first
+
+
+def test_a_layer_laid_under_every_board_outlives_words_drawn_once(monkeypatch) -> None:
+    """Uses count (GreedyDual-Size-Frequency): a layer used by board after board stays while words, each
+    drawn for one board and three times dearer per byte, come and go. Used once, it goes first."""
+    costs = {"word": 0.002, "layer": 0.04}
+    clock = [0.0]
+    monkeypatch.setattr(cache, "perf_counter", lambda: clock[0])
+
+    @cache.image_cache
+    def drawn(kind: str, n: int) -> Image.Image:
+        clock[0] += costs[kind]
+        return _image(100 if kind == "layer" else 10)
+
+    word, layer = cache.size_of(_image(10)), cache.size_of(_image(100))
+    assert costs["layer"] / layer * 3 < costs["word"] / word  # per byte the layer is the cheaper
+    cache.configure(layer + 4 * word)
+    drawn("layer", 1)
+    for board in range(40):  # each board: the layer, and two words of its own
+        drawn("layer", 1)
+        drawn("word", 2 * board), drawn("word", 2 * board + 1)
+    assert drawn.cache_info().misses == 1 + 80  # the layer was drawn once
+    cache.clear()
+    cache.configure(layer + 3 * word)
+    drawn("layer", 1)
+    drawn("word", 0)
     drawn("word", 1)
-    drawn("word", 3)
-    assert cache.stats().hits == hits + 4
-    misses = cache.stats().misses
-    drawn("word", 1), drawn("word", 3)
-    assert cache.stats().misses == misses
-    drawn("icon", 1)  # used before words 1 and 3: it went for word 3
-    assert cache.stats().misses == misses + 1
+    drawn("word", 2)
+    drawn("word", 3)  # no room: used once, the layer goes, as under GreedyDual-Size
+    assert drawn.cache_info().misses == 5 and drawn.cache_info().bytes == 4 * word
 
 
 def test_a_hit_returns_the_same_image_and_is_counted() -> None:
