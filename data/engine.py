@@ -156,6 +156,15 @@ class Repository:
         statement and its commit are one trip to the connection's thread); the rows it changed."""
         return await self._q.execute(sql, args)
 
+    async def _write_unread(self, sql: str, args: Sequence[Any] = ()) -> None:
+        """A write whose outcome nobody reads: in the transaction this repository is bound to, it goes with
+        the transaction's next trip (:meth:`Transaction.defer`); unbound, it is a write of its own."""
+        begin = getattr(self._q, "transaction", None)
+        if begin is None:
+            self._q.defer(sql, args)  # type: ignore[union-attr]  # bound to a transaction
+        else:
+            await self._q.execute(sql, args)
+
     async def _write_returning(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         """One write whose row is read back (``… RETURNING``), in the transaction this repository is bound
         to or in one of its own, where it goes with the commit (on SQLite one trip); its first row."""

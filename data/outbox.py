@@ -99,6 +99,9 @@ _HEAD = _head("o")
 
 Key = tuple[int, int, str]
 
+_SETTLE = "UPDATE outbox SET status = ?, result = ?, done_at = ?, claimed_until = 0 WHERE id = ? AND status = 'pending'"
+"""Close a pending row (:meth:`OutboxRepo.settle`)."""
+
 ADD_AT_ONCE = 100
 """Rows one ``INSERT`` of :meth:`OutboxRepo.add` writes (nine values each, far below either engine's
 limit on a statement's parameters)."""
@@ -293,14 +296,13 @@ class OutboxRepo(Repository):
         """Close a row: ``done`` (Discord accepted it; ``result`` is what it answered, a message id),
         ``failed`` (it cannot be delivered: ``result`` says why) or ``dropped`` (a later row says it all).
         False if it was closed already."""
-        return (
-            await self._write(
-                "UPDATE outbox SET status = ?, result = ?, done_at = ?, claimed_until = 0 WHERE id = ?"
-                " AND status = 'pending'",
-                (status, result, now, entry_id),
-            )
-            == 1
-        )
+        return await self._write(_SETTLE, (status, result, now, entry_id)) == 1
+
+    def settle_later(self, entry_id: int, status: str, result: str | None, *, now: float) -> None:
+        """:meth:`settle` as a write of the transaction this repository is bound to whose outcome nobody
+        reads: the row closes with the commit (on SQLite in its trip), or not at all."""
+        tx: Transaction = self._q  # type: ignore[assignment]  # only in a transaction (Store.transaction)
+        tx.defer(_SETTLE, (status, result, now, entry_id))
 
     async def retry(self, entry_id: int, *, due_at: float, error: str) -> None:
         """A delivery failed for a passing reason: try again at ``due_at``."""
@@ -410,7 +412,9 @@ class OutboxRepo(Repository):
         }
 
     async def set_marker(self, game_id: int, seat: int, kind: str, value: str) -> None:
-        await self._write(
+        """Record what a seat was last told of ``kind``; in a transaction, written with its next trip (its
+        own reads of the marker see it at once)."""
+        await self._write_unread(
             "INSERT INTO deliveries (game_id, seat, kind, value) VALUES (?, ?, ?, ?)"
             " ON CONFLICT(game_id, seat, kind) DO UPDATE SET value = excluded.value",
             (game_id, seat, kind, value),

@@ -355,8 +355,10 @@ class Delivery:
         notes = {int(p): lines for p, lines in entry.payload["notes"].items()}
         async with self.tables.store.transaction() as db:
             owed = await notices.private(db, self.tables.spec(record), record, notes)
-            await db.outbox.add(owed, now=self.tables.now())
-            await db.outbox.settle(entry.id, "done", f"{len(owed)} rows", now=self.tables.now())
+            # Written with the commit, in its trip on SQLite (as are the markers): the write lock is held
+            # for the reads the views need, if any, and the commit.
+            db.outbox.write_later(owed, now=self.tables.now())
+            db.outbox.settle_later(entry.id, "done", f"{len(owed)} rows", now=self.tables.now())
         return "done", f"{len(owed)} rows"
 
     async def _edit(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:

@@ -185,6 +185,34 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
     assert await store.outbox.pending(game_id=record.id) == []
 
 
+async def test_a_steps_private_views_hold_the_write_lock_for_their_reads_and_the_commit(tmp_path):
+    """On SQLite the private views a step owes are written with the commit that closes their row, the
+    seats' markers with them: the write lock is held for one trip, and a read of a setting if one is due."""
+    from data.store import Store
+    from tests.service_support import deliver_all, member, new_game, some_legal, tables_on, to_act
+    from tests.support import sqlite_trips
+
+    store = await Store.open(tmp_path / "bot.db")
+    tables = tables_on(store)
+    try:
+        record = await new_game(tables, 2, kind="sewerpirats")
+        await deliver_all(tables)
+        await tables.act(member(to_act(record)), record.id, some_legal(record))
+        (row,) = [r for r in await store.outbox.pending(game_id=record.id) if r.kind == "privates"]
+        with sqlite_trips(store._db._conn) as trips:
+            status, written = await tables.delivery._privates(row, None)  # type: ignore[arg-type]
+        assert trips in (["_after"], ["_after", "_after"]), trips
+        pending = await store.outbox.pending(game_id=record.id)
+        assert status == "done" and row.id not in [r.id for r in pending]
+        hands = [r for r in pending if r.kind == "hand"]
+        assert written == f"{len(hands)} rows" and hands
+        for hand in hands:  # each view's digest was recorded with it
+            assert await store.outbox.marker(record.id, hand.payload["player"], "hand")
+    finally:
+        await tables.stop()
+        await store.close()
+
+
 async def test_delivered_rows_are_purged_after_a_while_and_pending_ones_never(store):
     first, _ = await store.outbox.add([row("a", 1), row("b", 2)], now=1.0)
     await store.outbox.settle(first, "done", "1", now=5.0)
