@@ -156,33 +156,45 @@ class Repository:
         statement and its commit are one trip to the connection's thread); the rows it changed."""
         return await self._q.execute(sql, args)
 
+    def _bound(self) -> Transaction | None:
+        """The transaction this repository is bound to; ``None`` when it is bound to the database (each write
+        in a transaction of its own)."""
+        return None if hasattr(self._q, "transaction") else self._q  # type: ignore[return-value]
+
+    def _transaction(self) -> Transaction:
+        """The transaction this repository is bound to, for a write that goes with its commit."""
+        tx = self._bound()
+        if tx is None:
+            raise RuntimeError("this write goes with a transaction's commit: use it inside Store.transaction()")
+        return tx
+
     async def _write_unread(self, sql: str, args: Sequence[Any] = ()) -> None:
         """A write whose outcome nobody reads: in the transaction this repository is bound to, it goes with
         the transaction's next trip (:meth:`Transaction.defer`); unbound, it is a write of its own."""
-        begin = getattr(self._q, "transaction", None)
-        if begin is None:
-            self._q.defer(sql, args)  # type: ignore[union-attr]  # bound to a transaction
-        else:
+        tx = self._bound()
+        if tx is None:
             await self._q.execute(sql, args)
+        else:
+            tx.defer(sql, args)
 
     async def _write_returning(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         """One write whose row is read back (``… RETURNING``), in the transaction this repository is bound
         to or in one of its own, where it goes with the commit (on SQLite one trip); its first row."""
-        begin = getattr(self._q, "transaction", None)
-        if begin is None:
-            return await self._q.fetchone(sql, args)
-        async with begin() as tx:
+        bound = self._bound()
+        if bound is not None:
+            return await bound.fetchone(sql, args)
+        async with self._writing() as tx:
             written = tx.later(sql, args)
         return next(iter(written.rows), None)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Transaction]:
         """The transaction writes go in: the one this repository is bound to, or a new one of their own."""
-        begin = getattr(self._q, "transaction", None)
-        if begin is None:
-            yield self._q  # type: ignore[misc]  # bound to a transaction already
+        tx = self._bound()
+        if tx is not None:
+            yield tx
             return
-        async with begin() as tx:
+        async with self._q.transaction() as tx:  # type: ignore[union-attr]  # bound to the database
             yield tx
 
 

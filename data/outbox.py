@@ -192,7 +192,7 @@ class OutboxRepo(Repository):
         """:meth:`write` as the last statement of the transaction this repository is bound to: the rows go
         with its commit (on SQLite, in the same trip to the connection's thread, so the transaction holds
         the write lock one trip less), and their entries are there once it has committed."""
-        tx: Transaction = self._q  # type: ignore[assignment]  # only in a transaction (Store.transaction)
+        tx = self._transaction()
         return Written(owed, now, [tx.later(sql, args) for sql, args in self._inserts(owed, now)])
 
     def _inserts(self, owed: Sequence[Owed], now: float) -> list[tuple[str, list[Any]]]:
@@ -301,8 +301,7 @@ class OutboxRepo(Repository):
     def settle_later(self, entry_id: int, status: str, result: str | None, *, now: float) -> None:
         """:meth:`settle` as a write of the transaction this repository is bound to whose outcome nobody
         reads: the row closes with the commit (on SQLite in its trip), or not at all."""
-        tx: Transaction = self._q  # type: ignore[assignment]  # only in a transaction (Store.transaction)
-        tx.defer(_SETTLE, (status, result, now, entry_id))
+        self._transaction().defer(_SETTLE, (status, result, now, entry_id))
 
     async def retry(self, entry_id: int, *, due_at: float, error: str) -> None:
         """A delivery failed for a passing reason: try again at ``due_at``."""

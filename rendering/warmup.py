@@ -20,7 +20,8 @@ def warm_renderers(share: float = WARM_SHARE, locale: str = ENGLISH) -> int:
     count, the smallest tables of every game first, until the warmed images fill ``share`` of the render
     cache's budget (the rest is left for the games actually played). Blocking: run it in a thread. Returns
     the number of images drawn. A table is drawn only if the cache, grown by as much as the largest table
-    so far grew it, stays within that share: the images of one table (up to ~30 MB) never overshoot it."""
+    so far grew it, stays within that share: only a table larger than every one before it (up to ~30 MB)
+    can take it past."""
     drawn = 0
     names = [tr(locale, "Player {n}", n=i + 1) for i in range(8)]
     tables = sorted(
