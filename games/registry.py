@@ -53,7 +53,8 @@ class GameSpec:
     ai: type[Player]
     renderer: str
     """Module with ``render_board(view, names, locale)``, ``render_final(view, names, locale)`` and, for games
-    with a private image, ``render_hand(view, names, locale)``."""
+    with a private image, ``render_hand(view, names, locale)`` and ``hand_view(view)``, the part of a seat's
+    view the hand image draws (``render_hand`` is given only that)."""
     cog: str
     """The discord.py extension with the game's slash-command group."""
     tagline: str = ""
@@ -118,6 +119,11 @@ class GameSpec:
     @property
     def render_hand(self) -> Renderer | None:
         return getattr(self._render_module(), "render_hand", None)
+
+    def hand_view(self, view: Mapping[str, Any]) -> Mapping[str, Any]:
+        """What the hand image draws of a seat's ``view``, all that ``render_hand`` is given: a private view
+        whose hand view did not change needs no new image (:attr:`hand_image` games only)."""
+        return self._render_module().hand_view(view)  # type: ignore[no-any-return]
 
 
 GAMES: dict[str, GameSpec] = {}

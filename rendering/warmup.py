@@ -41,7 +41,7 @@ def warm_renderers(share: float = WARM_SHARE, locale: str = ENGLISH) -> int:
                 spec.render_board(game.view(state, None), seat_names, locale)
                 for seat in game.to_act(state)[:1]:
                     if spec.render_hand is not None:
-                        spec.render_hand(game.view(state, seat), seat_names, locale)
+                        spec.render_hand(spec.hand_view(game.view(state, seat)), seat_names, locale)
                 drawn += 1
         assert state is not None
         spec.render_final(game.view(state, None), names[: state["seats"]], locale)

@@ -104,7 +104,8 @@ def private_message(spec: GameSpec, record: GameRecord, player: int) -> Message:
         for s in seats[:10]:
             suffix = f"-{s}" if len(seats) > 1 else ""
             alt = words.capped(format_seats(summaries[s], raw), ALT_LIMIT)
-            images.append(Image("hand", spec.kind, views[s], drawn, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
+            drawn_view = spec.hand_view(views[s])  # only what it draws: an image that would not change is not sent
+            images.append(Image("hand", spec.kind, drawn_view, drawn, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
     return Message(content, images)
 
 

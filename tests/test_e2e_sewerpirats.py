@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import io
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -64,8 +65,8 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> Drawn:
         seat = view["viewer"]
         if seat is None or view["hand"] is None:
             drawn.problems.append("hand drawn from a spectator's view")
-        elif any(p["tokens"] is not None for p in view["players"] if p["seat"] != seat and view["final"] is None):
-            drawn.problems.append(f"seat {seat}'s hand view shows another seat's tokens")
+        elif any(p is not None for s, p in enumerate(view["players"]) if s != seat):
+            drawn.problems.append(f"seat {seat}'s hand image was given another seat's entry")
         return png(viewer=seat, hand=sorted(view["hand"] or []))
 
     def final(view: dict, names, locale: str = "en") -> bytes:
@@ -417,6 +418,50 @@ async def test_whole_game_with_buttons(
         assert Image.open(io.BytesIO(attachment_bytes(world, board.attachments[0]))).size[0] >= 400
         dm = bot_dms(world, world.table.members["Ben"], record.id)[-1]
         assert Image.open(io.BytesIO(attachment_bytes(world, dm.attachments[0]))).size[0] >= 100
+
+
+async def test_a_dm_is_drawn_and_sent_again_only_when_what_it_shows_changes(world: World, quick_images: Drawn) -> None:
+    """Each member's one DM of a game is written again when their hand image (what it draws of their view,
+    ``hand_view``) or their summary changed, or with private notes; another player's move that changes
+    neither writes nothing, and the DM still shows the member's current hand and summary."""
+    table = world.table
+    record = await start(world, ["Ben", "Calico"])
+    spec = GAMES["sewerpirats"]
+    members = {seat.seat: table.member_of(record, seat.seat) for seat in record.seats}
+
+    def shown(record: GameRecord, seat: int) -> tuple[str, dict]:
+        return private_summary(record, seat), spec.hand_view(SEWER.view(record.state, seat))
+
+    before = {seat: shown(record, seat) for seat in members}
+    views = {seat: SEWER.view(record.state, seat) for seat in members}
+    skipped = written = 0
+    order = random.Random("dm")
+    for _ in range(60):
+        seat_to_act = table.human_to_act(record, order)
+        if seat_to_act is None:
+            break
+        sent = len(world.env.http_requests)
+        await table.move(record, seat_to_act, table.pick(record, seat_to_act))
+        record = await table.record(record.id)
+        for seat, member in members.items():
+            channel = f"/channels/{member.user.dm_channel.id}/messages"
+            writes = [r for r in world.env.http_requests[sent:] if r.path.startswith(channel)]
+            now, view = shown(record, seat), SEWER.view(record.state, seat)
+            latest = bot_dms(world, member, record.id)[-1]
+            notes, _header, summary = split_dm(latest.content)
+            if now != before[seat]:
+                assert writes, f"seat {seat}: what the DM shows changed, and it was not written"
+                written += 1
+            elif writes:
+                assert notes, f"seat {seat}: written again with nothing new"
+            elif view != views[seat]:
+                skipped += 1  # the view changed (the board's public part), what the DM shows did not
+            image = next(a for a in latest.attachments if a["filename"].endswith("-hand.png"))
+            assert png_text(attachment_bytes(world, image))["hand"] == sorted(view["hand"])
+            assert summary == now[0]
+            before[seat], views[seat] = now, view
+    assert written > 10 and skipped > 20, (written, skipped)
+    assert not quick_images.problems, quick_images.problems[:5]
 
 
 async def test_whole_game_with_the_move_command(world: World, quick_images: Drawn) -> None:

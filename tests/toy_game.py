@@ -188,6 +188,11 @@ def render_hand(view: Mapping[str, Any], names: Sequence[str], locale: str = "en
     return _image("hand", localize_tree(view, locale), names)
 
 
+def hand_view(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """All of it: the stand-in hand image carries the whole view it was drawn from."""
+    return view
+
+
 # ---------------------------------------------------------------------------------------------- cog
 
 

@@ -485,6 +485,25 @@ def _wrapped(lines: list[tuple[str, int, bool, t.RGB]], width: float) -> list[tu
     return out
 
 
+HAND_FIELDS = ("holds", "limit", "ship")
+"""What the hand image draws of its own captain's entry."""
+
+
+def hand_view(view: View) -> View:
+    """What the hand image draws of a seat's view (:func:`render_hand` is given nothing else): the viewer's
+    hand, missions (offered, chosen) and their ship's crew limit and holds. Another captain's move changes
+    none of it unless it takes from the viewer, so their direct message is not drawn and sent again for it."""
+    seat = view.get("viewer")
+    mine = {k: view[k] for k in ("hand", "missions", "offered", "chosen") if k in view}
+    players = view["players"]
+    return {
+        "viewer": seat,
+        "seats": view["seats"],
+        **mine,
+        "players": [{k: p[k] for k in HAND_FIELDS} if s == seat else None for s, p in enumerate(players)],
+    }
+
+
 def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The viewer's hand, a row per card with everything it can be (crew, cargo, mission, bonus) in words a
     phone can read, and their unfinished missions with what each still needs; in ``locale``'s language."""

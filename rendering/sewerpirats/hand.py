@@ -43,6 +43,35 @@ def category_tokens(cat: Catalog, category: str, tokens: Sequence[View]) -> list
     return sorted(picked, key=lambda kv: (kinds.index(kv[0]), -kv[1]))
 
 
+HAND_FIELDS = ("play_area", "tokens", "breakdown", "score")
+"""What the hand image draws of its own player's entry."""
+
+
+def hand_view(view: View) -> View:
+    """What the hand image draws of a seat's view (:func:`render_hand` is given nothing else): the viewer's
+    cards, tokens, score and crew with the spaces aboard their own figures hold. Another player's move
+    changes none of it unless it moves the viewer's figures or tokens, so their direct message is not
+    drawn and sent again for it."""
+    seat = view["viewer"]
+    if seat is None or view["hand"] is None:
+        return {"viewer": None, "seats": view["seats"], "hand": None}
+    me = view["players"][seat]
+    return {
+        "viewer": seat,
+        "seats": view["seats"],
+        "token_kinds": view["token_kinds"],
+        "hand": view["hand"],
+        "players": [{k: me[k] for k in HAND_FIELDS} if s == seat else None for s in range(len(view["players"]))],
+        "ships": [
+            {
+                "ship": ship["ship"],
+                "spaces": [f if f is not None and f["owner"] == seat else None for f in ship["spaces"]],
+            }
+            for ship in view["ships"]
+        ],
+    }
+
+
 def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """One player's private image from their own view (a spectator's view gives a short notice): their
     Talisman cards, their crew, their tokens by scoring category with the view's breakdown and the score
