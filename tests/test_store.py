@@ -223,7 +223,7 @@ async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path):
         conn = store._db._conn
         with sqlite_trips(conn) as calls:
             assert await store.outbox.settle(entry, "done", "99", now=2.0)
-        assert calls == ["_run_and_commit"]
+        assert calls == ["_each_committed"]
         assert await store.outbox.result(entry) == "99"
         with pytest.raises(sqlite3.IntegrityError):
             await store._db.execute(
@@ -233,6 +233,39 @@ async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path):
         assert not await store.outbox.settle(entry, "done", "99", now=3.0)  # the connection goes on writing
         assert await store.seats.follow(game, 7, True)
         assert await store.seats.followers(game) == [7]
+    finally:
+        await store.close()
+
+
+async def test_writes_of_their_own_that_wait_for_the_lock_go_in_one_trip_each_committed_alone(tmp_path):
+    """Group commit: writes of their own that come while a transaction holds the write lock go together
+    in one trip once it is free, each with its own commit and row count; one that fails fails alone, and
+    its caller alone hears of it."""
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        game = await new_game(store)
+        rows = await store.outbox.add([Owed(f"game:{game}", "post", {"n": n}) for n in range(6)], now=1.0)
+        conn, db = store._db._conn, store._db
+        failing = "INSERT INTO seats (game_id, seat, name, user_id) VALUES (?, 0, 'again', 1)"
+        with sqlite_trips(conn) as calls:
+            async with db.transaction() as writer:
+                waiting = [asyncio.create_task(store.outbox.settle(row, "done", str(row), now=2.0)) for row in rows[:3]]
+                waiting.append(asyncio.create_task(db.execute(failing, (game,))))
+                waiting += [
+                    asyncio.create_task(store.outbox.settle(row, "done", str(row), now=2.0)) for row in rows[3:]
+                ]
+                waiting.append(asyncio.create_task(store.outbox.settle(rows[0], "failed", "twice", now=2.0)))
+                await asyncio.sleep(0.01)
+                assert not any(task.done() for task in waiting)  # they wait for the lock
+                await writer.execute("UPDATE games SET host_id = 5 WHERE id = ?", (game,))
+            settled = await asyncio.gather(*waiting, return_exceptions=True)
+        assert calls.count("_each_committed") == 1  # one trip for the seven writes
+        assert settled[:3] == [True] * 3 and settled[4:7] == [True] * 3
+        assert isinstance(settled[3], sqlite3.IntegrityError)
+        assert settled[7] is False  # the row was settled already, by a write before it in the same trip
+        assert [await store.outbox.result(row) for row in rows] == [str(row) for row in rows]
+        assert not conn.in_transaction
+        assert (await store.games.load(game)).host_id == 5
     finally:
         await store.close()
 
