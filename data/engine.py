@@ -100,6 +100,10 @@ class Database(Protocol):
         """Run one write in a transaction of its own; the number of rows it changed."""
         ...
 
+    async def write_returning(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        """Run one write in a transaction of its own; the rows it read back (``… RETURNING``)."""
+        ...
+
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """A transaction for several writes (see :class:`Transaction`)."""
         ...
@@ -153,7 +157,9 @@ class Repository:
 
     async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
         """One write, in the transaction this repository is bound to or in one of its own (on SQLite the
-        statement and its commit are one trip to the connection's thread); the rows it changed."""
+        statement and its commit go in one trip to the connection's thread, with the writes of their own
+        queued beside it: :meth:`SqliteDatabase.execute <data.sqlite.SqliteDatabase.execute>`); the rows
+        it changed."""
         return await self._q.execute(sql, args)
 
     def _bound(self) -> Transaction | None:
@@ -179,13 +185,13 @@ class Repository:
 
     async def _write_returning(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         """One write whose row is read back (``… RETURNING``), in the transaction this repository is bound
-        to or in one of its own, where it goes with the commit (on SQLite one trip); its first row."""
+        to or in one of its own (on SQLite with the writes of their own queued beside it, in one trip); its
+        first row."""
         bound = self._bound()
         if bound is not None:
             return await bound.fetchone(sql, args)
-        async with self._writing() as tx:
-            written = tx.later(sql, args)
-        return next(iter(written.rows), None)
+        rows = await self._q.write_returning(sql, args)  # type: ignore[union-attr]  # bound to the database
+        return rows[0] if rows else None
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Transaction]:

@@ -134,6 +134,9 @@ class PostgresDatabase:
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         return _changed(await self._pool.execute(placeholders(sql), *args))
 
+    async def write_returning(self, sql: str, args: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        return await self._pool.fetch(placeholders(sql), *args)  # one statement: a transaction of its own
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:
         async with self._pool.acquire() as conn, conn.transaction():

@@ -57,24 +57,29 @@ def _commit(conn: sqlite3.Connection) -> None:
     conn.commit()
 
 
-def _run_and_commit(conn: sqlite3.Connection, sql: str, args: Any) -> int:
-    """On the connection's thread: one write and its commit (rolled back if it fails); its row count."""
+def _committed(conn: sqlite3.Connection, sql: str, args: Any, returning: bool) -> Any:
+    """On the connection's thread: one write and its commit (rolled back if it fails); its row count, or
+    with ``returning`` the rows it read back (``… RETURNING``)."""
     try:
-        count, _ = _run(conn, sql, args)
+        result = _rows(conn, sql, args) if returning else _run(conn, sql, args)[0]
         conn.commit()
     except BaseException:
         conn.rollback()
         raise
-    return count
+    return result
 
 
-def _each_committed(conn: sqlite3.Connection, writes: Sequence[tuple[str, Any]]) -> list[int | Exception]:
-    """On the connection's thread: each write and its commit, in order, as :func:`_run_and_commit`: its row
-    count, or the error that rolled it back (alone: the writes before and after it stand)."""
-    out: list[int | Exception] = []
-    for sql, args in writes:
+Queued = tuple[str, Sequence[Any], bool, "asyncio.Future[Any]"]
+"""A write of its own waiting for the write lock: ``(sql, args, returning, what its caller awaits)``."""
+
+
+def _each_committed(conn: sqlite3.Connection, writes: Sequence[tuple[str, Any, bool]]) -> list[Any]:
+    """On the connection's thread: each write and its commit, in order, as :func:`_committed`: its row count
+    or rows, or the error that rolled it back (alone: the writes before and after it stand)."""
+    out: list[Any] = []
+    for sql, args, returning in writes:
         try:
-            out.append(_run_and_commit(conn, sql, args))
+            out.append(_committed(conn, sql, args, returning))
         except Exception as exc:
             out.append(exc)
     return out
@@ -183,7 +188,7 @@ class SqliteDatabase:
         self._checkpoint: asyncio.Task[None] | None = None
         self._writes = 0
         # Writes of their own waiting for the lock, and the task that takes them in one trip (:meth:`execute`).
-        self._queued: list[tuple[str, Sequence[Any], asyncio.Future[int]]] = []
+        self._queued: list[Queued] = []
         self._flushing: asyncio.Task[None] | None = None
 
     @classmethod
@@ -230,24 +235,35 @@ class SqliteDatabase:
         waited for queue up, and once the lock is free they all go in one trip to the connection's thread,
         each with its commit. A trip holds the lock until the event loop takes its answer (in a burst, ~1 ms
         of other work), so the lock is held for one trip however many writes queued."""
-        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._queued.append((sql, args, done))
+        count: int = await self._queue(sql, args, returning=False)
+        return count
+
+    async def write_returning(self, sql: str, args: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """One write whose rows are read back (``… RETURNING``), in a transaction of its own: as
+        :meth:`execute`, with the writes queued beside it."""
+        rows: list[aiosqlite.Row] = await self._queue(sql, args, returning=True)
+        return rows
+
+    async def _queue(self, sql: str, args: Sequence[Any], *, returning: bool) -> Any:
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queued.append((sql, args, returning, done))
         if self._flushing is None:
             self._flushing = asyncio.get_running_loop().create_task(self._flush(), name="sqlite-writes")
         return await done
 
     async def _flush(self) -> None:
         """Take the queued writes, as many as came meanwhile, in one trip at a time."""
-        batch: list[tuple[str, Sequence[Any], asyncio.Future[int]]] = []
+        batch: list[Queued] = []
         try:
             while self._queued:
                 async with self._write:
                     batch, self._queued = self._queued, []
+                    writes = [(sql, args, returning) for sql, args, returning, _ in batch]
                     try:
-                        results = await _on_thread(self._conn, _each_committed, [(sql, args) for sql, args, _ in batch])
+                        results = await _on_thread(self._conn, _each_committed, writes)
                     except Exception as exc:  # the trip itself failed (a closed connection): every write did
                         results = [exc] * len(batch)
-                for (_, _, done), result in zip(batch, results, strict=True):
+                for (*_, done), result in zip(batch, results, strict=True):
                     if done.cancelled():
                         continue
                     if isinstance(result, Exception):
@@ -257,7 +273,7 @@ class SqliteDatabase:
                 for _ in batch:
                     self._wrote()
         except BaseException:  # cancelled (shut down): whoever waits is told, done or not
-            for _, _, done in [*batch, *self._queued]:
+            for *_, done in [*batch, *self._queued]:
                 done.cancel()
             self._queued = []
             raise

@@ -239,8 +239,8 @@ async def test_a_write_of_its_own_is_one_trip_with_its_commit(tmp_path):
 
 async def test_writes_of_their_own_that_wait_for_the_lock_go_in_one_trip_each_committed_alone(tmp_path):
     """Group commit: writes of their own that come while a transaction holds the write lock go together
-    in one trip once it is free, each with its own commit and row count; one that fails fails alone, and
-    its caller alone hears of it."""
+    in one trip once it is free, each with its own commit and row count (or rows read back); one that
+    fails fails alone, and its caller alone hears of it."""
     store = await Store.open(tmp_path / "bot.db")
     try:
         game = await new_game(store)
@@ -255,17 +255,19 @@ async def test_writes_of_their_own_that_wait_for_the_lock_go_in_one_trip_each_co
                     asyncio.create_task(store.outbox.settle(row, "done", str(row), now=2.0)) for row in rows[3:]
                 ]
                 waiting.append(asyncio.create_task(store.outbox.settle(rows[0], "failed", "twice", now=2.0)))
+                waiting.append(asyncio.create_task(store.games.set_place(game, message_id=77)))  # read back
                 await asyncio.sleep(0.01)
                 assert not any(task.done() for task in waiting)  # they wait for the lock
                 await writer.execute("UPDATE games SET host_id = 5 WHERE id = ?", (game,))
             settled = await asyncio.gather(*waiting, return_exceptions=True)
-        assert calls.count("_each_committed") == 1  # one trip for the seven writes
+        assert calls.count("_each_committed") == 1  # one trip for the eight writes
         assert settled[:3] == [True] * 3 and settled[4:7] == [True] * 3
         assert isinstance(settled[3], sqlite3.IntegrityError)
         assert settled[7] is False  # the row was settled already, by a write before it in the same trip
         assert [await store.outbox.result(row) for row in rows] == [str(row) for row in rows]
         assert not conn.in_transaction
-        assert (await store.games.load(game)).host_id == 5
+        loaded = await store.games.load(game)
+        assert (loaded.host_id, loaded.message_id, loaded.revision) == (5, 77, settled[8])
     finally:
         await store.close()
 
