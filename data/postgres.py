@@ -109,6 +109,16 @@ class PostgresTransaction:
             )
 
 
+async def _reset(conn: asyncpg.Connection) -> None:
+    """Make a pooled connection ready for its next user, as it goes back to the pool. The store leaves no
+    session state behind (no ``SET``, ``LISTEN``, advisory lock past a transaction, or cursor outside one),
+    so nothing is to be done, where asyncpg's own reset is a round trip of four statements after each of a
+    member's statements (15 an action, of 41). A connection given back inside a transaction (a failure)
+    gets that reset, which rolls the transaction back first."""
+    if conn.is_in_transaction():
+        await conn.reset()
+
+
 class PostgresDatabase:
     """An asyncpg pool. Use :meth:`open`."""
 
@@ -120,7 +130,7 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresDatabase:
-        return cls(await asyncpg.create_pool(dsn, min_size=POOL_MIN_SIZE, max_size=POOL_MAX_SIZE))
+        return cls(await asyncpg.create_pool(dsn, min_size=POOL_MIN_SIZE, max_size=POOL_MAX_SIZE, reset=_reset))
 
     async def close(self) -> None:
         await self._pool.close()

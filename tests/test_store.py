@@ -170,6 +170,33 @@ async def test_processes_starting_together_on_postgresql_migrate_once(postgres_u
             await s.close()
 
 
+async def test_a_postgresql_connection_goes_back_to_the_pool_without_a_reset_unless_inside_a_transaction(
+    postgres_url,
+):
+    """asyncpg's reset (advisory locks, cursors, listeners, settings: four statements, one round trip) ran
+    after every pooled statement; the store leaves none of those behind, so a connection goes back as it
+    is. One given back inside a transaction is still reset: rolled back, and nothing it wrote stays."""
+    store = await Store.open(postgres_url)
+    pool = store._db._pool
+    try:
+        game = await new_game(store)
+        async with pool.acquire() as conn:
+            seen: list[str] = []
+            conn.add_query_logger(lambda record: seen.append(record.query))
+            await conn.fetchval("SELECT 1")
+        assert seen == ["SELECT 1"]
+        async with pool.acquire() as conn:
+            await conn.execute("BEGIN")
+            await conn.execute("UPDATE games SET host_id = 9 WHERE id = $1", game)
+            conn.add_query_logger(lambda record: seen.append(record.query))
+        assert any("ROLLBACK" in query for query in seen[1:])
+        assert (await store.games.load(game)).host_id != 9
+        async with pool.acquire() as conn:
+            assert not conn.is_in_transaction()
+    finally:
+        await store.close()
+
+
 async def test_pragmas_wal_synchronous_normal_foreign_keys(tmp_path):
     store = await Store.open(tmp_path / "bot.db")
     try:
