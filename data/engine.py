@@ -179,7 +179,7 @@ class Repository:
         the transaction's next trip (:meth:`Transaction.defer`); unbound, it is a write of its own."""
         tx = self._bound()
         if tx is None:
-            await self._q.execute(sql, args)
+            await self._write(sql, args)
         else:
             tx.defer(sql, args)
 

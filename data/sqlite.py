@@ -270,8 +270,7 @@ class SqliteDatabase:
                         done.set_exception(result)
                     else:
                         done.set_result(result)
-                for _ in batch:
-                    self._wrote()
+                self._wrote(len(batch))
         except BaseException:  # cancelled (shut down): whoever waits is told, done or not
             for *_, done in [*batch, *self._queued]:
                 done.cancel()
@@ -292,9 +291,9 @@ class SqliteDatabase:
                 raise
         self._wrote()
 
-    def _wrote(self) -> None:
-        """A write transaction committed: every :data:`CHECKPOINT_EVERY`, the WAL is copied back beside it."""
-        self._writes += 1
+    def _wrote(self, transactions: int = 1) -> None:
+        """Write transactions committed: every :data:`CHECKPOINT_EVERY`, the WAL is copied back beside them."""
+        self._writes += transactions
         if self._writes >= CHECKPOINT_EVERY and self._checkpointer is not None and self._checkpoint is None:
             self._writes = 0
             self._checkpoint = asyncio.get_running_loop().create_task(self._copy_back(), name="sqlite-checkpoint")
