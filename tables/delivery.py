@@ -142,6 +142,11 @@ class Delivery:
         if self.sender is not None:
             self._pacer.wake()
 
+    @property
+    def posting(self) -> bool:
+        """Whether a row members wait for (a post in a game's thread, the board among them) is being delivered."""
+        return any(priority <= outbox.THREAD for priority in self._held.values())
+
     def begin(self, written: Sequence[Entry]) -> bool:
         """Start delivering the rows a change has just written and committed that members wait for (posts in
         its thread, the board among them) now, without waiting for the loop to look for them: those that
@@ -170,7 +175,7 @@ class Delivery:
         now = self.tables.now()
         room = LANES_AT_ONCE - len(self._lanes)
         orphaned = now - 2 * self.tables.lease  # rows a process that died wrote are taken over then
-        posting = any(priority <= outbox.THREAD for priority in self._held.values())
+        posting = self.posting
         # The rows this process is delivering are still pending (on a database of its own they are claimed
         # in memory only), so they come back among the heads, older than the rest: ask for as many more, or
         # they crowd out the rows no lane delivers yet.
@@ -188,6 +193,7 @@ class Delivery:
         if now - self._purged > KEEP_CLOSED / 24:
             self._purged = now
             await self.outbox.purge(before=now - KEEP_CLOSED)
+        self.tables.collector.tick()  # a full garbage collection, if one is due, between answers
         if self._lanes:
             return None  # a lane being delivered wakes the loop when it is done: it looks again then
         due = await self.outbox.next_due()

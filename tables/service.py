@@ -127,6 +127,7 @@ class Tables:
 
     def __init__(self, store: Store, config: Config, *, now: Callable[[], float]) -> None:
         from tables.ai import AiDriver
+        from tables.collector import Collector
         from tables.delivery import Delivery
         from tables.lobbies import Lobbies
         from tables.runner import Runner
@@ -151,6 +152,7 @@ class Tables:
         self.delivery = Delivery(self)
         self.lobbies = Lobbies(self)
         self.runner = Runner(self)
+        self.collector = Collector(self.answering)
 
     @classmethod
     async def open(cls, config: Config, *, now: Callable[[], float]) -> Tables:
@@ -164,6 +166,7 @@ class Tables:
         AI turns of the games it runs, and the expiry of open lobbies."""
         await self.store.outbox.release(self.runner_name)
         await self.store.outbox.rush(now=self.now(), waiting=True)
+        self.collector.start()
         self.delivery.start()
         self.clocks.start()
         await self.runner.start()
@@ -176,6 +179,7 @@ class Tables:
         await self.ai.stop()
         await self.clocks.stop()
         await self.delivery.stop()
+        self.collector.stop()
 
     async def close(self) -> None:
         """Stop, then close the store (once: closing again does nothing)."""
@@ -183,6 +187,11 @@ class Tables:
             self._closed = True
             await self.stop()
             await self.store.close()
+
+    def answering(self) -> bool:
+        """Whether an answer to a member is under way: an action applied and committed, or a board drawn or
+        posted (what a full garbage collection waits for, :mod:`tables.collector`)."""
+        return self.ai.thinker.busy or self.delivery.posting
 
     def spec(self, record: GameRecord) -> GameSpec:
         return GAMES[record.kind]

@@ -101,6 +101,11 @@ class Thinker:
         finally:
             self._answering.value -= 1
 
+    @property
+    def busy(self) -> bool:
+        """Whether an answer is under way (:meth:`answering`)."""
+        return self._answering.value > 0
+
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # At the lowest priority: where the search processes and the bot share cores, the bot's answers
