@@ -7,25 +7,36 @@ the scale bench, every burst slower than 300 ms was one a full collection landed
 
 While a :class:`Collector` runs, CPython still makes its young collections (a millisecond or so), but
 never a full one of its own. The service asks for one where the process may pause (:meth:`Collector.tick`,
-after each look of the delivery loop): when one is due — as many young-generation collections since the
-last as CPython's own threshold — and no answer is under way (``busy``: an action being applied and
-committed, a board being drawn or posted). Garbage in cycles therefore waits for the first quiet moment
-after it falls due; if none comes, at :data:`OVERDUE` times the threshold the collection runs anyway.
-Objects without cycles are freed at once by reference counting, as always.
+after each look of the delivery loop), and makes it when one is due and no answer is under way (``busy``:
+an action being applied and committed, a board being drawn or posted).
+
+A full collection is due by a rule like CPython's own: after as many young-generation collections as its
+third threshold, once the heap has grown by a quarter since the last full one. (CPython waits until the
+objects that survived into its oldest generation since are a quarter of those it holds; here, until the
+blocks Python's allocator holds have grown by a quarter, which costs nothing to read.) After
+:data:`OVERDUE` times the threshold it is due whatever the heap, for garbage in cycles may hold memory the
+allocator does not count (a large buffer). A due collection waits for the first quiet moment; if none
+comes by :data:`LATE` times the threshold, it runs anyway. Objects without cycles are freed at once by
+reference counting, as always.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import sys
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 NEVER = 2**31 - 1
 """The third threshold while a collector runs: CPython never starts a full collection by itself."""
+GROWTH = 1.25
+"""How much the heap grows after a full collection before the next is due."""
 OVERDUE = 10
-"""How many times its usual threshold a full collection may wait for a quiet moment before it runs anyway."""
+"""After this many times the threshold, a full collection is due whatever the heap."""
+LATE = 20
+"""After this many times the threshold, a due full collection runs even during an answer."""
 
 _running = 0
 """Collectors running in this process (tests run several services in one): the thresholds are the
@@ -40,11 +51,13 @@ class Collector:
         self.busy = busy
         self.due = 0
         """Young-generation collections after which a full one is due (CPython's third threshold)."""
+        self.growth = GROWTH
         self.collections = 0
-        self.overdue = 0
-        """Of :attr:`collections`, those that ran during an answer, as none waited long enough for a quiet
-        moment."""
+        self.late = 0
+        """Of :attr:`collections`, those that ran during an answer, as no quiet moment came in time."""
         self._started = False
+        self._after = 0
+        """The blocks Python's allocator held after the last full collection."""
 
     def start(self) -> None:
         global _running, _threshold
@@ -56,6 +69,7 @@ class Collector:
             gc.set_threshold(_threshold[0], _threshold[1], NEVER)
         _running += 1
         self.due = max(1, _threshold[2])
+        self._after = sys.getallocatedblocks()
 
     def stop(self) -> None:
         global _running
@@ -67,16 +81,19 @@ class Collector:
             gc.set_threshold(*_threshold)
 
     def tick(self) -> bool:
-        """Make the full collection that is due, unless an answer is under way and it is not yet overdue;
+        """Make the full collection that is due, unless an answer is under way and it is not yet late;
         whether it did."""
         waiting = gc.get_count()[2]
         if not self._started or not gc.isenabled() or waiting < self.due:
             return False
+        if waiting < self.due * OVERDUE and sys.getallocatedblocks() < self._after * self.growth:
+            return False
         if self.busy():
-            if waiting < self.due * OVERDUE:
+            if waiting < self.due * LATE:
                 return False
-            self.overdue += 1
+            self.late += 1
             log.debug("A full garbage collection ran during an answer: no quiet moment in %d young ones", waiting)
         gc.collect()
+        self._after = sys.getallocatedblocks()
         self.collections += 1
         return True

@@ -1,15 +1,17 @@
 """Full garbage collections between answers (tables.collector): CPython starts none by itself while the
-service runs; the service makes each one that is due where no answer is under way, or, overdue, anyway."""
+service runs; the service makes each one that is due (the heap grown by a quarter, or overdue) where no
+answer is under way, or, late, anyway."""
 
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Iterator
 
 import pytest
 
 from tables import collector
-from tables.collector import NEVER, OVERDUE, Collector
+from tables.collector import LATE, NEVER, OVERDUE, Collector
 from tests.conftest import World
 
 
@@ -40,36 +42,47 @@ def test_while_a_collector_runs_cpython_starts_no_full_collection(thresholds) ->
     assert gc.get_threshold() == thresholds
 
 
-def test_a_due_collection_waits_for_the_answers_under_way(thresholds) -> None:
-    busy = [True]
-    c = Collector(lambda: busy[0])
+def test_a_full_collection_is_due_once_the_heap_has_grown_by_a_quarter(thresholds) -> None:
+    c = Collector(lambda: False)
     c.start()
     try:
         gc.collect()
-        young_collections(c.due - 1)
-        busy[0] = False
-        assert not c.tick(), "not due yet"
+        young_collections(c.due)
+        assert not c.tick(), "the heap has not grown"
+        grown = [[] for _ in range(sys.getallocatedblocks() // 3)]
         young_collections(1)
-        busy[0] = True
-        assert not c.tick(), "an answer is under way"
-        assert gc.get_count()[2] == c.due
-        busy[0] = False
         assert c.tick()
-        assert gc.get_count()[2] == 0 and (c.collections, c.overdue) == (1, 0)
+        assert gc.get_count()[2] == 0 and c.collections == 1
+        young_collections(c.due)
+        assert not c.tick(), "the heap has not grown since"
+        young_collections(c.due * OVERDUE - c.due - 1)
+        assert not c.tick()
+        young_collections(1)
+        assert c.tick(), "overdue whatever the heap"
+        assert (c.collections, c.late) == (2, 0)
+        del grown
     finally:
         c.stop()
 
 
-def test_an_overdue_collection_runs_even_during_an_answer(thresholds) -> None:
-    c = Collector(lambda: True)
+def test_a_due_collection_waits_for_the_answers_under_way(thresholds) -> None:
+    busy = [True]
+    c = Collector(lambda: busy[0])
+    c.growth = 0.0
     c.start()
     try:
         gc.collect()
-        young_collections(c.due * OVERDUE - 1)
+        young_collections(c.due)
+        assert not c.tick(), "an answer is under way"
+        busy[0] = False
+        assert c.tick()
+        assert gc.get_count()[2] == 0 and (c.collections, c.late) == (1, 0)
+        busy[0] = True
+        young_collections(c.due * LATE - 1)
         assert not c.tick()
         young_collections(1)
-        assert c.tick()
-        assert gc.get_count()[2] == 0 and (c.collections, c.overdue) == (1, 1)
+        assert c.tick(), "late: it runs during the answer"
+        assert gc.get_count()[2] == 0 and (c.collections, c.late) == (2, 1)
     finally:
         c.stop()
 
@@ -81,14 +94,15 @@ def test_a_stopped_collector_collects_nothing(thresholds) -> None:
 
 
 async def test_the_bots_full_collections_never_land_in_an_answer(world: World, thresholds) -> None:
-    """A bot whose full collections are due after every young one, as often as a test can make them, with its
-    start-up heap frozen as after the warm-up: over a game's actions the collector makes them, each between
-    two answers. Without it CPython makes them wherever an allocation crosses the threshold (3 of 8 inside
-    an answer, when this test was written)."""
+    """A bot whose full collections are due after every young one whatever its heap, as often as a test can
+    make them, with its start-up heap frozen as after the warm-up: over a game's actions the collector
+    makes them, each between two answers. Without it CPython makes them wherever an allocation crosses the
+    threshold (3 of 8 inside an answer, when this test was written)."""
     tables = world.bot.tables
     tables.collector.stop()
     gc.set_threshold(thresholds[0], 1, 1)
     tables.collector.start()
+    tables.collector.growth = 0.0
     assert collector._running == 1 and gc.get_threshold() == (thresholds[0], 1, NEVER)
     during: list[bool] = []
 
