@@ -166,7 +166,8 @@ class Tables:
         AI turns of the games it runs, and the expiry of open lobbies."""
         await self.store.outbox.release(self.runner_name)
         await self.store.outbox.rush(now=self.now(), waiting=True)
-        self.collector.start()
+        if self.delivery.sender is not None:
+            self.collector.start()  # its collections are made between the delivery loop's looks
         self.delivery.start()
         self.clocks.start()
         await self.runner.start()

@@ -130,3 +130,11 @@ async def test_the_bots_full_collections_never_land_in_an_answer(world: World, t
     assert len(during) == made and not any(during)
     await tables.close()
     assert collector._running == 0 and gc.get_threshold() == (thresholds[0], 1, 1)
+
+
+async def test_a_service_that_delivers_nothing_leaves_the_collections_to_cpython(tables, thresholds) -> None:
+    """Without a sender the delivery loop never looks, so nothing would make a full collection: CPython keeps
+    making them as it does."""
+    await tables.start()
+    assert tables.delivery.sender is None
+    assert gc.get_threshold() == thresholds and collector._running == 0
