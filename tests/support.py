@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from PIL import Image, PngImagePlugin
@@ -47,6 +47,12 @@ def pixels(data: bytes) -> tuple[tuple[int, int], str, bytes]:
     from one call to the next, so the same image need not give the same bytes."""
     image = Image.open(io.BytesIO(data))
     return image.size, image.mode, image.tobytes()
+
+
+def differing(drawn: Sequence[bytes], expected: Sequence[bytes]) -> list[int]:
+    """The indices where two lists of PNGs show different images, by :func:`pixels`: a test asserts this is
+    empty rather than comparing the images whole, which on failure would make pytest diff megabytes."""
+    return [i for i, (got, want) in enumerate(zip(drawn, expected, strict=True)) if pixels(got) != pixels(want)]
 
 
 def raw_messages(env, channel_id: int) -> list[Any]:

@@ -18,7 +18,7 @@ from games.sewerpirats.scoring import breakdown, total
 from rendering import sewerpirats as sp
 from rendering import theme
 from rendering.sewerpirats import board, icons, pieces
-from tests.support import pixels
+from tests.support import differing, pixels
 from tests.test_render_phone import text_sizes
 
 GAME = SewerPirats()
@@ -305,12 +305,10 @@ def test_concurrent_renders_match_a_serial_one() -> None:
     for variant, seats, seed in GAMES:
         states = play(variant, seats, seed)
         views += [GAME.view(s, None) for s in states[:: max(1, len(states) // 6)]]
-    expected = [pixels(sp.render_board(v, NAMES)) for v in views]
+    expected = [sp.render_board(v, NAMES) for v in views]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        drawn = [pixels(png) for png in pool.map(sp.render_board, views, [NAMES] * len(views))]
-    # By pixels, never bytes (the deflate may encode the same pixels two ways on threads), and by index:
-    # a failing comparison of whole images would make pytest diff megabytes.
-    assert [i for i, (got, want) in enumerate(zip(drawn, expected, strict=True)) if got != want] == []
+        drawn = list(pool.map(sp.render_board, views, [NAMES] * len(views)))
+    assert differing(drawn, expected) == []
 
 
 def drawn_texts(render, *args) -> list[str]:  # type: ignore[no-untyped-def]
