@@ -396,14 +396,15 @@ class Game(ABC):
         """A short private text for the viewer of ``view`` (their hand); games with secrets override."""
         return T("You hold no secret cards in this game.")
 
-    horizon: ClassVar[int | None] = None
-    """Actions after which the hard AI's playouts stop and :meth:`estimate` judges the position instead of
-    playing to the end (``None``: always to the end). For games whose playouts are too long for a second's
-    budget to play enough of them."""
+    def horizon(self, state: JSON) -> int | None:
+        """Actions after which the hard AI's playouts from ``state`` stop and :meth:`estimate` judges the
+        position instead of playing to the end (``None``, the default: always to the end). For games whose
+        playouts are too long for a second's budget to play enough of them."""
+        return None
 
     def estimate(self, state: JSON, player: int) -> float:
         """``player``'s share of the victory expected from an unfinished ``state``, from 0 to 1 (what a
-        playout cut at :attr:`horizon` is worth; the search calls it only on the worlds it samples). By
+        playout cut at its :meth:`horizon` is worth; the search calls it only on the worlds it samples). By
         default an even share among the players still in the game."""
         out = self.out(state)
         players = {self.controller(state, s) for s in range(state["seats"]) if s not in out}

@@ -16,7 +16,7 @@ playouts, a deeper tree is never visited often enough to learn anything):
   simultaneous choices of a Pirates duel included, are taken by that policy in the playout: no game has
   a special case. The reward is the searching player's share of the victory (:meth:`Game.controller`:
   a fleet's ships are one player; a team's seats win together). A game whose whole playouts are too
-  long or too noisy for the budget sets a :attr:`Game.horizon`: its playouts stop after that many
+  long or too noisy for the budget sets a :meth:`Game.horizon`: its playouts stop after that many
   actions and :meth:`Game.estimate` judges the position there (Sea Rats!, the Pirates Card Game, Sewer
   Rat).
 * All candidates are played in the same worlds with the same playout randomness (common random
@@ -80,9 +80,10 @@ def reward(game: Game, state: JSON, player: int) -> float:
 
 def playout(game: Game, world: JSON, policy: Player, rng: random.Random, player: int) -> float:
     """Play ``world`` (in place) with ``policy`` for every seat, to the end or for the game's
-    :attr:`~games.core.Game.horizon` of actions; returns ``player``'s share of the victory, or what
+    :meth:`~games.core.Game.horizon` of actions; returns ``player``'s share of the victory, or what
     :meth:`~games.core.Game.estimate` expects of it where the playout stopped."""
-    limit = game.horizon or PLAYOUT_LIMIT
+    horizon = game.horizon(world)
+    limit = horizon or PLAYOUT_LIMIT
     for _ in range(limit):
         if game.is_over(world):
             return reward(game, world, player)
@@ -90,7 +91,7 @@ def playout(game: Game, world: JSON, policy: Player, rng: random.Random, player:
         world = game.apply(world, seat, policy.choose(game, world, seat, rng), inplace=True, trusted=True).state
     if game.is_over(world):
         return reward(game, world, player)
-    return game.estimate(world, player) if game.horizon else 0.0
+    return game.estimate(world, player) if horizon else 0.0
 
 
 @dataclass(slots=True)

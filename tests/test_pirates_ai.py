@@ -11,8 +11,10 @@ import pytest
 
 from games.core import Termination, act
 from games.pirates import Pirates, PiratesAI, fit, strength
+from games.search import playout
 from games.simulate import self_play
 from tests.test_pirates_rules import do, table
+from tests.test_search import Counting
 
 G = Pirates()
 AI = PiratesAI()
@@ -100,6 +102,15 @@ def test_the_hard_ais_estimate_weighs_what_foretells_a_win() -> None:
     four = table(4, s0={"done": ["5d"]}, s2={"hand": ["kc", "qc"]})
     shares = [G.estimate(four, s) for s in range(4)]
     assert sum(shares) == pytest.approx(1) and max(shares) == shares[0]
+
+
+def test_the_hard_ais_playouts_give_every_captain_the_same_turns_at_any_table() -> None:
+    """15 actions per captain: 30 at two (and solo), 45 at three, 60 at four; a playout stops there."""
+    assert [G.horizon(G.new_game(n, seed="horizon")) for n in (1, 2, 3, 4)] == [30, 30, 45, 60]
+    world = G.new_game(4, seed="horizon")
+    policy = Counting(PiratesAI())
+    value = playout(G, world, policy, random.Random(3), 0)
+    assert policy.asked == 60 and not G.is_over(world) and value == G.estimate(world, 0)
 
 
 def test_solo_the_hard_ais_estimate_is_the_progress_toward_three_missions() -> None:

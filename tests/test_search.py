@@ -182,7 +182,7 @@ def test_a_playout_stops_at_the_games_horizon_and_is_worth_its_estimate(monkeypa
     spec = GAMES["searats"]
     game = spec.game
     state = positions("searats", 1)[0][0]
-    monkeypatch.setattr(type(game), "horizon", 7)
+    monkeypatch.setattr(type(game), "horizon", lambda self, state: 7)
     policy = Counting(spec.player)
     world = clone(state)
     value = playout(game, world, policy, random.Random(5), 0)

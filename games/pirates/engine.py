@@ -43,6 +43,9 @@ from games.pirates.view import build_view, prompt_text
 
 TURN_LIMIT = 150
 """Turns per seat before the game stops at the safety limit."""
+HORIZON_PER_CAPTAIN = 15
+"""Actions per captain after which the hard AI's playouts stop (:meth:`Pirates.horizon`), measured at
+2 and 4 players (``README.md``, the AI)."""
 
 
 class Pirates(Game):
@@ -138,9 +141,12 @@ class Pirates(Game):
         view["over"] = None if outcome is None else {"winners": list(outcome.winners), "summary": outcome.summary}
         return view
 
-    horizon: ClassVar[int | None] = 30
-    """A playout of the hard AI stops after 30 actions (a few turns each): the sea searches and duels that
-    follow make a whole game's outcome too noisy to compare moves by in a second."""
+    def horizon(self, state: JSON) -> int | None:
+        """A playout of the hard AI stops after :data:`HORIZON_PER_CAPTAIN` actions per captain (30 at two
+        or solo, 60 at four): the same few turns each at every table. Past them the sea searches and duels
+        make a whole game's outcome too noisy to compare moves by in a second; a fixed 30 cut a 4-player
+        playout after a turn or two each, too soon to see what a fight or a flight leads to."""
+        return HORIZON_PER_CAPTAIN * max(2, state["seats"])
 
     def estimate(self, state: JSON, player: int) -> float:
         """``player``'s chance to win: its share of ``exp`` of every captain's strength, a weighted sum of

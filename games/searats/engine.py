@@ -219,9 +219,10 @@ class SeaRats(Game):
         )
         return Outcome(winners, scores, summary, Termination.SAFETY_LIMIT)
 
-    horizon: ClassVar[int | None] = 60
-    """A playout of the hard AI stops after 60 actions (two to three rounds): a whole game is hundreds of
-    actions, too long to play out often enough in a second."""
+    def horizon(self, state: JSON) -> int | None:
+        """A playout of the hard AI stops after 60 actions (two to three rounds): a whole game is hundreds of
+        actions, too long to play out often enough in a second."""
+        return 60
 
     def estimate(self, state: JSON, player: int) -> float:
         """``player``'s share of the fleets' strength afloat: a ship is worth 1, and 0.1 a supply (a hit it

@@ -86,9 +86,10 @@ class SewerRat(Game):
         count = team_count(state["players"], state["options"]["teams"])
         return tuple(tuple(range(t, state["seats"], count)) for t in range(count))
 
-    horizon: ClassVar[int | None] = 20
-    """A playout of the hard AI stops after 20 actions (about two rounds at four rats): past that the
-    dice decide more than the move searched."""
+    def horizon(self, state: JSON) -> int | None:
+        """A playout of the hard AI stops after 20 actions (about two rounds at four rats): past that the
+        dice decide more than the move searched."""
+        return 20
 
     def estimate(self, state: JSON, player: int) -> float:
         """``player``'s share of the rats' strength, a rat's strength being the square of its freedom
