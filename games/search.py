@@ -78,11 +78,12 @@ def reward(game: Game, state: JSON, player: int) -> float:
     return 1 / len(winners) if player in winners else 0.0
 
 
-def playout(game: Game, world: JSON, policy: Player, rng: random.Random, player: int) -> float:
+def playout(game: Game, world: JSON, policy: Player, rng: random.Random, player: int, *, to_end: bool = False) -> float:
     """Play ``world`` (in place) with ``policy`` for every seat, to the end or for the game's
     :meth:`~games.core.Game.horizon` of actions; returns ``player``'s share of the victory, or what
-    :meth:`~games.core.Game.estimate` expects of it where the playout stopped."""
-    horizon = game.horizon(world)
+    :meth:`~games.core.Game.estimate` expects of it where the playout stopped. ``to_end`` ignores the
+    horizon (the oracle's long measurements, :mod:`games.oracle`)."""
+    horizon = None if to_end else game.horizon(world)
     limit = horizon or PLAYOUT_LIMIT
     for _ in range(limit):
         if game.is_over(world):
@@ -146,6 +147,13 @@ class _Budget:
         return elapsed * (self.played + 1) / self.played > self.allowed
 
 
+def candidates(game: Game, known: JSON, seat: int, policy: Player, rng: random.Random) -> list[Action]:
+    """The moves a search compares in ``known`` (a world ``seat`` cannot tell from the state): the normal
+    AI's choice first, then the rest of its :meth:`~games.core.Player.shortlist`."""
+    choice = policy.choose(game, known, seat, rng)
+    return [choice, *(a for a in dict.fromkeys(policy.shortlist(game, known, seat)) if a != choice)]
+
+
 def search(
     game: Game,
     state: JSON,
@@ -169,11 +177,9 @@ def search(
     if len(legal) == 1:
         return legal[0]
     player = game.controller(state, seat)
-    known = determinize(game, state, seat, rng)
-    choice = policy.choose(game, known, seat, rng)
-    arms = [_Arm(choice), *(_Arm(a) for a in dict.fromkeys(policy.shortlist(game, known, seat)) if a != choice)]
+    arms = [_Arm(a) for a in candidates(game, determinize(game, state, seat, rng), seat, policy, rng)]
     if len(arms) == 1:
-        return choice
+        return arms[0].action
     default = arms[0]
     rounds = max(1, math.ceil(math.log2(len(arms))))  # the last round is between two arms
     fresh = 0
