@@ -47,27 +47,54 @@ def log_loss(samples: Sequence[Sample], weights: Sequence[float]) -> float:
     return sum(-math.log(max(1e-9, shares(seats, weights)[won])) for seats, won in samples) / len(samples)
 
 
-def fit(samples: Sequence[Sample], iterations: int = 600, rate: float = 0.05) -> list[float]:
-    """The weights of the largest likelihood of ``samples`` (gradient ascent from zero)."""
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """``x`` with ``matrix @ x == vector`` (Gaussian elimination with partial pivoting; a few unknowns)."""
+    n = len(vector)
+    rows = [[*row, value] for row, value in zip(matrix, vector, strict=True)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(col + 1, n):
+            factor = rows[r][col] / rows[col][col]
+            rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    x = [0.0] * n
+    for r in reversed(range(n)):
+        x[r] = (rows[r][n] - sum(rows[r][c] * x[c] for c in range(r + 1, n))) / rows[r][r]
+    return x
+
+
+def fit(samples: Sequence[Sample], iterations: int = 12, ridge: float = 1e-3) -> list[float]:
+    """The weights of the largest likelihood of ``samples``, by Newton's method from zero (the conditional
+    logit's log-likelihood is concave; a ``ridge`` penalty keeps the steps defined)."""
     count = len(next(t for seats, _ in samples for t in seats if t is not None))
     weights = [0.0] * count
     for _ in range(iterations):
-        gradient = [0.0] * count
+        gradient = [-ridge * len(samples) * w for w in weights]
+        hessian = [[ridge * len(samples) * (i == j) for j in range(count)] for i in range(count)]
         for seats, won in samples:
             chances = shares(seats, weights)
-            for seat, values in enumerate(seats):
-                if values is not None:
-                    residual = (seat == won) - chances[seat]
-                    for k, value in enumerate(values):
-                        gradient[k] += residual * value
-        weights = [w + rate * g / len(samples) for w, g in zip(weights, gradient, strict=True)]
+            present = [(c, t) for c, t in zip(chances, seats, strict=True) if t is not None]
+            mean = [sum(c * t[k] for c, t in present) for k in range(count)]
+            for k in range(count):
+                gradient[k] += seats[won][k] - mean[k]  # type: ignore[index]
+            for c, t in present:
+                d = [t[k] - mean[k] for k in range(count)]
+                for i in range(count):
+                    ci = c * d[i]
+                    row = hessian[i]
+                    for j in range(count):
+                        row[j] += ci * d[j]
+        step = _solve(hessian, gradient)
+        weights = [w + s for w, s in zip(weights, step, strict=True)]
+        if max(abs(s) for s in step) < 1e-6:
+            break
     return weights
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.pirates.fit", description=__doc__.split("::")[0])
     parser.add_argument("--games", type=int, default=450, help="seeded games of the normal AI against itself")
-    parser.add_argument("--iterations", type=int, default=600)
+    parser.add_argument("--iterations", type=int, default=12, help="Newton steps at most")
     args = parser.parse_args(argv)
     samples = positions(args.games)
     held_out, fitted_on = samples[::4], [s for i, s in enumerate(samples) if i % 4]
