@@ -1,15 +1,20 @@
 """The oracle: what the hard AI's candidate moves are worth, measured once at length, so that a search
 configuration is scored in minutes instead of an arena's hours::
 
-    python -m games.oracle build pirates --players 4 --games 24 --out pirates4.json
+    python -m games.oracle build pirates --players 4 --seed oracle4 --out pirates4.json
     python -m games.oracle score pirates4.json --think-ms 1000
 
 ``build`` plays seeded games of the normal AI against itself and keeps a share of its decisions that
 have a choice (the positions). At each one, every move the search would compare there
 (:func:`games.search.candidates`: the normal AI's choice and its shortlist) is played in the same
-``--playouts`` worlds, sampled as the search samples them (:func:`~games.search.determinize`: from
-what the seat may know), and the game is played out **to its end** by the normal AI, with no horizon
-and no estimate. A move's value is its mean share of the victory there.
+``--playouts`` worlds, and the game is played out **to its end** by the normal AI, with no horizon and
+no estimate. A move's value is its mean share of the victory there.
+
+The worlds are the true state with a new seed for the chance to come (``--worlds true``, the default):
+the other seats' real cards, which are not dealt at random given what the seat saw (a captain who picks
+a fight tends to hold the cards for it). ``--worlds sampled`` samples them as the search does
+(:func:`~games.search.determinize`), and so shares the search's blind spot: it scored switching at 1.0
+standard errors as a gain at 4 players, where the arena lost (README, the AI).
 
 ``score`` runs the search, as the code configures it, at every position and adds up what its move gains
 over the normal AI's choice by those values: the wins it adds over the positions, with every switch
@@ -33,15 +38,16 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from games.core import JSON, Action, clone
+from games.core import JSON, Action, Game, clone
 from games.search import THINK_MS, candidates, determinize, playout, search
 from games.simulate import self_play
 
 if TYPE_CHECKING:
     from games.registry import GameSpec
 
-PLAYOUTS = 300
-"""Worlds each candidate of a position is played to the end in (the same for every candidate)."""
+PLAYOUTS = 150
+"""Worlds each candidate of a position is played to the end in (the same for every candidate). With the
+default 8 games, a 4-player Pirates Card Game oracle is about 250 positions: 12 minutes on 2 cores."""
 
 
 def _spec(kind: str) -> GameSpec:
@@ -68,9 +74,20 @@ def positions(
                         yield clone(state), seat
 
 
-def values(kind: str, state: JSON, seat: int, playouts: int, seed: str) -> dict[str, Any]:
+def world(game: Game, state: JSON, seat: int, rng: random.Random, worlds: str) -> JSON:
+    """A world the oracle plays on from: the true state with a new seed for the chance to come
+    (``worlds="true"``), or one sampled from what ``seat`` may know, as the search samples them
+    (``"sampled"``)."""
+    if worlds == "sampled":
+        return determinize(game, state, seat, rng)
+    played = clone(state)
+    played["seed"] = f"oracle-{rng.getrandbits(64):x}"
+    return played
+
+
+def values(kind: str, state: JSON, seat: int, playouts: int, seed: str, worlds: str = "true") -> dict[str, Any]:
     """One position of the oracle: each candidate's mean share of the victory over ``playouts`` worlds
-    played to the end (the same worlds and the same luck for every candidate)."""
+    (:func:`world`) played to the end (the same worlds and the same luck for every candidate)."""
     spec = _spec(kind)
     game, policy = spec.game, spec.player
     rng = random.Random(seed)
@@ -78,10 +95,10 @@ def values(kind: str, state: JSON, seat: int, playouts: int, seed: str) -> dict[
     player = game.controller(state, seat)
     totals = [0.0] * len(moves)
     for _ in range(playouts):
-        world = determinize(game, state, seat, rng)
+        start = world(game, state, seat, rng, worlds)
         luck = rng.getrandbits(64)
         for i, move in enumerate(moves):
-            after = game.apply(clone(world), seat, move, inplace=True, trusted=True).state
+            after = game.apply(clone(start), seat, move, inplace=True, trusted=True).state
             totals[i] += playout(game, after, policy, random.Random(luck), player, to_end=True)
     return {
         "seat": seat,
@@ -91,7 +108,7 @@ def values(kind: str, state: JSON, seat: int, playouts: int, seed: str) -> dict[
     }
 
 
-def _values(job: tuple[str, JSON, int, int, str]) -> dict[str, Any]:
+def _values(job: tuple[str, JSON, int, int, str, str]) -> dict[str, Any]:
     return values(*job)
 
 
@@ -103,6 +120,7 @@ def build(
     seed: str = "oracle",
     share: float = 0.15,
     playouts: int = PLAYOUTS,
+    worlds: str = "true",
     options: dict[str, Any] | None = None,
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -110,7 +128,7 @@ def build(
     """The oracle of ``kind`` at ``players``: its :func:`positions`, each with its candidates' :func:`values`
     (computed by ``jobs`` processes; ``progress``, if given, is told how many are measured, of how many)."""
     found = list(positions(kind, players, games, seed, share, options))
-    work = [(kind, state, seat, playouts, f"{seed}/values-{i}") for i, (state, seat) in enumerate(found)]
+    work = [(kind, state, seat, playouts, f"{seed}/values-{i}", worlds) for i, (state, seat) in enumerate(found)]
     measured = []
     with ProcessPoolExecutor(jobs or os.cpu_count()) as pool:
         for position in pool.map(_values, work):
@@ -124,6 +142,7 @@ def build(
         "seed": seed,
         "share": share,
         "playouts": playouts,
+        "worlds": worlds,
         "positions": measured,
     }
 
@@ -195,9 +214,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     made = commands.add_parser("build", help="measure the candidates' values at positions of normal-AI games")
     made.add_argument("kind", help="the game (games.registry)")
     made.add_argument("--players", type=int, default=2)
-    made.add_argument("--games", type=int, default=24, help="seeded normal-AI games the positions come from")
+    made.add_argument("--games", type=int, default=8, help="seeded normal-AI games the positions come from")
     made.add_argument("--share", type=float, default=0.15, help="the part of their decisions kept")
     made.add_argument("--playouts", type=int, default=PLAYOUTS, help="worlds per position, played to the end")
+    made.add_argument(
+        "--worlds",
+        choices=("true", "sampled"),
+        default="true",
+        help="play on from the true state (new chance), or from worlds sampled as the search samples them",
+    )
     made.add_argument("--seed", default="oracle")
     made.add_argument("--out", required=True, help="the JSON file written")
     scored = commands.add_parser("score", help="the search's gain over the normal AI by an oracle's values")
@@ -221,6 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             share=args.share,
             playouts=args.playouts,
+            worlds=args.worlds,
             jobs=args.jobs,
             progress=told,
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from games.core import JSON, Action, Game, Player, clone
-from games.oracle import build, main, score, values
+from games.oracle import build, main, score, values, world
 from games.registry import GAMES
 from games.search import candidates, determinize, playout, reward, search
 from tests.test_search import Counting, positions
@@ -32,6 +32,22 @@ def test_a_playout_to_the_end_ignores_the_horizon(monkeypatch: pytest.MonkeyPatc
     value = playout(game, world, policy, random.Random(5), 0, to_end=True)
     assert game.is_over(world) and policy.asked > 7
     assert value == reward(game, world, 0)
+
+
+def test_the_oracles_worlds_are_the_true_state_or_samples_of_what_the_seat_may_know(oracle: JSON) -> None:
+    game = GAMES["pirates"].game
+    position = oracle["positions"][0]
+    state, seat = position["state"], position["seat"]
+    true = world(game, state, seat, random.Random(1), "true")
+    assert true["seed"] != state["seed"] and {**true, "seed": state["seed"]} == state
+    sampled = world(game, state, seat, random.Random(1), "sampled")
+    assert game.view(sampled, seat) == game.view(state, seat)
+
+    def hands(state: JSON) -> list[list[int]]:
+        return [p["hand"] for i, p in enumerate(state["players"]) if i != seat]
+
+    assert any(hands(state)), "no other captain holds a card: the test would prove nothing"
+    assert any(hands(world(game, state, seat, random.Random(r), "sampled")) != hands(state) for r in range(5))
 
 
 def test_every_candidate_of_a_position_is_valued_and_the_normal_choice_comes_first(oracle: JSON) -> None:
@@ -65,8 +81,8 @@ def test_the_candidates_meet_the_same_worlds_and_luck_and_the_values_are_reprodu
     measured = values("pirates", state, seat, 3, "same")
     moves = len(measured["values"])
     assert len(seen) == 3 * moves and set(measured["values"].values()) == {0.5}
-    for world in range(3):  # every candidate of a world: its seed and its luck
-        played = seen[world * moves : (world + 1) * moves]
+    for number in range(3):  # every candidate of a world: its seed and its luck
+        played = seen[number * moves : (number + 1) * moves]
         assert len(set(played)) == 1
     assert len({s for s, _ in seen}) == 3
 
