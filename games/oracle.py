@@ -13,8 +13,11 @@ no estimate. A move's value is its mean share of the victory there.
 The worlds are the true state with a new seed for the chance to come (``--worlds true``, the default):
 the other seats' real cards, which are not dealt at random given what the seat saw (a captain who picks
 a fight tends to hold the cards for it). ``--worlds sampled`` samples them as the search does
-(:func:`~games.search.determinize`), and so shares the search's blind spot: it scored switching at 1.0
-standard errors as a gain at 4 players, where the arena lost (README, the AI).
+(:func:`~games.search.determinize`), and so shares the search's assumption. Either way a move is valued
+one step away from the normal AI, which plays on; the search switches at every turn, and a switch that
+pays once need not pay every time. Switching at 1.0 standard errors instead of 1.5 scored as a gain on
+both kinds of worlds at 4 players and lost the arena (README, the AI): screen with the oracle, decide
+with an arena.
 
 ``score`` runs the search, as the code configures it, at every position and adds up what its move gains
 over the normal AI's choice by those values: the wins it adds over the positions, with every switch
