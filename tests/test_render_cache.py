@@ -413,8 +413,8 @@ async def test_a_pool_idle_for_a_while_hands_back_the_pages_of_its_last_few_rend
         await asyncio.sleep(0.3)
         assert trims == []  # nothing drawn yet: nothing to hand back
         for n in range(3):  # fewer than TRIM_AFTER: no trim as they go
+            drawn = time.monotonic()  # the last render ends after this, and the pool is idle only from then
             await two.run(int, n)
-        drawn = time.monotonic()
         assert trims == []
         await asyncio.sleep(1.0)
         assert len(trims) == 1 and trims[0] >= drawn + 0.5  # once, by one of the two threads, when idle
