@@ -42,7 +42,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from games.core import JSON, Action, Game, clone
-from games.search import THINK_MS, candidates, determinize, playout, search
+from games.search import THINK_MS, candidates, decide, determinize, playout
 from games.simulate import self_play
 
 if TYPE_CHECKING:
@@ -151,12 +151,11 @@ def build(
 
 
 def _decide(job: tuple[str, JSON, int, int, int | None, str]) -> tuple[str, float]:
+    """The hard AI's action text at one position (:func:`games.search.decide`) and its time in ms."""
     kind, state, seat, think_ms, iterations, seed = job
-    spec = _spec(kind)
     started = time.perf_counter()
-    rng = random.Random(seed)
-    action = search(spec.game, state, seat, spec.player, rng, think_ms=think_ms, iterations=iterations)
-    return action.encode(), (time.perf_counter() - started) * 1000
+    action = decide(kind, state, seat, think_ms, seed, iterations)
+    return action, (time.perf_counter() - started) * 1000
 
 
 def _verb(text: str) -> str:
