@@ -455,16 +455,23 @@ class Game(ABC):
                 since[s] = step
         return Step(new, events)
 
-    def _refusal(self, state: JSON, seat: int, action: Action) -> str:
-        """Why ``action`` is not legal: the engine's own reason when its rules code gives one (tried on a
-        copy), else a general one."""
+    def refusal(self, state: JSON, seat: int, action: Action) -> str | None:
+        """Why ``action``, which is not legal for ``seat`` now, is not, in the engine's own words; ``None``
+        leaves the general refusal. By default whatever :meth:`play` raises when the action is tried on a
+        copy (rules code that checks as it goes); a game whose :meth:`play` trusts its caller, as
+        :meth:`apply` lets it, gives its reasons here instead."""
         try:
             self.play(clone(state), seat, action)
         except IllegalAction as exc:
             return str(exc)
         except (ValueError, LookupError, TypeError):
             pass  # text the engine could not even parse ("bury ²")
-        return T("`{action}` is not one of your moves right now; autocomplete lists them.", action=action.encode()[:40])
+        return None
+
+    def _refusal(self, state: JSON, seat: int, action: Action) -> str:
+        return self.refusal(state, seat, action) or T(
+            "`{action}` is not one of your moves right now; autocomplete lists them.", action=action.encode()[:40]
+        )
 
     @abstractmethod
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:

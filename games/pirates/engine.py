@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar, cast
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Outcome, Termination
+from games.core import JSON, Action, Event, Game, Outcome, Termination
 from games.i18n import N, T
 from games.pirates import duel, hidden, turn
 from games.pirates.cards import BY_CODE, DECK_SIZE
@@ -249,16 +249,13 @@ class Pirates(Game):
 
     # ------------------------------------------------------------------ mutation
 
+    def refusal(self, state: JSON, seat: int, action: Action) -> str | None:
+        main = state["pending"] is None and state["duel"] is None
+        return (main and turn.main_refusal(state, seat, action)) or None
+
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
-        if action not in self.legal_actions(state, seat):
-            main = state["pending"] is None and state["duel"] is None
-            raise IllegalAction(
-                (main and turn.main_refusal(state, seat, action))
-                or T(
-                    "`{action}` is not one of your moves right now; autocomplete lists them.",
-                    action=action.encode()[:40],
-                )
-            )
+        # ``apply`` has checked the action (or its caller picked it from ``legal_actions``): not again here,
+        # where it took a tenth of the hard AI's playouts. Refusals: ``refusal``.
         rng = cast(random.Random, LazyRandom(lambda: self.rng(state)))
         events: list[Event] = []
         pending = state["pending"]
