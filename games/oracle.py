@@ -42,6 +42,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from games.core import JSON, Action, Game, clone
+from games.i18n import unread
 from games.search import THINK_MS, candidates, decide, determinize, playout
 from games.simulate import self_play
 
@@ -88,6 +89,7 @@ def world(game: Game, state: JSON, seat: int, rng: random.Random, worlds: str) -
     return played
 
 
+@unread()  # the playouts' events are never read
 def values(kind: str, state: JSON, seat: int, playouts: int, seed: str, worlds: str = "true") -> dict[str, Any]:
     """One position of the oracle: each candidate's mean share of the victory over ``playouts`` worlds
     (:func:`world`) played to the end (the same worlds and the same luck for every candidate)."""

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from games.core import JSON, Action, Game, Player, clone
+from games.i18n import unread
 from games.simulate import next_actor
 
 THINK_MS = 1000
@@ -154,6 +155,7 @@ def candidates(game: Game, known: JSON, seat: int, policy: Player, rng: random.R
     return [choice, *(a for a in dict.fromkeys(policy.shortlist(game, known, seat)) if a != choice)]
 
 
+@unread()  # the playouts' events are never read
 def search(
     game: Game,
     state: JSON,

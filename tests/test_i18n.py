@@ -119,3 +119,22 @@ def test_a_marked_message_is_written_out_in_each_language_with_its_values() -> N
     assert localize(joined([T("Scores"), "Ben", "Cleo"]), "de") == "Punkte, Ben und Cleo"
     assert localize(T("Scores")) == "Scores" and localize(T("Scores"), "de-DE") == "Punkte"
     assert localize(T("It is not your turn."), "fr") == "It is not your turn."  # no French: English
+
+
+def test_text_made_unread_is_not_marked_and_only_in_its_thread() -> None:
+    import threading
+
+    from games.i18n import unread
+
+    with unread():
+        assert T("{seat} draws.", seat=seat_ref(0)) == "" and N("{n} card", "{n} cards", 2) == ""
+        assert localize(T("This game is over.")) == "This game is over."  # a message without values: cached
+        elsewhere: list[str] = []
+        thread = threading.Thread(target=lambda: elsewhere.append(localize(T("{n} up", n=3))))
+        thread.start()
+        thread.join()
+        assert elsewhere == ["3 up"]
+        with unread():
+            pass
+        assert T("{n} up", n=3) == ""  # still unread after a nested context ends
+    assert localize(T("{n} up", n=3)) == "3 up"

@@ -4,6 +4,7 @@ when there is nothing to choose, keeps to its time, and runs in a process pool."
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import random
 import time
@@ -12,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from games.core import JSON, Action, Game, Player, clone
+from games.i18n import unread
 from games.registry import GAMES, LEVELS
 from games.search import HardPlayer, decide, determinize, playout, reward, search
 from games.simulate import next_actor, self_play
@@ -203,3 +205,23 @@ def test_the_default_estimate_is_an_even_share_among_the_players_still_in() -> N
     game = GAMES["piratz"].game
     state = game.new_game(3, seed="estimate")
     assert [game.estimate(state, p) for p in range(3)] == [pytest.approx(1 / 3)] * 3
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_playouts_events_go_unread_and_decide_nothing(kind: str) -> None:
+    """The search marks no event text (:func:`games.i18n.unread`), and decides exactly as it does with
+    every event marked: no engine or AI reads the text of an event it makes."""
+    spec = GAMES[kind]
+    marked = search.__wrapped__  # the search without its ``unread`` context
+    for state, seat in positions(kind, count=2):
+        world = determinize(spec.game, state, seat, random.Random(5))
+        played = []
+        for context in (unread, contextlib.nullcontext):
+            after = clone(world)
+            with context():
+                worth = playout(spec.game, after, spec.player, random.Random(9), seat, to_end=True)
+            played.append((worth, after["step"]))
+        assert played[0] == played[1]
+        quiet = search(spec.game, state, seat, spec.player, random.Random(7), iterations=PLAYOUTS * 4)
+        loud = marked(spec.game, state, seat, spec.player, random.Random(7), iterations=PLAYOUTS * 4)
+        assert quiet == loud
