@@ -475,9 +475,11 @@ class Game(ABC):
 
     @abstractmethod
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
-        """Apply a move by a seat that may act now, mutating ``state``. Must raise
-        :class:`IllegalAction` with a specific reason, before mutating, for any action not in
-        :meth:`legal_actions`."""
+        """Apply a move by a seat that may act now, mutating ``state``. :meth:`apply` calls it only with an
+        action it has checked against :meth:`legal_actions` (or that its trusted caller picked from them).
+        Rules code that checks as it goes raises :class:`IllegalAction` with a specific reason, before
+        mutating, for an action that is not legal: :meth:`refusal` tries it on a copy to give that
+        reason. A game whose ``play`` checks nothing gives its reasons in :meth:`refusal` instead."""
 
 
 class Player(ABC):
