@@ -24,7 +24,7 @@ import logging
 import os
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -34,13 +34,14 @@ import discord
 from dotenv import load_dotenv
 
 from cogs.app import TableBot, create_bot
-from games.core import Game, IllegalAction, Option
+from games.core import IllegalAction
 from games.i18n import localize
+from games.options import game_options, option_form
 from games.registry import GAMES, LEVELS
 from games.search import THINK_MS
 from tables.config import Config, ConfigError, shard_ids
 
-__all__ = ["create_bot", "game_options", "main"]
+__all__ = ["create_bot", "main"]
 
 
 NO_TOKEN = """\
@@ -59,8 +60,6 @@ BAD_TOKEN = (
     "Reset Token) into .env."
 )
 
-_BOOLEANS = {"on": True, "true": True, "yes": True, "1": True, "off": False, "false": False, "no": False, "0": False}
-
 
 class Fatal(Exception):
     """A problem the user can fix, told in one line; ``status`` is the exit status."""
@@ -68,58 +67,6 @@ class Fatal(Exception):
     def __init__(self, message: str, status: int = 1) -> None:
         super().__init__(message)
         self.status = status
-
-
-# ---------------------------------------------------------------------- game options
-
-
-def _form(option: Option) -> str:
-    """How an option is written on the command line: ``blind=on|off``, ``variant=standard|…``."""
-    if isinstance(option.default, bool):
-        return f"{option.name}=on|off"
-    if option.choices:
-        return f"{option.name}={'|'.join(option.choices)}"
-    return f"{option.name}=VALUE"
-
-
-def _known_options(game: Game) -> str:
-    if not game.options:
-        return "it has none"
-    return "its options: " + ", ".join(_form(o) for o in game.options)
-
-
-def _option_value(option: Option, text: str) -> Any:
-    """``text`` read as the option's type (a boolean word, a choice in any case), checked by the option."""
-    value: Any = text
-    if isinstance(option.default, bool):
-        if text.lower() not in _BOOLEANS:
-            raise ValueError(f"--option {option.name}={text}: say on or off (or true/false, yes/no, 1/0)")
-        value = _BOOLEANS[text.lower()]
-    elif option.choices:
-        value = next((c for c in option.choices if c.lower() == text.lower()), text)
-    try:
-        return option.validate(value)
-    except IllegalAction as exc:
-        raise ValueError(f"--option {option.name}={text}: {localize(str(exc)).rstrip('.')}") from None
-
-
-def game_options(game: Game, assignments: Iterable[str]) -> dict[str, Any]:
-    """The table options given as ``name=value`` texts, read and checked with the game's :class:`Option`s.
-
-    Booleans take on/off, true/false, yes/no or 1/0; choices and names ignore case. Raises ``ValueError``
-    with a one-line message that names the valid options or values.
-    """
-    known = {o.name.lower(): o for o in game.options}
-    options: dict[str, Any] = {}
-    for text in assignments:
-        name, equals, value = text.partition("=")
-        if not equals or not name.strip():
-            raise ValueError(f"--option takes NAME=VALUE, not {text!r} ({_known_options(game)})")
-        option = known.get(name.strip().lower())
-        if option is None:
-            raise ValueError(f"{localize(game.title)} has no option {name.strip()!r}; {_known_options(game)}")
-        options[option.name] = _option_value(option, value.strip())
-    return options
 
 
 # ---------------------------------------------------------------------- the command line
@@ -153,7 +100,7 @@ def _options_epilog() -> str:
     for kind, spec in GAMES.items():
         for option in spec.game.options:
             default = ("on" if option.default else "off") if isinstance(option.default, bool) else option.default
-            lines.append(f"  {kind:<{width - 2}}{_form(option)} (default: {default})")
+            lines.append(f"  {kind:<{width - 2}}{option_form(option)} (default: {default})")
             lines += textwrap.wrap(option.description, 79, initial_indent=" " * width, subsequent_indent=" " * width)
     return "\n".join(lines)
 

@@ -26,10 +26,11 @@ import pytest
 
 import bot
 import games.simulate
-from bot import game_options, main
+from bot import main
 from cogs import app
 from cogs.demo import SimTable
 from games.i18n import T, gettext, localize
+from games.options import game_options
 from games.registry import GAMES
 from tables.config import Config
 
