@@ -8,7 +8,8 @@ configuration is scored in minutes instead of an arena's hours::
 have a choice (the positions). At each one, every move the search would compare there
 (:func:`games.search.candidates`: the normal AI's choice and its shortlist) is played in the same
 ``--playouts`` worlds, and the game is played out **to its end** by the normal AI, with no horizon and
-no estimate. A move's value is its mean share of the victory there.
+no estimate. A move's value is its mean share of the victory there. ``--option NAME=VALUE`` (repeatable)
+sets the tables' options as for ``python bot.py arena`` (:mod:`games.options`).
 
 The worlds are the true state with a new seed for the chance to come (``--worlds true``, the default):
 the other seats' real cards, which are not dealt at random given what the seat saw (a captain who picks
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.core import JSON, Action, Game, clone
 from games.i18n import unread
+from games.options import game_options
 from games.search import THINK_MS, candidates, decide, determinize, playout
 from games.simulate import self_play
 
@@ -148,6 +150,7 @@ def build(
         "share": share,
         "playouts": playouts,
         "worlds": worlds,
+        "options": _spec(kind).game.resolve_options(options or {}),
         "positions": measured,
     }
 
@@ -228,6 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="play on from the true state (new chance), or from worlds sampled as the search samples them",
     )
     made.add_argument("--seed", default="oracle")
+    made.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a table option (as python bot.py arena)"
+    )
     made.add_argument("--out", required=True, help="the JSON file written")
     scored = commands.add_parser("score", help="the search's gain over the normal AI by an oracle's values")
     scored.add_argument("oracle", help="a file written by build")
@@ -238,6 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.add_argument("--jobs", type=int, default=None, help="processes (default: one per core)")
     args = parser.parse_args(argv)
     if args.command == "build":
+        try:
+            options = game_options(_spec(args.kind).game, args.option)
+        except ValueError as exc:
+            parser.error(str(exc))
 
         def told(done: int, total: int) -> None:
             if done % 25 == 0 or done == total:
@@ -251,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             share=args.share,
             playouts=args.playouts,
             worlds=args.worlds,
+            options=options,
             jobs=args.jobs,
             progress=told,
         )

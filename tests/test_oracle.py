@@ -3,6 +3,7 @@ search configuration's score as the sum of what its switches gain by those value
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -118,3 +119,15 @@ def test_the_command_writes_an_oracle_and_scores_it(tmp_path: Path, capsys: pyte
     assert main(["score", str(out), "--iterations", "4", "--jobs", "1"]) == 0
     report = capsys.readouterr().out
     assert '"gain"' in report and '"by_switch"' in report
+
+
+def test_an_oracle_of_tables_with_an_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "blind.json"
+    args = ["build", "piratz", "--games", "1", "--share", "0.05", "--playouts", "2", "--jobs", "1", "--out", str(out)]
+    assert main([*args, "--option", "blind=on"]) == 0
+    built = json.loads(out.read_text(encoding="utf-8"))
+    assert built["options"] == {"blind": True} and built["positions"]
+    assert all(p["state"]["options"]["blind"] for p in built["positions"])
+    with pytest.raises(SystemExit):
+        main([*args, "--option", "sails=on"])
+    assert "has no option 'sails'" in capsys.readouterr().err
