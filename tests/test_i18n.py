@@ -9,13 +9,14 @@ refusals, outcomes, and the rules. Then the German catalogs: no message of the c
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator
 
 import pytest
 
 from games.catalogs import conflicts, gaps
 from games.core import IllegalAction, Option
-from games.i18n import N, T, joined, localize, seat_ref, with_names
+from games.i18n import N, T, joined, localize, seat_ref, unread, with_names
 from games.registry import GAMES, GameSpec
 from games.simulate import next_actor
 from tests.i18n_checks import pseudo, unmarked
@@ -122,10 +123,6 @@ def test_a_marked_message_is_written_out_in_each_language_with_its_values() -> N
 
 
 def test_text_made_unread_is_not_marked_and_only_in_its_thread() -> None:
-    import threading
-
-    from games.i18n import unread
-
     with unread():
         assert T("{seat} draws.", seat=seat_ref(0)) == "" and N("{n} card", "{n} cards", 2) == ""
         assert localize(T("This game is over.")) == "This game is over."  # a message without values: cached
