@@ -90,3 +90,36 @@ def test_to_png_writes_the_images_pixels_in_a_png_any_decoder_reads(w: int, h: i
     assert (decoded.mode, decoded.size) == ("RGB", (w, h))
     assert decoded.tobytes() == image.convert("RGB").tobytes()
     assert zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])[:: 3 * w + 1] == bytes(h)  # filter 0
+
+
+@pytest.mark.parametrize(("w", "h"), [(1, 1), (7, 3), (1140, 1338)])
+def test_scanlines_are_the_rows_each_followed_by_a_zero_in_one_encoder_call(
+    w: int, h: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(f"rows {w}x{h}")
+    image = Image.new("RGB", (w, h), (9, 26, 40))
+    image.putdata([tuple(rng.randrange(256) for _ in "RGB") for _ in range(min(w * h, 5000))])
+    expected = b"".join(image.tobytes()[3 * w * y : 3 * w * (y + 1)] + b"\0" for y in range(h))
+    asked: list[int] = []
+    getencoder = Image._getencoder
+
+    class Partial:
+        """Pillow's raw encoder as if it would write no more than 64 KB a call."""
+
+        def __init__(self, *args: object) -> None:
+            self.inner = getencoder(*args)
+
+        def setimage(self, *args: object) -> None:
+            self.inner.setimage(*args)
+
+        def encode(self, size: int) -> tuple[int, int, bytes]:
+            asked.append(size)
+            return self.inner.encode(min(size, 65536))
+
+        def cleanup(self) -> None:
+            self.inner.cleanup()
+
+    assert theme._scanlines(image) == expected
+    monkeypatch.setattr(Image, "_getencoder", Partial)
+    assert theme._scanlines(image) == expected  # an encoder that stops short: Pillow's own loop, the same bytes
+    assert asked[0] == len(expected)  # the whole image was asked for at once
