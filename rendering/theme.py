@@ -10,6 +10,7 @@ import math
 import struct
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -868,6 +869,38 @@ def _scanlines(rgb: Image.Image) -> bytes:
     return rows
 
 
+SHARED_DEFLATE = 1 << 20
+"""Bytes of rows from which a PNG's deflate is shared with :data:`_HELPER` (a board's are 4–5 MB)."""
+_HELPER = ThreadPoolExecutor(1, thread_name_prefix="deflate")
+"""One thread that deflates the second half of a large image's rows while the render's own thread does the
+first. ISA-L lets go of the GIL while it deflates, so the halves run on two cores at once."""
+
+
+def _deflate(rows: memoryview) -> tuple[bytes, ...]:
+    """The zlib stream of a zero byte (the first row's filter) and then ``rows``, in pieces.
+
+    A large image's rows are deflated in two halves, the second on :data:`_HELPER`: two raw deflate
+    streams, the first ending on a byte boundary (a sync flush) and neither reaching into the other, make
+    one stream (as pigz does). A board is deflated in ~0.65 of the time where a core is free. Where the
+    helper is still busy with another image, this thread deflates both halves itself, never waiting.
+    """
+    if len(rows) < SHARED_DEFLATE:
+        deflate = isal_zlib.compressobj(1)
+        return deflate.compress(b"\x00"), deflate.compress(rows), deflate.flush()
+    cut = len(rows) // 2
+    tail = _HELPER.submit(_raw_deflate, rows[cut:], isal_zlib.Z_FINISH)
+    head = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)  # raw: the zlib header and checksum are ours
+    first = (head.compress(b"\x00"), head.compress(rows[:cut]), head.flush(isal_zlib.Z_SYNC_FLUSH))
+    checksum = isal_zlib.adler32(rows, isal_zlib.adler32(b"\x00"))
+    second = _raw_deflate(rows[cut:], isal_zlib.Z_FINISH) if tail.cancel() else tail.result()
+    return b"\x78\x01", *first, second, checksum.to_bytes(4, "big")  # zlib: deflate, 32 KB window, fastest
+
+
+def _raw_deflate(rows: memoryview, end: int) -> bytes:
+    deflate = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
+    return deflate.compress(rows) + deflate.flush(end)
+
+
 def to_png(image: Image.Image) -> bytes:
     """Encode ``image`` as PNG bytes, fast.
 
@@ -887,8 +920,7 @@ def to_png(image: Image.Image) -> bytes:
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     w, h = rgb.size
     padded = memoryview(_scanlines(rgb))
-    deflate = isal_zlib.compressobj(1)
-    idat = (deflate.compress(b"\x00"), deflate.compress(padded[:-1]), deflate.flush())
+    idat = _deflate(padded[:-1])
     header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit truecolour, no interlace
     return b"".join(
         [b"\x89PNG\r\n\x1a\n", *_png_chunk(b"IHDR", header), *_png_chunk(b"IDAT", *idat), *_png_chunk(b"IEND")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import threading
 import zlib
 
 import pytest
@@ -123,3 +124,23 @@ def test_scanlines_are_the_rows_each_followed_by_a_zero_in_one_encoder_call(
     monkeypatch.setattr(Image, "_getencoder", Partial)
     assert theme._scanlines(image) == expected  # an encoder that stops short: Pillow's own loop, the same bytes
     assert asked[0] == len(expected)  # the whole image was asked for at once
+
+
+def test_a_large_images_deflate_is_shared_with_the_helper_or_done_alone_while_it_is_busy() -> None:
+    rng = random.Random("halves")
+    image = Image.new("RGB", (1140, 1338), (17, 46, 62))
+    image.putdata([tuple(rng.randrange(256) for _ in "RGB") for _ in range(40_000)])  # noise over both halves
+    assert 3 * image.width * image.height >= theme.SHARED_DEFLATE
+    shared = theme.to_png(image)
+    busy, release = threading.Event(), threading.Event()
+    blocker = theme._HELPER.submit(lambda: (busy.set(), release.wait(10)))
+    try:
+        assert busy.wait(10)
+        alone = theme.to_png(image)  # the helper is busy: this thread deflates both halves, without waiting
+        assert not blocker.done()
+    finally:
+        release.set()
+    for png in (shared, alone):
+        decoded = Image.open(io.BytesIO(png))
+        assert decoded.tobytes() == image.tobytes()
+        zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])  # one zlib stream, its checksum right
