@@ -638,20 +638,10 @@ def _draw_player(
     notes = {"crew": T("no tribe yet"), "auction": T("no crew yet")}
     note = localize(notes.get(view["phase"], T("all aboard")), locale)
     rows = _count_rows(view["seats"], locale)
-    content = _player_content(
-        seat,
-        name,
-        x1 - x0,
-        name_lines,
-        rows,
-        area,
-        player["hand_count"],
-        player["token_count"],
-        player["captain"],
-        note,
-        locale,
-    )
+    content = _player_content(seat, name, x1 - x0, name_lines, area, player["captain"], note, locale)
     img.paste(content, (x0 + INSET, y0 + INSET))
+    counts = _player_counts(x1 - x0, rows, player["hand_count"], player["token_count"], locale)
+    img.paste(counts, (x0 + INSET, y0 + INSET + content.height))
     if seat in view["to_act"] and view["phase"] != "over":
         t.glow(img, box)
         tag = localize(T("MUST SET SAIL") if view["must_sail"] else _TAGS.get(view["phase"], T("TO ACT")), locale)
@@ -665,23 +655,13 @@ def _draw_player(
 
 @image_cache
 def _player_content(
-    seat: int,
-    name: str,
-    w: int,
-    name_lines: int,
-    rows: int,
-    area: tuple[str, ...],
-    hand_count: int,
-    token_count: int,
-    captain: str | None,
-    note: str,
-    locale: str,
+    seat: int, name: str, w: int, name_lines: int, area: tuple[str, ...], captain: str | None, note: str, locale: str
 ) -> Image.Image:
-    """A player panel's contents on parchment (opaque, for inside the frame): the name in the seat's
-    colour; the figures in the play area (or ``note``) and the captain's marker; hand size and tokens
-    held, in words, on one row or two. Cached: most renders repeat them."""
+    """A player panel's contents on parchment (opaque, for inside the frame) but its counts: the name in
+    the seat's colour; the figures in the play area (or ``note``) and the captain's marker. Cached: most
+    renders repeat them (the counts, which change more often, are :func:`_player_counts`)."""
     cw, extra = w - 2 * INSET, (name_lines - 1) * t.NAME_LINE_H
-    img = Image.new("RGB", (cw, 108 + rows * COUNT_ROW_H + extra), t.PARCHMENT)
+    img = Image.new("RGB", (cw, 106 + extra), t.PARCHMENT)
     lines = len(t.name_lines(name, cw - 4, 26, 42, NAME_LINES)[0])  # as _name_room measures it
     y = 2 + (name_lines - lines) * t.NAME_LINE_H / 2  # a shorter name centred beside the longest
     t.name_pill(img, (2, y), name, seat, cw - 4, 26, 42, lines=NAME_LINES, align="left")
@@ -709,8 +689,16 @@ def _player_content(
         for n, part in enumerate(parts):
             cy = y + 27 + (n - (len(parts) - 1) / 2) * 26
             t.text(img, (x, cy), part, t.font(SMALL, bold=True), t.INK_SOFT, anchor="lm")
-    # Hand size and tokens held, side by side or one under the other.
-    x, cy = 4, y + 56 + COUNT_ROW_H / 2
+    return img
+
+
+@image_cache
+def _player_counts(w: int, rows: int, hand_count: int, token_count: int, locale: str) -> Image.Image:
+    """Under a player panel's figures, on parchment: hand size and tokens held, in words, side by side or
+    one under the other (``rows``). The same for every seat with the same counts."""
+    cw = w - 2 * INSET
+    img = Image.new("RGB", (cw, rows * COUNT_ROW_H + 2), t.PARCHMENT)
+    x, cy = 4, COUNT_ROW_H / 2
     counts = ((_mini_back(), hand_count, 0), (_pool_icon(0, 34), token_count, 1))
     for pic, n, which in counts:
         x = _count(img, x, cy, pic, n, _count_words(locale, n)[which], cw) + 18
