@@ -324,7 +324,8 @@ def test_five_players_names_and_counts_are_not_cut() -> None:
     state = next(s for s in states if any(ship["spaces"][3] for ship in s["ships"]))
     view = copy.deepcopy(GAME.view(state, None))
     captain = next(p["seat"] for p in view["players"] if p["captain"])
-    view["players"][captain]["hand_count"], view["players"][captain]["token_count"] = 1, 1
+    for n, player in enumerate(view["players"]):  # counts of their own: a count row's image is shared
+        player["hand_count"], player["token_count"] = (1, 1) if player["seat"] == captain else (n + 2, n + 2)
     names = ["Anne Bonny", "Captain Christopher", "Mary Read", "Blackbeard", "Grace O'Malley"]
     texts = drawn_texts(sp.render_board, view, names)
     assert not any("…" in s for s in texts)
