@@ -154,26 +154,14 @@ def _stamp(
     anchor: str,
     outline: RGB | None,
 ) -> None:
-    if len(s) > 40 and "\n" not in s and _runs(s, fnt) is None:
-        _stamp_words(canvas, xy, s, fnt, fill, anchor, outline)
+    if len(s) <= 40 or "\n" in s or _runs(s, fnt) is not None:
+        img, (dx, dy) = (_text_image if len(s) <= 40 else _draw_text)(s, fnt, fill, anchor, outline)
+        _over(canvas, img, round(xy[0]) + dx, round(xy[1]) + dy)
         return
-    img, (dx, dy) = (_text_image if len(s) <= 40 else _draw_text)(s, fnt, fill, anchor, outline)
-    _over(canvas, img, round(xy[0]) + dx, round(xy[1]) + dy)
-
-
-def _stamp_words(
-    canvas: Image.Image,
-    xy: tuple[float, float],
-    s: str,
-    fnt: ImageFont.FreeTypeFont,
-    fill: RGB,
-    anchor: str,
-    outline: RGB | None,
-) -> None:
-    """A long line of plain text, a word at a time. The long lines (events, prompts) change with every
-    move, but their words hardly ever: each word is rasterised once and cached, where drawing the line
-    whole rasterised every glyph of it again (~1 ms a line against ~0.3). Each word starts where it would
-    in the whole line, to the pixel (the vertical anchors are the font's, the same for every word)."""
+    # A long line of plain text, a word at a time. The long lines (events, prompts) change with every move,
+    # but their words hardly ever: each word is rasterised once and cached, where drawing the line whole
+    # rasterised every glyph of it again (~1 ms a line against ~0.3). Each word starts where it would in the
+    # whole line, to the pixel (the vertical anchors are the font's, the same for every word).
     x = xy[0]
     if anchor[0] != "l":
         x -= _measure(s, fnt) / (2 if anchor[0] == "m" else 1)

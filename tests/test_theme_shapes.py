@@ -9,7 +9,7 @@ import threading
 import zlib
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageStat
 
 from rendering import theme
 
@@ -144,3 +144,22 @@ def test_a_large_images_deflate_is_shared_with_the_helper_or_done_alone_while_it
         decoded = Image.open(io.BytesIO(png))
         assert decoded.tobytes() == image.tobytes()
         zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])  # one zlib stream, its checksum right
+
+
+@pytest.mark.parametrize("anchor", ["lm", "mm", "rs", "la"])
+def test_a_long_line_is_drawn_from_its_cached_words_where_the_whole_line_would_be(anchor: str) -> None:
+    line = "Calico Jack revealed a bird card for the snail: no match, and  Anne Bonny sets sail."
+    fnt = theme.font(26)
+    whole, worded = (Image.new("RGB", (1140, 80), (9, 26, 40)) for _ in range(2))
+    ImageDraw.Draw(whole).text((570, 40), line, font=fnt, fill=(240, 240, 230), anchor=anchor)
+    theme._text_image.cache_clear()
+    theme.text(worded, (570, 40), line, fnt, (240, 240, 230), anchor=anchor)
+    assert theme._text_image.cache_info().misses == len(set(line.split()))  # each word rasterised once
+    ink = ImageChops.difference(whole, Image.new("RGB", whole.size, (9, 26, 40))).getbbox()
+    assert ink is not None
+    drawn = ImageChops.difference(worded, Image.new("RGB", whole.size, (9, 26, 40))).getbbox()
+    assert drawn is not None and all(abs(a - b) <= 1 for a, b in zip(drawn, ink, strict=True))
+    # A word may sit a pixel from where the whole line put it, no more: the images blurred by a pixel agree.
+    blur = ImageFilter.BoxBlur(1)
+    difference = ImageChops.difference(whole.filter(blur), worded.filter(blur)).convert("L")
+    assert ImageStat.Stat(difference).mean[0] < 1.5
