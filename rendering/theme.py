@@ -902,17 +902,18 @@ def _deflate(rows: memoryview) -> tuple[bytes, ...]:
         deflate = isal_zlib.compressobj(1)
         return deflate.compress(b"\x00"), deflate.compress(rows), deflate.flush()
     cut = len(rows) // 2
-    tail = _HELPER.submit(_raw_deflate, rows[cut:], isal_zlib.Z_FINISH)
-    head = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)  # raw: the zlib header and checksum are ours
-    first = (head.compress(b"\x00"), head.compress(rows[:cut]), head.flush(isal_zlib.Z_SYNC_FLUSH))
+    tail = _HELPER.submit(_raw_deflate, isal_zlib.Z_FINISH, rows[cut:])
+    first = _raw_deflate(isal_zlib.Z_SYNC_FLUSH, b"\x00", rows[:cut])
     checksum = isal_zlib.adler32(rows, isal_zlib.adler32(b"\x00"))
-    second = _raw_deflate(rows[cut:], isal_zlib.Z_FINISH) if tail.cancel() else tail.result()
-    return b"\x78\x01", *first, second, checksum.to_bytes(4, "big")  # zlib: deflate, 32 KB window, fastest
+    second = _raw_deflate(isal_zlib.Z_FINISH, rows[cut:]) if tail.cancel() else tail.result()
+    return b"\x78\x01", first, second, checksum.to_bytes(4, "big")  # zlib: deflate, 32 KB window, fastest
 
 
-def _raw_deflate(rows: memoryview, end: int) -> bytes:
+def _raw_deflate(end: int, *parts: bytes | memoryview) -> bytes:
+    """``parts`` as one raw deflate stream (the zlib header and checksum are the caller's), ending with
+    ``end``: a sync flush (on a byte boundary, more to follow) or the stream's end."""
     deflate = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
-    return deflate.compress(rows) + deflate.flush(end)
+    return b"".join([*map(deflate.compress, parts), deflate.flush(end)])
 
 
 def to_png(image: Image.Image) -> bytes:
