@@ -636,6 +636,96 @@ def test_duel_flee_returns_the_other_choice_unseen() -> None:
     assert len(state["players"][other]["hand"]) == before + 1 and "flees" in texts(events)
 
 
+# ---------------------------------------------------------------------------------------------- sightings
+# What a seat has seen of another player's hidden cards stays in every world the hard AI samples for it
+# (``games.pirates.hidden``): the card a combat's winner takes, a sunk ship kept as crew or as a mission, and
+# for the victim of a plunder, the card or mission taken.
+
+
+def codes_of(cards: list) -> list[str]:
+    return [face(c).code for c in cards]
+
+
+def worlds(state: dict, seat: int | None, count: int = 30) -> list[dict]:
+    return [G.scramble(state, seat, random.Random(i)) for i in range(count)]
+
+
+def duel3() -> dict:
+    """Seats 0 and 1 in a combat at sea (seat 0 attacking), seat 2 in port."""
+    state = table(
+        3,
+        s0={"ship": "5h", "hand": ["9c", "8c", "2d"], "place": "sea", "missions": ["kh"]},
+        s1={"ship": "6d", "hand": ["9s", "3c", "4h"], "missions": ["5s", "6c"], "place": "sea"},
+        s2={"ship": "7s", "hand": ["2h", "10s"], "missions": ["qd"]},
+    )
+    stack(state, "10d")
+    do(state, 0, "ship")
+    do(state, 0, "fight 1")
+    return state
+
+
+def test_the_card_a_combat_winner_takes_stays_in_its_hand_in_every_world() -> None:
+    state = duel3()
+    do(state, 0, "play 9c")
+    do(state, 1, "play 3c")  # seat 0 wins and takes 3♣, revealed to all
+    assert [(face(k["card"]).code, k["seat"], k["pile"], k["by"]) for k in state["known"]] == [("3c", 0, "hand", None)]
+    for viewer in (1, 2, None):
+        assert all("3c" in codes_of(w["players"][0]["hand"]) for w in worlds(state, viewer)), viewer
+        # the rest of the hand is still dealt again
+        assert len({tuple(sorted(w["players"][0]["hand"])) for w in worlds(state, viewer)}) > 1, viewer
+
+
+def test_a_plundered_mission_is_known_to_its_victim_only() -> None:
+    state = duel3()
+    do(state, 0, "play 9c")
+    do(state, 1, "play 3c")
+    do(state, 0, "spoils mission")
+    taken = codes_of(state["players"][0]["missions"])
+    assert len(taken) == 1 and taken[0] in ("5s", "6c")
+    # seat 1 knows which of its missions went; seat 2 and the spectators only that one did
+    assert all(codes_of(w["players"][0]["missions"]) == taken for w in worlds(state, 1))
+    for viewer in (2, None):
+        seen = worlds(state, viewer)
+        assert any(codes_of(w["players"][0]["missions"]) != taken for w in seen), viewer
+        assert all(k["by"] is None for w in seen for k in w["known"]), "another seat's sighting in the world"
+
+
+def test_a_sunk_ship_kept_as_crew_is_seen_until_it_is_fired() -> None:
+    state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "place": "sea"}, s1={"ship": "6d", "hand": ["2h", "2s"]})
+    stack(state, "3d")
+    do(state, 0, "ship")
+    do(state, 0, "fire 10c")
+    do(state, 0, "plunder crew")
+    assert all("3d" in codes_of(w["players"][0]["hand"]) for w in worlds(state, 1))
+    do(state, 1, "crew")
+    stack(state, "4s")
+    do(state, 0, "ship")
+    do(state, 0, "fire 3d")  # the seen card leaves the hand: forgotten
+    assert state["known"] == []
+
+
+def test_a_seen_card_may_be_the_one_chosen_for_a_combat() -> None:
+    """A player holding a seen card chooses a combat card: nobody else knows whether it chose that one, so
+    their worlds are the same either way, and in some of them the seen card is the one chosen."""
+    chose = {}
+    for card in ("3c", "8c"):
+        state = duel3()
+        do(state, 0, "play 9c")
+        do(state, 1, "play 3c")  # seat 0 now holds 8♣, 2♦ and the seen 3♣
+        do(state, 0, "spoils none")
+        stack(state, "10h")
+        do(state, 1, "ship")
+        do(state, 1, "fight 0")  # seat 0 is English, as the ship found
+        do(state, 0, f"play {card}")
+        chose[card] = state
+    for viewer in (1, 2, None):
+        seen, other = worlds(chose["3c"], viewer), worlds(chose["8c"], viewer)
+        assert seen == other, viewer
+        held = [[*codes_of(w["players"][0]["hand"]), face(w["duel"]["chosen"][1]).code] for w in seen]
+        assert all("3c" in h for h in held), viewer
+        assert {h[-1] == "3c" for h in held} == {True, False}, viewer
+
+
 # ---------------------------------------------------------------------------------------------- limits
 
 

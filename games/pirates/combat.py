@@ -16,7 +16,7 @@ import random
 
 from games.core import JSON, Action, Event
 from games.i18n import N, T
-from games.pirates import missions
+from games.pirates import hidden, missions
 from games.pirates.cards import face, is_joker, label, name, size, suit
 from games.pirates.table import (
     allegiance,
@@ -183,6 +183,8 @@ def _plunder(state: JSON, seat: int, where: str, events: list[Event]) -> None:
     else:
         pile = {"crew": "hand", "cargo": "holds", "mission": "missions"}[where]
         player[pile].append(ship)
+        if pile != "holds":  # cargo lies face up anyway
+            hidden.learn(state, ship, seat, pile)  # the ship was drawn face up
         kept = {
             "crew": T("{seat} keeps {card} as crew.", seat=p(seat), card=label(ship)),
             "cargo": T("{seat} keeps {card} as cargo.", seat=p(seat), card=label(ship)),

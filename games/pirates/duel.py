@@ -15,7 +15,7 @@ import random
 
 from games.core import JSON, Action, Event
 from games.i18n import T
-from games.pirates import missions
+from games.pirates import hidden, missions
 from games.pirates.cards import face, is_joker, label, name
 from games.pirates.combat import card_value
 from games.pirates.table import codes, discard, draw, end_action, limit, names, p, ship_type, take, weight
@@ -139,6 +139,7 @@ def _won(state: JSON, winner: int, own: int | None, taken: int | None, events: l
     if own is not None and taken is not None:
         discard(state, [own])
         state["players"][winner]["hand"].append(taken)
+        hidden.learn(state, taken, winner, "hand")  # revealed to all
         events.append(
             Event(
                 T(
@@ -179,6 +180,7 @@ def play_spoils(state: JSON, seat: int, action: Action, rng: random.Random, even
         card = rng.choice(loser["hand"])
         loser["hand"].remove(card)
         player["hand"].append(card)
+        hidden.taken_at_random(state, loser_seat, seat, "hand", card)
         events.append(Event(T("{seat} takes a random crew card from {loser}.", seat=p(seat), loser=p(loser_seat))))
         events.append(Event(T("You take {card}.", card=label(card)), seat))
         events.append(Event(T("{seat} takes your {card}.", seat=p(seat), card=label(card)), loser_seat))
@@ -186,6 +188,7 @@ def play_spoils(state: JSON, seat: int, action: Action, rng: random.Random, even
         card = rng.choice(loser["missions"])
         loser["missions"].remove(card)
         player["missions"].append(card)
+        hidden.taken_at_random(state, loser_seat, seat, "missions", card)
         events.append(
             Event(T("{seat} takes a random unfinished mission from {loser}.", seat=p(seat), loser=p(loser_seat)))
         )

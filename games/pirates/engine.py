@@ -93,6 +93,7 @@ class Pirates(Game):
             encounter=None,
             duel=None,
             shown=None,
+            known=[],
             again=False,
             winner=None,
             afloat=seats,
@@ -242,6 +243,8 @@ class Pirates(Game):
             cards += [c for c in state["duel"]["chosen"] if c is not None]
         if sorted(cards) != list(range(DECK_SIZE * state["decks"])):
             problems.append("the cards are not conserved")
+        if any(not hidden.lies(state, k) for k in state.get("known", [])):
+            problems.append("a card is remembered where it no longer lies")
         return problems
 
     def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON:
@@ -267,6 +270,7 @@ class Pirates(Game):
             duel.play_spoils(state, seat, action, rng, events)
         else:
             turn.play_pending(state, seat, action, rng, events)
+        hidden.forget(state)
         return events
 
 

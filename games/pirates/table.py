@@ -15,6 +15,7 @@ from typing import Any
 
 from games.core import JSON, Event
 from games.i18n import N, T, seat_ref
+from games.pirates import hidden
 from games.pirates.cards import CODES, face, is_joker, label, name, size, suit
 
 MISSIONS_TO_WIN = 3
@@ -91,6 +92,7 @@ def rivals_at_sea(state: JSON, seat: int, nation: str | None = None, *, any_nati
 
 def discard(state: JSON, cards: list[int]) -> None:
     state["discard"].extend(cards)
+    hidden.forget(state, cards)
 
 
 def codes(cards: list[int]) -> list[str]:
