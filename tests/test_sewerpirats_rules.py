@@ -425,6 +425,56 @@ def test_draw_ends_early_when_no_card_is_left() -> None:
     assert len(state["players"][0]["hand"]) == 1 and G.to_act(state) == (1,) and state["row"] == []
 
 
+def worlds(state: JSON, seat: int | None, count: int = 30) -> list[JSON]:
+    return [G.scramble(state, seat, random.Random(i)) for i in range(count)]
+
+
+def test_a_card_taken_from_the_row_stays_in_the_hand_in_every_world() -> None:
+    """Everyone saw the fish go into seat 0's hand: the hard AI's worlds keep it there (the rest of the
+    hand, drawn face down, is dealt again)."""
+    state = table()
+    give(state, 0, "bird")
+    state["row"] = ["fish", "cat", "cat", "cat"]
+    state = do(state, 0, "draw row 0", "draw deck")
+    assert state["seen"][0] == {"fish": 1}
+    for viewer in (1, 2, None):
+        hands = [w["players"][0]["hand"] for w in worlds(state, viewer)]
+        assert all("fish" in hand and len(hand) == 3 for hand in hands), viewer
+        assert len({tuple(sorted(hand)) for hand in hands}) > 1, viewer
+    assert not any("known to hold" in problem for w in worlds(state, 1) for problem in G.check_invariants(w))
+
+
+def test_seen_cards_count_down_as_cards_leave_the_hand() -> None:
+    state = table()
+    crew(state, 0, "toads")
+    give(state, 0, "bird", "bird", "bird", "cat")
+    state["row"] = ["fish", "fish", "cat", "cat"]
+    state = do(state, 0, "draw row 0", "draw row 0")
+    assert state["seen"][0] == {"fish": 2}
+    state = do(do(state, 1, "draw deck", "draw deck"), 2, "draw deck", "draw deck")
+    state = do(state, 0, "move 0to1 fish 1")  # one fish played face up
+    assert state["seen"][0] == {"fish": 1}
+    # a hand-limit discard is face down: one fewer of every kind is certain
+    state = table()
+    give(state, 0, "fish", "cat", "cat", "bird", "bird")
+    state["row"] = ["fish", "cat", "bird", "bird"]
+    state = do(state, 0, "draw row 0", "draw row 0")
+    assert state["seen"][0] == {"fish": 1, "cat": 1} and state["phase"] == "discard"
+    state = do(state, 0, "discard bird")
+    assert state["seen"][0] == {}
+
+
+def test_a_raccoon_steal_leaves_less_of_a_hand_known() -> None:
+    state = table(3)
+    crew(state, 0, "raccoons")
+    put(state, "cat", 1, 1, "toads")
+    give(state, 0, "cat", "cat")
+    give(state, 1, "fish")
+    state["seen"][1] = {"fish": 1}
+    state = do(state, 0, "move 0rc1 cat 2")
+    assert state["players"][1]["hand"] == [] and state["seen"][1] == {}
+
+
 # ---------------------------------------------------------------------------- D) set sail
 
 

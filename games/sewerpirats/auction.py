@@ -177,7 +177,7 @@ def _award(state: JSON, events: list[Event]) -> None:
 
 
 def _pay(state: JSON, seat: int, symbol: str, events: list[Event]) -> None:
-    discard_from_hand(state, seat, symbol, 1)
+    discard_from_hand(state, seat, symbol, 1, face_up=False)
     state["auction"]["pay"] -= 1
     events.append(Event(T("You paid a {card}.", card=CARD_NOUN[symbol]), seat))
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core import JSON, Event
+from games.sewerpirats import hidden
 from games.sewerpirats.components import SHIPS
 
 CAPTAIN = 3
@@ -127,12 +128,14 @@ def refill_row(state: JSON, rng: StepRng) -> None:
         row.append(card)
 
 
-def discard_from_hand(state: JSON, seat: int, symbol: str, count: int) -> None:
-    """Move ``count`` cards of ``symbol`` from a hand to the discard pile (the caller checked them)."""
+def discard_from_hand(state: JSON, seat: int, symbol: str, count: int, *, face_up: bool) -> None:
+    """Move ``count`` cards of ``symbol`` from a hand to the discard pile (the caller checked them), seen by
+    every player (``face_up``: a move's cost) or by their owner alone (a hand-limit discard, a payment)."""
     hand = state["players"][seat]["hand"]
     for _ in range(count):
         hand.remove(symbol)
         state["discard"].append(symbol)
+    hidden.lost(state, seat, count, symbol if face_up else None)
 
 
 def log(state: JSON, events: list[Event], text: str) -> None:

@@ -151,6 +151,9 @@ class SewerPirats(Game):
             cards += stool["under"]
         if len(cards) != len(SHIPS) * CARDS_PER_SHIP or any(cards.count(s) != CARDS_PER_SHIP for s in SHIPS):
             problems.append("Talisman cards not conserved")
+        for seat, seen in enumerate(state.get("seen") or [{}] * len(players)):
+            if any(players[seat]["hand"].count(card) < n for card, n in seen.items()):
+                problems.append(f"seat {seat} is known to hold cards it does not hold")
         if len(state["row"]) > ROW_SIZE:
             problems.append("the row holds more than 4 cards")
         figures = [len(p["area"]) for p in players]

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from games.core import JSON, Action, Event, IllegalAction
 from games.i18n import T, seat_ref
+from games.sewerpirats import hidden
 from games.sewerpirats.board import (
     AREA,
     CAPTAIN,
@@ -190,7 +191,7 @@ def check_captain(state: JSON, seat: int, args: Sequence[str], only: str | None 
 def carry_out(state: JSON, seat: int, plan: Plan, rng: StepRng, events: list[Event]) -> None:
     """Pay for and perform a checked plan, then let a raccoon steal from the owners it passed over."""
     symbol = SHIPS[plan.ship]
-    discard_from_hand(state, seat, symbol, plan.cost)
+    discard_from_hand(state, seat, symbol, plan.cost, face_up=True)
     spaces = state["ships"][plan.ship]["spaces"]
     if plan.start == AREA:
         state["players"][seat]["area"].remove(plan.fig)
@@ -235,6 +236,7 @@ def _steal(state: JSON, thief: int, victims: list[int], rng: StepRng, events: li
         if not hand:
             continue
         card = hand.pop(rng.get().randrange(len(hand)))
+        hidden.lost(state, victim, 1)
         state["players"][thief]["hand"].append(card)
         log(
             state,

@@ -46,6 +46,7 @@ def setup_state(state: JSON, rng: random.Random) -> None:
         bonus_pool=bonus,
         box=[],
         players=[{"color": COLORS[s], "area": [], "hand": [], "tokens": []} for s in range(seats)],
+        seen=[{} for _ in range(seats)],
         first=0,
         turn=0,
         phase="action",

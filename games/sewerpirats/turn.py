@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games.core import JSON, Action, Event, IllegalAction, act
 from games.i18n import T, seat_ref
+from games.sewerpirats import hidden
 from games.sewerpirats.board import (
     CAPTAIN,
     SHIP_INDEX,
@@ -98,6 +99,7 @@ def _draw(state: JSON, seat: int, args: tuple[str, ...], rng: StepRng, events: l
                 T("The row holds cards 0 to {last}.", last=len(row) - 1) if row else T("The row is empty.")
             )
         card = row.pop(int(args[1]))
+        hidden.took_from_row(state, seat, card)
         log(state, events, T("{seat} took a {card} from the row.", seat=seat_ref(seat), card=CARD_NOUN[card]))
     else:
         raise IllegalAction(T("Draw from the deck or the row: `draw deck` or `draw row 0`."))
@@ -120,7 +122,7 @@ def _discard_or_end(state: JSON, seat: int, events: list[Event]) -> None:
 
 
 def _discard_one(state: JSON, seat: int, symbol: str, events: list[Event]) -> None:
-    discard_from_hand(state, seat, symbol, 1)
+    discard_from_hand(state, seat, symbol, 1, face_up=False)
     log(state, events, T("{seat} discarded a card.", seat=seat_ref(seat)))
     events.append(Event(T("You discarded a {card}.", card=CARD_NOUN[symbol]), seat))
 
