@@ -413,7 +413,9 @@ class Game(ABC):
     def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON | None:
         """A copy of ``state`` in which everything ``seat`` may not know (``None``: a spectator) is changed
         at random, while everything it may know stays: other seats' hands dealt again from the cards it
-        cannot see, hidden piles reshuffled, the seed (which decides all future chance) replaced. The result
+        cannot see, but for the cards it has seen go into them (a card taken face up, revealed or
+        plundered: the state must remember such sightings for as long as they hold), hidden piles
+        reshuffled, the seed (which decides all future chance) replaced. The result
         keeps the invariants but need not be reachable by play. ``None`` means the game hides nothing from
         ``seat``. The conformance suite checks that ``seat``'s view, labels and events are the same in both
         (games with secrets must override this)."""
