@@ -555,11 +555,15 @@ def test_hurricane_when_deck_and_discard_are_both_empty() -> None:
 # ---------------------------------------------------------------------------------------------- duels
 
 
-def duel_table() -> dict:
+def duel_table(players: int = 2, **seats: dict) -> dict:
+    """Seats 0 and 1 in a combat at sea, seat 0 attacking; ``seats`` replaces or adds seats' cards."""
     state = table(
-        2,
-        s0={"ship": "5h", "hand": ["9c", "8c", "2d"], "holds": ["4s"], "place": "sea", "missions": ["kh"]},
-        s1={"ship": "6d", "hand": ["9s", "3c", "4h"], "holds": ["7c"], "missions": ["5s"], "place": "sea"},
+        players,
+        **{
+            "s0": {"ship": "5h", "hand": ["9c", "8c", "2d"], "holds": ["4s"], "place": "sea", "missions": ["kh"]},
+            "s1": {"ship": "6d", "hand": ["9s", "3c", "4h"], "holds": ["7c"], "missions": ["5s"], "place": "sea"},
+            **seats,
+        },
     )
     stack(state, "10d")
     do(state, 0, "ship")
@@ -651,17 +655,12 @@ def worlds(state: dict, seat: int | None, count: int = 30) -> list[dict]:
 
 
 def duel3() -> dict:
-    """Seats 0 and 1 in a combat at sea (seat 0 attacking), seat 2 in port."""
-    state = table(
+    """Seats 0 and 1 in a combat at sea (seat 0 attacking, seat 1 with two missions), seat 2 in port."""
+    return duel_table(
         3,
-        s0={"ship": "5h", "hand": ["9c", "8c", "2d"], "place": "sea", "missions": ["kh"]},
-        s1={"ship": "6d", "hand": ["9s", "3c", "4h"], "missions": ["5s", "6c"], "place": "sea"},
+        s1={"ship": "6d", "hand": ["9s", "3c", "4h"], "holds": ["7c"], "missions": ["5s", "6c"], "place": "sea"},
         s2={"ship": "7s", "hand": ["2h", "10s"], "missions": ["qd"]},
     )
-    stack(state, "10d")
-    do(state, 0, "ship")
-    do(state, 0, "fight 1")
-    return state
 
 
 def test_the_card_a_combat_winner_takes_stays_in_its_hand_in_every_world() -> None:
