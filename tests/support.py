@@ -1,19 +1,25 @@
 """Helpers shared by the tests: what an interaction said, images with their view in PNG text chunks
 (stand-in renderers), the messages the bot stored in SimCord, and the trips made to SQLite's thread. The
 SimCord driver itself is :class:`cogs.demo.SimTable` (the demo and the benchmark drive the bot with it
-too); the fixtures are in ``conftest.py``."""
+too); the fixtures are in ``conftest.py``. Also the worlds a game's scramble gives a seat."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import json
+import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from PIL import Image, PngImagePlugin
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def worlds(game: Any, state: dict, seat: int | None, count: int = 30) -> list[dict]:
+    """``count`` scrambles of ``state`` for ``seat`` (what the hard AI may sample), one per seed."""
+    return [game.scramble(state, seat, random.Random(i)) for i in range(count)]
 
 
 def texts(result) -> list[str]:

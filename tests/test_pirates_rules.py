@@ -14,6 +14,7 @@ from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, fac
 from games.pirates.engine import TURN_LIMIT
 from games.pirates.table import weight
 from games.pirates.view import ai_view
+from tests.support import worlds
 
 G = Pirates()
 PILES = ("ship", "hand", "holds", "missions", "done")
@@ -650,10 +651,6 @@ def codes_of(cards: list) -> list[str]:
     return [face(c).code for c in cards]
 
 
-def worlds(state: dict, seat: int | None, count: int = 30) -> list[dict]:
-    return [G.scramble(state, seat, random.Random(i)) for i in range(count)]
-
-
 def duel3() -> dict:
     """Seats 0 and 1 in a combat at sea (seat 0 attacking, seat 1 with two missions), seat 2 in port."""
     return duel_table(
@@ -669,9 +666,9 @@ def test_the_card_a_combat_winner_takes_stays_in_its_hand_in_every_world() -> No
     do(state, 1, "play 3c")  # seat 0 wins and takes 3♣, revealed to all
     assert [(face(k["card"]).code, k["seat"], k["pile"], k["by"]) for k in state["known"]] == [("3c", 0, "hand", None)]
     for viewer in (1, 2, None):
-        assert all("3c" in codes_of(w["players"][0]["hand"]) for w in worlds(state, viewer)), viewer
+        assert all("3c" in codes_of(w["players"][0]["hand"]) for w in worlds(G, state, viewer)), viewer
         # the rest of the hand is still dealt again
-        assert len({tuple(sorted(w["players"][0]["hand"])) for w in worlds(state, viewer)}) > 1, viewer
+        assert len({tuple(sorted(w["players"][0]["hand"])) for w in worlds(G, state, viewer)}) > 1, viewer
 
 
 def test_a_plundered_mission_is_known_to_its_victim_only() -> None:
@@ -682,9 +679,9 @@ def test_a_plundered_mission_is_known_to_its_victim_only() -> None:
     taken = codes_of(state["players"][0]["missions"])
     assert len(taken) == 1 and taken[0] in ("5s", "6c")
     # seat 1 knows which of its missions went; seat 2 and the spectators only that one did
-    assert all(codes_of(w["players"][0]["missions"]) == taken for w in worlds(state, 1))
+    assert all(codes_of(w["players"][0]["missions"]) == taken for w in worlds(G, state, 1))
     for viewer in (2, None):
-        seen = worlds(state, viewer)
+        seen = worlds(G, state, viewer)
         assert any(codes_of(w["players"][0]["missions"]) != taken for w in seen), viewer
         assert all(k["by"] is None for w in seen for k in w["known"]), "another seat's sighting in the world"
 
@@ -695,7 +692,7 @@ def test_a_sunk_ship_kept_as_crew_is_seen_until_it_is_fired() -> None:
     do(state, 0, "ship")
     do(state, 0, "fire 10c")
     do(state, 0, "plunder crew")
-    assert all("3d" in codes_of(w["players"][0]["hand"]) for w in worlds(state, 1))
+    assert all("3d" in codes_of(w["players"][0]["hand"]) for w in worlds(G, state, 1))
     do(state, 1, "crew")
     stack(state, "4s")
     do(state, 0, "ship")
@@ -718,7 +715,7 @@ def test_a_seen_card_may_be_the_one_chosen_for_a_combat() -> None:
         do(state, 0, f"play {card}")
         chose[card] = state
     for viewer in (1, 2, None):
-        seen, other = worlds(chose["3c"], viewer), worlds(chose["8c"], viewer)
+        seen, other = worlds(G, chose["3c"], viewer), worlds(G, chose["8c"], viewer)
         assert seen == other, viewer
         held = [[*codes_of(w["players"][0]["hand"]), face(w["duel"]["chosen"][1]).code] for w in seen]
         assert all("3c" in h for h in held), viewer

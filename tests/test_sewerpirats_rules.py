@@ -27,6 +27,7 @@ from games.sewerpirats.components import (
 from games.sewerpirats.moves import check_captain
 from games.sewerpirats.sailing import end_action
 from games.sewerpirats.scoring import breakdown, total
+from tests.support import worlds
 
 G = SewerPirats()
 JSON = dict[str, Any]
@@ -425,10 +426,6 @@ def test_draw_ends_early_when_no_card_is_left() -> None:
     assert len(state["players"][0]["hand"]) == 1 and G.to_act(state) == (1,) and state["row"] == []
 
 
-def worlds(state: JSON, seat: int | None, count: int = 30) -> list[JSON]:
-    return [G.scramble(state, seat, random.Random(i)) for i in range(count)]
-
-
 def test_a_card_taken_from_the_row_stays_in_the_hand_in_every_world() -> None:
     """Everyone saw the fish go into seat 0's hand: the hard AI's worlds keep it there (the rest of the
     hand, drawn face down, is dealt again)."""
@@ -438,10 +435,10 @@ def test_a_card_taken_from_the_row_stays_in_the_hand_in_every_world() -> None:
     state = do(state, 0, "draw row 0", "draw deck")
     assert state["seen"][0] == {"fish": 1}
     for viewer in (1, 2, None):
-        hands = [w["players"][0]["hand"] for w in worlds(state, viewer)]
+        hands = [w["players"][0]["hand"] for w in worlds(G, state, viewer)]
         assert all("fish" in hand and len(hand) == 3 for hand in hands), viewer
         assert len({tuple(sorted(hand)) for hand in hands}) > 1, viewer
-    assert not any("known to hold" in problem for w in worlds(state, 1) for problem in G.check_invariants(w))
+    assert not any("known to hold" in problem for w in worlds(G, state, 1) for problem in G.check_invariants(w))
 
 
 def test_seen_cards_count_down_as_cards_leave_the_hand() -> None:

@@ -92,6 +92,8 @@ def rivals_at_sea(state: JSON, seat: int, nation: str | None = None, *, any_nati
 
 def discard(state: JSON, cards: list[int]) -> None:
     state["discard"].extend(cards)
+    # At once, not only when the step ends (``Pirates.play``): a card discarded and shuffled back into the
+    # deck may be drawn by its holder again within the same step, unseen.
     hidden.forget(state, cards)
 
 
