@@ -421,6 +421,16 @@ class Game(ABC):
         (games with secrets must override this)."""
         return None
 
+    def take_back(self, world: JSON, seat: int) -> dict[int, list[Action]]:
+        """Take back, in ``world`` (a copy :meth:`scramble` made for ``seat``), the secret choices other
+        seats have made that ``seat`` cannot see yet (a card chosen for a simultaneous reveal goes back into
+        the hand it came from). Returns each such seat with the actions it may make again that ``seat``
+        could not tell from the one taken back (any card of that hand). The hard AI's search has its model
+        of the others choose again among them, from the cards the world dealt: what ``seat`` cannot see
+        was chosen, not dealt at random like the rest of the hand. ``world`` is changed in place; by
+        default nothing is taken back (a game without such choices)."""
+        return {}
+
     # ------------------------------------------------------------------ mutation
 
     def rng(self, state: JSON) -> random.Random:

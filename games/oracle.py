@@ -85,7 +85,7 @@ def world(game: Game, state: JSON, seat: int, rng: random.Random, worlds: str) -
     (``worlds="true"``), or one sampled from what ``seat`` may know, as the search samples them
     (``"sampled"``)."""
     if worlds == "sampled":
-        return determinize(game, state, seat, rng)
+        return determinize(game, state, seat, rng, _spec(game.kind).player)
     played = clone(state)
     played["seed"] = f"oracle-{rng.getrandbits(64):x}"
     return played

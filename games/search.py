@@ -8,7 +8,9 @@ playouts, a deeper tree is never visited often enough to learn anything):
   itself. :meth:`Game.scramble` deals the other seats' secrets and the hidden piles again
   (:func:`games.core.redeal` is canonical, so the world depends only on the seat's knowledge and the
   search's own random source) and a fresh seed decides every future die and draw. Chance and other
-  seats' hidden cards are therefore handled by sampling, for every game alike.
+  seats' hidden cards are therefore handled by sampling, for every game alike. A secret choice another
+  seat has already made (a Pirates duel card) is made again in each world by the model of the others
+  (:meth:`Game.take_back`), so that it is the card that model picks from that world's hand, not any.
 * The candidates are the seat's legal actions, or the few the normal AI's own judgement keeps of a large
   choice (:meth:`Player.shortlist <games.core.Player.shortlist>`), and always the normal AI's choice.
 * Each candidate action is played in that world and the game is **played out** by the game's normal AI
@@ -60,13 +62,22 @@ PLAYOUT_LIMIT = 5_000
 """Actions after which a playout of a game without a horizon stops as a loss (no game should get near it)."""
 
 
-def determinize(game: Game, state: JSON, seat: int, rng: random.Random) -> JSON:
+def determinize(game: Game, state: JSON, seat: int, rng: random.Random, policy: Player | None = None) -> JSON:
     """A world ``seat`` cannot tell from ``state``: everything it may not see dealt again (a copy where
-    the game hides nothing) and a new seed for every future chance. Depends only on what ``seat`` may
-    know and on ``rng``."""
+    the game hides nothing) and a new seed for every future chance. With ``policy`` (the model of the
+    others), a secret choice another seat has made and ``seat`` cannot see yet is taken back and made
+    again by ``policy`` from the cards that seat was dealt (:meth:`Game.take_back`), as the playouts will
+    make its next ones, rather than left to whatever card the deal put there (where ``policy`` would
+    choose what ``seat`` could tell apart, one of the choices it could not, at random). Depends only on
+    what ``seat`` may know and on ``rng``."""
     world = game.scramble(state, seat, rng)
     world = clone(state) if world is None else world
     world["seed"] = f"search-{rng.getrandbits(64):x}"
+    if policy is not None:
+        for other, again in game.take_back(world, seat).items():
+            choice = policy.choose(game, world, other, rng)
+            choice = choice if choice in again else rng.choice(again)  # never a choice ``seat`` would notice
+            world = game.apply(world, other, choice, inplace=True, trusted=True).state
     return world
 
 
@@ -179,7 +190,7 @@ def search(
     if len(legal) == 1:
         return legal[0]
     player = game.controller(state, seat)
-    arms = [_Arm(a) for a in candidates(game, determinize(game, state, seat, rng), seat, policy, rng)]
+    arms = [_Arm(a) for a in candidates(game, determinize(game, state, seat, rng, policy), seat, policy, rng)]
     if len(arms) == 1:
         return arms[0].action
     default = arms[0]
@@ -194,7 +205,7 @@ def search(
         last = max(1, (budget.total() - budget.played) // len(arms))  # the final round takes what is left
         worlds = 0
         while worlds < (last if final else max(1, int(budget.total() * CHOOSING) // (len(arms) * (rounds - 1)))):
-            world = determinize(game, state, seat, rng)
+            world = determinize(game, state, seat, rng, policy)
             luck = rng.getrandbits(64)
             for arm in arms:
                 if pause is not None:

@@ -10,10 +10,12 @@ import pytest
 from games.core import IllegalAction, RandomPlayer, Termination
 from games.i18n import localize
 from games.pirates import Pirates, PiratesAI
+from games.pirates.ai import _value
 from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, face
 from games.pirates.engine import TURN_LIMIT
 from games.pirates.table import weight
 from games.pirates.view import ai_view
+from games.search import determinize
 from tests.support import worlds
 
 G = Pirates()
@@ -720,6 +722,33 @@ def test_a_seen_card_may_be_the_one_chosen_for_a_combat() -> None:
         held = [[*codes_of(w["players"][0]["hand"]), face(w["duel"]["chosen"][1]).code] for w in seen]
         assert all("3c" in h for h in held), viewer
         assert {h[-1] == "3c" for h in held} == {True, False}, viewer
+
+
+def test_the_hard_ais_worlds_have_the_card_an_opponent_chose_chosen_by_the_normal_ai() -> None:
+    """Seat 0 has chosen a combat card in secret. Seat 1's worlds deal seat 0's hand and that card again
+    (it cannot tell them apart), then have the normal AI choose among them, as it will choose in the
+    playouts: the card chosen in every world is one the normal AI would pick from that world's hand (its
+    strongest), never just any card the deal put there."""
+    state = duel_table(4, s2={"ship": "7s", "hand": ["2h", "10s"]}, s3={"ship": "8h", "hand": ["qd", "4c"]})
+    do(state, 0, "play 2d")  # the weakest card: no world of seat 1 should assume it
+    ai = PiratesAI()
+
+    def strongest(world: dict) -> bool:
+        """Whether seat 0's chosen card is one the normal AI would choose: its strongest (ties are equal)."""
+        me = ai_view(world, 0)["players"][0]
+        chosen = face(world["duel"]["chosen"][0]).code
+        return _value(me, chosen) == max(_value(me, c) for c in [chosen, *codes_of(world["players"][0]["hand"])])
+
+    modelled = [determinize(G, state, 1, random.Random(i), ai) for i in range(30)]
+    dealt = [determinize(G, state, 1, random.Random(i)) for i in range(30)]
+    assert all(strongest(w) for w in modelled)
+    assert not all(strongest(w) for w in dealt)  # without the model: whatever card the deal put there
+    assert len({tuple(sorted(w["players"][0]["hand"])) for w in modelled}) > 1  # the hand is still dealt again
+    for world in modelled:
+        assert G.view(world, 1) == G.view(state, 1) and G.to_act(world) == (1,)
+        assert not G.check_invariants(world)
+    other = G.scramble(state, 1, random.Random(9))  # seat 0 chose another card: the worlds are the same
+    assert [determinize(G, other, 1, random.Random(i), ai) for i in range(30)] == modelled
 
 
 # ---------------------------------------------------------------------------------------------- limits

@@ -56,10 +56,13 @@ def test_the_hard_ai_plays_a_legal_action_at_positions_reached_by_play(kind: str
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_world_depends_only_on_what_the_seat_may_know(kind: str) -> None:
-    game = GAMES[kind].game
+    game, policy = GAMES[kind].game, GAMES[kind].player
     for state, seat in positions(kind):
         other = hidden(game, state, seat, random.Random(7))
         assert determinize(game, state, seat, random.Random(1)) == determinize(game, other, seat, random.Random(1))
+        modelled = determinize(game, state, seat, random.Random(1), policy)  # others' secret choices made again
+        assert modelled == determinize(game, other, seat, random.Random(1), policy)
+        assert game.view(modelled, seat) == game.view(state, seat)
 
 
 @pytest.mark.parametrize("kind", KINDS)

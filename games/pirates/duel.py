@@ -41,6 +41,22 @@ def deciders(state: JSON) -> tuple[int, ...]:
     return tuple(s for s, c in zip(duel["seats"], duel["chosen"], strict=True) if c is None)
 
 
+def take_back(state: JSON, seat: int) -> dict[int, list[Action]]:
+    """The combat cards chosen by ``seat``'s opponent and not yet revealed, put back into its hand (see
+    :meth:`Game.take_back <games.core.Game.take_back>`): that seat may choose any of its cards again."""
+    duel = state["duel"]
+    if duel is None:
+        return {}
+    back = {}
+    for i, (other, card) in enumerate(zip(duel["seats"], duel["chosen"], strict=True)):
+        if other != seat and card is not None:
+            hand = state["players"][other]["hand"]
+            hand.append(card)
+            duel["chosen"][i] = None
+            back[other] = [Action("play", (c,)) for c in codes(hand)]
+    return back
+
+
 def _other(duel: JSON, seat: int) -> int:
     a, b = duel["seats"]
     return b if seat == a else a

@@ -250,6 +250,9 @@ class Pirates(Game):
     def scramble(self, state: JSON, seat: int | None, rng: random.Random) -> JSON:
         return hidden.scramble(state, seat, rng)
 
+    def take_back(self, world: JSON, seat: int) -> dict[int, list[Action]]:
+        return duel.take_back(world, seat)
+
     # ------------------------------------------------------------------ mutation
 
     def refusal(self, state: JSON, seat: int, action: Action) -> str | None:
