@@ -42,6 +42,7 @@ Conventions every game follows:
 
 from __future__ import annotations
 
+import functools
 import json
 import marshal
 import random
@@ -92,9 +93,11 @@ class Action(NamedTuple):
         return self.encode()
 
 
+@functools.lru_cache(maxsize=8192)
 def act(verb: str, *args: object) -> Action:
-    """Shorthand used by engines: ``act("bury", 12)`` -> ``Action("bury", ("12",))``."""
-    return Action(verb, tuple(str(a) for a in args))
+    """Shorthand used by engines: ``act("bury", 12)`` -> ``Action("bury", ("12",))``. Remembered: an AI
+    asks for the same few actions again at every decision of every playout (an action is immutable)."""
+    return Action(verb, tuple([str(a) for a in args]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,6 +469,13 @@ class Game(ABC):
             if s in after and self.legal_actions(new, s) != legal:
                 since[s] = step
         return Step(new, events)
+
+    def advance(self, state: JSON, seat: int, action: Action) -> None:
+        """Play ``action`` of ``seat`` on ``state`` in place, trusted, for a driver that only plays on and
+        reads nothing but the states it reaches (the hard AI's playouts): :meth:`play` and the step that
+        seeds the next chance, without :meth:`apply`'s checks, events or per-seat staleness (``since``)."""
+        self.play(state, seat, action)
+        state["step"] += 1
 
     def refusal(self, state: JSON, seat: int, action: Action) -> str | None:
         """Why ``action``, which is not legal for ``seat`` now, is not, in the engine's own words; ``None``

@@ -101,7 +101,7 @@ def playout(game: Game, world: JSON, policy: Player, rng: random.Random, player:
         if game.is_over(world):
             return reward(game, world, player)
         seat = next_actor(game, world, rng)
-        world = game.apply(world, seat, policy.choose(game, world, seat, rng), inplace=True, trusted=True).state
+        game.advance(world, seat, policy.choose(game, world, seat, rng))
     if game.is_over(world):
         return reward(game, world, player)
     return game.estimate(world, player) if horizon else 0.0

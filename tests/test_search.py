@@ -196,6 +196,24 @@ def test_a_playout_stops_at_the_games_horizon_and_is_worth_its_estimate(monkeypa
     assert 0 < value < 1
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_playout_advances_the_state_as_apply_does(kind: str) -> None:
+    """Playouts step with :meth:`Game.advance` (no checks, no staleness): every state they reach is the one
+    :meth:`Game.apply` reaches with the same actions, but for ``since``, which only the bot reads."""
+    spec = GAMES[kind]
+    game = spec.game
+    state = positions(kind, 1)[0][0]
+    advanced, applied = clone(state), clone(state)
+    rng = random.Random(4)
+    while not game.is_over(applied):
+        seat = next_actor(game, applied, rng)
+        action = spec.player.choose(game, applied, seat, random.Random(applied["step"]))
+        applied = game.apply(applied, seat, action, inplace=True).state
+        game.advance(advanced, seat, action)
+        assert {**advanced, "since": None} == {**applied, "since": None}
+    assert applied["step"] > state["step"] + 10
+
+
 def test_a_playout_without_a_horizon_plays_to_the_end() -> None:
     spec = GAMES["piratz"]
     state = positions("piratz", 1)[0][0]
