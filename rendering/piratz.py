@@ -653,41 +653,41 @@ def _draw_player(
     symbols = player["symbols"]  # None in blind mode, with ``rats``
     counts = None if symbols is None else (*(symbols[k] for k in TYPES), player["rats"])
     you = view["viewer"] == seat
-    t.paste(
-        img,
-        _player_content(seat, name, name_lines, player["spade"] == "held", player["pile_count"], you, counts, locale),
-        (x0, y0),
-    )
+    extra = (name_lines - 1) * t.NAME_LINE_H
+    t.paste(img, _player_head(seat, name, name_lines, player["spade"] == "held", you, locale), (x0, y0))
+    mid = y0 + NAME_Y + (NAME_H + extra) / 2
+    pile = _pile_size(player["pile_count"], locale)
+    t.text(img, (x0 + PLAYER_W - 18, mid), pile, t.font(24, bold=True), t.INK, anchor="rm")
+    t.paste(img, _player_tally(player["pile_count"], counts, locale), (x0, y0 + TALLY_Y + extra))
+
+
+TALLY_Y = 78
+"""Where a player panel's second row (what they have collected) starts, below a one-line name."""
 
 
 @image_cache
-def _player_content(
-    seat: int,
-    name: str,
-    name_lines: int,
-    held: bool,
-    pile_count: int,
-    you: bool,
-    counts: tuple[int, ...] | None,
-    locale: str = "en",
-) -> Image.Image:
-    """A player panel's contents (transparent background): spade, name (on up to ``name_lines`` lines),
-    pile size, then the symbol and rat counts, or in blind mode (``counts`` None) a face-down stack.
-    Cached: most renders repeat them."""
+def _player_head(seat: int, name: str, name_lines: int, held: bool, you: bool, locale: str = "en") -> Image.Image:
+    """A player panel's first row (transparent background): the spade (faded once placed) and the name, on up
+    to ``name_lines`` lines. Cached apart from the pile size and the counts, which change more often."""
     colour = t.PLAYER_COLOURS[seat]
     extra = (name_lines - 1) * t.NAME_LINE_H
-    img = Image.new("RGBA", (PLAYER_W, _player_h(name_lines)), (0, 0, 0, 0))
-    # Row 1: spade (faded once placed), name, pile size, centred on the name's pill.
+    img = Image.new("RGBA", (PLAYER_W, TALLY_Y + extra), (0, 0, 0, 0))
     mid = NAME_Y + (NAME_H + extra) / 2
     spade = t.icon("spade", 50, colour.fill, colour.edge) if held else _faded("spade", 50)
     t.paste(img, spade, (14 + 25, mid), "mm")
-    t.text(img, (PLAYER_W - 18, mid), _pile_size(pile_count, locale), t.font(24, bold=True), t.INK, anchor="rm")
     label, room = _name_label(name, you, locale), _name_room(locale)
     lines = len(t.name_lines(label, room, 28, NAME_H, NAME_LINES)[0])
     y = NAME_Y + (name_lines - lines) * t.NAME_LINE_H / 2  # a shorter name centred beside the longest
     t.name_pill(img, (NAME_X, y), label, seat, room, 28, NAME_H, lines=NAME_LINES, align="left")
-    # Row 2: what they have collected, or a face-down stack in blind mode.
-    y = 80 + extra
+    return img
+
+
+@image_cache
+def _player_tally(pile_count: int, counts: tuple[int, ...] | None, locale: str = "en") -> Image.Image:
+    """A player panel's second row (transparent background): the symbol and rat counts, or in blind mode
+    (``counts`` None) a face-down stack of the pile. The same for every seat with the same counts."""
+    img = Image.new("RGBA", (PLAYER_W, PLAYER_H - TALLY_Y), (0, 0, 0, 0))
+    y = 80 - TALLY_Y
     if counts is None:
         back = t.card_back(40, 56)
         shown = min(pile_count, 3)
