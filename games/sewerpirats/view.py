@@ -40,16 +40,17 @@ TOKEN_KINDS: JSON = {
 whether it is a bonus token, what a bonus does (marked), and whether booty scores nothing without its bonus."""
 
 
-def _shared(item: JSON) -> JSON:
-    return item
+def _copied(items: list[JSON | None]) -> list[JSON | None]:
+    """A list of the state's figure or token dicts (or empty spaces), each copied."""
+    return [None if item is None else dict(item) for item in items]
 
 
-def _group(group: JSON | None, copy: Callable[[JSON], JSON]) -> JSON | None:
+def _group(group: JSON | None, copy: Callable[[list[JSON | None]], list[JSON | None]]) -> JSON | None:
     if group is None:
         return None
     bonus = group["bonus"]
     return {
-        "booty": [copy(t) for t in group["booty"]],
+        "booty": copy(group["booty"]),
         "bonus": None if bonus is None else {"type": bonus["type"]},  # its value stays face down
     }
 
@@ -64,7 +65,7 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
     ``events``, the live score) and shares the state's figure and token dicts instead of copying them
     (they hold nothing secret; the AI only reads its view)."""
     over = state["result"] is not None
-    copy = _shared if brief else dict
+    copy = list if brief else _copied  # a brief view's lists share the state's dicts
     captains: dict[int, str] = {}
     for i, ship in enumerate(state["ships"]):
         if ship["spaces"][CAPTAIN] is not None:
@@ -76,11 +77,11 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
             {
                 "seat": s,
                 "color": p["color"],
-                "play_area": [copy(f) for f in p["area"]],
+                "play_area": copy(p["area"]),
                 "hand_count": len(p["hand"]),
                 "token_count": len(p["tokens"]),
                 "captain": captains.get(s),
-                "tokens": [copy(t) for t in p["tokens"]] if mine else None,
+                "tokens": copy(p["tokens"]) if mine else None,
                 "score": total(p["tokens"]) if mine and not brief else None,
                 "breakdown": [line.as_json() for line in breakdown(p["tokens"])] if mine and not brief else None,
             }
@@ -115,7 +116,7 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
         "ships": [
             {
                 "ship": SHIPS[i],
-                "spaces": [None if f is None else copy(f) for f in ship["spaces"]],
+                "spaces": copy(ship["spaces"]),
                 "flotsam": [_group(g, copy) for g in ship["flotsam"]],
             }
             for i, ship in enumerate(state["ships"])
