@@ -53,8 +53,13 @@ def take_back(state: JSON, seat: int) -> dict[int, list[Action]]:
             hand = state["players"][other]["hand"]
             hand.append(card)
             duel["chosen"][i] = None
-            back[other] = [Action("play", (c,)) for c in codes(hand)]
+            back[other] = _plays(hand)
     return back
+
+
+def _plays(hand: list[int]) -> list[Action]:
+    """Choosing one of the ``hand``'s cards for the combat."""
+    return [Action("play", (c,)) for c in codes(hand)]
 
 
 def _other(duel: JSON, seat: int) -> int:
@@ -65,7 +70,7 @@ def _other(duel: JSON, seat: int) -> int:
 def actions(state: JSON, seat: int) -> list[Action]:
     duel = state["duel"]
     player = state["players"][seat]
-    acts = [Action("play", (c,)) for c in codes(player["hand"])]
+    acts = _plays(player["hand"])
     acts += [Action("dump", (c,)) for c in codes(player["holds"])]
     if weight(player) < weight(state["players"][_other(duel, seat)]):
         acts.append(Action("flee"))
