@@ -472,7 +472,7 @@ class Game(ABC):
 
     def advance(self, state: JSON, seat: int, action: Action) -> None:
         """Play ``action`` of ``seat`` on ``state`` in place, trusted, for a driver that only plays on and
-        reads nothing but the states it reaches (the hard AI's playouts): :meth:`play` and the step that
+        reads nothing but the states it reaches (the hard AI's worlds and playouts): :meth:`play` and the step that
         seeds the next chance, without :meth:`apply`'s checks, events or per-seat staleness (``since``)."""
         self.play(state, seat, action)
         state["step"] += 1

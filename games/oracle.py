@@ -105,7 +105,8 @@ def values(kind: str, state: JSON, seat: int, playouts: int, seed: str, worlds: 
         start = world(game, state, seat, rng, worlds)
         luck = rng.getrandbits(64)
         for i, move in enumerate(moves):
-            after = game.apply(clone(start), seat, move, inplace=True, trusted=True).state
+            after = clone(start)
+            game.advance(after, seat, move)
             totals[i] += playout(game, after, policy, random.Random(luck), player, to_end=True)
     return {
         "seat": seat,

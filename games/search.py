@@ -77,7 +77,7 @@ def determinize(game: Game, state: JSON, seat: int, rng: random.Random, policy: 
         for other, again in game.take_back(world, seat).items():
             choice = policy.choose(game, world, other, rng)
             choice = choice if choice in again else rng.choice(again)  # never a choice ``seat`` would notice
-            world = game.apply(world, other, choice, inplace=True, trusted=True).state
+            game.advance(world, other, choice)
     return world
 
 
@@ -212,7 +212,8 @@ def search(
                     pause()
                 if budget.out():
                     return _pick(arms, default, fresh)
-                after = game.apply(clone(world), seat, arm.action, inplace=True, trusted=True).state
+                after = clone(world)
+                game.advance(after, seat, arm.action)
                 arm.rewards.append(playout(game, after, policy, random.Random(luck), player))
                 budget.played += 1
             worlds += 1
