@@ -202,9 +202,16 @@ def search(
             arms = better if default in better else [default, *better[:-1]]
             fresh = len(default.rewards)
         final = round_ == rounds - 1
-        last = max(1, (budget.total() - budget.played) // len(arms))  # the final round takes what is left
+        before = budget.played
         worlds = 0
-        while worlds < (last if final else max(1, int(budget.total() * CHOOSING) // (len(arms) * (rounds - 1)))):
+        # How many worlds the round plays is worked out again after each one: a timed budget's total is
+        # known only once a playout has measured the pace (a choice between two moves starts with its last
+        # round). The final round takes what is left.
+        while worlds < (
+            max(1, (budget.total() - before) // len(arms))
+            if final
+            else max(1, int(budget.total() * CHOOSING) // (len(arms) * (rounds - 1)))
+        ):
             world = determinize(game, state, seat, rng, policy)
             luck = rng.getrandbits(64)
             for arm in arms:

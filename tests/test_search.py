@@ -107,6 +107,29 @@ def test_the_search_keeps_to_its_time() -> None:
     assert time.perf_counter() - started < 1.0  # 200 ms asked; slack for a loaded machine
 
 
+@pytest.mark.parametrize("moves", [2, 3])
+def test_a_timed_search_weighs_a_choice_of_two_in_many_worlds(moves: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A choice between two moves has a single round of the halving, and the number of worlds it plays
+    # was once fixed before any playout had measured the pace: one world, whatever the time allowed.
+    spec = GAMES["pirates"]
+    game = spec.game
+    for state in self_play(game, spec.player, 4, f"two-{moves}"):
+        seat = next_actor(game, state, random.Random(0))
+        if len(game.legal_actions(state, seat)) == moves:
+            break
+    played: list[float] = []
+
+    def counted(*args: object, **kwargs: bool) -> float:
+        played.append(playout(*args, **kwargs))  # type: ignore[arg-type]
+        return played[-1]
+
+    monkeypatch.setattr("games.search.playout", counted)
+    started = time.perf_counter()
+    search(game, clone(state), seat, spec.player, random.Random(1), think_ms=300)
+    assert len(played) >= 3 * moves  # three worlds at least, even on a loaded machine
+    assert time.perf_counter() - started > 0.1  # it thought: nothing was decided on the first world
+
+
 def test_the_same_seed_and_playouts_give_the_same_decision() -> None:
     state, seat = positions("sewerpirats", 1)[0]
     first = decide("sewerpirats", state, seat, 1000, "again", iterations=12)
