@@ -15,10 +15,11 @@ The worlds are the true state with a new seed for the chance to come (``--worlds
 the other seats' real cards, which are not dealt at random given what the seat saw (a captain who picks
 a fight tends to hold the cards for it). ``--worlds sampled`` samples them as the search does
 (:func:`~games.search.determinize`), and so shares the search's assumption. Either way a move is valued
-one step away from the normal AI, which plays on; the search switches at every turn, and a switch that
-pays once need not pay every time. Switching at 1.0 standard errors instead of 1.5 scored as a gain on
-both kinds of worlds at 4 players and lost the arena (README, the AI): screen with the oracle, decide
-with an arena.
+one step away from the normal AI, which plays on. Where every other seat is the normal AI, that is exact
+in the sum: what a hard seat gains over a game is what its moves gain by such values, added up over the
+positions it reached (the performance difference lemma; README, the AI, has a check of it). But the
+positions here are those of normal-AI games, not those a hard AI reaches, and in an arena of two hard
+seats the others are not all the normal AI: screen with the oracle, decide with an arena.
 
 ``score`` runs the search, as the code configures it, at every position and adds up what its move gains
 over the normal AI's choice by those values: the wins it adds over the positions, with every switch
