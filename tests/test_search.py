@@ -117,6 +117,8 @@ def test_a_timed_search_weighs_a_choice_of_two_in_many_worlds(moves: int, monkey
         seat = next_actor(game, state, random.Random(0))
         if len(game.legal_actions(state, seat)) == moves:
             break
+    else:
+        pytest.fail(f"no choice of {moves} moves in the game")
     played: list[float] = []
 
     def counted(*args: object, **kwargs: bool) -> float:
