@@ -163,3 +163,17 @@ def test_a_long_line_is_drawn_from_its_cached_words_where_the_whole_line_would_b
     blur = ImageFilter.BoxBlur(1)
     difference = ImageChops.difference(whole.filter(blur), worded.filter(blur)).convert("L")
     assert ImageStat.Stat(difference).mean[0] < 1.5
+
+
+def test_laying_an_image_over_a_board_draws_what_pillows_paste_draws() -> None:
+    """``_over`` calls Pillow's core for an RGBA image over an RGB canvas: the same pixels as
+    ``Image.paste(img, (x, y), img)``, wherever the box lies, off any edge of the canvas or wholly outside."""
+    rng = random.Random("over")
+    for _ in range(300):
+        canvas = Image.effect_noise((rng.randint(5, 60), rng.randint(5, 60)), 60).convert("RGB")
+        img = Image.frombytes("RGBA", (w := rng.randint(1, 40), h := rng.randint(1, 40)), rng.randbytes(4 * w * h))
+        x, y = rng.randint(-45, canvas.width + 5), rng.randint(-45, canvas.height + 5)
+        pasted, laid = canvas.copy(), canvas.copy()
+        pasted.paste(img, (x, y), img)
+        theme._over(laid, img, x, y)
+        assert laid.tobytes() == pasted.tobytes(), (canvas.size, img.size, x, y)
