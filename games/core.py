@@ -258,6 +258,10 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     scores_title: ClassVar[str] = T("Scores")
     """How the result line introduces the scores."""
+    choosing: ClassVar[float] = 0.5
+    """The part of a hard AI's decision spent choosing the move that challenges the normal AI's choice (the
+    halving's rounds before the last, :func:`games.search.search`); the rest goes to the last round, which
+    alone decides between the two. 0.5 is plain sequential halving's share for three or four moves."""
 
     def score_text(self, n: int) -> str:
         """A score of ``n`` as the result line shows it (marked: ``N("{n} point", "{n} points", n)``)."""

@@ -25,7 +25,8 @@ playouts, a deeper tree is never visited often enough to learn anything):
   numbers): their comparison is paired, which removes most of the luck of the draw from it.
 * The budget (a time limit, or a number of playouts for reproducible tests) is spent by **sequential
   halving** (Karnin, Koren and Somekh 2013): every round keeps the better half of the candidates, and
-  the last one, between two, gets half of the budget.
+  the last one, between two, gets the part of the budget the game does not spend choosing
+  (:attr:`Game.choosing <games.core.Game.choosing>`: half by default).
 * The normal AI's own choice stays a candidate to the end and is kept unless the other finalist beats
   it by a clear margin in the last round's paired playouts (worlds that played no part in choosing that
   finalist), so with too small a budget the hard AI plays like the normal one rather than at random.
@@ -55,9 +56,6 @@ the next one would end past this part (the rest is the safety margin of the p99)
 SWITCH_Z = 1.5
 """How many standard errors of the paired difference another action must beat the normal AI's choice
 by before the search plays it instead."""
-CHOOSING = 0.5
-"""The part of the budget spent choosing the finalist that challenges the normal AI's choice (the rounds
-before the last); the rest goes to the final round, which alone decides between the two."""
 PLAYOUT_LIMIT = 5_000
 """Actions after which a playout of a game without a horizon stops as a loss (no game should get near it)."""
 
@@ -210,7 +208,7 @@ def search(
         while worlds < (
             max(1, (budget.total() - before) // len(arms))
             if final
-            else max(1, int(budget.total() * CHOOSING) // (len(arms) * (rounds - 1)))
+            else max(1, int(budget.total() * game.choosing) // (len(arms) * (rounds - 1)))
         ):
             world = determinize(game, state, seat, rng, policy)
             luck = rng.getrandbits(64)

@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
+from games import search as search_module
 from games.core import JSON, Action, Game, Player, clone
 from games.i18n import unread
 from games.registry import GAMES, LEVELS
@@ -130,6 +131,35 @@ def test_a_timed_search_weighs_a_choice_of_two_in_many_worlds(moves: int, monkey
     search(game, clone(state), seat, spec.player, random.Random(1), think_ms=300)
     assert len(played) >= 3 * moves  # three worlds at least, even on a loaded machine
     assert time.perf_counter() - started > 0.1  # it thought: nothing was decided on the first world
+
+
+@pytest.mark.parametrize("choosing", [0.3, 0.5])
+def test_the_game_says_how_much_of_a_decision_chooses_the_challenger(
+    choosing: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Four candidates: the first round plays the game's share of the playouts on all four, then the normal
+    # AI's choice and the best of the others share the rest.
+    spec = GAMES["pirates"]
+    game = spec.game
+    assert type(game).choosing == 0.3  # measured on the 4-player oracle (README)
+    monkeypatch.setattr(type(game), "choosing", choosing)
+    for state in self_play(game, spec.player, 4, "choosing"):
+        seat = next_actor(game, state, random.Random(0))
+        if len(game.legal_actions(state, seat)) == 4:  # the candidates: every legal move
+            break
+    else:
+        pytest.fail("no choice of four moves in the game")
+    played: list[int] = []
+    real_pick = search_module._pick
+
+    def pick(arms: list[search_module._Arm], default: search_module._Arm, fresh: int) -> Action:
+        played.extend([fresh, len(default.rewards)])
+        return real_pick(arms, default, fresh)
+
+    monkeypatch.setattr("games.search._pick", pick)
+    search(game, clone(state), seat, spec.player, random.Random(1), iterations=400)
+    first = int(400 * choosing) // 4  # worlds in the first round
+    assert played == [first, first + (400 - 4 * first) // 2]
 
 
 def test_the_same_seed_and_playouts_give_the_same_decision() -> None:
