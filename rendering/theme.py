@@ -456,9 +456,10 @@ def paste(canvas: Image.Image, img: Image.Image, xy: tuple[float, float], anchor
 def _over(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
     if canvas.mode == "RGB" and img.mode == "RGBA":
         # What Image.paste(img, (x, y), img) does here, without its handling of every other kind of argument:
-        # about 70 of a board's 90 pastes come this way, and the handling took a third of their time, all of
-        # it holding the GIL the event loop waits for. Both images are drawn in memory (loaded; the canvas is
-        # a copy or a new image, so writable), and the core clips a box that runs off the canvas as paste does.
+        # about 70 of a board's 90 pastes come this way, and the handling cost ~3.6 µs each (18.6 against
+        # 15.0 µs for a word's image), all of it holding the GIL the event loop waits for. Both images are
+        # drawn in memory (loaded; the canvas is a copy or a new image, so writable), and the core clips a
+        # box that runs off the canvas as paste does.
         source = img.im
         canvas.im.paste(source, (x, y, x + img.width, y + img.height), source)
         return

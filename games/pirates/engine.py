@@ -58,8 +58,9 @@ class Pirates(Game):
     scores_title: ClassVar[str] = T("Missions done")
     choosing: ClassVar[float] = 0.3
     """Most decisions offer two to five moves: a few worlds tell which one challenges the normal AI's
-    choice, and the last round, which decides, gets 0.7 of the budget instead of half (on the 4-player
-    oracle's 254 positions, five search seeds at 1,000 ms, it gained more than half did in each; README)."""
+    choice, and the last round, which decides, gets 0.7 of the budget instead of half (scored on the
+    4-player oracle's 254 positions at 1,000 ms, the search gained more this way with each of five seeds;
+    README, *The challenger, chosen on fewer worlds*)."""
 
     def score_text(self, n: int) -> str:
         return N("{n} mission", "{n} missions", n)
