@@ -428,7 +428,7 @@ def panel(
         small = _rounded_drawn(2 * c + 1, 2 * c + 1, radius, fill, border, width)
         canvas.paste(fill[:3], (x0 + c, y0 + c, x1 - c, y1 - c))
         for piece, (x, y) in _rim_pieces(small, w, h):
-            canvas.paste(piece, (x0 + x, y0 + y), piece)
+            _over(canvas, piece, x0 + x, y0 + y)
     else:
         _over(canvas, rounded(w, h, radius, fill, border, width), x0, y0)
 
