@@ -39,6 +39,17 @@ def positions(kind: str, count: int = 3, players: int = 2) -> list[tuple[JSON, i
     return found
 
 
+def a_choice_of(moves: int, seed: str) -> tuple[JSON, int]:
+    """The first state of a 4-player Pirates Card Game of the normal AI where the seat to act has exactly
+    ``moves`` legal moves (there, every legal move is a candidate of the search), with that seat."""
+    spec = GAMES["pirates"]
+    for state in self_play(spec.game, spec.player, 4, seed):
+        seat = next_actor(spec.game, state, random.Random(0))
+        if len(spec.game.legal_actions(state, seat)) == moves:
+            return state, seat
+    pytest.fail(f"no choice of {moves} moves in the game")
+
+
 def hidden(game: Game, state: JSON, seat: int, rng: random.Random) -> JSON:
     """``state`` with everything ``seat`` may not know changed: the other seats' secrets and the seed."""
     other = game.scramble(state, seat, rng)
@@ -114,12 +125,7 @@ def test_a_timed_search_weighs_a_choice_of_two_in_many_worlds(moves: int, monkey
     # was once fixed before any playout had measured the pace: one world, whatever the time allowed.
     spec = GAMES["pirates"]
     game = spec.game
-    for state in self_play(game, spec.player, 4, f"two-{moves}"):
-        seat = next_actor(game, state, random.Random(0))
-        if len(game.legal_actions(state, seat)) == moves:
-            break
-    else:
-        pytest.fail(f"no choice of {moves} moves in the game")
+    state, seat = a_choice_of(moves, f"two-{moves}")
     played: list[float] = []
 
     def counted(*args: object, **kwargs: bool) -> float:
@@ -143,12 +149,7 @@ def test_the_game_says_how_much_of_a_decision_chooses_the_challenger(
     game = spec.game
     assert type(game).choosing == 0.3  # measured on the 4-player oracle (README)
     monkeypatch.setattr(type(game), "choosing", choosing)
-    for state in self_play(game, spec.player, 4, "choosing"):
-        seat = next_actor(game, state, random.Random(0))
-        if len(game.legal_actions(state, seat)) == 4:  # the candidates: every legal move
-            break
-    else:
-        pytest.fail("no choice of four moves in the game")
+    state, seat = a_choice_of(4, "choosing")
     played: list[int] = []
     real_pick = search_module._pick
 
