@@ -183,6 +183,15 @@ def _draw_text(
         img, pen_x, baseline, advance = typeset.draw_line(runs, fnt.size, fill, outline)
         ax = {"l": 0.0, "m": advance / 2, "r": advance}[anchor[0]]
         return img, (round(-ax - pen_x), round(-_rise(fnt, anchor[1]) - baseline))
+    if outline is None and "\n" not in s:
+        # One line, no outline: FreeType lays the text out and rasterises it once, and the mask is the
+        # image's alpha (Pillow's `ImageDraw.text` measures the line, then lays it out again to draw it, and
+        # blends the same fill over a transparent image: the same pixels, ~40% slower).
+        mask, (left, top) = fnt.getmask2(s, "L", anchor=anchor)
+        img = Image.new("RGBA", (max(1, mask.size[0]), max(1, mask.size[1])), (*fill, 0))
+        if mask.size[0] and mask.size[1]:
+            img.im.putband(mask, 3)
+        return img, (left, top)
     stroke = 2 * bool(outline)
     left, top, right, bottom = (round(v) for v in fnt.getbbox(s, anchor=anchor, stroke_width=stroke))
     img = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*fill, 0))

@@ -177,3 +177,24 @@ def test_laying_an_image_over_a_board_draws_what_pillows_paste_draws() -> None:
         pasted.paste(img, (x, y), img)
         theme._over(laid, img, x, y)
         assert laid.tobytes() == pasted.tobytes(), (canvas.size, img.size, x, y)
+
+
+def test_a_word_is_rasterised_as_pillows_text_draws_it() -> None:
+    """A line without an outline is rasterised once (FreeType's mask as the image's alpha): the same image
+    and corner as Pillow's ``ImageDraw.text`` draws over a transparent image measured by ``getbbox``, for
+    every anchor, face and size, blank and one-character strings and the game's own symbols included."""
+    rng = random.Random("words")
+    alphabet = "abcxyzABQWgjpqy 0123456789.,:;!?'()-+×·→⚓"
+    strings = ["", " ", "   ", "a", ".", "Wg", "Anne Bonny", "12 × 3", "→ 5"]
+    strings += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 24))) for _ in range(150)]
+    fonts = [theme.font(size, bold) for size in (11, 16, 23, 40) for bold in (False, True)]
+    for s in strings:
+        fnt, anchor = rng.choice(fonts), rng.choice(["la", "lt", "lm", "ls", "ld", "mm", "ma", "ms", "rs", "rd"])
+        fill = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+        if theme._runs(s, fnt) is not None:  # a fallback face's glyphs: typeset, not this path
+            continue
+        left, top, right, bottom = (round(v) for v in fnt.getbbox(s, anchor=anchor))
+        whole = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (*fill, 0))
+        ImageDraw.Draw(whole).text((-left, -top), s, font=fnt, fill=fill, anchor=anchor)
+        img, corner = theme._draw_text(s, fnt, fill, anchor, None)
+        assert (corner, img.size, img.tobytes()) == ((left, top), whole.size, whole.tobytes()), (s, anchor)
