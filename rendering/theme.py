@@ -185,8 +185,8 @@ def _draw_text(
         return img, (round(-ax - pen_x), round(-_rise(fnt, anchor[1]) - baseline))
     if outline is None and "\n" not in s:
         # One line, no outline: FreeType lays the text out and rasterises it once, and the mask is the
-        # image's alpha (Pillow's `ImageDraw.text` measures the line, then lays it out again to draw it, and
-        # blends the same fill over a transparent image: the same pixels, ~40% slower).
+        # image's alpha. Pillow's `ImageDraw.text` (below) measures the line, then lays it out again to draw
+        # it, and blends the same fill over a transparent image: the same pixels, in ~1.6 times the time.
         mask, (left, top) = fnt.getmask2(s, "L", anchor=anchor)
         img = Image.new("RGBA", (max(1, mask.size[0]), max(1, mask.size[1])), (*fill, 0))
         if mask.size[0] and mask.size[1]:
