@@ -9,7 +9,7 @@ A card in the state is an ``int``: ``deck * 54 + face``. Faces 0–51 are the su
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
@@ -226,10 +226,20 @@ class Face:
     town: str
     ship: str
     mission: Mission
+    joker: bool = field(init=False)
+    name: str = field(init=False)
+    """``"10♥"``, ``"K♠"``, ``"Joker"``: the index, the same in every language (the Joker's name, for a
+    reader, is :attr:`label`)."""
+    label: str = field(init=False)
+    """The card's index as a player reads it: ``"10♥"``, or the Joker marked."""
 
-    @property
-    def joker(self) -> bool:
-        return self.suit is None
+    def __post_init__(self) -> None:
+        # Worked out once per face: the engine names cards in the events of every playout the hard AI plays.
+        joker = self.suit is None
+        name = "Joker" if self.suit is None else f"{RANK_CODES[self.rank - 1].upper()}{SUIT_SYMBOLS[self.suit]}"
+        object.__setattr__(self, "joker", joker)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "label", JOKER if joker else name)
 
     @property
     def nation(self) -> str | None:
@@ -245,19 +255,6 @@ class Face:
     def bonus(self) -> str | None:
         """The ship type's bonus, marked (``None`` for most ships)."""
         return SHIP_BONUS.get(self.ship)
-
-    @property
-    def name(self) -> str:
-        """``"10♥"``, ``"K♠"``, ``"Joker"``: the index, the same in every language (the Joker's name, for
-        a reader, is :attr:`label`)."""
-        if self.suit is None:
-            return "Joker"
-        return f"{RANK_CODES[self.rank - 1].upper()}{SUIT_SYMBOLS[self.suit]}"
-
-    @property
-    def label(self) -> str:
-        """The card's index as a player reads it: ``"10♥"``, or the Joker marked."""
-        return JOKER if self.suit is None else self.name
 
     @property
     def long_name(self) -> str:
@@ -381,8 +378,12 @@ def name(card: int) -> str:
     return FACES[card % DECK_SIZE].name
 
 
+JOKER_CARDS = frozenset(f + DECK_SIZE * deck for f in JOKER_FACES for deck in (0, 1))
+"""The Jokers' card ids (both decks)."""
+
+
 def is_joker(card: int) -> bool:
-    return card % DECK_SIZE in JOKER_FACES
+    return card in JOKER_CARDS
 
 
 def size(card: int) -> int:

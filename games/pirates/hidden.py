@@ -33,6 +33,10 @@ def forget(state: JSON, cards: Iterable[int] | None = None) -> None:
     if not known:
         return
     if cards is None:
+        players = state["players"]
+        # Most steps move no card that was seen: keep the list as it is unless one has gone.
+        if all(k["card"] in players[k["seat"]][k["pile"]] for k in known):
+            return
         state["known"] = [k for k in known if lies(state, k)]
     else:
         gone = set(cards)

@@ -67,8 +67,9 @@ def friendly_town(player: JSON, town: int) -> bool:
 
 def weight(player: JSON) -> int:
     """Ship size plus the tons of cargo carried; the Fast Galleon counts 1 ton less when fleeing."""
-    bonus = 1 if ship_type(player) == "Fast Galleon" else 0
-    return size(player["ship"]) + sum(size(c) for c in player["holds"]) - bonus
+    ship = face(player["ship"])
+    bonus = 1 if ship.ship == "Fast Galleon" else 0
+    return ship.size + sum(map(size, player["holds"])) - bonus
 
 
 def enemy_weight(cards: list[int]) -> int:
@@ -259,13 +260,13 @@ def end_action(state: JSON, events: list[Event], *, hand_limit: int | None = Non
     state["pending"] = None
     state["encounter"] = None
     check_out(state, events)
-    if state["winner"] is not None or not live_seats(state):
+    live = live_seats(state)
+    if state["winner"] is not None or not live:
         return
     if state["again"] and not player["out"]:
         state["again"] = False
         return
     state["again"] = False
-    live = live_seats(state)
     if state["seats"] > 1 and len(live) == 1:
         return
     nxt = (seat + 1) % state["seats"]

@@ -13,7 +13,7 @@ import random
 from games.core import JSON, Action, Event
 from games.i18n import T
 from games.pirates import combat, duel, missions
-from games.pirates.cards import NATION, face, is_joker, label, name, size, suit
+from games.pirates.cards import JOKER_CARDS, NATION, face, is_joker, label, name, size, suit
 from games.pirates.table import (
     allegiance,
     codes,
@@ -37,7 +37,7 @@ def _new_mission(card: int) -> str:
 
 
 def has_joker(cards: list[int]) -> bool:
-    return any(is_joker(c) for c in cards)
+    return not JOKER_CARDS.isdisjoint(cards)
 
 
 # ---------------------------------------------------------------------------------------------- main actions

@@ -45,8 +45,9 @@ def _pending(state: JSON) -> JSON | None:
 
 
 def ai_view(state: JSON, seat: int) -> JSON:
-    """The part of ``seat``'s view the AI reads (its own record, the others' hand sizes, the discard pile
-    while docked): the same facts as :func:`build_view`, built in a fraction of the time for self-play."""
+    """The part of ``seat``'s view the AI reads (its own record, with its ship's weight in a combat; the
+    others' hand sizes; the discard pile while docked): the same facts as :func:`build_view`, built in a
+    fraction of the time for self-play and the hard AI's playouts."""
     encounter = state["encounter"]
     player = state["players"][seat]
     own = {
@@ -55,8 +56,10 @@ def ai_view(state: JSON, seat: int) -> JSON:
         "town": None if player["town"] is None else CODES[player["town"]],
         "holds": _codes(player["holds"]),
         "limit": limit(player),
-        "weight": weight(player),
     }
+    pending = state["pending"]
+    if pending is not None and pending["kind"] == "combat":  # only a fight asks whether the ship may flee
+        own["weight"] = weight(player)
     return {
         "viewer": seat,
         "players": [own if s == seat else {"hand": len(p["hand"])} for s, p in enumerate(state["players"])],
