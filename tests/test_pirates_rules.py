@@ -11,9 +11,10 @@ from games.core import IllegalAction, RandomPlayer, Termination
 from games.i18n import localize
 from games.pirates import Pirates, PiratesAI
 from games.pirates.ai import _value
-from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, face
+from games.pirates.cards import BY_CODE, FACES, NEXT_NATION, TOWNS, Mission, face, is_joker
 from games.pirates.engine import TURN_LIMIT
 from games.pirates.table import weight
+from games.pirates.turn import has_joker
 from games.pirates.view import ai_view
 from games.search import determinize
 from tests.support import worlds
@@ -114,6 +115,16 @@ def test_the_card_faces_follow_every_field_rule() -> None:
     assert localize(BY_CODE["3d"].mission_text) == "Deliver 5 t of silver to a Spanish town"
     assert localize(BY_CODE["6s"].mission_text) == "Sink an English ship"
     assert localize(BY_CODE["6h"].mission_text) == "Sink a Spanish ship"
+
+
+def test_each_deck_has_two_jokers_known_by_their_card_ids() -> None:
+    """Cards are ids (``deck * 54 + face``); with two decks (5–8 players) each deck's two Jokers are Jokers."""
+    jokers = [c for c in range(2 * 54) if is_joker(c)]
+    assert jokers == [52, 53, 106, 107]
+    assert jokers == [c for c in range(2 * 54) if face(c).joker]
+    assert {face(c).name for c in jokers} == {"Joker"} and localize(face(106).label) == "Joker"
+    assert face(9).name == face(54 + 9).name == "10♥"  # the second deck names its cards as the first
+    assert has_joker([3, 106]) and not has_joker([3, 54, 105]) and not has_joker([])
 
 
 # ---------------------------------------------------------------------------------------------- setup
