@@ -225,9 +225,8 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
     tokens = {result._interaction.token for result in results}
     places = {str(r.place_id) for _, _, r, _ in moves}
     # An answer is the ✅ follow-up (once the action is committed) and the new board (posted by the delivery
-    # loop); the request log has no event to wait on.
-    while not (tokens <= _followed_up(log) and places <= _boards_posted(log)):  # noqa: ASYNC110
-        await asyncio.sleep(0.001)
+    # loop), both requests the log sees as the bot makes them.
+    await log.until(lambda log: tokens <= _followed_up(log) and places <= _boards_posted(log))
     await settle()
     return [
         (answer_time(log, started, r.place_id, result._interaction.token) - started) * 1000
