@@ -48,7 +48,11 @@ RETRY = (0.0, 10.0, 30.0, 60.0, 300.0)
 CLAIM = 60.0
 """Seconds a process holds a row it is delivering before another may take it (a process that died)."""
 LANES_AT_ONCE = 8
-"""Lanes delivered at the same time."""
+"""Lanes the loop delivers at the same time."""
+POSTS_AT_ONCE = 64
+"""Lanes delivered at the same time counting those an action's commit began (:meth:`Delivery.begin`): the
+posts members wait for do not wait for the loop's lanes (the render pool queues their drawing, boards
+first), so in a burst every board is queued for drawing as soon as its action is committed."""
 CLOSED_KEPT = 1024
 """Rows this process closed lately, remembered: one read as pending just before it closed is not delivered
 again (on a database of its own)."""
@@ -149,15 +153,16 @@ class Delivery:
 
     def begin(self, written: Sequence[Entry]) -> bool:
         """Start delivering the rows a change has just written and committed that members wait for (posts in
-        its thread, the board among them) now, without waiting for the loop to look for them: those that
-        head their lanes, are due and find a lane free. Whether it began any: then the loop looks again once
+        its thread, the board among them) now, without waiting for the loop to look for them or for one of
+        its :data:`LANES_AT_ONCE` lanes: those that head their lanes and are due (up to
+        :data:`POSTS_AT_ONCE` lanes in all). Whether it began any: then the loop looks again once
         they are out (the rest waits for them anyway: boards first), else it must be woken (:meth:`wake`)."""
         if self.sender is None:
             return False
         began = False
         now = self.tables.now()
         for entry in written:
-            if len(self._lanes) >= LANES_AT_ONCE:
+            if len(self._lanes) >= POSTS_AT_ONCE:
                 break
             if entry.head and entry.priority <= outbox.THREAD and entry.due_at <= now and entry.lane not in self._lanes:
                 self._held[entry.id] = entry.priority  # boards first: the loop holds private rows back meanwhile

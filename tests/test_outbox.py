@@ -318,3 +318,48 @@ async def test_lanes_in_flight_never_crowd_out_the_next_lanes_due(store, monkeyp
     finally:
         await tables.delivery.stop()
     assert posted == [0, 1, 2, 3, 4]
+
+
+async def test_posts_an_action_committed_begin_at_once_whatever_lanes_the_loop_has(store, monkeypatch):
+    """A burst of actions in many games: each commit begins its own post at once, so every board is being
+    drawn and posted while the loop's lanes are all in flight (in a burst, boards once waited for a lane)."""
+    import asyncio
+
+    from tables import delivery
+    from tables.outbox import Message, to_channel
+    from tests.service_support import tables_on
+
+    monkeypatch.setattr(delivery, "LANES_AT_ONCE", 3)
+    monkeypatch.setattr(delivery, "POSTS_AT_ONCE", 6)
+    tables = tables_on(store)
+    posted: list[int] = []
+    release = asyncio.Event()
+
+    class Held:
+        """A sender whose posts wait until the test lets them through."""
+
+        async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+            posted.append(channel_id)
+            await release.wait()
+            return 1000 + channel_id
+
+    tables.delivery.sender = Held()  # type: ignore[assignment]
+    tables.delivery.start()
+    try:
+        begun = []
+        for n in range(8):  # eight actions' commits, one after the other
+            written = await store.outbox.write([to_channel(f"lane-{n}", n, None, Message(f"row {n}"))], now=1.0)
+            begun.append(tables.delivery.begin(written))
+        await asyncio.sleep(0.05)
+        # Six began with their commits, past the loop's three lanes; the last two wait for a lane to free.
+        assert begun == [True] * 6 + [False] * 2
+        assert sorted(posted) == [0, 1, 2, 3, 4, 5]
+        release.set()
+        for _ in range(200):
+            if len(posted) == 8:
+                break
+            await asyncio.sleep(0.005)
+    finally:
+        release.set()
+        await tables.delivery.stop()
+    assert sorted(posted) == list(range(8))
