@@ -349,6 +349,10 @@ class Game(ABC):
         secret = self.secret(state, seat)
         return [Choice(a, self.describe(state, seat, a), secret) for a in self.legal_actions(state, seat)]
 
+    def choice(self, state: JSON, seat: int, action: Action) -> Choice:
+        """The :class:`Choice` of one legal action, as :meth:`choices` gives it."""
+        return Choice(action, self.describe(state, seat, action), self.secret(state, seat))
+
     def secret(self, state: JSON, seat: int) -> bool:
         """Whether ``seat``'s current choice is secret from the others (labels below the first are private)."""
         return False

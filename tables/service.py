@@ -51,7 +51,7 @@ from tables.clocks import deadlines as clock_deadlines
 from tables.config import Config
 from tables.outbox import Message
 from tables.results import after_resignation, ended_without_play, placings, result_of
-from tables.seating import deciding, players_out, seat_names
+from tables.seating import ai_seats_to_act, deciding, players_out, seat_names
 
 __all__ = [
     "Applied",
@@ -213,7 +213,8 @@ class Tables:
             self.delivery.wake()
         if record.status == "active":
             self.clocks.arm(record.id)
-            self.ai.kick(record.id)
+            if ai_seats_to_act(self.spec(record), record):  # else a member decides next: no task to start
+                self.ai.kick(record.id)
         else:
             self.clocks.disarm(record.id)
 
@@ -722,9 +723,13 @@ class Tables:
         names = seat_names(spec.game, record)
         langs = {ENGLISH, language(locale)}
         for seat in deciding(spec.game, record, player):
+            # An action's text (what autocomplete offers) is found without labelling every other action.
+            for action in spec.game.legal_actions(record.state, seat):
+                if wanted == action.encode():
+                    return spec.game.choice(record.state, seat, action)
             for choice in spec.game.choices(record.state, seat):
                 label = format_seats(choice.label, names)
-                if wanted == choice.action.encode() or any(wanted == localize(label, lang).lower() for lang in langs):
+                if any(wanted == localize(label, lang).lower() for lang in langs):
                     return choice
         return None
 

@@ -316,6 +316,7 @@ def check_labels(game: Game, state: JSON, where: str) -> None:
             except ValueError as exc:
                 raise AssertionError(f"{at}: {exc}") from None
             assert walk(choices, first, path) == c, f"{at}: the menus do not reach {c.path}"
+            assert game.choice(state, seat, c.action) == c, f"{at}: its choice alone differs from the list's"
 
 
 # ---------------------------------------------------------------------------------------------- fuzzing
