@@ -86,11 +86,12 @@ class Collector:
         waiting = gc.get_count()[2]
         if not self._started or not gc.isenabled() or waiting < self.due:
             return False
+        busy = self.busy()
+        if busy and waiting < self.due * LATE:
+            return False  # not now, whatever the heap (counting its blocks walks the allocator's arenas)
         if waiting < self.due * OVERDUE and sys.getallocatedblocks() < self._after * self.growth:
             return False
-        if self.busy():
-            if waiting < self.due * LATE:
-                return False
+        if busy:
             self.late += 1
             log.debug("A full garbage collection ran during an answer: no quiet moment in %d young ones", waiting)
         gc.collect()
