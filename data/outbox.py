@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,19 +246,21 @@ class OutboxRepo(Repository):
         """A row's values for :meth:`add`, in its column order."""
         return (o.lane, o.priority, o.kind, dumps(o.payload), o.game_id, o.due_at or now, now, o.after, self.owner)
 
-    async def due(self, *, now: float, limit: int, orphaned: float = 0.0) -> list[Entry]:
+    async def due(self, *, now: float, limit: int, orphaned: float = 0.0, besides: Collection[int] = ()) -> list[Entry]:
         """The rows this process delivers now: the oldest pending row of each lane, due and not claimed by a
         living process, written by this process (or by any process before ``orphaned``: its writer died),
-        lowest priority first."""
+        lowest priority first; none of ``besides`` (the rows it is delivering already, which on a database
+        of its own are claimed in memory only)."""
+        skipped = f" AND o.id NOT IN ({', '.join('?' * len(besides))})" if besides else ""
         return [
             _entry(r, bool(r["followed"]), head=True)
             for r in await self._q.fetchall(
                 "SELECT o.*, EXISTS (SELECT 1 FROM outbox l WHERE l.lane = o.lane AND l.status = 'pending'"
                 " AND l.id > o.id AND l.kind = o.kind) AS followed"
                 " FROM outbox o WHERE o.status = 'pending' AND o.due_at <= ? AND o.claimed_until < ?"
-                f" AND (o.owner IS NULL OR o.owner = ? OR o.created_at < ?) AND {_HEAD} ORDER BY o.priority, o.id"
-                " LIMIT ?",
-                (now, now, self.owner, orphaned, limit),
+                f" AND (o.owner IS NULL OR o.owner = ? OR o.created_at < ?){skipped} AND {_HEAD}"
+                " ORDER BY o.priority, o.id LIMIT ?",
+                (now, now, self.owner, orphaned, *besides, limit),
             )
         ]
 

@@ -182,9 +182,9 @@ class Delivery:
         orphaned = now - 2 * self.tables.lease  # rows a process that died wrote are taken over then
         posting = self.posting
         # The rows this process is delivering are still pending (on a database of its own they are claimed
-        # in memory only), so they come back among the heads, older than the rest: ask for as many more, or
-        # they crowd out the rows no lane delivers yet.
-        heads = await self.outbox.due(now=now, limit=room + len(self._held), orphaned=orphaned) if room > 0 else []
+        # in memory only): left out, so that they neither crowd out the rows no lane delivers yet nor are
+        # read again for nothing.
+        heads = await self.outbox.due(now=now, limit=room, orphaned=orphaned, besides=self._held) if room > 0 else []
         for entry in heads:
             if len(self._lanes) >= LANES_AT_ONCE:
                 break

@@ -35,6 +35,11 @@ async def test_only_the_oldest_row_of_a_lane_is_due_lowest_priority_first(store)
     assert not await store.outbox.settle(first.id, "done", "99", now=2.0)  # once
     assert await store.outbox.result(first.id) == "99"
     assert await ids(await store.outbox.due(now=2.0, limit=10)) == [3, 2, 4]
+    # The rows being delivered already are left out, and the limit counts only the others.
+    delivering = [e.id for e in await store.outbox.due(now=2.0, limit=2)]
+    assert await ids(await store.outbox.due(now=2.0, limit=1, besides=delivering)) == [4]
+    everything = [e.id for e in await store.outbox.due(now=2.0, limit=10)]
+    assert await store.outbox.due(now=2.0, limit=10, besides=everything) == []
 
 
 async def test_a_row_waits_for_the_row_it_follows_and_for_its_time(store):
