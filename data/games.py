@@ -9,12 +9,11 @@ the same state.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Repository, Row, dumps
+from data.engine import Repository, Row, dumps, loads
 
 
 @dataclass(slots=True)
@@ -181,8 +180,8 @@ class GamesRepo(Repository):
             status=row["status"],
             version=row["version"],
             seed=row["seed"],
-            options=json.loads(row["options"]),
-            state=json.loads(row["state"]),
+            options=loads(row["options"]),
+            state=loads(row["state"]),
             seats=seats,
             guild_id=row["guild_id"],
             channel_id=row["channel_id"],
@@ -191,7 +190,7 @@ class GamesRepo(Repository):
             host_id=row["host_id"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
-            result=json.loads(row["result"]) if row["result"] else None,
+            result=loads(row["result"]) if row["result"] else None,
             clock=row["clock"],
             ended_at=row["ended_at"],
             revision=row["revision"],

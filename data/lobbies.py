@@ -7,11 +7,10 @@ members proposing it at once).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from data.engine import Repository, Row, dumps
+from data.engine import Repository, Row, dumps, loads
 
 
 @dataclass(slots=True)
@@ -55,12 +54,12 @@ def _lobby(row: Row) -> LobbyRecord:
         channel_id=row["channel_id"],
         message_id=row["message_id"],
         host_id=row["host_id"],
-        invitees=json.loads(row["invitees"]),
-        accepted=json.loads(row["accepted"]),
+        invitees=loads(row["invitees"]),
+        accepted=loads(row["accepted"]),
         ai=row["ai"],
-        options=json.loads(row["options"]),
+        options=loads(row["options"]),
         expires_at=row["expires_at"],
-        names=json.loads(row["names"]),
+        names=loads(row["names"]),
         game_id=row["game_id"],
         version=row["version"],
         closed_by=row["closed_by"],

@@ -14,13 +14,12 @@ nor loses them.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Database, Later, Repository, Row, Transaction, dumps
+from data.engine import Database, Later, Repository, Row, Transaction, dumps, loads
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +70,7 @@ def _entry(row: Row, followed: bool = True, head: bool | None = None) -> Entry:
         row["id"],
         row["lane"],
         row["kind"],
-        json.loads(row["payload"]),
+        loads(row["payload"]),
         row["priority"],
         row["game_id"],
         row["attempts"],

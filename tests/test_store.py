@@ -4,12 +4,13 @@ games with their seats and action log, lobbies, users."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 
 import pytest
 
 import data.store as store_module
-from data.engine import is_postgres
+from data.engine import dumps, is_postgres, loads
 from data.games import Commit
 from data.migrations import MIGRATIONS
 from data.outbox import Owed
@@ -387,6 +388,25 @@ async def test_create_and_load_game_round_trip(store):
     assert record.seat_of(11) == 0
     assert record.seat_of(999) is None
     assert await store.games.actions(game_id) == []
+
+
+def test_json_as_the_store_writes_and_reads_it():
+    value = {"step": 3, "names": ["Anne", "Zoë ☠"], "nested": {"flag": True, "none": None, "x": 0.5}, "big": 2**63 - 1}
+    text = dumps(value)
+    assert text == json.dumps(value, separators=(",", ":"), ensure_ascii=False)  # compact, UTF-8 as it is
+    assert loads(text) == loads(text.encode()) == value
+    assert loads(dumps({1: "a"})) == {"1": "a"}  # keys as json writes them
+    # What orjson refuses, the standard library writes and reads, as the store did before orjson.
+    assert loads(dumps({"huge": 2**80})) == {"huge": 2**80}
+    assert loads(json.dumps({"seed": 2**70, "n": float("nan")}))["seed"] == 2**70
+    assert loads('{"a":[1,2,{"b":"\\u00e9"}]}') == {"a": [1, 2, {"b": "é"}]}
+
+
+async def test_a_state_with_every_kind_of_json_value_round_trips(store):
+    state = {"step": 0, "text": "ünïcode ☠ \n \u2028 \x00", "big": 2**64, "keys": {"1": [True, None, 1.25]}}
+    game_id = await new_game(store, users=(11, None, 33), state=state, seed="s", channel_id=77)
+    record = await store.games.load(game_id)
+    assert record is not None and record.state == state
 
 
 async def test_load_missing_game_is_none(store):
