@@ -226,7 +226,7 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
     places = {str(r.place_id) for _, _, r, _ in moves}
     # An answer is the ✅ follow-up (once the action is committed) and the new board (posted by the delivery
     # loop), both requests the log sees as the bot makes them.
-    await log.until(lambda log: tokens <= _followed_up(log) and places <= _boards_posted(log))
+    await log.until(_Unanswered(tokens, places))
     await settle()
     return [
         (answer_time(log, started, r.place_id, result._interaction.token) - started) * 1000
@@ -234,15 +234,24 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
     ]
 
 
-def _followed_up(log: TimedRequests) -> set[str]:
-    """The interaction tokens the bot has answered (a response or a follow-up)."""
-    answers = ("/webhooks/", "/interactions/")
-    return {entry.path.strip("/").split("/")[2] for entry in log if entry.path.startswith(answers)}
+class _Unanswered:
+    """What a burst still waits for, read from the request log as it grows: the interaction tokens not yet
+    answered (a response or a follow-up) and the channels no board has been posted in. Called after each
+    request, it looks at each request once: reading the whole log again every time was the bench's own
+    work, ~1.5% of the event loop's time inside the window it measures."""
 
+    def __init__(self, tokens: set[str], places: set[str]) -> None:
+        self.tokens, self.places = set(tokens), set(places)
+        self._seen = 0
 
-def _boards_posted(log: TimedRequests) -> set[str]:
-    """The channels the bot has posted a message in."""
-    return {entry.path.split("/")[2] for entry in log if entry.method == "POST" and entry.path.startswith("/channels/")}
+    def __call__(self, log: TimedRequests) -> bool:
+        for entry in log[self._seen :]:
+            if entry.path.startswith(("/webhooks/", "/interactions/")):
+                self.tokens.discard(entry.path.strip("/").split("/")[2])
+            elif entry.method == "POST" and entry.path.startswith("/channels/"):
+                self.places.discard(entry.path.split("/")[2])
+        self._seen = len(log)
+        return not self.tokens and not self.places
 
 
 async def _emitted(**_: Any) -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.scale import Sizes, actions_per_s, build_seed, process, pss_mb, rss_mb
+from bench.driving import TimedRequests
+from bench.scale import Sizes, _Unanswered, actions_per_s, build_seed, process, pss_mb, rss_mb
 
 
 def test_rss_is_this_process_resident_memory() -> None:
@@ -21,6 +22,36 @@ def test_rss_is_this_process_resident_memory() -> None:
 
 def test_pss_shares_out_what_processes_share_so_it_is_at_most_the_rss() -> None:
     assert 5 < pss_mb() <= rss_mb() + 1
+
+
+class _Request:
+    """A logged request that counts how often its path is read."""
+
+    def __init__(self, method: str, path: str) -> None:
+        self.method, self._path, self.reads = method, path, 0
+
+    @property
+    def path(self) -> str:
+        self.reads += 1
+        return self._path
+
+
+def test_a_burst_waits_for_every_answer_and_board_reading_each_request_once() -> None:
+    log = TimedRequests()
+    waiting = _Unanswered({"tok1", "tok2"}, {"71", "72"})
+    assert not waiting(log)
+    log.append(_Request("POST", "/interactions/9/tok1/callback"))
+    log.append(_Request("PATCH", "/channels/71/messages/5"))  # an edit is not the new board
+    log.append(_Request("POST", "/channels/99/messages"))  # a post elsewhere (a DM) is no board of theirs
+    assert not waiting(log)
+    assert (waiting.tokens, waiting.places) == ({"tok2"}, {"71", "72"})
+    read = [r.reads for r in log]
+    log.append(_Request("POST", "/channels/71/messages"))
+    log.append(_Request("POST", "/webhooks/9/tok2"))
+    assert not waiting(log)
+    assert [r.reads for r in log[:3]] == read  # what was read before is not read again
+    log.append(_Request("POST", "/channels/72/messages"))
+    assert waiting(log)
 
 
 def test_seed_holds_real_finished_and_active_games(tmp_path: Path) -> None:
