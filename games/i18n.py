@@ -36,6 +36,8 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 START, END = "\x02", "\x03"
 """The two control characters around a marked message. Inside one, JSON escapes them (``\\u0002``), so
 marks never nest as raw characters and one regular expression finds every top-level mark."""
@@ -99,12 +101,16 @@ def L(message: str, /) -> str:
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-"""One encoder for every mark (``json.dumps`` with options builds a new one each call: a third of a mark's
-cost, and engines mark every event of every playout the hard AI searches)."""
+"""The standard library's encoder, built once, for what orjson refuses (an integer beyond 64 bits)."""
 
 
 def _mark(payload: list[Any]) -> str:
-    return START + _ENCODE(payload) + END
+    # orjson writes a mark byte for byte as ``_ENCODE`` does (compact, UTF-8 as it is, control characters
+    # escaped; a test compares the two over whole games), in 0.3 µs against 2.4: an action marks ~50.
+    try:
+        return START + orjson.dumps(payload).decode() + END
+    except TypeError:  # orjson.JSONEncodeError
+        return START + _ENCODE(payload) + END
 
 
 def seat_ref(seat: int) -> str:
