@@ -118,7 +118,9 @@ def throwaway_server() -> Iterator[PostgresServer]:
         yield PostgresServer(root)
     finally:
         if (data / "postmaster.pid").exists():
-            subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], check=False)
+            # Quietly: its progress would go to stdout, ahead of the bench's JSON.
+            stop = [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]
+            subprocess.run(stop, capture_output=True, check=False)
         shutil.rmtree(root, ignore_errors=True)
 
 
