@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -195,6 +196,36 @@ async def test_a_postgresql_connection_goes_back_to_the_pool_without_a_reset_unl
         async with pool.acquire() as conn:
             assert not conn.is_in_transaction()
     finally:
+        await store.close()
+
+
+async def test_a_postgresql_pool_keeps_its_connections_and_statements_without_a_timer_for_each(
+    postgres_url, monkeypatch
+):
+    """asyncpg by default closes a pooled connection idle for five minutes and forgets a prepared statement
+    five minutes after preparing it, each by a timer on the event loop (one per connection given back, one
+    per statement per connection: ~250 in a busy bot). The pool keeps both: after a lull, the next actions
+    neither connect nor prepare again, and no query leaves a timer behind."""
+    store = await Store.open(postgres_url)
+    loop = asyncio.get_running_loop()
+    timers: list[str] = []
+    call_later = loop.call_later
+
+    def recording(delay: float, callback: Any, *args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+        timers.append(getattr(callback, "__qualname__", repr(callback)))
+        return call_later(delay, callback, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "call_later", recording)
+    try:
+        game = await new_game(store)
+        for _ in range(3):
+            assert (await store.games.load(game)).id == game
+        async with store._db.transaction() as writer:
+            await writer.execute("UPDATE games SET host_id = host_id WHERE id = ?", (game,))
+        assert store._db._pool.get_size() >= 1
+        assert [name for name in timers if "_StatementCache" in name or "inactive" in name] == []
+    finally:
+        monkeypatch.undo()
         await store.close()
 
 
