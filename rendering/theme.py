@@ -427,31 +427,48 @@ def panel(
     hides = canvas.mode == "RGB" and (len(fill) == 3 or fill[3] == 255) and min(w, h) > 2 * c + 16
     if shadow:
         blur = 8
-        mask = _shadow_mask(w, h, radius, blur)
         dx, dy = 3 - 2 * blur, 5 - 2 * blur  # falls down and right
         if hides:
-            _rim(canvas, (0, 0, 0), mask, x0 + dx, y0 + dy, (c - dx, c - dy, c - dx + w - 2 * c, c - dy + h - 2 * c))
+            hole = (c - dx, c - dy, c - dx + w - 2 * c, c - dy + h - 2 * c)
+            for band, (x, y) in _shadow_rim(w, h, radius, blur, hole):
+                canvas.paste((0, 0, 0), (x0 + dx + x, y0 + dy + y), band)
         else:
-            canvas.paste((0, 0, 0), (x0 + dx, y0 + dy), mask)
+            canvas.paste((0, 0, 0), (x0 + dx, y0 + dy), _shadow_mask(w, h, radius, blur))
     if hides:  # the rim over its own alpha, the middle a plain fill: no panel-sized image at all
-        small = _rounded_drawn(2 * c + 1, 2 * c + 1, radius, fill, border, width)
         canvas.paste(fill[:3], (x0 + c, y0 + c, x1 - c, y1 - c))
-        for piece, (x, y) in _rim_pieces(small, w, h):
+        for piece, (x, y) in _panel_rim(w, h, radius, fill, border, width):
             _over(canvas, piece, x0 + x, y0 + y)
     else:
         _over(canvas, rounded(w, h, radius, fill, border, width), x0, y0)
 
 
-def _rim(canvas: Image.Image, ink: RGB, mask: Image.Image, x: int, y: int, hole: tuple[int, int, int, int]) -> None:
-    """Paint ``ink`` through ``mask`` at ``(x, y)`` but for the rectangle ``hole`` of the mask."""
+@image_cache
+def _panel_rim(
+    w: int, h: int, radius: int, fill: RGB | RGBA, border: RGB | None, border_width: int
+) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    """A ``w`` × ``h`` panel but for its plain middle (:func:`rounded`'s corners and stretched edges), as
+    pieces with their places. Cut and stretched once per size, as the shadow's bands are cut
+    (:func:`_shadow_rim`): doing both again for every panel was a sixth of a Pirates Card Game hand's
+    drawing (four or five panels a hand, of sizes its cards and missions set)."""
+    c = max(radius, border_width) + 1
+    return tuple(_rim_pieces(_rounded_drawn(2 * c + 1, 2 * c + 1, radius, fill, border, border_width), w, h))
+
+
+@image_cache
+def _shadow_rim(
+    w: int, h: int, radius: int, blur: int, hole: tuple[int, int, int, int]
+) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    """A ``w`` × ``h`` panel's shadow (:func:`_shadow_mask`) but for the rectangle ``hole`` of it, which
+    the panel hides: four bands with their places."""
+    mask = _shadow_mask(w, h, radius, blur)
     left, top, right, bottom = hole
-    for band in (
+    bands = (
         (0, 0, mask.width, top),
         (0, bottom, mask.width, mask.height),
         (0, top, left, bottom),
         (right, top, mask.width, bottom),
-    ):
-        canvas.paste(ink, (x + band[0], y + band[1]), mask.crop(band))
+    )
+    return tuple((mask.crop(band), (band[0], band[1])) for band in bands)
 
 
 def paste(canvas: Image.Image, img: Image.Image, xy: tuple[float, float], anchor: str = "lt") -> None:
@@ -849,13 +866,22 @@ def new_canvas(w: int, h: int) -> Image.Image:
 
     Only its gradient column is cached: a whole background, ~6 MB for a board, is drawn in ~1.5 ms, and
     cached at every height a board or hand had, they held a quarter of the render cache."""
-    img = _gradient(h).resize((w, h), Image.Resampling.NEAREST)
+    # Every row is one colour: a strip of the gradient, stretched once, is laid across the width (a
+    # stretch of the column to the whole width was twice as slow, ~1.2 ms for a 1100 × 2000 board).
+    strip = _gradient(h).resize((min(w, _STRIP), h), Image.Resampling.NEAREST)
+    img = Image.new("RGB", (w, h))
+    for x in range(0, w, _STRIP):
+        img.paste(strip if x + _STRIP <= w else strip.crop((0, 0, w - x, h)), (x, 0))
     draw = ImageDraw.Draw(img)
     for x in range(0, w, 120):
         draw.line((x, 0, x, h), fill=CHART_LINE, width=1)
     for y in range(0, h, 120):
         draw.line((0, y, w, y), fill=CHART_LINE, width=1)
     return img
+
+
+_STRIP = 128
+"""Width of the gradient's strips a background is laid with."""
 
 
 @image_cache

@@ -77,6 +77,24 @@ def test_a_panel_laid_by_its_rim_is_the_panel_composited_whole() -> None:
         rim = theme.rounded(w, h, style["radius"], style["fill"], style["border"], 3 if style["border"] else 0)
         whole.paste(rim, box[:2], rim)
         assert ImageChops.difference(laid, whole).getbbox() is None, (box, style)
+        again = canvas.copy()  # from the pieces cut for the first: the same, and they were not drawn on
+        theme.panel(again, box, **style)
+        assert ImageChops.difference(again, whole).getbbox() is None, (box, style)
+
+
+@pytest.mark.parametrize(("w", "h"), [(1100, 1338), (128, 40), (129, 7), (300, 250), (5, 900)])
+def test_a_background_is_its_gradient_across_the_width_under_the_grid(w: int, h: int) -> None:
+    canvas = theme.new_canvas(w, h)
+    column = theme._gradient(h)
+    assert canvas.size == (w, h) and canvas.mode == "RGB"
+    for x in range(w):
+        line = canvas.crop((x, 0, x + 1, h))
+        if x % 120 == 0:
+            assert line.tobytes() == bytes(theme.CHART_LINE) * h
+        else:
+            expected = column.copy()
+            ImageDraw.Draw(expected).point([(0, y) for y in range(0, h, 120)], fill=theme.CHART_LINE)
+            assert line.tobytes() == expected.tobytes(), x
 
 
 @pytest.mark.parametrize(("w", "h", "mode"), [(1, 1, "RGB"), (5, 3, "RGB"), (333, 77, "RGBA"), (1100, 640, "RGB")])
