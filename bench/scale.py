@@ -111,6 +111,17 @@ def pss_mb() -> float:
     return _family_mb("smaps_rollup", "Pss")
 
 
+def busy_cpu_s() -> float | None:
+    """CPU seconds every core of this machine has spent busy since it started (``/proc/stat``: all but
+    idle and waiting on input and output), or ``None`` where there is no ``/proc/stat``."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    ticks = [int(f) for f in fields]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
 # ---------------------------------------------------------------------------------------------- stored games
 
 
@@ -401,7 +412,7 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
                 print("ready", flush=True)
                 await asyncio.to_thread(sys.stdin.readline)
             done = 0
-            started = time.perf_counter()
+            started, cpu, busy = time.perf_counter(), time.process_time(), busy_cpu_s()
             while time.perf_counter() - started < seconds:
                 records = await playable(table, ids)
                 for _ in range(games - len(records)):  # finished games are replaced by new ones
@@ -410,9 +421,16 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
                     ids.append(await _own_latest(bot, seed))
                 done += len(await burst(table, records))
             elapsed = time.perf_counter() - started
+            cpu, busy_now = time.process_time() - cpu, busy_cpu_s()
     finally:
         await bot.tables.close()
-    return {"actions": done, "seconds": round(elapsed, 2), "actions_per_s": round(done / elapsed, 1)}
+    return {
+        "actions": done,
+        "seconds": round(elapsed, 2),
+        "actions_per_s": round(done / elapsed, 1),
+        "cores": round(cpu / elapsed, 2),
+        "machine_cores_busy": None if busy is None or busy_now is None else round((busy_now - busy) / elapsed, 2),
+    }
 
 
 async def _own_latest(bot: Any, seed: str) -> int:
@@ -427,7 +445,9 @@ async def _own_latest(bot: Any, seed: str) -> int:
 
 def actions_per_s(seconds: float, games: int = 20) -> dict[str, Any]:
     """Actions per second of one bot process and of two side by side, each on the same throwaway
-    PostgreSQL server; ``{"skipped": why}`` when there is none to start here."""
+    PostgreSQL server, with the cores each side kept busy (``cores``: the bot processes' own CPU time, and
+    the whole machine's, the server's included, over the timed window); ``{"skipped": why}`` when there is
+    no server to start here."""
     from tests.postgres import PostgresUnavailable, throwaway_server
 
     try:
@@ -444,8 +464,23 @@ def actions_per_s(seconds: float, games: int = 20) -> dict[str, Any]:
         "one_process": one["actions_per_s"],
         "two_processes": both,
         "ratio": round(both / one["actions_per_s"], 2),
+        # How much of the machine each side kept busy: where two processes leave no core idle, they cannot
+        # make more than (cores) / (what one kept busy) times one, however well they share the database.
+        "cores": {
+            "machine": os.cpu_count(),
+            "one_process": one["cores"],
+            "two_processes": round(sum(r["cores"] for r in two), 2),
+            "busy_one": one["machine_cores_busy"],
+            "busy_two": _mean([r["machine_cores_busy"] for r in two]),
+        },
         "runs": {"one": one, "two": two},
     }
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    """The mean of the workers' figures over the same window (``None`` if one has none)."""
+    known = [v for v in values if v is not None]
+    return round(sum(known) / len(known), 2) if known and len(known) == len(values) else None
 
 
 def _throughput_runs(url: str, seeds: Sequence[str], seconds: float, games: int) -> list[dict[str, Any]]:

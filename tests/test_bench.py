@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -101,6 +102,14 @@ def test_actions_per_s_tiny() -> None:
     assert "error" not in out, out.get("error")
     assert out["one_process"] > 0 and out["two_processes"] > 0
     assert out["ratio"] == pytest.approx(out["two_processes"] / out["one_process"], rel=0.01)
+    # The cores each side kept busy: the bot processes' own, within what the whole machine was busy with.
+    cores = out["cores"]
+    assert cores["machine"] == os.cpu_count()
+    assert cores["two_processes"] == pytest.approx(sum(r["cores"] for r in out["runs"]["two"]), abs=0.02)
+    for own, busy in ((cores["one_process"], cores["busy_one"]), (cores["two_processes"], cores["busy_two"])):
+        assert 0 < own <= cores["machine"]
+        assert busy is None or 0 < busy <= cores["machine"] + 0.1
+    assert cores["busy_one"] is None or cores["busy_one"] >= cores["one_process"] - 0.2  # its own among them
 
 
 def test_thinking_figures_tiny() -> None:
