@@ -288,3 +288,37 @@ def test_a_games_first_boards_are_as_tall_as_the_rest_and_share_their_layer() ->
         heights.add(open_png(piratz.render_board(view, NAMES[:2])).height)
     assert len(heights) == 1
     assert piratz._board_layer.cache_info().misses == 1
+
+
+def test_two_counts_of_event_lines_share_a_board_height_and_its_layer(monkeypatch) -> None:
+    """The events' panel keeps room for four lines at least and above it a step of two: events on three or four
+    lines make one height of board (and one layer to draw), on five or six the next, two lines taller. A
+    board meets half as many layouts for the first time, with one blank line at most."""
+    lines_of: list[int] = []
+    room = theme.event_room
+    monkeypatch.setattr(theme, "event_room", lambda lines, least: lines_of.append(lines) or room(lines, least))
+    view = make_view(2)
+    heights: dict[int, set[int]] = {}
+    example: dict[int, list[str]] = {}
+    for words in range(0, 40, 2):
+        long = "{p0} buried a Shells card" + " and then another one" * words + "."
+        for events in ([long, "{p1} passed.", "{p0} passed."], [long, long, "{p1} passed."], [long] * 3):
+            view["events"] = events
+            height = open_png(piratz.render_board(view, NAMES[:2])).height
+            heights.setdefault(lines_of[-1], set()).add(height)
+            example.setdefault(lines_of[-1], events)
+    assert set(heights) == {3, 4, 5, 6, 7, 9}  # an event takes three lines at most
+    assert all(len(h) == 1 for h in heights.values())
+    height = {lines: h.pop() for lines, h in heights.items()}
+    assert height[3] == height[4] < height[5] == height[6] < height[7] < height[9]
+    assert height[5] - height[4] == height[7] - height[6] == height[9] - height[7] == 2 * piratz.EVENT_LINE_H
+    piratz._board_layer.cache_clear()
+    for lines in (3, 4):
+        view["events"] = example[lines]
+        piratz.render_board(view, NAMES[:2])
+    assert piratz._board_layer.cache_info().misses == 1
+
+
+def test_event_room_is_the_least_and_above_it_steps_of_two() -> None:
+    assert [theme.event_room(n, 4) for n in range(10)] == [4, 4, 4, 4, 4, 6, 6, 8, 8, 10]
+    assert [theme.event_room(n, 3) for n in range(9)] == [3, 3, 3, 3, 5, 5, 7, 7, 9]

@@ -102,6 +102,29 @@ def test_a_games_first_boards_are_as_tall_as_the_rest_and_share_their_layer() ->
     assert board._board_layer.cache_info().misses == 1
 
 
+def test_two_counts_of_event_lines_share_each_layer_through_a_game(monkeypatch) -> None:
+    """The events' panel keeps room for three lines at least and above it a step of two
+    (``theme.event_room``): over a whole game whose long names wrap some events, boards whose events take
+    four or five lines are laid on one height of that panel, never more than one line taller than they
+    need, and boards of one-line events keep the three lines they always had."""
+    needed: list[tuple[int, int]] = []
+    room = theme.event_room
+
+    def spy(lines: int, least: int) -> int:
+        needed.append((lines, room(lines, least)))
+        return needed[-1][1]
+
+    monkeypatch.setattr(theme, "event_room", spy)
+    names = ["Anne Bonny of the Seven Seas", "Benjamin Hornigold the Elder", "Calico Jack Rackham"]
+    for state in play("standard", 3, "seed2"):
+        sp.render_board(GAME.view(state, None), names)
+    kept = dict(needed)
+    assert {0, 1, 3, 4, 5} <= set(kept)
+    assert kept[0] == kept[1] == kept[3] == board.EVENT_LINES
+    assert kept[4] == kept[5] == 5
+    assert all(room - lines <= 1 for lines, room in kept.items() if lines >= board.EVENT_LINES)
+
+
 def test_the_games_cover_every_phase() -> None:
     phases = {GAME.view(s, None)["phase"] for game in [*GAMES, TOAD_GAME] for s in play(*game)}
     assert phases == PHASES

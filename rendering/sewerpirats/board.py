@@ -419,8 +419,9 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     lines = _event_lines(events)
     name_lines = _name_lines(seats, seat_names)
     # Room for EVENT_LINES lines at least: a game's first boards, with fewer events, are as tall as the rest
-    # and are laid on the same layer, where each used to need one of its own (~8 ms to draw, ~6 MB held).
-    room = max(sum(map(len, lines)), EVENT_LINES)
+    # and are laid on the same layer, where each used to need one of its own (~8 ms to draw, ~6 MB held);
+    # above it, two counts of lines share each layer.
+    room = t.event_room(sum(map(len, lines)), EVENT_LINES)
     img = _board_layer(seats, top, name_lines, room, cat, locale).copy()
     _draw_header(img, view, seat_names, locale)
     if top_kind == "bar":
