@@ -473,7 +473,7 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     width = W - 2 * M - 70
     lines = [(k == 0, part) for e in events for k, part in enumerate(t.wrap(e, t.font(SMALL + 2), width, 3))]
     name_lines = _name_lines(view, seat_names, locale)
-    # Room for four lines at least (Piratz's events mostly take more than one line each), so that a game's
+    # Room for four lines at least (most boards' three events take more than three lines), so that a game's
     # first boards share the later ones' layer; above it, two counts of lines share each layer.
     room = t.event_room(len(lines), EVENT_LINES + 1)
     img = _board_layer(seats, view["cubes_per_type"], rows, room, name_lines, locale).copy()
