@@ -37,19 +37,6 @@ class _Request:
         return self._path
 
 
-def test_a_throwaway_postgresql_server_starts_and_stops_without_a_word_on_stdout(capfd) -> None:
-    """``python -m bench`` prints one JSON object on stdout: the server the throughput runs share must not
-    write its progress there (``pg_ctl stop`` did, ahead of the JSON)."""
-    from tests.postgres import PostgresUnavailable, throwaway_server
-
-    try:
-        with throwaway_server() as server:
-            assert server.url().startswith("postgresql://")
-    except PostgresUnavailable as exc:
-        pytest.skip(str(exc))
-    assert capfd.readouterr().out == ""
-
-
 def test_a_burst_waits_for_every_answer_and_board_reading_each_request_once() -> None:
     log = TimedRequests()
     waiting = _Unanswered({"tok1", "tok2"}, {"71", "72"})
@@ -66,6 +53,19 @@ def test_a_burst_waits_for_every_answer_and_board_reading_each_request_once() ->
     assert [r.reads for r in log[:3]] == read  # what was read before is not read again
     log.append(_Request("POST", "/channels/72/messages"))
     assert waiting(log)
+
+
+def test_a_throwaway_postgresql_server_starts_and_stops_without_a_word_on_stdout(capfd) -> None:
+    """``python -m bench`` prints one JSON object on stdout: the server the throughput runs share must not
+    write its progress there (``pg_ctl stop`` did, ahead of the JSON)."""
+    from tests.postgres import PostgresUnavailable, throwaway_server
+
+    try:
+        with throwaway_server() as server:
+            assert server.url().startswith("postgresql://")
+    except PostgresUnavailable as exc:
+        pytest.skip(str(exc))
+    assert capfd.readouterr().out == ""
 
 
 def test_seed_holds_real_finished_and_active_games(tmp_path: Path) -> None:
