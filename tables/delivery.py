@@ -54,6 +54,9 @@ POSTS_AT_ONCE = 64
 """Lanes delivered at the same time counting those an action's commit began (:meth:`Delivery.begin`): the
 posts members wait for do not wait for the loop's lanes (the render pool queues their drawing, boards
 first), so in a burst every board is queued for drawing as soon as its action is committed."""
+ANSWER_WAIT = 3.0
+"""Seconds the post of a new board waits for the answer to the click on the old one to take the old board's
+buttons away (Discord refuses an interaction's first answer after 3 s) before it edits the board itself."""
 CLOSED_KEPT = 1024
 """Rows this process closed lately, remembered: one read as pending just before it closed is not delivered
 again (on a database of its own)."""
@@ -527,7 +530,10 @@ class Delivery:
         """Take an old board's buttons away, unless the answer to the click on it did (:meth:`stripped_by_answer`);
         a failure costs only a stale button, which says so when used."""
         answering = self._answering.get(message_id)
-        if (answering is not None and await asyncio.shield(answering)) or message_id in self._stripped:
+        if answering is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(answering), ANSWER_WAIT)
+        if message_id in self._stripped:
             return
         try:
             await sender.strip(channel, message_id)
