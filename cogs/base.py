@@ -201,7 +201,7 @@ class GameCog(commands.GroupCog):
             if named is not None:  # a readable label works as well as the action text
                 move, label = named.action.encode(), format_seats(named.label, seat_names(self.spec.game, record))
             await tables.act(caller, record.id, move)
-            await confirm(interaction, label)
+            await confirm(interaction, label, picker=False)
 
         await guard(interaction, game, work())
 

@@ -11,7 +11,7 @@ DMs, a deleted channel or message, no permission: handled once).
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -32,9 +32,9 @@ UNKNOWN = (10003, 10008)
 """Unknown channel, unknown message."""
 
 
-def notifying(notifies: Sequence[int]) -> discord.AllowedMentions:
+def notifying(message: Message) -> discord.AllowedMentions:
     """Allowed mentions that reach exactly the members a message notifies (never @everyone or a role)."""
-    users = [discord.Object(u) for u in notifies]
+    users = [discord.Object(u) for u in message.notifies]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
@@ -94,7 +94,7 @@ class Courier:
 
     async def kwargs(self, message: Message) -> dict[str, Any]:
         """``send`` arguments of a message."""
-        out: dict[str, Any] = {"content": message.content or None, "allowed_mentions": notifying(message.notifies)}
+        out: dict[str, Any] = {"content": message.content or None, "allowed_mentions": notifying(message)}
         files = await self.files(message)
         if files:
             out["files"] = files

@@ -166,7 +166,7 @@ class SimTable:
             prefix = ".".join(map(str, path[:depth]))
             custom_id = f"t:{base}" + (f":{prefix}" if depth else "")
             started = time.perf_counter()
-            if any(_custom_id(c) == custom_id for c in _components(message)):
+            if _has_component(message, custom_id):
                 result = await member.click(message, custom_id=custom_id)
             elif depth == 0:
                 select_id = _select_with(message, first)
@@ -254,6 +254,10 @@ def _select_with(message: Any, value: str) -> str:
             if (option.get("value") if isinstance(option, dict) else option.value) == value:
                 return str(_custom_id(c))
     raise LookupError(f"no board select offers {value!r}")
+
+
+def _has_component(message: Any, custom_id: str) -> bool:
+    return any(_custom_id(c) == custom_id for c in _components(message))
 
 
 def write_transcript(table: SimTable, out: Path) -> int:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
 
 from cogs.components import view_of
-from cogs.courier import Answer, Courier, notifying
+from cogs.courier import Answer, Courier
 from games.core import Choice, format_seats
 from games.i18n import T, language, localize
 from tables import words
@@ -97,20 +97,16 @@ async def guard(interaction: discord.Interaction, game_id: int | None, work: Awa
         await apologise(interaction, exc, game_id)
 
 
-async def confirm(interaction: discord.Interaction, label: str, pinged: Sequence[int] | None = None) -> bool:
-    """Tell a member their move was made: a typed move gets a private ✅, their picker becomes ✅, the board
-    they clicked loses its buttons if ``pinged`` says whom it pinged (it keeps them; the new board has the
-    buttons). It is committed, with all it owes, before this answer: if Discord fails it, they are told it
-    was saved, never invited to play it again. ``label``: marked. Whether the board lost its buttons."""
-    clicked = interaction.message
+async def confirm(interaction: discord.Interaction, label: str, *, picker: bool) -> None:
+    """Tell a member their move was made: their picker becomes ✅, a typed move gets a private ✅, a board
+    button is simply acknowledged (the new board shows it). The move is committed, with everything it owes,
+    before this answer: if Discord fails it, they are told it was saved, never invited to play it again.
+    ``label`` (marked) is written out in the member's language."""
     try:
-        if clicked is None:  # a typed move
-            await interaction.response.send_message(reply_text(interaction, f"✅ {label}"), ephemeral=True)
-        elif clicked.flags.ephemeral:  # a picker
+        if picker:
             await interaction.response.edit_message(content=reply_text(interaction, f"✅ {label}"), view=None)
-        elif pinged is not None:
-            await interaction.response.edit_message(view=None, allowed_mentions=notifying(pinged))
-            return True
+        elif interaction.type == discord.InteractionType.application_command:
+            await interaction.response.send_message(reply_text(interaction, f"✅ {label}"), ephemeral=True)
         else:
             await interaction.response.defer()
     except discord.HTTPException:
@@ -119,7 +115,6 @@ async def confirm(interaction: discord.Interaction, label: str, pinged: Sequence
             await tell(interaction, T("Your move was saved ({move}).", move=label))
         except discord.HTTPException:
             log.warning("Could not say that a move was saved either")
-    return False
 
 
 async def deliver(interaction: discord.Interaction, entry: int | None, note: str | None = None) -> None:
@@ -140,20 +135,21 @@ async def deliver(interaction: discord.Interaction, entry: int | None, note: str
 async def play(interaction: discord.Interaction, game_id: int, version: int, first: str, path: tuple[int, ...]) -> None:
     """A board button, picker button or picker option was used: act at a leaf, or show the next picker level
     (ephemeral: only the clicker sees it)."""
-    tables, caller, clicked = tables_of(interaction), caller_of(interaction), interaction.message
-    in_picker = bool(clicked and clicked.flags.ephemeral)
+    tables = tables_of(interaction)
+    in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
+    caller = caller_of(interaction)
     record, node = await tables.walk(caller, game_id, version, first, path)
     if isinstance(node, Choice):
         label = format_seats(node.label, seat_names(tables.spec(record).game, record))
-        with tables.delivery.stripped_by_answer(None if in_picker or clicked is None else clicked.id) as (pinged, done):
-            await tables.act(caller, game_id, node.action.encode(), version=version)
-            done(await confirm(interaction, label, pinged))
+        await tables.act(caller, game_id, node.action.encode(), version=version)
+        await confirm(interaction, label, picker=in_picker)
         return
     picker = tables.picker(record, node)
-    content, ui = reply_text(interaction, picker.content), view_of(picker.components, interaction.locale)
+    content = reply_text(interaction, picker.content)
     if in_picker:
-        await interaction.response.edit_message(content=content, view=ui)
+        await interaction.response.edit_message(content=content, view=view_of(picker.components, interaction.locale))
     else:
+        ui = view_of(picker.components, interaction.locale)
         await interaction.response.send_message(content, view=ui, ephemeral=True)
         # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for
         # them. Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.

@@ -25,10 +25,9 @@ way, through a sender that answers the interaction.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -54,9 +53,6 @@ POSTS_AT_ONCE = 64
 """Lanes delivered at the same time counting those an action's commit began (:meth:`Delivery.begin`): the
 posts members wait for do not wait for the loop's lanes (the render pool queues their drawing, boards
 first), so in a burst every board is queued for drawing as soon as its action is committed."""
-ANSWER_WAIT = 3.0
-"""Seconds the post of a new board waits for the answer to the click on the old one to take the old board's
-buttons away (Discord refuses an interaction's first answer after 3 s) before it edits the board itself."""
 CLOSED_KEPT = 1024
 """Rows this process closed lately, remembered: one read as pending just before it closed is not delivered
 again (on a database of its own)."""
@@ -131,12 +127,6 @@ class Delivery:
         """The rows this process is delivering now, with their priorities."""
         self._closed: deque[int] = deque(maxlen=CLOSED_KEPT)
         """The rows this process closed lately (on a database of its own, only it closes rows)."""
-        self._answering: dict[int, asyncio.Future[bool]] = {}
-        """Boards whose buttons the answer to a click on them is taking away (:meth:`stripped_by_answer`)."""
-        self._stripped: deque[int] = deque(maxlen=CLOSED_KEPT)
-        """Boards whose buttons such answers took away lately."""
-        self._pinged: dict[int, tuple[int, ...]] = {}
-        """The boards this process posted lately, with whom each pinged (at most :data:`CLOSED_KEPT`)."""
         self._pacer = Pacer(self._look, "delivery")
         self._purged = 0.0
 
@@ -181,37 +171,6 @@ class Delivery:
                 )
                 began = True
         return began
-
-    @contextlib.contextmanager
-    def stripped_by_answer(
-        self, message_id: int | None
-    ) -> Iterator[tuple[Sequence[int] | None, Callable[[bool], None]]]:
-        """While a click on board ``message_id`` is acted on and answered, the answer may take that board's
-        buttons away itself (Discord's update of the clicked message, in place of an edit of its own, which
-        counts against the channel's rate limit), if this process posted the board: yields whom the board
-        pinged (the update names them again, so that it keeps them; ``None``: not a board this process
-        posted, which the next board's post strips as before) and what to call with whether the answer
-        took the buttons away. The next board's post waits for that meanwhile, and strips the old board
-        only if it did not."""
-        pinged = None if message_id is None else self._pinged.get(message_id)
-        if message_id is None or pinged is None:
-            yield None, lambda _stripped: None
-            return
-        answered: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._answering[message_id] = answered
-
-        def done(stripped: bool) -> None:
-            if not answered.done():
-                answered.set_result(stripped)
-                if stripped:
-                    self._stripped.append(message_id)
-
-        try:
-            yield pinged, done
-        finally:
-            done(False)  # the action failed, or its answer did
-            if self._answering.get(message_id) is answered:
-                del self._answering[message_id]
 
     # ------------------------------------------------------------------ the loop
 
@@ -397,9 +356,6 @@ class Delivery:
             await self._thread_gone(entry, record.id)
             raise Transient("the game's thread is gone: posting in its channel instead") from None
         if board is not None:
-            self._pinged[message_id] = tuple(message.notifies)
-            if len(self._pinged) > CLOSED_KEPT:
-                del self._pinged[next(iter(self._pinged))]
             await self.tables.set_place(record.id, message_id=message_id)
         return "done", str(message_id)
 
@@ -527,14 +483,7 @@ class Delivery:
         return any(e.kind == "post" for e in pending)
 
     async def _strip(self, sender: Sender, channel: int, message_id: int) -> None:
-        """Take an old board's buttons away, unless the answer to the click on it did (:meth:`stripped_by_answer`);
-        a failure costs only a stale button, which says so when used."""
-        answering = self._answering.get(message_id)
-        if answering is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(answering), ANSWER_WAIT)
-        if message_id in self._stripped:
-            return
+        """Take an old board's buttons away; a failure costs only a stale button, which says so when used."""
         try:
             await sender.strip(channel, message_id)
         except (Transient, Permanent) as exc:

@@ -14,7 +14,7 @@ from games.registry import GAMES
 from tables import menus
 from tables.seating import seed_digest
 from tests.conftest import World
-from tests.support import raw_messages, said, texts
+from tests.support import said, texts
 
 PIRATZ = GAMES["piratz"].game
 
@@ -179,69 +179,6 @@ async def test_out_of_turn_and_unseated_clicks_change_nothing(world: World) -> N
     assert await world.bot.tables.store.games.actions(game_id) == []
 
 
-def _board_requests(world: World, record, message_id: int) -> list[tuple[str, object]]:
-    """What the bot asked of Discord about board ``message_id``: its edits, and the answers to clicks on it
-    (with the type of each answer)."""
-    out = []
-    for entry in world.env.http_requests:
-        if entry.path == f"/channels/{record.place_id}/messages/{message_id}":
-            out.append((entry.method, None))
-        elif entry.path.startswith("/interactions/") and isinstance(entry.json, dict):
-            out.append(("answer", entry.json.get("type")))
-    return out
-
-
-async def test_a_click_on_the_board_takes_its_buttons_away_in_its_answer(world: World) -> None:
-    """A move made with a board's button is answered by taking that board's buttons away (Discord's update
-    of the clicked message): no edit of the board follows, which would count against the thread's rate
-    limit. The old board keeps its words, its image and whom it pinged; the new board has the live buttons."""
-    table = world.table
-    record = await table.record(await start_duel(world))
-    mover, _ = duel_roles(table, record)
-    board = table.board_message(record)
-    before = next(m for m in raw_messages(world.env, record.place_id) if m.id == board.id)
-    content, images, pinged = before.content, [a["filename"] for a in before.attachments], before.ping_user_ids
-    world.env.http_requests.clear()
-    await mover.click(board, label="Reveal")
-    after = await table.record(record.id)
-    assert after.version == record.version + 1
-    assert _board_requests(world, record, board.id) == [("answer", 7)]  # the update; no PATCH
-    old = next(m for m in raw_messages(world.env, record.place_id) if m.id == board.id)
-    assert old.components == [] and old.content == content and [a["filename"] for a in old.attachments] == images
-    assert old.ping_user_ids == pinged  # (over a whole game: test_the_board_pings_only_a_new_decider)
-    assert after.message_id != board.id and table.board_button(after)
-
-
-async def test_a_board_whose_click_could_not_be_answered_loses_its_buttons_all_the_same(world: World) -> None:
-    """Discord fails the answer to a board's click: the member is told their move was saved, and the
-    delivery of the next board takes the old one's buttons away itself."""
-    table = world.table
-    record = await table.record(await start_duel(world))
-    mover, _ = duel_roles(table, record)
-    board = table.board_message(record)
-    world.env.inject_error("POST", "/interactions/*/callback", status=500)
-    world.env.http_requests.clear()
-    result = await mover.click(board, label="Reveal")
-    assert said(result, "Your move was saved"), texts(result)
-    assert (await table.record(record.id)).version == record.version + 1
-    assert ("PATCH", None) in _board_requests(world, record, board.id)
-    old = next(m for m in raw_messages(world.env, record.place_id) if m.id == board.id)
-    assert old.components == []
-
-
-async def test_a_typed_move_still_strips_the_board_it_left(world: World) -> None:
-    """Only a click on the board itself can take its buttons away in its answer: a typed move's answer is
-    a private ✅ (a picker's, the picker's ✅), so the board it left is edited."""
-    table = world.table
-    record = await table.record(await start_duel(world))
-    board = table.board_message(record)
-    seat = PIRATZ.to_act(record.state)[0]
-    world.env.http_requests.clear()
-    await table.move(record, seat, table.pick(record, seat))
-    assert [r for r in _board_requests(world, record, board.id) if r[0] == "PATCH"] == [("PATCH", None)]
-    assert next(m for m in raw_messages(world.env, record.place_id) if m.id == board.id).components == []
-
-
 async def test_stale_picker_and_double_click_apply_once(world: World) -> None:
     table = world.table
     game_id = await start_duel(world)
@@ -270,13 +207,11 @@ async def test_stale_picker_and_double_click_apply_once(world: World) -> None:
     assert said(result, "out of date")
     assert (await table.record(game_id)).version == version
 
-    # A double click: the old board keeps its buttons when Discord fails both the click's answer (which
-    # takes them away) and the edit that strips them after it; the second click of the same button finds
-    # the game moved on and changes nothing.
+    # A double click: the old board keeps its buttons when Discord fails to strip them; the second
+    # click of the same button finds the game moved on and changes nothing.
     record = await table.record(game_id)
     mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
     board = table.board_message(record)
-    world.env.inject_error("POST", "/interactions/*/callback", status=500)
     world.env.inject_error("PATCH", f"/channels/{record.place_id}/messages/{board.id}", status=500)
     await mover.click(board, label="Reveal")
     once = (await table.record(game_id)).version

@@ -5,8 +5,6 @@ together."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from data.outbox import Owed
@@ -190,59 +188,6 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
     assert sent[0] == "board"
     assert looked and looked[0] >= 1  # the loop's first look came after the board was posted
     assert await store.outbox.pending(game_id=record.id) == []
-
-
-async def test_a_board_the_answer_to_its_click_stripped_is_not_edited_again(store, monkeypatch):
-    """The answer to a click on a board this process posted took its buttons away
-    (``Delivery.stripped_by_answer``): the next board's post does not edit it again, whether it goes out
-    while the answer is under way (it waits for it) or after. A board whose answer failed, or whose action
-    did, is stripped by the post; so is one this process did not post (whom it pinged is not known here)."""
-    import asyncio
-
-    from tables import delivery as delivery_module
-    from tests.service_support import tables_on
-
-    delivery = tables_on(store).delivery
-    stripped: list[int] = []
-
-    class Sender:
-        async def strip(self, channel_id, message_id) -> None:
-            stripped.append(message_id)
-
-    sender: Any = Sender()
-    delivery._pinged.update({n: (100 + n,) for n in (1, 2, 3, 4, 5, 7)})  # boards posted here
-    with delivery.stripped_by_answer(1) as (pinged, answered):
-        assert pinged == (101,)
-        answered(True)
-    await delivery._strip(sender, 9, 1)  # posted after the answer
-    with delivery.stripped_by_answer(2) as (_, answered):
-        waiting = asyncio.create_task(delivery._strip(sender, 9, 2))  # posted while it is under way
-        await asyncio.sleep(0)
-        assert not waiting.done()
-        answered(True)
-        await waiting
-    with delivery.stripped_by_answer(3) as (_, answered):
-        answered(False)  # Discord failed the answer
-    with pytest.raises(RuntimeError), delivery.stripped_by_answer(4):
-        raise RuntimeError("the action was refused")
-    with delivery.stripped_by_answer(5):
-        waiting = asyncio.create_task(delivery._strip(sender, 9, 5))
-        await asyncio.sleep(0)
-    await waiting  # an answer that never said is taken as failed
-    for message_id in (3, 4):
-        await delivery._strip(sender, 9, message_id)
-    for clicked in (None, 6):  # not a board's click; a board another process posted
-        with delivery.stripped_by_answer(clicked) as (pinged, answered):
-            assert pinged is None
-            answered(True)
-    await delivery._strip(sender, 9, 6)
-    assert stripped == [5, 3, 4, 6]
-    assert delivery._answering == {}
-    # An answer still under way when Discord would refuse it anyway: the post strips the board itself.
-    monkeypatch.setattr(delivery_module, "ANSWER_WAIT", 0.01)
-    with delivery.stripped_by_answer(7):
-        await delivery._strip(sender, 9, 7)
-    assert stripped[-1] == 7
 
 
 async def test_a_steps_private_views_hold_the_write_lock_for_their_reads_and_the_commit(tmp_path):
