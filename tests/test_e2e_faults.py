@@ -22,6 +22,7 @@ from cogs.app import create_bot
 from cogs.demo import SimTable
 from data.store import GameRecord
 from games.registry import GAMES
+from tables import menus
 from tables.delivery import RETRY
 from tests.conftest import World
 from tests.support import png, raw_messages, said
@@ -53,6 +54,8 @@ class Fault:
     where: str
     status: int = 500
     times: int | None = 1
+    click: bool = False
+    """It fails the answer of a click on the board itself (decision ``at`` is one: its answer is one call)."""
 
     def inject(self, world: World, record: GameRecord) -> None:
         members = world.table.members
@@ -66,8 +69,8 @@ class Fault:
 
     @property
     def answer(self) -> bool:
-        """It fails the answer of an interaction."""
-        return self.where.startswith("/interactions/")
+        """It fails the answer of a typed move."""
+        return self.where.startswith("/interactions/") and not self.click
 
 
 ANSWER = "/interactions/*/callback"
@@ -80,6 +83,7 @@ FAULTS: dict[str, Fault] = {
     "private views are rate limited twice (429)": Fault(9, "*", "ben-dm", 429, times=2),
     "a follower's board fails (500)": Fault(6, "POST", "calico-dm"),
     "a move's answer fails (500)": Fault(10, "POST", ANSWER),
+    "a click's answer on the board fails (500)": Fault(11, "POST", ANSWER, click=True),
     "the last action's answer fails (500)": Fault(LAST, "POST", ANSWER),
     "the final message fails until a restart": Fault(LAST, "POST", "thread", times=None),
     "the result line fails until a restart": Fault(LAST, "POST", "channel", times=None),
@@ -106,6 +110,8 @@ async def play(world: World, faults: Sequence[Fault] = ()) -> dict[str, Any]:
         for fault in now:
             fault.inject(world, record)
         # Buttons and typed moves in turn; a typed move where an answer is to fail (its answer is one call).
+        if any(f.click for f in now):
+            assert decision % 2 and not menus.path_to(GAME.choices(record.state, seat), choice)[1], "not a click"
         if decision % 2 and not any(f.answer for f in now):
             await table.click_through(record, seat, choice)
         else:
