@@ -14,7 +14,7 @@ from games.registry import GAMES
 from tables import menus
 from tables.seating import seed_digest
 from tests.conftest import World
-from tests.support import raw_messages, said, texts
+from tests.support import said, texts
 
 PIRATZ = GAMES["piratz"].game
 
@@ -179,10 +179,6 @@ async def test_out_of_turn_and_unseated_clicks_change_nothing(world: World) -> N
     assert await world.bot.tables.store.games.actions(game_id) == []
 
 
-def _stored(world: World, record, message_id: int):
-    return next(m for m in raw_messages(world.env, record.place_id) if m.id == message_id)
-
-
 async def test_a_board_left_behind_loses_its_buttons_and_keeps_the_rest(world: World) -> None:
     """A move made with a board's button or typed with ``/move``: the board it left loses its buttons and
     keeps its words, its image and whom it pinged; the new board has the live buttons."""
@@ -190,7 +186,7 @@ async def test_a_board_left_behind_loses_its_buttons_and_keeps_the_rest(world: W
     record = await table.record(await start_duel(world))
     for how in ("button", "move"):
         board = table.board_message(record)
-        before = _stored(world, record, board.id)
+        before = world.env.backend.get_message(record.place_id, board.id)
         kept = (before.content, [a["filename"] for a in before.attachments], list(before.ping_user_ids))
         seat = PIRATZ.to_act(record.state)[0]
         if how == "button":
@@ -199,7 +195,7 @@ async def test_a_board_left_behind_loses_its_buttons_and_keeps_the_rest(world: W
             await table.move(record, seat, table.pick(record, seat))
         after = await table.record(record.id)
         assert after.version == record.version + 1, how
-        old = _stored(world, record, board.id)
+        old = world.env.backend.get_message(record.place_id, board.id)
         assert old.components == [], how
         assert (old.content, [a["filename"] for a in old.attachments], list(old.ping_user_ids)) == kept, how
         assert after.message_id != board.id and table.board_button(after), how
@@ -217,7 +213,7 @@ async def test_a_board_whose_click_could_not_be_answered_loses_its_buttons_all_t
     result = await mover.click(board, label="Reveal")
     assert sum("Your move was saved" in text for text in texts(result)) == 1, texts(result)
     assert (await table.record(record.id)).version == record.version + 1
-    assert _stored(world, record, board.id).components == []
+    assert world.env.backend.get_message(record.place_id, board.id).components == []
 
 
 async def test_stale_picker_and_double_click_apply_once(world: World) -> None:
