@@ -17,7 +17,7 @@ a fight tends to hold the cards for it). ``--worlds sampled`` samples them as th
 (:func:`~games.search.determinize`), and so shares the search's assumption. Either way a move is valued
 one step away from the normal AI, which plays on. Where every other seat is the normal AI, that is exact
 in the sum: what a hard seat gains over a game is what its moves gain by such values, added up over the
-positions it reached (the performance difference lemma; README, the AI, has a check of it). But the
+positions it reached (the performance difference lemma; ``games/AI.md`` has a check of it). But the
 positions here are those of normal-AI games, not those a hard AI reaches, and in an arena of two hard
 seats the others are not all the normal AI: screen with the oracle, decide with an arena.
 

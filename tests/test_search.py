@@ -147,7 +147,7 @@ def test_the_game_says_how_much_of_a_decision_chooses_the_challenger(
     # AI's choice and the best of the others share the rest.
     spec = GAMES["pirates"]
     game = spec.game
-    assert type(game).choosing == 0.3  # measured on the 4-player oracle (README)
+    assert type(game).choosing == 0.3  # measured on the 4-player oracle (games/AI.md)
     monkeypatch.setattr(type(game), "choosing", choosing)
     state, seat = a_choice_of(4, "choosing")
     played: list[int] = []

@@ -45,7 +45,7 @@ TURN_LIMIT = 150
 """Turns per seat before the game stops at the safety limit."""
 HORIZON_PER_CAPTAIN = 15
 """Actions per captain after which the hard AI's playouts stop (:meth:`Pirates.horizon`), measured at
-2 and 4 players (``README.md``, the AI)."""
+2 and 4 players (``games/AI.md``, *How the 4-player horizon was found*)."""
 
 
 class Pirates(Game):
@@ -60,7 +60,7 @@ class Pirates(Game):
     """Most decisions offer two to five moves: a few worlds tell which one challenges the normal AI's
     choice, and the last round, which decides, gets 0.7 of the budget instead of half (scored on the
     4-player oracle's 254 positions at 1,000 ms, the search gained more this way with each of five seeds;
-    README, *The challenger, chosen on fewer worlds*)."""
+    ``games/AI.md``, *The challenger, chosen on fewer worlds*)."""
 
     def score_text(self, n: int) -> str:
         return N("{n} mission", "{n} missions", n)
