@@ -26,17 +26,26 @@ class Row(Protocol):
     def __getitem__(self, key: str | int, /) -> Any: ...
 
 
+class Conflict(Exception):
+    """A write its transaction required found no row to change (:meth:`Transaction.later` with
+    ``required``): the transaction was rolled back, and nothing it wrote stands."""
+
+
 class Later:
     """The rows of a statement a transaction runs with its next trip, at the latest with its commit
     (:meth:`Transaction.later`): read them once the ``async with`` block has ended."""
 
-    __slots__ = ("_rows",)
+    __slots__ = ("_rows", "required")
 
-    def __init__(self) -> None:
+    def __init__(self, *, required: bool = False) -> None:
         self._rows: list[Row] | None = None
+        self.required = required
 
     def fill(self, rows: Sequence[Row]) -> None:
-        """The engine ran the statement: these are its rows."""
+        """The engine ran the statement: these are its rows. None for a required write: :class:`Conflict`,
+        raised where the statement ran, so that its transaction rolls back from there."""
+        if self.required and not rows:
+            raise Conflict("a write its transaction required changed no row")
         self._rows = list(rows)
 
     @property
@@ -72,10 +81,13 @@ class Transaction(Protocol):
         thread. It fails where it runs, and the transaction rolls back then as for any statement."""
         ...
 
-    def later(self, sql: str, args: Sequence[Any]) -> Later:
+    def later(self, sql: str, args: Sequence[Any], *, required: bool = False) -> Later:
         """A write whose rows (``… RETURNING``) are read only once the transaction has committed. It runs
         where a write given to :meth:`defer` would, so on SQLite the last one goes with the commit, in the
-        same trip to the connection's thread; its rows are in the returned :class:`Later` afterwards."""
+        same trip to the connection's thread; its rows are in the returned :class:`Later` afterwards. A
+        ``required`` write that returns no row (a conditional ``UPDATE … WHERE version = ?`` that found the
+        row changed) raises :class:`Conflict` where it runs, and the transaction rolls back: a check and
+        its writes in one trip."""
         ...
 
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:

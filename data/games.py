@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Repository, Row, dumps, loads
+from data.engine import Later, Repository, Row, dumps, loads
 
 
 @dataclass(slots=True)
@@ -206,7 +206,7 @@ class GamesRepo(Repository):
         row = await self._q.fetchone("SELECT revision FROM games WHERE id = ?", (game_id,))
         return None if row is None else row["revision"]
 
-    async def commit(
+    def commit(
         self,
         game_id: int,
         *,
@@ -216,62 +216,64 @@ class GamesRepo(Repository):
         runner: str | None = None,
         lease_until: float = 0.0,
         take_over: bool = True,
-    ) -> int | None:
-        """Store a step's actions and the new snapshot atomically; the game's new revision. ``None`` if the
-        game moved on since ``expected_version`` was read, or the acting member no longer holds their place
-        (nothing is written then).
+    ) -> Later:
+        """Store a step's actions and the new snapshot, with the commit of the transaction this repository is
+        bound to (in its next trip to the database, on SQLite the commit's own): the game's new revision is
+        ``rows[0]["revision"]`` of what it returns once the transaction has committed. If the game moved on
+        since ``expected_version`` was read, or the acting member no longer holds their place, the
+        transaction raises :class:`~data.engine.Conflict` and is rolled back: nothing it wrote stands.
 
         The committing process ``runner`` takes the game's lease until ``lease_until``: the process that
         applied an action runs what follows it (AI turns, clocks). A player's action always takes it over
         (``take_over``); the platform's own actions (AI turns, time-outs, lapses) only while the lease is
         this process's or has run out, so a process that lost a game cannot move in it any more."""
         member_user, member_seat = step.member or (None, None)
-        async with self._writing() as tx:
-            row = await tx.fetchone(
-                "UPDATE games SET state = ?, version = version + ?, revision = revision + 1, status = ?, result = ?,"
-                " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?,"
-                " last_member = COALESCE(?, last_member)"
-                " WHERE id = ? AND version = ? AND status = 'active'"
-                " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?)"
-                " AND (? OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.seat = ?"
-                " AND s.user_id = ? AND s.resigned = 0)) RETURNING revision",
-                (
-                    dumps(step.state),
-                    len(step.actions),
-                    step.status,
-                    dumps(step.result) if step.result else None,
-                    now,
-                    None if step.status == "active" else now,
-                    runner,
-                    lease_until,
-                    member_user,
-                    game_id,
-                    expected_version,
-                    take_over,
-                    runner,
-                    now,
-                    step.member is None,
-                    member_seat,
-                    member_user,
-                ),
-            )
-            if row is None:
-                return None  # nothing was written
-            # The rest only writes: it goes with the transaction's next statement (tx.defer).
-            if step.presence is not None:
-                seat_no, timeouts, away = step.presence
-                tx.defer(
-                    "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
-                    (timeouts, int(away), game_id, seat_no),
-                )
-            if step.member is not None:
-                tx.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, member_seat))
+        tx = self._transaction()
+        # The check is the write: the snapshot is stored only over the version it was applied to.
+        stored = tx.later(
+            "UPDATE games SET state = ?, version = version + ?, revision = revision + 1, status = ?, result = ?,"
+            " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?,"
+            " last_member = COALESCE(?, last_member)"
+            " WHERE id = ? AND version = ? AND status = 'active'"
+            " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?)"
+            " AND (? OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.seat = ?"
+            " AND s.user_id = ? AND s.resigned = 0)) RETURNING revision",
+            (
+                dumps(step.state),
+                len(step.actions),
+                step.status,
+                dumps(step.result) if step.result else None,
+                now,
+                None if step.status == "active" else now,
+                runner,
+                lease_until,
+                member_user,
+                game_id,
+                expected_version,
+                take_over,
+                runner,
+                now,
+                step.member is None,
+                member_seat,
+                member_user,
+            ),
+            required=True,
+        )
+        # The rest only writes, after the check (tx.defer).
+        if step.presence is not None:
+            seat_no, timeouts, away = step.presence
             tx.defer(
-                "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, expected_version + i, seat, text, now) for i, (seat, text) in enumerate(step.actions, 1)],
-                many=True,
+                "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
+                (timeouts, int(away), game_id, seat_no),
             )
-            return row["revision"]
+        if step.member is not None:
+            tx.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, member_seat))
+        tx.defer(
+            "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, expected_version + i, seat, text, now) for i, (seat, text) in enumerate(step.actions, 1)],
+            many=True,
+        )
+        return stored
 
     async def finish(self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float) -> bool:
         """End an active game without an action (abandoned, or won by resignation)."""

@@ -134,8 +134,8 @@ class SqliteTransaction:
     def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
         self._deferred.append((sql, args, many, None))
 
-    def later(self, sql: str, args: Sequence[Any]) -> Later:
-        written = Later()
+    def later(self, sql: str, args: Sequence[Any], *, required: bool = False) -> Later:
+        written = Later(required=required)
         self._deferred.append((sql, args, False, written))
         return written
 

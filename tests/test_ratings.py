@@ -9,6 +9,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 import data.ratings as ratings_module
+from data.engine import Conflict
 from data.games import Commit
 from data.ratings import AI_USER, DEFAULT, GLOBAL, Placing, Rating, rate
 from data.store import SeatRecord, Store
@@ -145,16 +146,19 @@ async def rated_end(store: Store, game_id: int, state: dict, ending: dict, *, st
     in one transaction. The game's new revision (``None`` if it could not end)."""
     record = await store.games.load(game_id)
     assert record is not None
-    async with store.transaction() as db:
-        if ending["reason"] == "rules":
-            step = Commit([(0, "reveal")], state, status, ending)
-            revision = await db.games.commit(game_id, expected_version=0, step=step, now=2.0)
-        else:
-            revision = 1 if await db.games.finish(game_id, status=status, result=ending, now=2.0) else None
-        placed = placings(GAMES["piratz"].game, state, ending, (await db.games.load(game_id)).seats)
-        if revision is not None and status == "finished" and placed:
-            await db.ratings.rate(game_id, "piratz", record.guild_id, placed, now=2.0)
-        return revision
+    try:
+        async with store.transaction() as db:
+            if ending["reason"] == "rules":
+                step = Commit([(0, "reveal")], state, status, ending)
+                stored = db.games.commit(game_id, expected_version=0, step=step, now=2.0)
+            elif not await db.games.finish(game_id, status=status, result=ending, now=2.0):
+                return None
+            placed = placings(GAMES["piratz"].game, state, ending, (await db.games.load(game_id)).seats)
+            if status == "finished" and placed:
+                await db.ratings.rate(game_id, "piratz", record.guild_id, placed, now=2.0)
+    except Conflict:
+        return None
+    return stored.rows[0]["revision"] if ending["reason"] == "rules" else 1
 
 
 async def first_wins(store: Store, game_id: int, state: dict) -> int | None:

@@ -235,10 +235,11 @@ async def test_an_action_and_what_it_owes_commit_together(tables, store, monkeyp
     assert applied.record.version == 1
 
 
-async def test_an_actions_commit_holds_the_write_lock_two_trips_and_still_tells_its_followers(tmp_path, monkeypatch):
-    """On SQLite an action's transaction makes two trips to the writing connection's thread (the game's row
-    with the seat's and the log's writes; the commit with the outbox rows), each holding the one write
-    lock. The followers are read on the reading connection beside the first, and still get the board."""
+async def test_an_actions_commit_holds_the_write_lock_one_trip_and_still_tells_its_followers(tmp_path, monkeypatch):
+    """On SQLite an action's transaction makes one trip to the writing connection's thread, holding the one
+    write lock: the game's row written over the version the move was applied to, the seat's and the log's
+    writes, the outbox rows and the commit. The followers are read before it, on the reading connection,
+    and still get the board."""
     from tables.outbox import FOLLOWERS, dm_lane
 
     store = await Store.open(tmp_path / "bot.db")
@@ -258,7 +259,7 @@ async def test_an_actions_commit_holds_the_write_lock_two_trips_and_still_tells_
 
         monkeypatch.setattr(Tables, "_commit", commit)
         applied = await tables.act(mover(record), record.id, some_legal(record))
-        assert len(trips) == 2, trips
+        assert trips == ["_after"], trips  # the commit's own trip (the followers are the reader's)
         pending = await store.outbox.pending(game_id=record.id)
         dm = [r for r in pending if r.priority == FOLLOWERS]
         assert [r.lane for r in dm] == [dm_lane(record.id, 777)] and applied.record.version == 1

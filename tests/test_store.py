@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import data.store as store_module
-from data.engine import dumps, is_postgres, loads
+from data.engine import Conflict, dumps, is_postgres, loads
 from data.games import Commit
 from data.migrations import MIGRATIONS
 from data.outbox import Owed
@@ -66,9 +66,14 @@ async def commit(store: Store, game_id: int, expected: int, **kw) -> int | None:
     ``presence``, ``member`` for the step; ``now``, ``runner``, ``lease_until``, ``take_over`` for the write)."""
     step = {"actions": [(kw.pop("seat", 0), kw.pop("action", "reveal"))], "state": {"step": expected + 1}}
     step |= {k: kw.pop(k) for k in ("state", "status", "result", "presence", "member") if k in kw}
-    return await store.games.commit(
-        game_id, expected_version=expected, step=Commit(**step), now=kw.pop("now", 200.0 + expected), **kw
-    )
+    try:
+        async with store.transaction() as db:
+            stored = db.games.commit(
+                game_id, expected_version=expected, step=Commit(**step), now=kw.pop("now", 200.0 + expected), **kw
+            )
+    except Conflict:
+        return None
+    return stored.rows[0]["revision"]
 
 
 async def table_names(store: Store, target: str) -> set[str]:
@@ -354,6 +359,41 @@ async def test_a_failing_write_read_back_later_rolls_its_transaction_back(store)
             )
     loaded = await store.games.load(game)
     assert loaded is not None and {s.acted_at for s in loaded.seats} == {None}
+
+
+async def test_a_required_write_that_finds_no_row_rolls_back_everything_its_transaction_wrote(store):
+    """``Transaction.later(required=True)``: a check and its writes in one trip. Where the check finds no row
+    (a game committed over a version it no longer has), the transaction raises ``Conflict`` from the trip
+    it ran in, and nothing it wrote stands: writes before it, deferred ones after it, outbox rows."""
+    game = await new_game(store)
+    assert await commit(store, game, 0, state={"step": 1})
+    before = await store.games.load(game)
+    with pytest.raises(Conflict):
+        async with store.transaction() as db:
+            await db.games._q.execute("UPDATE seats SET acted_at = ? WHERE game_id = ?", (6.0, game))
+            db.games.commit(game, expected_version=0, step=Commit([(1, "end")], {"stale": True}), now=9.0)
+            db.outbox.write_later([Owed(f"game:{game}", "post", {"n": 1})], now=9.0)
+    after = await store.games.load(game)
+    assert after is not None and (after.version, after.state, after.revision) == (1, {"step": 1}, before.revision)
+    assert {seat.acted_at for seat in after.seats} == {None}
+    assert await store.games.actions(game) == [(1, 0, "reveal")]
+    assert await store.outbox.pending(game_id=game) == []
+
+
+async def test_a_read_after_a_required_write_takes_the_check_with_it(store):
+    """A read inside the transaction runs the writes given before it first, the check among them: a read of
+    a game committed over a stale version raises ``Conflict`` there; over its version, it sees the write."""
+    game = await new_game(store)
+    with pytest.raises(Conflict):
+        async with store.transaction() as db:
+            db.games.commit(game, expected_version=3, step=Commit([(0, "reveal")], {"stale": True}), now=9.0)
+            await db.games.load(game)
+            pytest.fail("the read ran past a failed check")
+    async with store.transaction() as db:
+        stored = db.games.commit(game, expected_version=0, step=Commit([(0, "reveal")], {"step": 1}), now=9.0)
+        seen = await db.games.load(game)
+        assert seen is not None and (seen.version, seen.state) == (1, {"step": 1})
+    assert stored.rows[0]["revision"] == (await store.games.load(game)).revision
 
 
 async def test_trips_to_sqlites_thread_for_a_write_read_back(tmp_path):
