@@ -336,6 +336,62 @@ async def test_writes_of_their_own_that_wait_for_the_lock_go_in_one_trip_each_co
         await store.close()
 
 
+async def test_a_commit_whose_check_fails_leaves_no_transaction_open_for_the_one_behind_it(tmp_path):
+    """On SQLite's one writing connection, a transaction whose commit's trip fails at its check (the game
+    moved on) is rolled back before the transaction waiting behind it runs: that one commits alone, and
+    nothing of the failed one stands, not even its writes before the check."""
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        game = await new_game(store)
+        conn = store._db._conn
+
+        async def stale() -> None:
+            async with store.transaction() as db:
+                db.seats._q.defer("UPDATE seats SET acted_at = 6.0 WHERE game_id = ?", (game,))
+                db.games.commit(game, expected_version=4, step=Commit([(0, "reveal")], {"stale": True}), now=9.0)
+
+        async def host() -> None:
+            async with store.transaction() as db:
+                db.games._q.defer("UPDATE games SET host_id = 9 WHERE id = ?", (game,))
+
+        failed, done = await asyncio.gather(stale(), host(), return_exceptions=True)
+        assert isinstance(failed, Conflict) and done is None
+        loaded = await store.games.load(game)
+        assert loaded.host_id == 9 and loaded.state == {"step": 0, "board": [1, 2, 3]}
+        assert {seat.acted_at for seat in loaded.seats} == {None}
+        assert not conn.in_transaction
+    finally:
+        await store.close()
+
+
+async def test_a_transaction_holds_the_write_lock_until_it_ends_and_its_rollback_undoes_only_its_own(tmp_path):
+    """A transaction that has begun writing on SQLite's one connection holds the write lock until it ends:
+    another that comes meanwhile waits rather than joining its open transaction, and the first one's
+    rollback leaves the second's write standing."""
+    store = await Store.open(tmp_path / "bot.db")
+    try:
+        game = await new_game(store)
+
+        async def host() -> None:
+            async with store.transaction() as db:
+                db.games._q.defer("UPDATE games SET host_id = 9 WHERE id = ?", (game,))
+
+        waiting = None
+        with pytest.raises(RuntimeError, match="changed its mind"):
+            async with store.transaction() as db:
+                await db.games._q.execute("UPDATE seats SET acted_at = 6.0 WHERE game_id = ?", (game,))
+                waiting = asyncio.create_task(host())
+                await asyncio.sleep(0.05)
+                assert not waiting.done()  # it waits for the lock
+                raise RuntimeError("changed its mind")
+        await waiting
+        loaded = await store.games.load(game)
+        assert loaded.host_id == 9 and {seat.acted_at for seat in loaded.seats} == {None}
+        assert not store._db._conn.in_transaction
+    finally:
+        await store.close()
+
+
 async def test_a_write_read_back_after_the_commit_goes_with_it(store):
     """``Transaction.later``: the write runs with the transaction's next trip, here its commit, and its rows
     are there once the block has ended; before, they are not."""
