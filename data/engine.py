@@ -42,8 +42,8 @@ class Later:
         self.required = required
 
     def fill(self, rows: Sequence[Row]) -> None:
-        """The engine ran the statement: these are its rows. None for a required write: :class:`Conflict`,
-        raised where the statement ran, so that its transaction rolls back from there."""
+        """The engine ran the statement: these are its rows. A required write with none raises
+        :class:`Conflict` where it ran, so that its transaction rolls back from there."""
         if self.required and not rows:
             raise Conflict("a write its transaction required changed no row")
         self._rows = list(rows)
