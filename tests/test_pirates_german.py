@@ -16,6 +16,7 @@ from games.pirates.cards import BY_CODE, face
 from rendering.pirates import render_board, render_final, render_hand
 from tests.support import pixels
 from tests.test_pirates_rules import do, stack, table, texts
+from tests.test_render_pirates import ending, final_text
 
 G = Pirates()
 NAMES = ["Anne", "Ben"]
@@ -127,3 +128,18 @@ def test_the_images_are_drawn_in_german() -> None:
         assert pixels(english) != pixels(german_png)
         assert Image.open(io.BytesIO(english)).size[0] == Image.open(io.BytesIO(german_png)).size[0]
     assert pixels(render_board(G.view(state, None), NAMES, "en")) == pixels(render_board(G.view(state, None), NAMES))
+
+
+@pytest.mark.parametrize(
+    ("kind", "headline", "under"),
+    [
+        ("freed", "Anne befreit den Kapitän!", "Anne hat 3 Missionen erfüllt und den Kapitän befreit."),
+        ("last", "Ben ist der letzte Kapitän auf See!", "Anne hat auf See keine Crew mehr."),
+        ("lost", "Alle Crews sind auf See verschollen.", "Anne hat auf See keine Crew mehr."),
+        ("limit", "Anne gewinnt mit 1 erfüllten Mission!", "Die Zeit auf See ist abgelaufen."),
+        ("tie", "Anne & Ben teilen sich den Sieg mit 1 erfüllten Mission!", "Die Zeit auf See ist abgelaufen."),
+        ("nobody", "Kein Kapitän wurde befreit.", "Die Zeit auf See ist abgelaufen."),
+    ],
+)
+def test_the_final_headline_says_in_german_how_the_game_was_won(kind: str, headline: str, under: str) -> None:
+    assert f" {headline} {under} 1. " in final_text(ending(kind), "de")

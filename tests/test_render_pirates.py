@@ -11,9 +11,11 @@ from PIL import Image
 
 from games.core import JSON, clone
 from games.pirates import Pirates, PiratesAI
+from games.pirates.engine import TURN_LIMIT
 from rendering.pirates import render_board, render_final, render_hand
 from rendering.pirates.table import HEADER_H, ROW_H, M, W
 from tests.support import pixels
+from tests.test_pirates_rules import do, stack, table
 
 G = Pirates()
 AI = PiratesAI()
@@ -102,6 +104,58 @@ def test_the_final_sheet_ranks_every_player_winner_first(players: int) -> None:
     first = img.getpixel((W - M - 40, top + 20))
     washed = theme.mix(theme.GOLD, theme.PARCHMENT, 0.55)
     assert (max(abs(a - b) for a, b in zip(first, washed, strict=True)) < 12) == bool(winners)
+
+
+def ending(kind: str) -> JSON:
+    """A game that has just ended one of the ways the engine ends it, played there from a constructed table:
+    ``freed`` (Anne sinks the ship of her third mission), ``last`` (Anne is out at sea: Ben is the last
+    captain), ``lost`` (solo, Anne out), ``limit`` (the safety limit, Anne ahead), ``tie`` (the limit,
+    Anne and Ben level) and ``nobody`` (solo at the limit)."""
+    if kind == "freed":
+        state = table(2, s0={"ship": "5h", "hand": ["10c", "9c"], "missions": ["6h"], "done": ["9s", "kd"]})
+        state["players"][0]["place"] = "sea"
+        stack(state, "3d")  # Spanish follows English: the Hunt
+        do(state, 0, "ship")
+        do(state, 0, "fire 10c")
+    elif kind in ("last", "lost"):
+        state = table(2 if kind == "last" else 1, s0={"ship": "kh", "hand": ["2c"], "holds": ["9s"], "place": "sea"})
+        stack(state, "8d")
+        do(state, 0, "ship")
+        do(state, 0, "yield")  # boarded: the last crew card lost at sea
+    else:
+        players = 1 if kind == "nobody" else 2
+        state = table(players, s0={"done": ["9s"]}, s1={"done": ["kd"] if kind == "tie" else []})
+        state["turns"] = TURN_LIMIT * players
+    assert G.is_over(state)
+    return state
+
+
+def final_text(state: JSON, locale: str = "en") -> str:
+    """The texts the final sheet of ``state`` draws for Anne and Ben, in ``locale``, in order and joined by
+    spaces (a text drawn with its shadow once, a wrapped line joined again)."""
+    from tests.test_render_phone import text_sizes
+
+    with text_sizes() as drawn:
+        render_final(G.view(state, None), ["Anne", "Ben"][: state["seats"]], locale)
+    return " ".join(dict.fromkeys(s for _, s in drawn))
+
+
+@pytest.mark.parametrize(
+    ("kind", "headline", "under"),
+    [
+        ("freed", "Anne frees the captain!", "Anne completed 3 missions and freed the captain."),
+        ("last", "Ben is the last captain at sea!", "Anne has no crew left at sea."),
+        ("lost", "Every crew is lost at sea.", "Anne has no crew left at sea."),
+        ("limit", "Anne wins with 1 mission done!", "The seas ran out of time."),
+        ("tie", "Anne & Ben share the victory with 1 mission done!", "The seas ran out of time."),
+        ("nobody", "No captain was freed.", "The seas ran out of time."),
+    ],
+)
+def test_the_final_headline_says_how_the_game_was_won(kind: str, headline: str, under: str) -> None:
+    text = final_text(ending(kind))
+    assert f"PIRATES · THE END {headline} {under} 1. " in text  # under the title, before the players' rows
+    if kind != "freed":
+        assert "free" not in text.replace(headline, "")  # nobody freed a captain there
 
 
 def test_the_hand_reads_on_a_phone_and_cuts_no_word() -> None:

@@ -144,7 +144,11 @@ class Pirates(Game):
     def view(self, state: JSON, seat: int | None) -> JSON:
         view = build_view(state, seat)
         outcome = self.outcome(state)
-        view["over"] = None if outcome is None else {"winners": list(outcome.winners), "summary": outcome.summary}
+        view["over"] = None
+        if outcome is not None:
+            # How it ended (a :class:`Termination` by name, as results store it): the final sheet's headline.
+            reason = outcome.termination.name.lower()
+            view["over"] = {"winners": list(outcome.winners), "summary": outcome.summary, "reason": reason}
         return view
 
     def horizon(self, state: JSON) -> int | None:

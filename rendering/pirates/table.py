@@ -1,6 +1,6 @@
 """The table: the deck and the discard's top card, the encounter or duel under way, and one row per
 player (ship, nation, where they are, crew count, cargo, missions). The hand image shows the viewer's
-cards in full and what each unfinished mission still needs; the final image who freed their captain."""
+cards in full and what each unfinished mission still needs; the final image how the game was won."""
 
 from __future__ import annotations
 
@@ -81,16 +81,10 @@ def _nation(code: str, locale: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _header(canvas: Image.Image, view: View, names: Sequence[str], final: bool, locale: str) -> None:
+def _header(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
     title, title_font = t.fit_text(tr(locale, "Pirates Card Game"), 560, 36)
     t.text(canvas, (M + 22, M + 16), title, title_font, t.GOLD)
-    if final:
-        over = view.get("over") or {}
-        winners = over.get("winners", [])
-        freed = ", ".join(names[s] for s in winners)
-        line = tr(locale, "Captain freed by {names}", names=freed) if winners else tr(locale, "No captain was freed")
-    else:
-        line = tr(locale, "Turn {n}: {name}", n=view["turns"] + 1, name=names[view["turn"]])
+    line = tr(locale, "Turn {n}: {name}", n=view["turns"] + 1, name=names[view["turn"]])
     text, fnt = t.fit_text(line, 560, 28)
     t.text(canvas, (M + 22, M + 64), text, fnt, t.FOAM)
     # the deck and the discard pile, each named under its card (wrapped where a language needs two lines)
@@ -338,13 +332,13 @@ def _base(rows: tuple[tuple[bool, bool], ...]) -> Image.Image:
     return canvas
 
 
-def _table(view: View, names: Sequence[str], final: bool, locale: str) -> Image.Image:
+def _table(view: View, names: Sequence[str], locale: str) -> Image.Image:
     seats = view["seats"]
     drawn = t.seat_names(names, seats, locale)
-    actors = set() if final else _actors(view)
+    actors = _actors(view)
     rows = tuple((s in actors, view["players"][s]["out"]) for s in range(seats))
     canvas = _base(rows).copy()
-    _header(canvas, view, drawn, final, locale)
+    _header(canvas, view, drawn, locale)
     for seat in range(seats):
         _row(canvas, view, seat, drawn[seat], HEADER_H + seat * ROW_H, locale)
     return canvas
@@ -354,36 +348,74 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The public table (a seat's own view draws the same: hands are in :func:`render_hand`), in
     ``locale``'s language."""
     view = localize_tree(view, locale)
-    return t.to_png(_table(view, names, False, locale))
+    return t.to_png(_table(view, names, locale))
 
 
 FINAL_ROW = 170
 """Height of a player's row on the final sheet."""
 
 
+def _ending(view: View, drawn: Sequence[str], locale: str) -> tuple[str, str]:
+    """The final sheet's headline, how the game was won (the captain freed, the last captain at sea, the
+    most missions done when the seas ran out of time) or that nobody won, and the line under it."""
+    over = view.get("over") or {}
+    winners = over.get("winners", [])
+    names = " & ".join(drawn[s] for s in winners)
+    players = view["players"]
+    summary = format_seats(over.get("summary", ""), drawn)
+    match over.get("reason"):
+        case "last_standing":
+            # The summary says what the headline says: under it, who was lost instead.
+            out = [drawn[s] for s, player in enumerate(players) if player["out"]]
+            lost = ntr(
+                locale,
+                "{names} has no crew left at sea.",
+                "{names} have no crew left at sea.",
+                len(out),
+                names=" & ".join(out),
+            )
+            if winners:
+                return tr(locale, "{names} is the last captain at sea!", names=names), lost
+            return tr(locale, "Every crew is lost at sea."), lost
+        case "safety_limit" if winners:
+            done = len(players[winners[0]]["done"])
+            if len(winners) == 1:
+                won = ntr(
+                    locale,
+                    "{names} wins with {n} mission done!",
+                    "{names} wins with {n} missions done!",
+                    done,
+                    names=names,
+                )
+            else:
+                won = ntr(
+                    locale,
+                    "{names} share the victory with {n} mission done!",
+                    "{names} share the victory with {n} missions done!",
+                    done,
+                    names=names,
+                )
+            return won, summary
+    if winners:
+        return tr(locale, "{names} frees the captain!", names=names), summary
+    return tr(locale, "No captain was freed."), summary
+
+
 def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
-    """The final sheet: who freed their captain and how the game ended, then every player ranked (the
-    winners, then by missions done) with the missions they completed face up, the ones left open, and
-    where their ship ended; in ``locale``'s language."""
+    """The final sheet: how the game was won (:func:`_ending`), then every player ranked (the winners,
+    then by missions done) with the missions they completed face up, the ones left open, and where their
+    ship ended; in ``locale``'s language."""
     view = localize_tree(view, locale)
     seats = view["seats"]
     drawn = t.seat_names(names, seats, locale)
-    over = view.get("over") or {}
-    winners = list(over.get("winners", []))
+    winners = list((view.get("over") or {}).get("winners", []))
     players = view["players"]
     order = sorted(range(seats), key=lambda s: (s not in winners, -len(players[s]["done"]), players[s]["out"], s))
-    if winners:
-        freed = " & ".join(drawn[s] for s in winners)
-        if len(winners) == 1:
-            headline = tr(locale, "{names} frees the captain!", names=freed)
-        else:
-            headline = tr(locale, "{names} free their captains!", names=freed)
-    else:
-        headline = tr(locale, "No captain was freed.")
+    headline, under = _ending(view, drawn, locale)
     head_font = t.font(32, bold=True)
     head_lines = t.wrap(headline, head_font, W - 2 * M - 68)
     how_font = t.font(26)
-    how = t.wrap(format_seats(over.get("summary", ""), drawn), how_font, W - 2 * M - 20)
+    how = t.wrap(under, how_font, W - 2 * M - 20)
     top = 90 + 40 * len(head_lines) + 30 * len(how) + 30
     canvas = t.new_canvas(W, top + FINAL_ROW * seats + M)
     t.title(canvas, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATES · THE END"), 44)
