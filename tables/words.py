@@ -264,23 +264,30 @@ def winners(record: GameRecord, spec: GameSpec) -> list[str]:
     return [shown(record.seats[p].name) for p in players]
 
 
-def scores_line(spec: GameSpec, record: GameRecord) -> str:
-    """One entry per player, winners first, then by score: "Scores: Anne 12 points · Ben 9 points". A
-    player commanding several seats (a fleet) is named once, with their best seat's score (a fleet's
+def standings(spec: GameSpec, record: GameRecord) -> list[tuple[str, int, bool]]:
+    """Each player once, as (name shown, score, won), winners first, then by score; empty when the result
+    has no scores. A player commanding several seats (a fleet) has their best seat's score (a fleet's
     seats share it); a player left without a seat scores 0."""
     result = record.result or {}
     scores = result.get("scores") or []
     if not scores:
-        return ""
-    game = spec.game
-    owners = seat_owners(game, record.state)
+        return []
+    owners = seat_owners(spec.game, record.state)
     best = {p.seat: 0 for p in record.seats}
     for seat, score in enumerate(scores):
         best[owners[seat]] = max(best.get(owners[seat], score), score)
     won = {owners[w] for w in result.get("winners", [])}
     ranking = sorted(best, key=lambda p: (p not in won, -best[p], p))
-    entries = (f"{shown(record.seats[p].name)} {game.score_text(best[p])}" for p in ranking)
-    return f"{game.scores_title}: " + " · ".join(entries)
+    return [(shown(record.seats[p].name), best[p], p in won) for p in ranking]
+
+
+def scores_line(spec: GameSpec, record: GameRecord) -> str:
+    """One entry per player, winners first, then by score: "Scores: Anne 12 points · Ben 9 points"
+    (:func:`standings`); empty without scores."""
+    ranked = standings(spec, record)
+    if not ranked:
+        return ""
+    return f"{spec.game.scores_title}: " + " · ".join(f"{n} {spec.game.score_text(s)}" for n, s, _won in ranked)
 
 
 def summary(spec: GameSpec, record: GameRecord) -> str:
@@ -317,17 +324,38 @@ def final_lines(spec: GameSpec, record: GameRecord) -> list[str]:
 
 
 def result_line(spec: GameSpec, record: GameRecord) -> str:
-    """The one line posted where a game was started, once it ends: winner, scores, a link to the thread."""
-    won = winners(record, spec)
+    """The one line posted where a game was started, once it ends, naming each player once: the winners
+    with their score, then the others' (:func:`_won_by`), or how it ended with the scores; then a link to
+    the thread."""
     game = title(spec, record)
+    won = winners(record, spec)
+    if record.status != "abandoned" and won:
+        return f"🏁 {_won_by(spec, record, game, won)} {HERE}"
     if record.status == "abandoned":
         outcome = T("{game} was abandoned.", game=game)
-    elif won:
-        outcome = T("{game} won by {winners}.", game=game, winners=", ".join(won))
     else:
         outcome = T("{game} ended with no winner.", game=game)
     scores = scores_line(spec, record)
     return f"🏁 {outcome}" + (f" {scores}." if scores else "") + f" {HERE}"
+
+
+def _won_by(spec: GameSpec, record: GameRecord, game: str, won: Sequence[str]) -> str:
+    """Who won ``game`` with their score, then every other player's number, each player named once:
+    "won by Ben with 3 missions · Anne 1 · Calico 0". Winners who share a score (a team, a tie) have it
+    said once; without scores (a resignation), only the winners ``won``."""
+    ranked = standings(spec, record)
+    if not ranked:
+        return T("{game} won by {winners}.", game=game, winners=", ".join(won))
+    top = [(name, score) for name, score, first in ranked if first]
+    others = " · ".join(f"{name} {score}" for name, score, first in ranked if not first)
+    score_text = spec.game.score_text
+    if len({score for _name, score in top}) == 1:
+        winning = T("{names} with {score}", names=", ".join(name for name, _ in top), score=score_text(top[0][1]))
+    else:
+        winning = ", ".join(T("{names} with {score}", names=name, score=score_text(score)) for name, score in top)
+    if not others:
+        return T("{game} won by {winners}.", game=game, winners=winning)
+    return T("{game} won by {winners} · {others}.", game=game, winners=winning, others=others)
 
 
 # ---------------------------------------------------------------------------------------------- lobbies

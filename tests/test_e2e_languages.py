@@ -176,9 +176,8 @@ async def test_a_server_set_to_german_gets_german_boards_finals_and_results(worl
     assert final.attachments[0].get("description") == localize(alt, "de")
     winner = record.names[record.result["winners"][0]]
     result = [m.content for m in raw_messages(world.env, table.channel.id) if game in m.content][-1]
-    assert localize(T("{game} won by {winners}.", game=f"**{game}**", winners=winner), "de") in result.replace(
-        f"{spec.emoji} ", ""
-    ), result
+    assert f"{spec.emoji} **{game}** wurde von {winner} (" in result and " gewonnen · " in result, result
+    assert all(result.count(name) == 1 for name in record.names), result  # each player named once
 
 
 async def test_every_command_option_and_choice_is_described_in_german(world: World) -> None:

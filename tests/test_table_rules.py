@@ -5,15 +5,20 @@ database), whom a board notifies, and what every change owes (its outbox rows, w
 from __future__ import annotations
 
 import asyncio
+import random
 from dataclasses import replace
 
 import pytest
 
+from data.store import GameRecord
+from games.core import clone
 from games.i18n import localize
 from games.registry import GAMES
+from games.simulate import next_actor
 from tables.authority import Caller, GameError, NotYourTurn
 from tables.outbox import Message
-from tables.words import scores_line, shown
+from tables.results import result_of
+from tables.words import HERE, result_line, scores_line, shown
 from tests.service_support import (
     CHANNEL,
     GUILD,
@@ -340,6 +345,67 @@ async def test_result_lines_name_each_player_once_ranked_with_what_the_number_me
     ended = replace(tie, result={"winners": [1], "scores": [1, 7, 7]})  # the winner first, then by score
     line = localize(scores_line(GAMES["piratz"], ended))
     assert line == f"Scores: {NAMES[1]} 7 points · {NAMES[2]} 7 points · {NAMES[0]} 1 point"
+
+
+def played(record: GameRecord) -> GameRecord:
+    """``record`` played to its end by its game's AI in every seat, with the result the service stores."""
+    spec = GAMES[record.kind]
+    game, state = spec.game, clone(record.state)
+    rng = random.Random(record.seed)
+    while not game.is_over(state):
+        seat = next_actor(game, state, rng)
+        state = game.apply(state, seat, spec.player.choose(game, state, seat, game.rng(state)), inplace=True).state
+    result = result_of(game, state, game.outcome(state), record.seats)
+    return replace(record, state=state, status="finished", result=result)
+
+
+RESULT_TABLES = {
+    "piratz": (3, {}),
+    "sewerpirats": (3, {}),
+    "pirates": (3, {}),
+    "sewerrat": (4, {"teams": "2"}),  # two teams of two
+    "searats": (3, {}),  # a fleet of two ships each
+}
+
+
+@pytest.mark.parametrize("kind", sorted(RESULT_TABLES))
+async def test_the_result_line_of_every_game_names_each_player_once(tables, kind):
+    assert set(RESULT_TABLES) == set(GAMES)
+    players, options = RESULT_TABLES[kind]
+    record = played(await new_game(tables, players, ai=1, kind=kind, options=options))
+    line = localize(result_line(GAMES[kind], record))
+    names = [shown(s.name) for s in record.seats]
+    assert len(names) == players and all(line.count(name) == 1 for name in names), line
+    assert (" won by " in line) == bool(record.result["winners"]) and line.endswith(f". {HERE}"), line
+
+
+async def test_a_result_line_gives_the_winners_score_then_the_others_numbers(tables):
+    cards = await new_game(tables, 3, ai=1, kind="pirates")
+    bill = cards.seats[2].name
+    ended = replace(cards, status="finished", result={"winners": [1], "scores": [1, 3, 0]})
+    game = f"🏴‍☠️ **Pirates Card Game #{cards.id}**"
+    line = result_line(GAMES["pirates"], ended)
+    assert localize(line) == f"🏁 {game} won by Bart with 3 missions · Anne 1 · {bill} 0. {HERE}"
+    german = f"🏁 🏴‍☠️ **Piraten-Kartenspiel #{cards.id}** wurde von Bart (3 Missionen) gewonnen · Anne 1 · {bill} 0."
+    assert localize(line, "de") == f"{german} {HERE}"
+    solo = await new_game(tables, 1, kind="pirates")
+    ended = replace(solo, status="finished", result={"winners": [0], "scores": [3]})
+    assert localize(result_line(GAMES["pirates"], ended)).endswith(f" won by Anne with 3 missions. {HERE}")
+    rats = await new_game(tables, 4, kind="sewerrat", options={"teams": "2"})  # Anne and Cleo, Bart and Dirk
+    ended = replace(rats, status="finished", result={"winners": [1, 3], "scores": [9, 15, 12, 15]})
+    line = localize(result_line(GAMES["sewerrat"], ended))
+    assert line.endswith(f" won by Bart, Dirk with 15 turns · Cleo 12 · Anne 9. {HERE}")  # a team's score said once
+    ended = replace(rats, status="finished", result={"winners": [1, 3], "scores": [9, 15, 12, 14]})
+    line = localize(result_line(GAMES["sewerrat"], ended))
+    assert line.endswith(f" won by Bart with 15 turns, Dirk with 14 turns · Cleo 12 · Anne 9. {HERE}")
+    fleet = await new_game(tables, kind="searats")  # Anne commands Black, Blue, Purple; Bart the others
+    ended = replace(fleet, status="finished", result={"winners": [1, 3, 5], "scores": [0, 3, 0, 3, 0, 3]})
+    assert localize(result_line(GAMES["searats"], ended)).endswith(f" won by Bart with 3 ships · Anne 0. {HERE}")
+    nobody = replace(cards, status="finished", result={"winners": [], "scores": [2, 2, 0]})
+    line = localize(result_line(GAMES["pirates"], nobody))
+    assert line.endswith(
+        f"ended with no winner. Missions done: Anne 2 missions · Bart 2 missions · {bill} 0 missions. {HERE}"
+    )
 
 
 async def test_what_the_service_writes_reads_in_german_with_its_counts(tables, store):
