@@ -370,10 +370,15 @@ def _verify(log_file: Path) -> int:
     from tables.records import BadLog, verify_log
 
     try:
-        text = log_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise Fatal(f"python bot.py verify: cannot read {log_file}: {reason}", 2) from None
+        data = log_file.read_bytes()
+    except OSError as exc:
+        raise Fatal(f"python bot.py verify: cannot read {log_file}: {exc.strerror or exc}", 2) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        # A log is UTF-8 text: a person gave the wrong file (an image, an archive), not a broken log.
+        kind = "a binary file" if b"\0" in data else "not UTF-8 text"
+        raise Fatal(f"python bot.py verify: {log_file} is not a game log ({kind})", 2) from None
     try:
         verdict = verify_log(text)
     except BadLog as exc:

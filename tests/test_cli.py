@@ -23,6 +23,7 @@ from typing import Any
 
 import discord
 import pytest
+from PIL import Image
 
 import bot
 import games.simulate
@@ -159,6 +160,21 @@ def test_a_bad_out_folder_is_refused_before_anything_runs(tmp_path: Path, capsys
     assert status == 2
     assert "cannot create the folder" in err
     assert err.count("\n") == 1
+
+
+def test_verify_on_a_file_that_is_not_text_says_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 59: a PNG given to ``verify`` answered with Python's "'utf-8' codec can't decode byte 0x89"."""
+    image = tmp_path / "pirates-1-final.png"
+    Image.new("RGB", (8, 8)).save(image)
+    status, out, err = cli(capsys, "verify", str(image))
+    assert (status, out) == (2, "")
+    assert err == f"python bot.py verify: {image} is not a game log (a binary file)\n"
+    latin = tmp_path / "log.txt"
+    latin.write_bytes("kind: pirates\nnames: Zoë\n".encode("latin-1"))  # text, but not the UTF-8 a log is
+    status, out, err = cli(capsys, "verify", str(latin))
+    assert (status, out, err) == (2, "", f"python bot.py verify: {latin} is not a game log (not UTF-8 text)\n")
 
 
 def test_the_old_demo_command_exits_at_once() -> None:
