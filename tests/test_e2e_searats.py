@@ -1,10 +1,13 @@
 """End to end for Sea Rats!: the real bot in SimCord, driven as members would — a 2-player game of fleets
-(three ships each) played to the end with the buttons, 4-player games with ``/searats move`` and with the
+(three ships each) played to the end with the buttons, one where no member is ever offered a ship of their own
+fleet as a target (board, picker, autocomplete), 4-player games with ``/searats move`` and with the
 buttons, a bribe offered and answered by the other commander with the buttons (a decision by a commander who
 is not on turn), an offer that lapses by itself across a restart, an AI commander answering by itself, each
 player's fleet in ``/searats hand``, and dice in the thread."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -12,7 +15,9 @@ from data.store import GameRecord
 from games.core import Action, Choice
 from games.i18n import localize
 from games.registry import GAMES
+from games.searats.board import in_range, same_fleet
 from games.searats.components import SHIPS
+from tables.menus import tag
 from tests.conftest import World
 from tests.support import PNG_MAGIC, png, raw_messages, texts
 
@@ -72,15 +77,79 @@ async def test_four_players_to_the_end(world: World, via: str) -> None:
     assert await world.bot.tables.replay(record.id) == record.state
 
 
+def clickable(message: Any) -> list[str]:
+    """The labels of a SimCord message's buttons and select options (its raw components)."""
+    return [
+        label
+        for row in message.components
+        for c in row.get("components", [])
+        for label in (c.get("label"), *(o.get("label") for o in c.get("options", [])))
+        if label
+    ]
+
+
+async def targets_offered(world: World, record: GameRecord, seat: int) -> tuple[list[str], list[str]]:
+    """What the member deciding for ``seat`` is offered to attack: the target labels on the board and in its
+    Attack picker (opened, nothing picked), and the ``aim`` texts of ``/searats move``'s autocomplete (with
+    their labels, which name the target too)."""
+    table = world.table
+    member = table.member_of(record, seat)
+    board = next(m for m in raw_messages(world.env, record.place_id) if m.id == record.message_id)
+    labels = []
+    for label in clickable(board):
+        if label == "Attack …":  # several targets: the picker lists them
+            picker = await member.click(
+                table.board_message(record), custom_id=f"t:{record.id}:{record.version}:{tag(label[:-2])}"
+            )
+            labels += clickable(picker.response)
+        elif label.startswith("Attack"):
+            labels.append(label)
+    offered = await member.autocomplete(table.place(record), "searats move", "action", "aim")
+    labels += [o["name"] for o in offered if o["value"].startswith("aim ")]
+    return labels, [o["value"] for o in offered if o["value"].startswith("aim ")]
+
+
+@pytest.mark.usefixtures("quick_images")
+async def test_no_member_is_ever_offered_a_ship_of_their_own_fleet_as_a_target(world: World) -> None:
+    """A whole two-player game with the buttons: at every member decision, every attack target on the board, in
+    the Attack picker and in the autocomplete is a ship of the other commander, also after captures, though ships
+    of the decider's own fleet often lay within range."""
+    table = world.table
+    await table.challenge("searats", "Anne", ["Ben"])
+    record = await table.latest_game()
+    seen = own_in_range = after_capture = 0
+    for _ in range(5000):
+        if record.status != "active":
+            break
+        seat = table.human_to_act(record)
+        assert seat is not None
+        state = record.state
+        name = table.player_of(record, seat).name
+        other = next(n for n in ("Anne", "Ben") if n != name)
+        labels, aims = await targets_offered(world, record, seat)
+        assert all(f"({other})" in label and f"({name})" not in label for label in labels), (name, labels)
+        assert all(not same_fleet(state, seat, SHIPS.index(aim.split()[1])) for aim in aims), (SHIPS[seat], aims)
+        seen += len(labels)
+        if state["phase"] == "act" and state["ships"][seat]["balls"] and not state["trading"]:
+            mates = {s for s, _ in in_range(state, seat, state["fought"]) if same_fleet(state, seat, s)}
+            own_in_range += bool(mates)
+            after_capture += any(f["how"] == "captured" and f["ship"] in mates | {seat} for f in state["fates"])
+        await table.click_through(record, seat, table.pick(record, seat))
+        record = await table.record(record.id)
+    assert record.status == "finished" and GAME.outcome(record.state) is not None
+    # Targets were offered, and ships of the decider's fleet lay in range, also ships it had captured (or had
+    # been captured into): the rule was put to the test.
+    assert seen and own_in_range and after_capture, (seen, own_in_range, after_capture)
+
+
 def enemy_targets(record: GameRecord, seat: int) -> list[int]:
-    """Ships of another commander that ``seat`` may attack and that could bribe it (it has room, they cargo)."""
+    """Ships (all of another commander) that ``seat`` may attack and that could bribe it (it has room, they cargo)."""
     state = record.state
     ships = state["ships"]
     if ships[seat]["balls"] + ships[seat]["supplies"] >= 12:
         return []
     aims = [SHIPS.index(a.args[0]) for a in GAME.legal_actions(state, seat) if a.verb == "aim"]
-    mine = GAME.controller(state, seat)
-    return [t for t in aims if GAME.controller(state, t) != mine and ships[t]["balls"] + ships[t]["supplies"]]
+    return [t for t in aims if ships[t]["balls"] + ships[t]["supplies"]]
 
 
 def choice_of(record: GameRecord, seat: int, action: Action) -> Choice:

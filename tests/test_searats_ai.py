@@ -4,10 +4,13 @@ these games is checked by the engine (the conformance suite also plays it agains
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.core import RandomPlayer
 from games.searats import SeaRats, SeaRatsAI
+from games.search import candidates
 from games.simulate import play_game
 
 G = SeaRats()
@@ -108,6 +111,17 @@ def test_the_ai_hands_spare_cannonballs_to_its_own_ship() -> None:
     assert choice(state, 0) == "ask 0 0"
     state = G.apply(state, 0, "ask 0 0").state
     assert choice(state, 2) == "accept"
+
+
+def test_the_ai_never_considers_a_ship_of_its_own_fleet() -> None:
+    # Blue, Black's fleet-mate, lies a dot away with no supplies and the Treasure aboard: an enemy there would be
+    # a sure sinking and the Treasure. Red, the enemy, is 3 dots away: a shot not worth the counter-fire.
+    state = position(black=("e3", 3, 6), blue=("e4", 3, 0), red=("e6", 6, 6))
+    state.update(turn=0, phase="act", roll=[1], fought=[], traded=[], trading=False, treasure=2)
+    assert choice(state, 0) == "end"
+    # The hard AI's search compares the normal AI's choice and its shortlist: never an aim at Blue either.
+    considered = [a.encode() for a in candidates(G, state, 0, SeaRatsAI(), random.Random(1))]
+    assert [a for a in considered if a.startswith("aim")] == ["aim red"]
 
 
 def test_at_long_range_the_ai_keeps_cannonballs_back_unless_the_salvo_may_sink() -> None:

@@ -48,6 +48,13 @@ def test_a_german_refusal_keeps_the_typed_move_in_english() -> None:
     assert localize(str(refused.value)) == "You may sail 1 to 4 dots (or `anchor`)."
 
 
+def test_an_attack_on_your_own_ship_is_refused_in_german() -> None:
+    state = act_phase(game(black="e3", blue="e5"), BLACK)
+    with pytest.raises(IllegalAction) as refused:
+        G.apply(state, BLACK, "aim blue")
+    assert german(str(refused.value)) == "Blau ist eines deiner eigenen Schiffe."
+
+
 def test_a_battle_in_german_with_singular_and_plural() -> None:
     state = act_phase(game(3, black="e3", red="e4"), BLACK)
     ship(state, RED).update(balls=4, supplies=1)

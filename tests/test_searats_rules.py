@@ -9,7 +9,8 @@ import pytest
 from games.core import Action, Event, IllegalAction, Lapse
 from games.i18n import localize
 from games.searats import SeaRats
-from games.searats.components import ROUNDS
+from games.searats.board import in_range
+from games.searats.components import ROUNDS, SHIPS
 from games.searats.flow import fresh_turn
 from games.searats.geometry import PORTS, X, distance, name, parse
 
@@ -259,10 +260,11 @@ def test_a_port_not_charted_is_no_port() -> None:
 
 
 def test_targets_are_ships_in_a_straight_line_within_five() -> None:
-    state = act_phase(game(black="a1", red="f6", blue="a7", green="b3", purple="k11", yellow="k1"), BLACK)
+    # Six players: every ship is another commander's.
+    state = act_phase(game(6, black="a1", red="f6", blue="a7", green="b3", purple="k11", yellow="k1"), BLACK)
     aims = [a for a in legal(state, BLACK) if a.startswith("aim")]
     assert aims == ["aim red"]  # F6 is 5 away on the diagonal; A7 is 6 away; B3 and K1 not in range
-    state = act_phase(game(black="a1", red="f6", blue="a6", green="k2"), BLACK)
+    state = act_phase(game(6, black="a1", red="f6", blue="a6", green="k2"), BLACK)
     assert [a for a in legal(state, BLACK) if a.startswith("aim")] == ["aim red", "aim blue"]
 
 
@@ -299,7 +301,7 @@ def test_counter_fire_is_limited_to_the_balls_fired() -> None:
 
 
 def test_one_battle_per_target_per_turn_each_finished_first() -> None:
-    state = attack(game(black="e3", red="e6", blue="e1"), BLACK, RED)
+    state = attack(game(6, black="e3", red="e6", blue="e1"), BLACK, RED)
     assert G.to_act(state) == (BLACK,) and "aim blue" not in legal(state, BLACK)  # the battle is on
     state, _ = play(state, BLACK, "fire 1", 1)
     state, _ = play(state, RED, "hold")
@@ -441,6 +443,110 @@ def test_counter_fire_may_capture_the_attacker_and_ends_its_turn() -> None:
     assert G.to_act(state) == (RED,) and state["prize"]["captor"] == RED
     state, _ = play(state, RED, "capture 5 5", 4)  # then Red's own turn begins (its die)
     assert G.controller(state, BLACK) == 1 and state["turn"] == RED
+
+
+# ---------------------------------------------------------------------------- a fleet never fights itself
+
+
+def aims(state: dict, seat: int) -> list[str]:
+    return [a for a in legal(state, seat) if a.startswith("aim")]
+
+
+def test_a_fleet_never_fights_itself_with_two_players() -> None:
+    # Black, Blue and Purple are one commander's; Red, Green and Yellow the other's. All but Yellow are in range.
+    state = act_phase(game(black="e3", blue="e5", purple="c5", red="e7", green="g5"), BLACK)
+    assert aims(state, BLACK) == ["aim red", "aim green"]
+    assert refusal(state, BLACK, "aim blue") == "Blue is one of your own ships."
+    assert refusal(state, BLACK, "aim purple") == "Purple is one of your own ships."
+    assert {"trade blue", "trade purple", "trade red", "trade green"} <= set(legal(state, BLACK))
+
+
+def test_a_fleet_still_moves_cargo_between_its_own_ships() -> None:
+    state = act_phase(game(black="e3", blue="e5", red="e7"), BLACK)
+    ship(state, BLUE).update(balls=0, supplies=4)
+    state, _ = play(state, BLACK, "trade blue")
+    state, _ = play(state, BLACK, "give 2 0")
+    state, _ = play(state, BLACK, "ask 0 0")
+    assert G.to_act(state) == (BLUE,) and G.controller(state, BLUE) == G.controller(state, BLACK)
+    state, events = play(state, BLUE, "accept")
+    assert "accepts the trade" in said(events)
+    assert (ship(state, BLACK)["balls"], ship(state, BLUE)["balls"]) == (4, 2)
+    assert state["phase"] == "act" and "trade red" in legal(state, BLACK)  # Black's turn goes on
+
+
+def test_a_fleet_never_fights_itself_with_three_players() -> None:
+    # Red and Purple are one commander's; Black and Green another's, Blue and Yellow the third's.
+    state = act_phase(game(3, red="e3", purple="e5", black="c3", blue="g5", green="e7", yellow="g3"), RED)
+    assert aims(state, RED) == ["aim black", "aim blue", "aim green", "aim yellow"]
+    assert refusal(state, RED, "aim purple") == "Purple is one of your own ships."
+    assert "trade purple" in legal(state, RED)
+
+
+def test_a_captured_ship_is_its_captors_for_targeting_from_then_on() -> None:
+    state = game(3, black="e3", red="e4", green="g4", purple="e6", blue="c6", yellow="k11")
+    assert aims(act_phase(state, GREEN), GREEN) == ["aim red", "aim purple"]  # before: Red is an enemy of Green
+    ship(state, RED).update(supplies=0)
+    state = attack(state, BLACK, RED)
+    state, _ = play(state, BLACK, "fire 1", 6)
+    state, _ = play(state, BLACK, "capture 6 5")
+    assert G.controller(state, RED) == G.controller(state, GREEN) == 0
+    # After: Red is one of Green's own ships, and Red's own fleet is Black and Green now, not Purple.
+    state = act_phase(state, GREEN)
+    assert aims(state, GREEN) == ["aim purple"]
+    assert refusal(state, GREEN, "aim red") == "Red is one of your own ships."
+    state = act_phase(state, RED)
+    assert aims(state, RED) == ["aim blue", "aim purple"]
+    assert refusal(state, RED, "aim green") == "Green is one of your own ships."
+    assert "trade black" in legal(state, RED)
+
+
+def test_a_ship_captured_by_counter_fire_is_its_captors_too() -> None:
+    state = game(black="e3", red="e4", blue="e6", green="c4")
+    ship(state, BLACK).update(supplies=0, balls=3)
+    state = attack(state, BLACK, RED)
+    state, _ = play(state, BLACK, "fire 1", 1)
+    state, _ = play(state, RED, "fire 1", 6)
+    state, _ = play(state, RED, "capture 5 5", 4)
+    state = act_phase(state, RED)
+    assert aims(state, RED) == ["aim blue"]  # Black and Green are both Red's commander's now
+    assert refusal(state, RED, "aim black") == "Black is one of your own ships."
+    assert "trade black" in legal(state, RED)
+
+
+def test_the_invariants_catch_a_fleet_fighting_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = act_phase(game(black="e3", blue="e5", red="e7"), BLACK)
+    assert not G.check_invariants(state)
+    monkeypatch.setattr("games.searats.engine.aim_targets", lambda state: in_range(state, state["turn"], []))
+    assert G.check_invariants(state) == ["black may aim at blue of its own fleet"]
+    state["battle"] = {"att": BLACK, "def": BLUE, "dist": 2, "fired": 0, "hits": [0, 0], "offers": [0, 0]}
+    state["phase"] = "fire"
+    assert G.check_invariants(state) == ["black fights blue of its own fleet"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_never_offer_a_ship_of_the_actors_fleet_as_a_target(players: int) -> None:
+    """Seeded random play: wherever a ship of the fleet of the ship on turn lies within its range (before the
+    rule, it was offered as a target), also after a capture made it one, no ``aim`` at it is offered."""
+    engine = SeaRats()
+    drive = random.Random(f"own-fleet-{players}")
+    mates_in_range = after_capture = 0
+    for i in range(8):
+        state = engine.new_game(players, seed=f"own-fleet-{players}-{i}")
+        while not engine.is_over(state):
+            seat = engine.to_act(state)[0]
+            actions = engine.legal_actions(state, seat)
+            if state["phase"] == "act" and state["ships"][seat]["balls"] and not state["trading"]:
+                mates = {
+                    s for s, _ in in_range(state, seat, state["fought"]) if state["ctrl"][s] == state["ctrl"][seat]
+                }
+                targets = {SHIPS.index(a.args[0]) for a in actions if a.verb == "aim"}
+                assert not targets & mates, (
+                    f"seed {state['seed']} step {state['step']}: {SHIPS[seat]} may aim at {mates}"
+                )
+                mates_in_range += bool(mates)
+                after_capture += any(f["how"] == "captured" and f["ship"] in mates | {seat} for f in state["fates"])
+            state = engine.apply(state, seat, drive.choice(actions), inplace=True).state
+    assert mates_in_range > 0 and after_capture > 0  # the rule was put to the test, also after captures
 
 
 # ---------------------------------------------------------------------------------------------- deals

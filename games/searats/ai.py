@@ -25,6 +25,7 @@ from games.searats.board import (
     payments,
     port_range,
     port_take,
+    same_fleet,
     trade_asks,
     trade_gives,
     trade_partners,
@@ -69,8 +70,8 @@ FAR = (SIZE,) * (SIZE * SIZE)
 
 
 def enemies(state: JSON, seat: int) -> list[int]:
-    me = state["ctrl"][seat]
-    return [s for s, ship in enumerate(state["ships"]) if not ship["sunk"] and state["ctrl"][s] != me]
+    """The ships afloat of every other commander."""
+    return [s for s, ship in enumerate(state["ships"]) if not ship["sunk"] and not same_fleet(state, seat, s)]
 
 
 def hungry(ship: JSON) -> bool:
@@ -205,11 +206,8 @@ class SeaRatsAI(Player):
 
     def _act(self, state: JSON, seat: int) -> Action:
         ship = state["ships"][seat]
-        foes = set(enemies(state, seat))
         best, best_score = act("end"), 0.4
-        for target, d in aim_targets(state):
-            if target not in foes:
-                continue
+        for target, d in aim_targets(state):  # never a ship of its own fleet
             foe = state["ships"][target]
             mine = min(3, ship["balls"]) * HIT[d]
             theirs = min(3, foe["balls"], ship["balls"]) * HIT[d]
@@ -223,10 +221,9 @@ class SeaRatsAI(Player):
                 best, best_score = act("aim", SHIPS[target]), score
         if best.verb == "end" and ship["balls"] >= SPARE + 2 and not state["trading"]:
             # Nothing worth a shot: hand spare cannonballs to a ship of the fleet that has none to fire.
-            mine = state["ctrl"][seat]
             for partner, _d in trade_partners(state):
                 mate = state["ships"][partner]
-                if state["ctrl"][partner] == mine and mate["balls"] < 2 and cargo(mate) + SPARE <= HOLD:
+                if same_fleet(state, seat, partner) and mate["balls"] < 2 and cargo(mate) + SPARE <= HOLD:
                     return act("trade", SHIPS[partner])
         return best
 
@@ -244,7 +241,7 @@ class SeaRatsAI(Player):
             return act("abandon")
         # The partner's hold cannot take the gift alone: ask as little back from a ship of the fleet and as
         # much from an enemy.
-        mate = state["ctrl"][offer["to"]] == state["ctrl"][seat]
+        mate = same_fleet(state, offer["to"], seat)
         b, s, chest = (min if mate else max)(asks, key=lambda a: a[0] + a[1] + a[2])
         return act("ask", b, s, "chest") if chest else act("ask", b, s)
 
@@ -295,15 +292,14 @@ class SeaRatsAI(Player):
 
     def _answer(self, state: JSON, seat: int) -> Action:
         offer = state["offer"]
-        mine = state["ctrl"][offer["from"]] == state["ctrl"][seat]
         if offer["kind"] == "bribe":
             battle = state["battle"]
             fair = fair_bribe(state["ships"][battle["def"]], state["ships"][battle["att"]])
-            return act("accept") if sum(offer["give"][:2]) >= fair or mine else act("decline")
+            return act("accept") if sum(offer["give"][:2]) >= fair else act("decline")
         if offer["kind"] == "demand":
             battle = state["battle"]
             attacker = state["ships"][battle["att"]]
             expected = min(3, attacker["balls"]) * HIT[battle["dist"]]
             return act("accept") if expected + 0.5 >= state["ships"][seat]["supplies"] else act("decline")
         gain = sum(offer["give"][:2]) - sum(offer["get"][:2]) + 6 * (offer["give"][2] - offer["get"][2])
-        return act("accept") if mine or gain > 0 else act("decline")
+        return act("accept") if same_fleet(state, offer["from"], seat) or gain > 0 else act("decline")

@@ -66,13 +66,18 @@ def in_range(state: JSON, seat: int, excluded: list[int]) -> list[tuple[int, int
     return found
 
 
+def same_fleet(state: JSON, ship: int, other: int) -> bool:
+    """Whether two ships have one commander (a captured ship is its captor's from then on)."""
+    return state["ctrl"][ship] == state["ctrl"][other]
+
+
 def aim_targets(state: JSON) -> list[tuple[int, int]]:
-    """Ships the ship on turn may still attack: in range, not fought this turn, while it has a cannonball
-    and has not begun trading."""
+    """Ships the ship on turn may still attack: of another commander (a fleet never fights itself), in
+    range, not fought this turn, while it has a cannonball and has not begun trading."""
     seat = state["turn"]
     if state["trading"] or state["ships"][seat]["balls"] < 1:
         return []
-    return in_range(state, seat, state["fought"])
+    return [(s, d) for s, d in in_range(state, seat, state["fought"]) if not same_fleet(state, seat, s)]
 
 
 def limit(ship: JSON) -> int:

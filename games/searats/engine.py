@@ -18,7 +18,9 @@ each ship's commander, which changes when a ship is captured. Rulings where the 
 - ``anchor`` (a sail of 0 dots) on the port where the ship stands makes port only if that port is
   charted and is not its last port; Safe Haven needs a sail, so anchoring never offers it.
 - Making port with nothing to choose (a full hold, no Treasure) stocks up without a question.
-- Battles are aimed at ships within range (5 dots in a straight line; other ships do not block a shot).
+- Battles are aimed at ships of another commander within range (5 dots in a straight line; other ships
+  do not block a shot): a fleet never fights itself, nor bribes or blackmails itself, while its ships may
+  trade with each other (moving cargo within the fleet). A captured ship is its captor's from then on.
   After ``aim``, the defender offers a bribe or braces; a declined bribe lets the attacker fire or demand
   cargo; a declined demand lets the defender bribe again or give up bargaining (``brace``), after which
   only firing is left. Each side makes at most three offers per battle (the bargaining always ends).
@@ -52,8 +54,8 @@ from typing import Any, ClassVar
 from games.core import JSON, Action, Event, Game, IllegalAction, Lapse, Option, Outcome, Termination, act
 from games.i18n import L, N, T
 from games.searats.battle import battle_actions, check_cargo, play_battle, take_aim
-from games.searats.board import aim_targets, commanders_afloat, trade_partners
-from games.searats.components import SHIPS, Dice, cargo
+from games.searats.board import aim_targets, commanders_afloat, same_fleet, trade_partners
+from games.searats.components import SHIPS, Dice, cargo, ship_name
 from games.searats.flow import end_turn
 from games.searats.labels import describe_action
 from games.searats.setup import seat_count, setup_state
@@ -177,6 +179,8 @@ class SeaRats(Game):
             return
         target = SHIPS.index(args[0]) if len(args) == 1 and args[0] in SHIPS else None
         if verb == "aim" and target is not None:
+            if same_fleet(state, seat, target):
+                raise IllegalAction(T("{ship} is one of your own ships.", ship=ship_name(target)))
             if target not in dict(aim_targets(state)):
                 raise IllegalAction(
                     T(
@@ -257,4 +261,21 @@ class SeaRats(Game):
             problems.append("a sunk ship holds the Treasure")
         if not all(0 <= c < state["players"] for c in state["ctrl"]):
             problems.append(f"bad commanders {state['ctrl']}")
+        problems += self._own_fleet_fights(state)
         return problems
+
+    def _own_fleet_fights(self, state: JSON) -> list[str]:
+        """A fleet never fights itself: no battle (and so no bribe, blackmail or capture) between two ships of
+        one commander, and no ``aim`` offered at one."""
+        battle = state["battle"]
+        if battle is not None and same_fleet(state, battle["att"], battle["def"]):
+            return [f"{SHIPS[battle['att']]} fights {SHIPS[battle['def']]} of its own fleet"]
+        if state["phase"] != "act":  # the only phase that offers an ``aim``
+            return []
+        seat = state["turn"]
+        aims = [a.args[0] for a in self.legal_actions(state, seat) if a.verb == "aim"]
+        return [
+            f"{SHIPS[seat]} may aim at {ship} of its own fleet"
+            for ship in aims
+            if same_fleet(state, seat, SHIPS.index(ship))
+        ]

@@ -25,11 +25,11 @@ never onto or over a ship, never off the map.
 4. **Make port** on your charted port: roll a die and divide it between cannonballs and supplies \
 (`stock <cannonballs>`), within 12 items. Never twice in a row at the same port; `anchor` on a port \
 makes port only if it is charted and not your last port.
-5. **Battle** (optional, each ship once): `aim <ship>` within 5 dots in a line, then fire 1–3 \
-cannonballs; a die per ball hits when it is **greater than the distance**. Each hit costs a supply. \
-The defender may fire back up to as many balls as were fired at it.
-6. **Trade** (optional): `trade <ship>` within 5 dots in a line, `give`, `ask` (or `abandon`); both \
-must agree. No exchange leaves a ship with more than 12 items or 12 of a kind.
+5. **Battle** (optional, each ship once): `aim <ship>` at a ship of another fleet within 5 dots in a \
+line, then fire 1–3 cannonballs; a die per ball hits when it is **greater than the distance**. Each hit \
+costs a supply. The defender may fire back up to as many balls as were fired at it.
+6. **Trade** (optional): `trade <ship>` within 5 dots in a line (your own ships too), `give`, `ask` (or \
+`abandon`); both must agree. No exchange leaves a ship with more than 12 items or 12 of a kind.
 
 **Sinking and capture.** A ship that must lose more supplies than it has is hit beyond repair: its \
 firer may **capture** it by paying the missing supplies (it joins the fleet, keeps its turn, and the \
