@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from io import BytesIO
 from pathlib import Path
 
 from games.i18n import ENGLISH, LANGUAGES, LOCALE_DIR
@@ -36,6 +37,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
 """Each domain's code (files and folders); the platform is everything no game's domain claims."""
 STAMP = datetime(2026, 11, 25, tzinfo=UTC)
 _PLACEHOLDER = re.compile(r"\{(\w*)[^}]*\}")
+_GENERATED_BY = re.compile(rb"Generated-By: Babel [^\\]*\\n")
 
 
 def _claimed() -> set[Path]:
@@ -94,8 +96,10 @@ def update(domains: Sequence[str] = tuple(DOMAINS)) -> list[str]:
             catalog.creation_date = catalog.revision_date = STAMP  # no churn in the files' headers
             catalog.obsolete.clear()
             path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as handle:
-                write_po(handle, catalog, width=120, sort_output=True, include_lineno=False, ignore_obsolete=True)
+            buffer = BytesIO()
+            write_po(buffer, catalog, width=120, sort_output=True, include_lineno=False, ignore_obsolete=True)
+            # Babel writes its own version into the header: left out, so that another Babel writes the same file.
+            path.write_bytes(_GENERATED_BY.sub(lambda _: b"Generated-By: Babel\\n", buffer.getvalue()))
             written.append(str(path.relative_to(ROOT)))
     return written
 
