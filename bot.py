@@ -4,6 +4,7 @@ python bot.py                      connect to Discord (needs DISCORD_TOKEN)
 python bot.py --shard-count 4 --shard-ids 0,1   connect shards 0 and 1 of 4 (other processes run the rest)
 python bot.py sync [--guild ID]    publish the slash commands
 python bot.py demo piratz          play a whole game offline in a simulated Discord
+python bot.py play piratz          play it yourself, offline, on a Discord-like page in your browser
 python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
 python bot.py arena piratz --a hard --b normal --games 20   two AI levels against each other, JSON out
 python bot.py verify LOG_FILE      check a finished game's log: seed, every action, the result
@@ -40,6 +41,9 @@ from games.options import game_options, option_form
 from games.registry import GAMES, LEVELS
 from games.search import THINK_MS
 from tables.config import Config, ConfigError, shard_ids
+
+DEFAULT_HUMANS = ("You",)
+"""The member a person plays in ``play`` unless ``--humans`` names others."""
 
 __all__ = ["create_bot", "main"]
 
@@ -166,6 +170,42 @@ def _parser() -> argparse.ArgumentParser:
         help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
     )
 
+    play = sub.add_parser(
+        "play",
+        help="play a game yourself offline: a Discord-like page in your browser (no token needed)",
+        **shown,
+    )
+    _add_game_arguments(play)
+    play.set_defaults(command_parser=play)
+    play.add_argument(
+        "--players", type=_whole(1), default=2, metavar="N", help="number of players (default: %(default)s)"
+    )
+    play.add_argument(
+        "--humans",
+        type=_names,
+        default=DEFAULT_HUMANS,
+        metavar="NAME,NAME…",
+        help="the members you play (default: You); more than one make a hot-seat table, switched with "
+        "“Viewing as” on the page; the other seats are the AI",
+    )
+    play.add_argument(
+        "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
+    )
+    play.add_argument(
+        "--locale", default="en-US", metavar="L", help="the Discord locale of the server and its members, e.g. de"
+    )
+    play.add_argument("--port", type=_port, default=0, metavar="PORT", help="the page's port (default: a free one)")
+    play.add_argument(
+        "--db",
+        type=Path,
+        metavar="FILE",
+        help="keep the games in this SQLite file: a table survives a restart of play (default: a temporary one)",
+    )
+    play.add_argument("--seed", metavar="S", help="the games' seed (default: a new one each time)")
+    play.add_argument(
+        "--no-start", dest="start", action="store_false", help="open the tavern only: start a game with /GAME new"
+    )
+
     sim = sub.add_parser("simulate", help="AI-versus-AI games at engine level; prints JSON", **shown)
     _add_game_arguments(sim)
     sim.set_defaults(command_parser=sim)
@@ -221,6 +261,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _names(text: str) -> tuple[str, ...]:
+    """An argparse ``type``: names separated by commas."""
+    return tuple(name.strip() for name in text.split(","))
+
+
+def _port(text: str) -> int:
+    """An argparse ``type``: a TCP port, or 0 for a free one."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 0 to 65535, not {text!r}")
+    return int(text)
+
+
 def _shard_ids(text: str) -> tuple[int, ...]:
     try:
         return shard_ids(text)
@@ -256,6 +308,14 @@ def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
         game.check_players(args.players, game.resolve_options(options))
     except IllegalAction as exc:
         command.error(f"argument --players: {localize(str(exc))}")
+    if args.command == "play":
+        from cogs.offline.play import check_humans
+
+        wrong = check_humans(args.game, args.players, args.humans)
+        if wrong is not None:
+            command.error(f"argument --humans: {wrong}")
+        if args.db is not None and args.db.is_dir():
+            command.error(f"argument --db: {args.db} is a folder; give a file")
     if args.command == "arena" and args.a == args.b:
         command.error(f"arguments --a and --b: choose two different levels, not {args.a} twice")
     if args.command == "demo":
@@ -354,7 +414,7 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     # about SimCord's own probe client) say nothing about the bot there. Errors still show.
     logging.getLogger("discord").setLevel(logging.ERROR)
     try:
-        from cogs.demo import run_demo
+        from cogs.offline.demo import run_demo
     except ModuleNotFoundError as exc:
         if exc.name != "simcord":
             raise
@@ -362,6 +422,44 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     if args.ai_level != "normal":
         options["ai_level"] = args.ai_level  # a table setting of /<game> new, beside the engine's options
     return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options, args.locale))
+
+
+def _play(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """``python bot.py play``: the page's address on the first line, then the table until Ctrl-C (or the page's
+    "End preview session"), which closes it with one line and status 0."""
+    logging.getLogger("discord").setLevel(logging.ERROR)  # SimCord's Discord: as for the demo
+    try:
+        from cogs.offline.play import run_play
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex"):
+            raise
+        raise Fatal(
+            'play serves the bot in SimCord\'s Preview, part of the dev extra: pip install -e ".[dev]"', 2
+        ) from None
+    if args.ai_level != "normal":
+        options["ai_level"] = args.ai_level
+
+    def ready(url: str) -> None:
+        print(f"Open {url}", flush=True)
+        print("Ctrl-C closes the table.", file=sys.stderr, flush=True)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(
+            run_play(
+                args.game,
+                args.players,
+                args.humans,
+                options,
+                locale=args.locale,
+                port=args.port or None,
+                database=args.db,
+                start=args.start,
+                seed=args.seed,
+                ready=ready,
+            )
+        )
+    print("The table is closed.", flush=True)
+    return 0
 
 
 def _verify(log_file: Path) -> int:
@@ -426,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (a bad command line exits with status 2)."""
     load_dotenv()
     args = _parser().parse_args(argv)
-    options = _checked_game_arguments(args) if args.command in ("demo", "simulate", "arena") else {}
+    options = _checked_game_arguments(args) if args.command in ("demo", "play", "simulate", "arena") else {}
     try:
         if args.command == "simulate":
             return _simulate(args, options)
@@ -440,6 +538,8 @@ def main(argv: list[str] | None = None) -> int:
         _setup_logging(config.log_level)
         if args.command == "demo":
             return _demo(args, options)
+        if args.command == "play":
+            return _play(args, options)
         if args.command == "sync":
             return asyncio.run(_sync(config, args.guild))
         return _run(config)

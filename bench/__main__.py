@@ -50,7 +50,7 @@ async def action_latency(kind: str, actions: int, *, thinking: int = 0) -> list[
     ``thinking``, while that many other games' hard AI searches run all the time (one each in flight, as
     games whose AI seats play one another at ``hard`` keep them)."""
     from cogs.app import create_bot
-    from cogs.demo import SimTable
+    from cogs.offline.driver import SimTable
 
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(database=Path(tmp) / "bench.db", ai_delay=0, seed=f"bench-{kind}", warm_renderers=False)

@@ -14,7 +14,7 @@ from games.registry import GAMES
 from tables.authority import Caller
 
 if TYPE_CHECKING:
-    from cogs.demo import SimTable
+    from cogs.offline.driver import SimTable
 
 
 def players(kind: str) -> int:

@@ -46,7 +46,7 @@ from games.simulate import self_play
 
 if TYPE_CHECKING:
     from cogs.app import TableBot
-    from cogs.demo import SimTable
+    from cogs.offline.driver import SimTable
     from data.store import GameRecord
 
 
@@ -281,7 +281,7 @@ async def playable(table: SimTable, ids: Sequence[int]) -> list[GameRecord]:
 async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
     """The ``process`` role (see the module docstring)."""
     from cogs.app import create_bot
-    from cogs.demo import SimTable
+    from cogs.offline.driver import SimTable
     from rendering import pool as render_pool
 
     out: dict[str, Any] = {}
@@ -393,7 +393,7 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
     game each) for ``seconds``; with ``ready``, it prints ``ready`` and waits for a line on stdin first,
     so that two processes start together."""
     from cogs.app import create_bot
-    from cogs.demo import SimTable
+    from cogs.offline.driver import SimTable
 
     # Its own process name: the workers share the database, as the processes of one bot do.
     bot = create_bot(database=url, ai_delay=0, seed=seed, warm_renderers=False, process=seed)

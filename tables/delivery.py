@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -129,6 +129,8 @@ class Delivery:
         """The rows this process closed lately (on a database of its own, only it closes rows)."""
         self._pacer = Pacer(self._look, "delivery")
         self._purged = 0.0
+        self.listeners: list[Callable[[], None]] = []
+        """Called after each row is settled (delivered, dropped or failed): ``play`` publishes its page then."""
 
     def start(self) -> None:
         if self.sender is not None:
@@ -279,6 +281,8 @@ class Delivery:
     async def _settle(self, entry: Entry, status: str, result: str | None) -> None:
         self._closed.append(entry.id)
         await self.outbox.settle(entry.id, status, result, now=self.tables.now())
+        for listener in self.listeners:
+            listener()
 
     async def _here(self, entry: Entry) -> Entry:
         """The row with the link to where its game is played now in place of :data:`tables.words.HERE`."""

@@ -14,7 +14,7 @@ import pytest
 import simcord
 
 from cogs.app import TableBot, create_bot
-from cogs.demo import SimTable
+from cogs.offline.driver import SimTable
 from data.store import Store
 from tables.service import Tables
 from tests.postgres import postgres_server, postgres_url, store_target  # noqa: F401  (fixtures: both engines)

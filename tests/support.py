@@ -1,6 +1,6 @@
 """Helpers shared by the tests: what an interaction said, images with their view in PNG text chunks
 (stand-in renderers), the messages the bot stored in SimCord, and the trips made to SQLite's thread. The
-SimCord driver itself is :class:`cogs.demo.SimTable` (the demo and the benchmark drive the bot with it
+SimCord driver itself is :class:`cogs.offline.driver.SimTable` (the demo and the benchmark drive the bot with it
 too); the fixtures are in ``conftest.py``. Also the worlds a game's scramble gives a seat."""
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ import bot
 import games.simulate
 from bot import main
 from cogs import app
-from cogs.demo import SimTable
+from cogs.offline.driver import SimTable
 from games.i18n import T, gettext, localize
 from games.options import game_options
 from games.registry import GAMES
@@ -137,6 +137,14 @@ def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, name
         ("simulate searats --option lapse=-1", "`lapse` must be between 1 and 1440"),
         ("demo searats --option lapse=soon", "`lapse` must be a whole number, not 'soon'"),
         ("simulate sewerrat --players 3 --option teams=3", "Teams of 3 need 6 players, not 3"),
+        ("play piratz --humans Anne,anne", "--humans: each name once"),
+        ("play piratz --humans Anne,,Ben --players 4", "--humans: names must not be empty"),
+        ("play piratz --humans Anne,Ben,Cleo", "--humans: 3 members for 2 seats: add --players 3"),
+        ("play piratz --players 5", "Piratz takes 2–4 players, not 5"),
+        ("play piratz --port 70000", "--port: a port is a whole number from 0 to 65535, not '70000'"),
+        (f"play piratz --db {ROOT / 'tests'}", "--db: "),
+        ("play piratz --ai-level genius", "--ai-level: invalid choice: 'genius'"),
+        ("play chess", "invalid choice: 'chess'"),
         ("sync --guild here", "--guild: invalid int value"),
         ("--shard-ids 0,x", "--shard-ids: shard ids are whole numbers separated by commas"),
         ("--shard-ids 1,1", "--shard-ids: shard ids must differ"),
@@ -188,12 +196,12 @@ def test_the_old_demo_command_exits_at_once() -> None:
 def test_an_error_inside_the_simulated_discord_still_ends_the_process(tmp_path: Path) -> None:
     """An exception inside the SimCord run must not leave the store's worker thread (non-daemon) alive."""
     code = f"""
-import sys, bot, cogs.demo
+import sys, bot, cogs.offline.driver
 
 async def broken(*args, **kwargs):
     raise RuntimeError("injected failure")
 
-cogs.demo.SimTable.challenge = broken
+cogs.offline.driver.SimTable.challenge = broken
 sys.exit(bot.main(["demo", "piratz", "--players", "2", "--out", {str(tmp_path / "out")!r}]))
 """
     done = run_python(code)
@@ -473,3 +481,30 @@ def test_a_servers_games_are_run_by_the_process_holding_its_shard() -> None:
     assert shard_of(guild, 4) == (guild >> 22) % 4  # Discord's formula
     assert shard_of(None, 4) == 0  # direct messages come to shard 0
     assert {shard_of(guild + (n << 22), 3) for n in range(3)} == {0, 1, 2}
+
+
+def test_play_serves_its_page_until_ctrl_c_which_ends_it_in_one_line() -> None:
+    """``python bot.py play``: the page's address on the first line, the page served, and Ctrl-C (SIGINT) ends it
+    with one line and status 0, no traceback. (The browser tests play on the page.)"""
+    import signal
+    import urllib.request
+
+    process = subprocess.Popen(
+        [sys.executable, "bot.py", "play", "piratz"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stdout.readline() if process.stdout else ""
+        match = re.fullmatch(r"Open (http://127\.0\.0\.1:(\d+)/)#\S+\n", first)
+        assert match, first
+        with urllib.request.urlopen(match.group(1), timeout=30) as page:
+            assert page.status == 200 and b"SimCord Preview" in page.read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert out == "The table is closed.\n"
+    assert "Traceback" not in err and err.count("\n") == 1, err

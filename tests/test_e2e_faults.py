@@ -19,7 +19,7 @@ import pytest
 import simcord
 
 from cogs.app import create_bot
-from cogs.demo import SimTable
+from cogs.offline.driver import SimTable
 from data.store import GameRecord
 from games.registry import GAMES
 from tables import menus

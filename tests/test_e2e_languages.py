@@ -15,7 +15,7 @@ import discord
 import pytest
 import simcord
 
-from cogs.demo import DEMO_NAMES, SimTable, speaking
+from cogs.offline.driver import DEMO_NAMES, SimTable, speaking
 from games.core import format_seats
 from games.i18n import LANGUAGES, T, gettext, localize
 from games.registry import GAMES

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cogs.demo import _components
+from cogs.offline.driver import _components
 from data.store import GameRecord
 from games.core import Action
 from games.i18n import localize

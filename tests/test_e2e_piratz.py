@@ -512,7 +512,7 @@ async def test_start_up_warms_the_renderers_then_freezes_its_heap(tmp_path, monk
 
 async def test_a_bot_with_render_processes_plays_a_whole_game(tmp_path) -> None:
     """TABLES_RENDER_PROCESSES: every board, hand and final image is drawn in a process beside the bot."""
-    from cogs.demo import SimTable
+    from cogs.offline.driver import SimTable
     from rendering import cache, pool
     from tables.config import Config
 

@@ -23,7 +23,7 @@ import pytest
 import simcord
 
 from cogs.app import TableBot, create_bot
-from cogs.demo import SimTable, play_buttons
+from cogs.offline.driver import SimTable, play_buttons
 from data.store import GameRecord
 from games.registry import GAMES
 from tests.support import raw_messages, texts
