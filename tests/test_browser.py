@@ -92,10 +92,13 @@ def test_a_hot_seat_game_in_the_browser(browser: Any, kind: str) -> None:
 
 
 def test_piratz_to_the_final_and_a_rematch(browser: Any) -> None:
-    """One member against the AI, from the table ``play`` opens to the final message, then **Rematch**."""
+    """One member against the AI, from the table ``play`` opens to the final message (``/piratz board`` on the
+    way, ``/games stats`` at the end), then **Rematch**."""
     with served("piratz", "--seed", "browser-final") as url:
         page = PlayPage(browser, url, "piratz", ["You"])
         page.wait_for_channel("Piratz #1")
+        page.slash("piratz board")
+        assert "Board posted." in page.pickers().last.inner_text()
         for _ in range(200):
             if page.button("Rematch").count():
                 break
@@ -106,6 +109,9 @@ def test_piratz_to_the_final_and_a_rematch(browser: Any) -> None:
         assert "Piratz #1" in final.inner_text()
         assert all(w > 0 for w in page.images_loaded(final))
         page.screenshot("final", final)
+        page.slash("games stats")  # posted in the thread for everyone
+        stats = page.messages().last
+        assert "used /games" in stats.inner_text() and all(w > 0 for w in page.images_loaded(stats))
         page.click(page.button("Rematch"))
         page.wait_for_channel("Piratz #2")
         check_board(page)
