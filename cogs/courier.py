@@ -10,6 +10,7 @@ DMs, a deleted channel or message, no permission: handled once).
 
 from __future__ import annotations
 
+import contextlib
 import io
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -105,10 +106,10 @@ class Courier:
     def _place(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
-    async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
         kwargs = await self.kwargs(message)
-        async with refusals():
-            return (await self._place(channel_id, guild_id).send(**kwargs)).id
+        async with refusals():  # discord.py sends a nonce with enforce_nonce: Discord creates the message once
+            return (await self._place(channel_id, guild_id).send(**kwargs, nonce=nonce)).id
 
     async def edit(self, channel_id: int, message_id: int, message: Message) -> None:
         kwargs = await self.kwargs(message)
@@ -122,11 +123,11 @@ class Courier:
         async with refusals():
             return await self.bot.create_dm(discord.Object(id=user_id))
 
-    async def direct(self, user_id: int, message: Message) -> int:
+    async def direct(self, user_id: int, message: Message, *, nonce: str) -> int:
         kwargs = await self.kwargs(message)
         channel = await self._dm(user_id)
         async with refusals():
-            return (await channel.send(**kwargs)).id
+            return (await channel.send(**kwargs, nonce=nonce)).id
 
     async def edit_direct(self, user_id: int, message_id: int, message: Message) -> None:
         kwargs = await self.kwargs(message)
@@ -135,7 +136,9 @@ class Courier:
         async with refusals():
             await channel.get_partial_message(message_id).edit(**kwargs)
 
-    async def thread(self, channel_id: int, name: str, *, message_id: int | None, shared: bool) -> int | None:
+    async def thread(
+        self, channel_id: int, name: str, *, message_id: int | None, shared: bool, made_since: float | None
+    ) -> int | None:
         async with refusals():
             channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
             if isinstance(channel, discord.Thread):
@@ -143,6 +146,10 @@ class Courier:
                     return None  # a thread of its own already: the game is played in it
                 channel = channel.parent or await self.bot.fetch_channel(channel.parent_id)
                 message_id = None
+            if made_since is not None and isinstance(channel, discord.TextChannel):
+                made = await self._made(channel, name, made_since)
+                if made is not None:
+                    return made
             try:
                 if message_id is not None:
                     origin = channel.get_partial_message(message_id)  # type: ignore[union-attr]
@@ -154,6 +161,16 @@ class Courier:
                     return thread.id
             except discord.Forbidden:
                 pass  # no permission to open threads: the game is played in the channel
+        return None
+
+    async def _made(self, channel: discord.TextChannel, name: str, since: float) -> int | None:
+        """The thread named ``name`` the bot opened in ``channel`` since ``since`` (a try whose answer was lost
+        made it), if there is one."""
+        for thread in await channel.guild.active_threads():
+            made = discord.utils.snowflake_time(thread.id).timestamp()
+            ours = thread.parent_id == channel.id and thread.name == name and thread.owner_id == self.bot.user.id
+            if ours and made >= since - 1:  # Discord's clock and the row's may differ a little
+                return thread.id
         return None
 
     async def archive(self, thread_id: int) -> None:
@@ -175,12 +192,21 @@ class Answer(Courier):
         super().__init__(bot, tables)
         self.interaction = interaction
 
-    async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
         if self.interaction.response.is_done() or channel_id != self.interaction.channel_id:
             raise Transient("not this interaction's answer")
         kwargs = await self.kwargs(message)
+        try:
+            async with refusals():
+                await self.interaction.response.send_message(**kwargs)
+        except Transient:
+            # An answer has no nonce: one whose answer was lost may still have been made; look before the loop
+            # posts it again.
+            with contextlib.suppress(Transient, Permanent):
+                async with refusals():
+                    return (await self.interaction.original_response()).id
+            raise
         async with refusals():
-            await self.interaction.response.send_message(**kwargs)
             return (await self.interaction.original_response()).id
 
     async def edit(self, channel_id: int, message_id: int, message: Message) -> None:

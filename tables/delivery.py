@@ -86,26 +86,40 @@ class ClosedDms(Permanent):
     """The member does not accept direct messages from the bot."""
 
 
+def nonce(entry: Entry) -> str:
+    """The nonce of the message a row creates (Discord allows 25 characters): the same for every try of the
+    row, and no other row's, on any database (its id and when it was written)."""
+    return f"{entry.id:x}.{round(entry.created_at * 1000):x}"
+
+
 class Sender(Protocol):
     """What the delivery loop needs of Discord. Each call raises :class:`Transient` or :class:`Permanent`
-    when Discord refuses; images are drawn by the sender."""
+    when Discord refuses; images are drawn by the sender.
 
-    async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+    A message is created exactly once: it carries the row's :func:`nonce`, which Discord enforces (a second
+    create with it, within a few minutes, returns the first message and creates none), so a try after one
+    whose answer was lost (a time-out, a 5xx after the write, the process dying right after the send) gives
+    the message the first try made."""
+
+    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
         """Post in a channel or thread; the new message's id."""
         ...
 
     async def edit(self, channel_id: int, message_id: int, message: Message) -> None: ...
 
-    async def direct(self, user_id: int, message: Message) -> int:
+    async def direct(self, user_id: int, message: Message, *, nonce: str) -> int:
         """A direct message; its id."""
         ...
 
     async def edit_direct(self, user_id: int, message_id: int, message: Message) -> None: ...
 
-    async def thread(self, channel_id: int, name: str, *, message_id: int | None, shared: bool) -> int | None:
+    async def thread(
+        self, channel_id: int, name: str, *, message_id: int | None, shared: bool, made_since: float | None
+    ) -> int | None:
         """Open a thread on a message (or in a channel); its id. ``None``: the game is played in the channel
         (no permission to open threads, or the channel is a thread: unless ``shared`` with another game,
-        the game is played in it)."""
+        the game is played in it). With ``made_since`` (a try after one that failed), the thread of that
+        name the bot opened there since then, if there is one, instead of a second."""
         ...
 
     async def archive(self, thread_id: int) -> None: ...
@@ -322,7 +336,7 @@ class Delivery:
             if p.get("result_of") is not None and (await self.tables.get(p["result_of"])).thread_id is None:
                 return "dropped", "the game has no thread: its channel has the final message"
             message = message.written(await self.tables.guild_language(p.get("guild")))
-            message_id = await sender.post(p["channel"], p.get("guild"), message)
+            message_id = await sender.post(p["channel"], p.get("guild"), message, nonce=nonce(entry))
             if p.get("lobby") is not None:
                 await self.tables.store.lobbies.set_message(p["lobby"], message_id)
             return "done", str(message_id)
@@ -349,10 +363,11 @@ class Delivery:
         message = message.written(await self.tables.guild_language(record.guild_id))
         try:
             if old is None:
-                message_id = await sender.post(channel, record.guild_id, message)
+                message_id = await sender.post(channel, record.guild_id, message, nonce=nonce(entry))
             else:  # the old board's buttons go while the new one (or the final message) is posted
                 message_id, _ = await asyncio.gather(
-                    sender.post(channel, record.guild_id, message), self._strip(sender, channel, old)
+                    sender.post(channel, record.guild_id, message, nonce=nonce(entry)),
+                    self._strip(sender, channel, old),
                 )
         except Gone:
             if record.thread_id is None:
@@ -409,7 +424,7 @@ class Delivery:
     async def _dm(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         p = entry.payload
         message = Message.from_json(p["message"]).written(await self.tables.member_language(p["user"]))
-        return "done", str(await sender.direct(p["user"], message))
+        return "done", str(await sender.direct(p["user"], message, nonce=nonce(entry)))
 
     async def _hand(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         """A member's one private message of a game: edited in place, or sent anew when they must decide and
@@ -443,7 +458,7 @@ class Delivery:
                 return "done", kept
             except Gone:
                 pass  # deleted: send a new one
-        message_id = await sender.direct(user, message)
+        message_id = await sender.direct(user, message, nonce=nonce(entry))
         await self.outbox.set_marker(game_id, player, "hand_message", str(message_id))
         return "done", str(message_id)
 
@@ -463,7 +478,9 @@ class Delivery:
         shared = any(g != game_id for g in await self.tables.store.games.in_place(p["channel"]))
         record = await self.tables.get(game_id)
         name = localize(p["name"], await self.tables.guild_language(record.guild_id))[:100]
-        thread_id = await sender.thread(p["channel"], name, message_id=origin, shared=shared)
+        # A thread has no nonce: a try after one whose answer was lost looks for the thread it may have made.
+        since = entry.created_at if entry.attempts else None
+        thread_id = await sender.thread(p["channel"], name, message_id=origin, shared=shared, made_since=since)
         if thread_id is None:
             return "done", None
         await self.tables.set_place(game_id, thread_id=thread_id)

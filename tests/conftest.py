@@ -17,6 +17,7 @@ from cogs.app import TableBot, create_bot
 from cogs.offline.driver import SimTable
 from data.store import Store
 from tables.service import Tables
+from tests.discord_rules import discord_rules  # noqa: F401  (fixture: Discord's rules SimCord lacks)
 from tests.postgres import postgres_server, postgres_url, store_target  # noqa: F401  (fixtures: both engines)
 from tests.service_support import tables_on
 

@@ -25,6 +25,7 @@ from games.registry import GAMES
 from tables import menus
 from tables.delivery import RETRY
 from tests.conftest import World
+from tests.discord_rules import DiscordRules, installed
 from tests.support import png, raw_messages, said
 
 KIND = "sewerpirats"
@@ -47,25 +48,35 @@ def quick_images(monkeypatch: pytest.MonkeyPatch) -> None:
 @dataclass(frozen=True)
 class Fault:
     """Discord fails the next ``times`` requests (``None``: until the restart) of ``method`` to ``where`` —
-    ``thread``, ``channel``, a member's DMs (``anne-dm``…) or an API path — from decision ``at`` on."""
+    ``thread``, ``channel``, a member's DMs (``anne-dm``…) or an API path — from decision ``at`` on
+    (:data:`START`: before the challenge).
+
+    ``lost``: Discord carries the request out, and its answer is lost — ``status`` 500 (a 5xx after the
+    write), 0 (a time-out) or ``None`` (the process dies right after sending; the game goes on after a
+    restart) — emulated by :mod:`tests.discord_rules`, as SimCord fails a request only before making it."""
 
     at: int
     method: str
     where: str
-    status: int = 500
+    status: int | None = 500
     times: int | None = 1
     click: bool = False
     """It fails the answer of a click on the board itself (decision ``at`` is one: its answer is one call)."""
+    lost: bool = False
 
-    def inject(self, world: World, record: GameRecord) -> None:
+    def inject(self, world: World, record: GameRecord | None, rules: DiscordRules) -> None:
         members = world.table.members
+        places = {f"{name.lower()}-dm": members[name].user.dm_channel for name in ("Anne", "Ben", "Calico")}
         channel = {
-            "thread": record.place_id,
-            "channel": record.channel_id,
-            **{f"{name.lower()}-dm": members[name].user.dm_channel.id for name in ("Anne", "Ben", "Calico")},
+            "thread": record.place_id if record else None,
+            "channel": world.table.channel.id,
+            **{where: dm.id for where, dm in places.items() if dm is not None},
         }.get(self.where)
         path = self.where if channel is None else f"/channels/{channel}/messages*"
-        world.env.inject_error(self.method, path, status=self.status, times=self.times)
+        if self.lost:
+            rules.lose_answer(self.method, path, self.status, self.times or 1)
+        else:
+            world.env.inject_error(self.method, path, status=self.status, times=self.times)
 
     @property
     def answer(self) -> bool:
@@ -74,7 +85,20 @@ class Fault:
 
 
 ANSWER = "/interactions/*/callback"
+START = -2
+"""Before the challenge: the game's thread and first posts."""
 FAULTS: dict[str, Fault] = {
+    "the game's thread is made, its answer lost (500)": Fault(START, "POST", "/channels/*/threads", lost=True),
+    "the opening is made, its answer lost (a time-out)": Fault(START, "POST", "/channels/*/messages", 0, lost=True),
+    "a board is made, its answer lost (500)": Fault(4, "POST", "thread", lost=True),
+    "a board is made, its answer lost (a time-out)": Fault(7, "POST", "thread", 0, lost=True),
+    "a private view is made, its answer lost (500)": Fault(13, "POST", "anne-dm", lost=True),
+    "a follower's board is made, its answer lost (a time-out)": Fault(14, "POST", "calico-dm", 0, lost=True),
+    "a move's answer is made, its answer lost (500)": Fault(18, "POST", ANSWER, lost=True),
+    "the final message is made, its answer lost (500)": Fault(LAST, "POST", "thread", lost=True),
+    "the result line is made, its answer lost (a time-out)": Fault(LAST, "POST", "channel", 0, lost=True),
+    "the process dies right after posting a board": Fault(16, "POST", "thread", None, lost=True),
+    "the process dies right after sending a private view": Fault(19, "POST", "ben-dm", None, lost=True),
     "a board post fails once (500)": Fault(3, "POST", "thread"),
     "a board post fails twice (500)": Fault(8, "POST", "thread", times=2),
     "a board post is rate limited (429)": Fault(12, "POST", "thread", 429),
@@ -94,10 +118,19 @@ FAULTS: dict[str, Fault] = {
 async def play(world: World, faults: Sequence[Fault] = ()) -> dict[str, Any]:
     """Play the seeded game (Anne and Ben, reminders on, Calico following) with each of ``faults`` injected
     before its decision; take away those that last; restart; return what each member finally sees."""
+    with installed(world.env) as rules:
+        return await _play(world, rules, faults)
+
+
+async def _play(world: World, rules: DiscordRules, faults: Sequence[Fault]) -> dict[str, Any]:
     table = world.table
     for name in ("Anne", "Ben"):
         await table.members[name].slash(table.channel, "games notify", setting="on")
+    for fault in faults:
+        if fault.at == START:
+            fault.inject(world, None, rules)
     await table.challenge(KIND, "Anne", ["Ben"], variant="standard")
+    await world.env.advance_time(RETRY[1])  # a thread or opening whose answer was lost is tried again
     record = await table.latest_game()
     await table.members["Calico"].click(table.board_message(record), label="Follow")
     decision = 0
@@ -108,7 +141,7 @@ async def play(world: World, faults: Sequence[Fault] = ()) -> dict[str, Any]:
         ends = GAME.is_over(GAME.apply(record.state, seat, choice.action).state)
         now = [f for f in faults if decision == f.at or (f.at == LAST and ends)]
         for fault in now:
-            fault.inject(world, record)
+            fault.inject(world, record, rules)
         # Buttons and typed moves in turn; a typed move where an answer is to fail (its answer is one call).
         if any(f.click for f in now):
             assert decision % 2 and not menus.path_to(GAME.choices(record.state, seat), choice)[1], "not a click"
@@ -116,8 +149,12 @@ async def play(world: World, faults: Sequence[Fault] = ()) -> dict[str, Any]:
             await table.click_through(record, seat, choice)
         else:
             await table.move(record, seat, choice)
-        if any(f.times is not None and f.times > 1 for f in now):
+        if any(f.times is not None and f.times > 1 for f in now) or any(f.lost for f in now):
             await world.env.advance_time(RETRY[1])  # the second try waits a while: let it come
+        if rules.dead:  # the process died right after a send: a new one takes over the game at once
+            rules.revive()
+            await world.restart()
+            await world.env.settle()
         decision += 1
         record = await table.record(record.id)
     if any(f.times is None for f in faults):
@@ -138,7 +175,9 @@ async def seen(world: World, record: GameRecord) -> dict[str, Any]:
                 continue
             files = [a["filename"].split("-", 2)[-1] for a in m.attachments]
             labels = [c.get("label") for row in m.components for c in row.get("components", [])]
-            out.append((m.content, files, labels))
+            # The thread's id depends on how many ids Discord gave out before it (a retry takes some): its
+            # links are compared as links to the game's thread.
+            out.append((m.content.replace(str(record.place_id), "THREAD"), files, labels))
         return out
 
     thread = shown(record.place_id)
@@ -261,3 +300,30 @@ async def test_a_rematch_whose_opening_fails_opens_in_its_own_thread(world: Worl
     assert sum("begins!" in p for p in posts) == 1 and sum(p.startswith("➡️") for p in posts) == 1
     again = await table.members["Ben"].click(final, label="Rematch")
     assert said(again, f"<#{second.thread_id}>")
+
+
+async def test_a_rematch_whose_thread_and_opening_were_made_but_their_answers_lost_opens_once(
+    world: World, discord_rules: DiscordRules
+) -> None:
+    """The rematch's thread and its opening went through, but the bot heard a 500 and a time-out: it finds the
+    thread it made instead of opening another, and its nonce gives the opening once."""
+    table = world.table
+    await table.challenge("piratz", "Anne", ["Ben"])
+    first = await table.latest_game()
+    await table.members["Ben"].slash(table.place(first), "piratz resign")
+    await world.env.settle()
+    final = next(m for m in table.place(first).history() if "is over" in m.content)
+    await table.members["Anne"].click(final, label="Rematch")
+    discord_rules.lose_answer("POST", "/channels/*/threads")
+    discord_rules.lose_answer("POST", "/channels/*/messages", status=0, times=2)
+    started = await table.members["Ben"].click(final, label="Rematch")
+    assert said(started, "the rematch begins")
+    await world.env.advance_time(RETRY[1] + RETRY[2])
+    await world.env.settle()
+    second = await table.latest_game()
+    assert second.id != first.id and second.thread_id not in (None, first.thread_id)
+    named = [t for t in table.channel.threads if t.name.startswith(f"Piratz #{second.id}")]
+    assert [t.id for t in named] == [second.thread_id]
+    posts = [m.content for m in table.place(second).history() if m.author.id == world.bot.user.id]
+    assert sum("begins!" in p for p in posts) == 1 and sum(p.startswith("➡️") for p in posts) == 1
+    assert discord_rules.duplicates_prevented >= 1

@@ -155,14 +155,14 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
     looked: list[int] = []
 
     class Sender:
-        async def post(self, channel_id, guild_id, message) -> int:
+        async def post(self, channel_id, guild_id, message, *, nonce) -> int:
             sent.append("board" if message.components else "post")
             return 7000 + len(sent)
 
         async def strip(self, channel_id, message_id) -> None:
             sent.append("strip")
 
-        async def direct(self, user_id, message) -> int:
+        async def direct(self, user_id, message, *, nonce) -> int:
             sent.append("dm")
             return 8000 + len(sent)
 
@@ -295,7 +295,7 @@ async def test_lanes_in_flight_never_crowd_out_the_next_lanes_due(store, monkeyp
     class Held:
         """A sender whose post to channel ``n`` waits until the test lets it through."""
 
-        async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+        async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
             posted.append(channel_id)
             await release[channel_id].wait()
             return 1000 + channel_id
@@ -343,7 +343,7 @@ async def test_posts_an_action_committed_begin_at_once_whatever_lanes_the_loop_h
     class Held:
         """A sender whose posts wait until the test lets them through."""
 
-        async def post(self, channel_id: int, guild_id: int | None, message: Message) -> int:
+        async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
             posted.append(channel_id)
             await release.wait()
             return 1000 + channel_id
