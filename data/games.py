@@ -32,6 +32,8 @@ class SeatRecord:
     """Timed out twice in a row: the AI plays for the member until they act again."""
     acted_at: float | None = None
     """When the member last made a decision of their own in this game."""
+    seated_at: float | None = None
+    """When the member took this place over from another player (``None``: they have held it from the start)."""
 
     @property
     def is_ai(self) -> bool:
@@ -110,12 +112,20 @@ class Commit:
     presence: tuple[int, int, bool] | None = None
 
 
-_SEATS = "SELECT seat, user_id, name, resigned, timeouts, away, acted_at FROM seats WHERE game_id = ? ORDER BY seat"
+_SEAT_COLUMNS = "seat, user_id, name, resigned, timeouts, away, acted_at, seated_at"
+_SEATS = f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat"
 
 
 def _seat(r: Row) -> SeatRecord:
     return SeatRecord(
-        r["seat"], r["name"], r["user_id"], bool(r["resigned"]), r["timeouts"], bool(r["away"]), r["acted_at"]
+        r["seat"],
+        r["name"],
+        r["user_id"],
+        bool(r["resigned"]),
+        r["timeouts"],
+        bool(r["away"]),
+        r["acted_at"],
+        r["seated_at"],
     )
 
 

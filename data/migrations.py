@@ -192,4 +192,9 @@ MIGRATIONS: tuple[str, ...] = (
         preferred TEXT
     );
     """,
+    # 10: when a seat's member took it over (``/games substitute``): their decision's clock starts then, not
+    # when the decision began under the player before them.
+    """
+    ALTER TABLE seats ADD COLUMN seated_at REAL;
+    """,
 )

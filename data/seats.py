@@ -40,17 +40,20 @@ class SeatsRepo(Repository):
             (timeouts, int(away), game_id, seat),
         )
 
-    async def substitute(self, game_id: int, seat: int, *, holder: int | None, user_id: int, name: str) -> bool:
-        """Hand a place from ``holder`` (``None``: the AI) to another member, who plays it from now on (not
-        resigned, not away). False, writing nothing, if the place changed hands since the offer was made or
-        the member holds a place in the game already: of two acceptances at once, one wins."""
+    async def substitute(
+        self, game_id: int, seat: int, *, holder: int | None, user_id: int, name: str, now: float
+    ) -> bool:
+        """Hand a place from ``holder`` (``None``: the AI) to another member, who plays it from ``now`` on (not
+        resigned, not away; the clock of a decision of theirs starts then). False, writing nothing, if the
+        place changed hands since the offer was made or the member holds a place in the game already: of two
+        acceptances at once, one wins."""
         return bool(
             await self._change(
                 game_id,
-                "UPDATE seats SET user_id = ?, name = ?, resigned = 0, timeouts = 0, away = 0, acted_at = NULL"
-                " WHERE game_id = ? AND seat = ? AND COALESCE(user_id, 0) = ?"
+                "UPDATE seats SET user_id = ?, name = ?, resigned = 0, timeouts = 0, away = 0, acted_at = NULL,"
+                " seated_at = ? WHERE game_id = ? AND seat = ? AND COALESCE(user_id, 0) = ?"
                 " AND NOT EXISTS (SELECT 1 FROM seats o WHERE o.game_id = ? AND o.user_id = ?)",
-                (user_id, name, game_id, seat, holder or 0, game_id, user_id),
+                (user_id, name, now, game_id, seat, holder or 0, game_id, user_id),
             )
         )
 

@@ -49,15 +49,18 @@ def _since(record: GameRecord) -> list[int]:
 
 
 async def began(db: Unit, record: GameRecord, seat: int) -> float:
-    """When ``seat``'s current decision began: the time of the action that opened it (the last one, in a
-    game played in turn: known without asking the store)."""
+    """When ``seat``'s current decision began for its player: the time of the action that opened it (the last
+    one, in a game played in turn: known without asking the store), or when its member took the place over,
+    if later (a newcomer's time starts when they sit down)."""
     step = _since(record)[seat]
+    seated = record.seats[GAMES[record.kind].game.controller(record.state, seat)].seated_at or 0.0
     if step == 0:
-        return record.created_at
-    if step == record.version and record.updated_at is not None:
-        return record.updated_at
-    at = await db.games.action_time(record.id, step)
-    return at if at is not None else record.created_at
+        at: float | None = record.created_at
+    elif step == record.version and record.updated_at is not None:
+        at = record.updated_at
+    else:
+        at = await db.games.action_time(record.id, step)
+    return max(at if at is not None else record.created_at, seated)
 
 
 async def deadlines(db: Unit, record: GameRecord) -> dict[int, float]:

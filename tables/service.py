@@ -1016,7 +1016,7 @@ class Tables:
                     )
                 if take:
                     if not await db.seats.substitute(
-                        game_id, player, holder=old.user_id, user_id=caller.user_id, name=caller.name
+                        game_id, player, holder=old.user_id, user_id=caller.user_id, name=caller.name, now=now
                     ):
                         raise GameError(T("This seat has changed hands since the offer was made."))
                     owed += await self._hand_over(db, spec, record, player, old.user_id, caller.name)

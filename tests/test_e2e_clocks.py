@@ -157,3 +157,29 @@ async def test_the_clock_is_offered_with_its_choices(world: World) -> None:
         world.table.channel, "piratz new", player2=world.table.members["Ben"], clock="10m"
     )
     assert not result.ephemeral and said(result, "turn clock: 10 minutes"), texts(result)
+
+
+async def test_a_member_who_takes_over_a_seat_gets_the_whole_time_for_its_decision(world: World) -> None:
+    """Issue 52, case 4: Dara takes Ben's seat 3 s before its deadline; the clock of that decision starts when
+    she sits down, so she is reminded at half time and the AI decides only at her own deadline."""
+    table = world.table
+    record = await start(world, "piratz", "Anne", ["Ben"])
+    (seat,) = GAMES["piratz"].game.to_act(record.state)
+    holder = record.seats[GAMES["piratz"].game.controller(record.state, seat)].name
+    thread = table.place(record)
+    await world.env.advance_time(TWO_MINUTES - 3)
+    offered = await table.members[holder].slash(thread, "games substitute", seat=holder, member=table.members["Dara"])
+    assert said(offered, "Offer posted")
+    offer = next(m for m in reversed(thread.history()) if "offers you" in m.content)
+    await table.members["Dara"].click(offer, label="Accept")
+    await world.env.advance_time(10)
+    after = await table.record(record.id)
+    assert after.version == record.version, "the newcomer inherited the old player's clock"
+    assert "time ran out" not in thread_text(world, after)
+    await world.env.advance_time(TWO_MINUTES / 2 - 10 + 1)
+    reminder = raw_messages(world.env, record.place_id)[-1]
+    assert "half your time" in reminder.content and reminder.ping_user_ids == [table.members["Dara"].id]
+    await world.env.advance_time(TWO_MINUTES / 2)
+    timed_out = await table.record(record.id)
+    assert timed_out.version > record.version
+    assert "Dara's time ran out" in thread_text(world, timed_out)
