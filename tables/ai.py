@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING
 
 from tables.authority import GameError
 from tables.seating import ai_seats_to_act
-from tables.thinking import Thinker
+from tables.thinking import SearchFailed, Thinker
 
 if TYPE_CHECKING:
+    from data.store import GameRecord
+    from games.core import Action
     from tables.service import Tables
 
 log = logging.getLogger("tables.ai")
@@ -38,6 +40,16 @@ class AiDriver:
         task = self._tasks.get(game_id)
         if task is None or task.done():
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id), name=f"ai-{game_id}")
+
+    async def search(self, record: GameRecord, seat: int) -> Action:
+        """The hard AI's decision for ``seat`` in the game as ``record`` has it; the normal AI's if it cannot
+        search (its processes keep dying): an AI turn always happens."""
+        try:
+            return await self.thinker.decide(record.kind, record.state, seat, game_id=record.id)
+        except SearchFailed as exc:
+            log.warning("Game %s: %s; the normal AI decides for seat %d", record.id, exc, seat)
+        game = self.tables.spec(record).game
+        return self.tables.spec(record).player.choose(game, record.state, seat, game.rng(record.state))
 
     async def stop(self) -> None:
         tasks = list(self._tasks.values())

@@ -509,34 +509,43 @@ class Tables:
 
     async def ai_turn(self, game_id: int, moves: int) -> Applied | None:
         """Up to ``moves`` decisions of the AI seats that must act now, committed together with one board;
-        ``None`` if no AI seat must act, or another process runs the game now."""
-        async with self.lock(game_id):
-            before = await self.get(game_id)
-            spec = self.spec(before)
-            game = spec.game
-            if before.status != "active" or not self.runs(before):
-                return None
-            state, played = before.state, []
-            for _ in range(moves):
-                if game.is_over(state):
-                    break
-                seats = [s for s in game.to_act(state) if before.seats[game.controller(state, s)].is_ai]
-                if not seats:
-                    break
-                seat = seats[0]
-                if self._searches(before, state, seat):
-                    if played:
-                        break  # commit the quick decisions first: the board shows them while the AI thinks
-                    action = await self.ai.thinker.decide(before.kind, state, seat, game_id=game_id)
-                    state = game.apply(state, seat, action, trusted=True).state
+        ``None`` if no AI seat must act, or another process runs the game now.
+
+        A decision the hard AI searches is searched without holding the game, so that a member's resignation,
+        substitution or abandon meanwhile need not wait for it; it is applied only if the game has not moved
+        on since (else the position is looked at again)."""
+        searched: tuple[int, int, Action] | None = None
+        """A search's result: for the game's version and seat it was made on, the action."""
+        while True:
+            async with self.lock(game_id):
+                before = await self.get(game_id)
+                spec = self.spec(before)
+                game = spec.game
+                if before.status != "active" or not self.runs(before):
+                    return None
+                state, played, search = before.state, [], None
+                for _ in range(moves):
+                    if game.is_over(state):
+                        break
+                    seats = [s for s in game.to_act(state) if before.seats[game.controller(state, s)].is_ai]
+                    if not seats:
+                        break
+                    seat = seats[0]
+                    if self._searches(before, state, seat):
+                        if not played and searched is not None and searched[:2] == (before.version, seat):
+                            state = game.apply(state, seat, searched[2], trusted=True).state
+                            played.append((seat, searched[2]))
+                        elif not played:
+                            search = seat
+                        break  # quick decisions are committed first: the board shows them while the AI thinks
+                    action = spec.player.choose(game, state, seat, game.rng(state))
+                    state = game.apply(state, seat, action, trusted=True, inplace=state is not before.state).state
                     played.append((seat, action))
-                    break
-                action = spec.player.choose(game, state, seat, game.rng(state))
-                state = game.apply(state, seat, action, trusted=True, inplace=state is not before.state).state
-                played.append((seat, action))
-            if not played:
-                return None
-            return await self._commit(before, played, trusted=True)
+                if played:
+                    return await self._commit(before, played, trusted=True)
+                if search is None:
+                    return None
+            searched = (before.version, search, await self.ai.search(before, search))
 
     def _searches(self, record: GameRecord, state: dict[str, Any], seat: int) -> bool:
         """Whether the hard AI searches ``seat``'s decision: an AI seat of a game at ``hard`` with a real

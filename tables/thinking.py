@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from functools import partial
 from typing import Any
@@ -79,6 +80,10 @@ def think(kind: str, state: dict[str, Any], seat: int, think_ms: int, seed: str)
     return decide(kind, state, seat, think_ms, seed, pause=pause)
 
 
+class SearchFailed(Exception):
+    """The hard AI could not search a decision (its processes keep dying)."""
+
+
 class Thinker:
     """Runs the hard AI's searches: in ``processes`` worker processes, or (0) in a thread."""
 
@@ -127,16 +132,31 @@ class Thinker:
 
     async def decide(self, kind: str, state: dict[str, Any], seat: int, *, game_id: int) -> Action:
         """The hard AI's decision for ``seat``. Its random seed is this process's own, never derived from
-        the game's secret seed."""
+        the game's secret seed.
+
+        A search process that died (killed, out of memory) breaks the pool: it is started again and the search
+        tried once more; :class:`SearchFailed` if that fails too (the caller decides another way)."""
         seed = f"{self._salt:x}/{game_id}/{state['step']}/{seat}"
-        if self.processes:
-            text = await asyncio.get_running_loop().run_in_executor(
-                self._executor(), think, kind, state, seat, self.think_ms, seed
-            )
-        else:
+        if not self.processes:
             pause = partial(wait_for_answers, self._answering)
-            text = await asyncio.to_thread(decide, kind, state, seat, self.think_ms, seed, pause=pause)
-        return Action.decode(text)
+            return Action.decode(await asyncio.to_thread(decide, kind, state, seat, self.think_ms, seed, pause=pause))
+        for attempt in range(2):
+            pool = self._executor()
+            try:
+                text = await asyncio.get_running_loop().run_in_executor(
+                    pool, think, kind, state, seat, self.think_ms, seed
+                )
+                return Action.decode(text)
+            except BrokenProcessPool:
+                log.warning("Game %s: a search process died; starting them again (try %d of 2)", game_id, attempt + 1)
+                self._discard(pool)
+        raise SearchFailed(f"game {game_id}: the search processes died twice")
+
+    def _discard(self, pool: ProcessPoolExecutor) -> None:
+        """Forget a broken pool (the next search starts a new one)."""
+        if self._pool is pool:
+            self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """Stop the worker processes (a search under way is abandoned: its game's AI turn is tried again

@@ -4,8 +4,10 @@ kept by a rematch, and decides who searches: the AI seats of a ``hard`` game thi
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -195,3 +197,87 @@ async def test_an_action_and_a_boards_render_hold_the_searches(store, monkeypatc
 
 async def test_the_bot_holds_the_searches_while_it_draws_a_board(world: World) -> None:
     assert render_pool._default.during_boards == world.bot.tables.ai.thinker.answering
+
+
+def _dying(*args: object) -> str:
+    """A search that kills its own process, every time (in the search process: picklable by name)."""
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable")
+
+
+def _kill_search_processes(thinker: Thinker) -> None:
+    """Kill the pool's processes as the kernel's out-of-memory killer would."""
+    pool = thinker._executor()
+    pool.submit(os.getpid).result(timeout=60)  # started
+    for process in list(pool._processes.values()):
+        os.kill(process.pid, signal.SIGKILL)
+        process.join(timeout=30)
+
+
+async def test_a_search_process_that_dies_is_started_again(monkeypatch) -> None:
+    """Issue 52, case 3: the broken pool is replaced and the search tried again, in every game of the
+    process; when the processes keep dying, the caller hears :class:`SearchFailed`."""
+    thinker = Thinker(1, 20)
+    from games.registry import GAMES
+
+    state = GAMES["piratz"].game.new_game(2, {}, "dies")
+    seat = GAMES["piratz"].game.to_act(state)[0]
+    try:
+        _kill_search_processes(thinker)
+        action = await thinker.decide("piratz", state, seat, game_id=1)
+        assert action in GAMES["piratz"].game.legal_actions(state, seat)
+        assert await thinker.decide("piratz", state, seat, game_id=2) in GAMES["piratz"].game.legal_actions(state, seat)
+        monkeypatch.setattr(thinking, "think", _dying)
+        with pytest.raises(thinking.SearchFailed):
+            await thinker.decide("piratz", state, seat, game_id=3)
+    finally:
+        thinker.close()
+
+
+async def test_a_decision_that_cannot_be_searched_is_taken_by_the_normal_ai(store, monkeypatch) -> None:
+    """An AI turn always happens: when the search fails, the normal AI decides, and the game goes on."""
+    tables, record = await hard_game(store, 2, ai=2)
+
+    async def failing(*args, **kwargs):
+        raise thinking.SearchFailed("the search processes died twice")
+
+    monkeypatch.setattr(tables.ai.thinker, "decide", failing)
+    try:
+        applied = await tables.ai_turn(record.id, 12)
+        assert applied is not None and applied.record.version == record.version + 1
+        assert await tables.replay(record.id) == applied.record.state
+    finally:
+        await tables.stop()
+
+
+async def test_a_member_resigns_while_the_hard_ai_searches_and_its_result_is_not_applied(store, monkeypatch) -> None:
+    """Issue 52, case 7: the search does not hold the game: a resignation goes through at once, and the
+    search's result, made on the game before it, is not applied."""
+    tables, record = await hard_game(store, 2, ai=1)
+    game = tables.spec(record).game
+    started, release = asyncio.Event(), asyncio.Event()
+    searched: list[int] = []
+
+    async def slow(kind, state, seat, *, game_id):
+        searched.append(state["step"])
+        started.set()
+        await release.wait()
+        return game.legal_actions(state, seat)[0]
+
+    monkeypatch.setattr(tables.ai.thinker, "decide", slow)
+    try:
+        # Bring the game to the AI seat's decision, as members would.
+        while not tables._searches(record, record.state, game.to_act(record.state)[0]):
+            seat = game.to_act(record.state)[0]
+            user = record.seats[game.controller(record.state, seat)].user_id
+            action = tables.spec(record).player.choose(game, record.state, seat, game.rng(record.state))
+            record = (await tables.act(member(USERS.index(user)), record.id, action.encode())).record
+        turn = asyncio.get_running_loop().create_task(tables.ai_turn(record.id, 12))
+        await asyncio.wait_for(started.wait(), 30)
+        ended, over = await asyncio.wait_for(tables.resign(member(0), record.id), 5)
+        assert over and ended.status != "active"
+        release.set()
+        assert await turn is None  # the game moved on: the search's move is not applied
+        assert (await tables.get(record.id)).version == ended.version
+    finally:
+        await tables.stop()
