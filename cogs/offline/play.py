@@ -74,8 +74,11 @@ class LocalTable:
         """Publish what the bot delivered by itself (the AI's turns, the clocks, a command ``play`` ran), and
         present the place of the newest game once it has one (a person's Accept or command may have begun it)."""
         while True:
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that comes as
+            # its wait ends, and the table would never close.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), FOLLOW_EVERY)
+                async with asyncio.timeout(FOLLOW_EVERY):
+                    await self.changed.wait()
             await self.publish(force=self.changed.is_set())
 
     async def publish(self, *, force: bool = True) -> None:
@@ -175,8 +178,7 @@ async def _serve(
             await preview.wait_closed()
         finally:
             follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await follower
+            await asyncio.gather(follower, return_exceptions=True)
 
 
 def _challenge(table: SimTable, players: int, options: dict[str, Any]) -> dict[str, Any]:
