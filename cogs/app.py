@@ -178,6 +178,13 @@ class TableBot(commands.Bot):
         except Exception:
             log.exception("Could not remember the languages of interaction %s", interaction.id)
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted: a game played in it goes on in its channel at once, and says so there."""
+        try:
+            await self.tables.lose_thread(payload.thread_id, board=True)
+        except Exception:
+            log.exception("Could not move the games of deleted thread %s", payload.thread_id)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:

@@ -307,6 +307,17 @@ class GamesRepo(Repository):
         )
         return None if row is None else row["revision"]
 
+    async def lose_thread(self, thread_id: int) -> list[int]:
+        """Forget a deleted thread: the active games played in it go on in their channel. Their ids (none if
+        another process or an earlier event did it already)."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE games SET thread_id = NULL, revision = revision + 1 WHERE thread_id = ? AND status = 'active'"
+                " RETURNING id",
+                (thread_id,),
+            )
+        return sorted(row["id"] for row in rows)
+
     # ------------------------------------------------------------------ leases
 
     async def claim(self, game_id: int, runner: str, *, until: float, now: float) -> bool:

@@ -372,7 +372,7 @@ class Delivery:
         except Gone:
             if record.thread_id is None:
                 raise
-            await self._thread_gone(entry, record.id)
+            await self.tables.lose_thread(record.thread_id, board=False)
             raise Transient("the game's thread is gone: posting in its channel instead") from None
         if board is not None:
             await self.tables.set_place(record.id, message_id=message_id)
@@ -509,23 +509,6 @@ class Delivery:
             await sender.strip(channel, message_id)
         except (Transient, Permanent) as exc:
             log.info("Could not remove the buttons of message %s: %s", message_id, exc)
-
-    async def _thread_gone(self, entry: Entry, game_id: int) -> None:
-        """The game's thread was deleted: the game goes on in its channel, which says so first."""
-        record = await self.tables.get(game_id)
-        log.warning(
-            "Game %s: its thread %s is gone; it goes on in channel %s", game_id, record.thread_id, record.channel_id
-        )
-        spec = self.tables.spec(record)
-        note = Message(
-            "🧵 " + T("The thread of {game} is gone: the game goes on here.", game=words.title(spec, record))
-        )
-        lane = f"thread-gone:{game_id}"
-        await self.tables.set_place(
-            game_id,
-            no_thread=True,
-            owed=[outbox.to_channel(lane, record.channel_id, record.guild_id, note, game_id=game_id)],
-        )
 
     async def _permanent(self, entry: Entry, exc: Permanent) -> None:
         await self._settle(entry, "failed", f"{type(exc).__name__} {exc.code}: {exc}"[:300])

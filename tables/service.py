@@ -52,7 +52,7 @@ from tables.clocks import deadlines as clock_deadlines
 from tables.config import Config
 from tables.outbox import Message
 from tables.results import after_resignation, ended_without_play, placings, result_of
-from tables.seating import ai_seats_to_act, deciding, players_out, seat_names
+from tables.seating import ai_seats_to_act, deciders, deciding, players_out, seat_names
 
 __all__ = [
     "Applied",
@@ -289,6 +289,39 @@ class Tables:
             record.revision = revision if revision == record.revision + 1 else -1
         if owed:
             self.delivery.wake()
+
+    async def lose_thread(self, thread_id: int, *, board: bool) -> list[int]:
+        """A game's thread was deleted: the active games played in it go on in their channel at once, which
+        says so once (of two processes, or Discord's event and a post that failed, one does it) and, with
+        ``board`` (nothing of the game is on its way there), shows the board, notifying whoever must decide.
+        The games moved."""
+        now = self.now()
+        async with self.store.transaction() as db:
+            moved = await db.games.lose_thread(thread_id)
+            for game_id in moved:
+                record = await db.games.load(game_id)
+                assert record is not None
+                spec = self.spec(record)
+                log.warning(
+                    "Game %s: its thread %s is gone; it goes on in channel %s", game_id, thread_id, record.channel_id
+                )
+                text = "🧵 " + T("The thread of {game} is gone: the game goes on here.", game=words.title(spec, record))
+                if not board:  # a post that found the thread gone is tried again there: this goes first
+                    lane = f"thread-gone:{game_id}"
+                    owed = [outbox.to_channel(lane, record.channel_id, record.guild_id, Message(text), game_id=game_id)]
+                else:
+                    members = [record.seats[p].user_id for p in deciders(spec, record) if not record.seats[p].is_ai]
+                    followers = await db.seats.followers(game_id)
+                    owed = [
+                        outbox.to_place(game_id, Message(text)),
+                        *await notices.board(db, spec, record, [], [u for u in members if u is not None], followers),
+                    ]
+                await db.outbox.add(owed, now=now)
+        for game_id in moved:
+            self.forget(game_id)
+        if moved:
+            self.delivery.wake()
+        return moved
 
     async def log_text(self, game_id: int) -> str:
         """The verifiable action log of a game that is over (:func:`tables.records.game_log`)."""
@@ -720,6 +753,12 @@ class Tables:
             self.forget(before.id)
             raise StaleBoard(T("The game moved on while you were acting; look at the latest board.")) from None
         record.revision = stored.rows[0]["revision"]
+        cached = self._cache.get(before.id)
+        if cached is not None:
+            # The commit does not write where the game is played; the delivery may have, meanwhile, outside the
+            # game's lock (its thread opened, its latest board posted: set_place, on the cached record). Kept:
+            # a 6-player Sea Rats! table, whose AI moved while its thread opened, went on in the channel.
+            record.thread_id, record.message_id = cached.thread_id, cached.message_id
         self._remember(record)
         self._changed(record, written.entries)
         return Applied(before, record, moves[-1][0], moves[-1][1], events)
