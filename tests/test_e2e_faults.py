@@ -105,6 +105,7 @@ FAULTS: dict[str, Fault] = {
     "an old board keeps its buttons for a while (500 on the edit)": Fault(15, "PATCH", "thread"),
     "a private view fails (500)": Fault(5, "*", "anne-dm"),
     "private views are rate limited twice (429)": Fault(9, "*", "ben-dm", 429, times=2),
+    "a member's direct messages fail twice (500)": Fault(12, "*", "anne-dm", times=2),
     "a follower's board fails (500)": Fault(6, "POST", "calico-dm"),
     "a move's answer fails (500)": Fault(10, "POST", ANSWER),
     "a click's answer on the board fails (500)": Fault(11, "POST", ANSWER, click=True),
@@ -327,3 +328,53 @@ async def test_a_rematch_whose_thread_and_opening_were_made_but_their_answers_lo
     posts = [m.content for m in table.place(second).history() if m.author.id == world.bot.user.id]
     assert sum("begins!" in p for p in posts) == 1 and sum(p.startswith("➡️") for p in posts) == 1
     assert discord_rules.duplicates_prevented >= 1
+
+
+DM_FAULT_POINTS = [("anne-dm", 12), ("ben-dm", 21)]
+"""Where the default run fails a member's direct messages (the slow run tries every third decision)."""
+
+
+async def dms_fail_twice_then_a_restart(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, at: int
+) -> None:
+    """Issue 52, case 2: a 500 on a member's DMs twice at decision ``at``, then a restart right after it, the
+    members taking 15 s a decision: every member ends with exactly the private messages of the fault-free run
+    (none more: no notes in a DM of their own; none fewer)."""
+    expected = await fault_free(tmp_path)
+    decided = 0
+    originals = {name: getattr(SimTable, name) for name in ("move", "click_through")}
+
+    def paced(name: str) -> Any:
+        async def decide(self: SimTable, *args: Any, **kwargs: Any) -> Any:
+            nonlocal decided
+            turn = await originals[name](self, *args, **kwargs)
+            decided += 1
+            if decided == at + 1:
+                await world.restart()
+                await world.env.settle()
+            await world.env.advance_time(15)
+            return turn
+
+        return decide
+
+    for name in originals:
+        monkeypatch.setattr(SimTable, name, paced(name))
+    faulty = await play(world, [Fault(at, "*", where, times=2)])
+    for who in ("Anne", "Ben", "Calico"):
+        assert faulty[f"{who}'s direct messages"] == expected[f"{who}'s direct messages"], who
+
+
+@pytest.mark.parametrize(("where", "at"), DM_FAULT_POINTS)
+async def test_direct_messages_failing_twice_then_a_restart_end_as_without_a_fault(
+    world: World, quick_images: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, at: int
+) -> None:
+    await dms_fail_twice_then_a_restart(world, tmp_path, monkeypatch, where, at)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["anne-dm", "ben-dm"])
+@pytest.mark.parametrize("at", range(0, 40, 3))
+async def test_direct_messages_failing_twice_anywhere_then_a_restart_end_as_without_a_fault(
+    world: World, quick_images: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, at: int
+) -> None:
+    await dms_fail_twice_then_a_restart(world, tmp_path, monkeypatch, where, at)
