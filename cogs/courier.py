@@ -23,12 +23,14 @@ from cogs.components import view_of
 from games.i18n import T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
-from tables.delivery import ClosedDms, Gone, Permanent, Transient
+from tables.delivery import ClosedDms, EditsUsedUp, Gone, Permanent, Transient
 from tables.outbox import Message
 from tables.service import Tables
 
 CLOSED_DMS = 50007
 """Discord's error code for "Cannot send messages to this user"."""
+OLD_EDITS_USED_UP = 30046
+"""Discord's "Maximum number of edits to messages older than 1 hour reached" (answered with a 429)."""
 UNKNOWN = (10003, 10008)
 """Unknown channel, unknown message."""
 
@@ -45,6 +47,8 @@ async def refusals() -> AsyncIterator[None]:
     try:
         yield
     except discord.HTTPException as exc:
+        if exc.code == OLD_EDITS_USED_UP:
+            raise EditsUsedUp(exc.text or str(exc), exc.code) from exc
         if exc.status == 429 or exc.status >= 500:
             after = exc.response.headers.get("Retry-After") if exc.response is not None else None
             raise Transient(f"{exc.status} {exc.text or exc}", float(after) if after else None) from exc

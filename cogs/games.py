@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import handlers
-from cogs.handlers import caller_of, guard, reply_text, tables_of, tell
+from cogs.handlers import caller_of, follow_up, guard, reply_text, tables_of, tell
 from games.i18n import LANGUAGES, L, T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
@@ -155,7 +155,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
             png = await render_pool.run(drawing.render_leaderboard, board.title, board.subtitle, rows, lang)
             alt = localize(board.alt, lang)[:ALT_LIMIT]
             file = discord.File(io.BytesIO(png), filename=f"{game}-leaderboard.png", description=alt)
-            await interaction.followup.send(file=file)
+            await follow_up(interaction, private=False, file=file)
 
         await guard(interaction, None, work())
 
@@ -173,7 +173,9 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
             alt = localize(found.alt, lang)[:ALT_LIMIT]
             file = discord.File(io.BytesIO(png), filename=f"stats-{who.id}.png", description=alt)
             content = localize(found.content, lang)[: words.MESSAGE_LIMIT]
-            await interaction.followup.send(content, file=file, allowed_mentions=discord.AllowedMentions.none())
+            await follow_up(
+                interaction, private=False, content=content, file=file, allowed_mentions=discord.AllowedMentions.none()
+            )
 
         await guard(interaction, None, work())
 
@@ -215,7 +217,13 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
             log = await tables.log_text(record.id)
             files = [image, discord.File(io.BytesIO(log.encode()), filename=f"{record.kind}-{record.id}-log.txt")]
             content = localize(done.content, lang)[: words.MESSAGE_LIMIT]
-            await interaction.followup.send(content, files=files, allowed_mentions=discord.AllowedMentions.none())
+            await follow_up(
+                interaction,
+                private=False,
+                content=content,
+                files=files,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
         await guard(interaction, game, work())
 

@@ -51,12 +51,30 @@ def reply_text(interaction: discord.Interaction, text: str) -> str:
     return localize(text, interaction.locale)[: words.MESSAGE_LIMIT]
 
 
+EXPIRED = (10015, 10062)
+"""Discord's Unknown Webhook and Unknown Interaction: the interaction's token, good for 15 minutes, ran out."""
+
+
+async def follow_up(interaction: discord.Interaction, *, private: bool, **kwargs: Any) -> None:
+    """A follow-up of an interaction already acknowledged (``private``: only its member sees it). Once the
+    interaction's token has run out (15 minutes: a slow answer, a retry), it goes another way: by direct
+    message to the member if private, else in the channel."""
+    try:
+        await interaction.followup.send(ephemeral=private, **kwargs)
+    except discord.NotFound as exc:
+        if exc.code not in EXPIRED:
+            raise
+        log.info("Interaction %s expired before its follow-up: sent by %s", interaction.id, "DM" if private else "post")
+        target = interaction.user if private else interaction.channel
+        await target.send(**kwargs)  # type: ignore[union-attr]
+
+
 async def tell(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral answer, whether or not the interaction was already acknowledged, in the language of the
     member who asked."""
     text = reply_text(interaction, text)
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await follow_up(interaction, private=True, content=text)
     else:
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -66,7 +84,7 @@ async def show(interaction: discord.Interaction, message: Message) -> None:
     written = message.written(language(interaction.locale))
     kwargs = await Courier(interaction.client, tables_of(interaction)).kwargs(written)
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **kwargs)
+        await follow_up(interaction, private=True, **kwargs)
     else:
         await interaction.response.send_message(ephemeral=True, **kwargs)
 

@@ -86,6 +86,10 @@ class ClosedDms(Permanent):
     """The member does not accept direct messages from the bot."""
 
 
+class EditsUsedUp(Permanent):
+    """Discord allows only so many edits of messages older than an hour (30046): this one is not edited."""
+
+
 def nonce(entry: Entry) -> str:
     """The nonce of the message a row creates (Discord allows 25 characters): the same for every try of the
     row, and no other row's, on any database (its id and when it was written)."""
@@ -419,6 +423,8 @@ class Delivery:
                 await sender.edit(channel, message_id, message)
         except Gone:
             return "dropped", "the message is gone"
+        except EditsUsedUp:
+            return "dropped", "the message is older than an hour and its edits are used up"
         return "done", str(message_id)
 
     async def _dm(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
@@ -456,8 +462,8 @@ class Delivery:
             try:
                 await sender.edit_direct(user, int(kept), message)
                 return "done", kept
-            except Gone:
-                pass  # deleted: send a new one
+            except (Gone, EditsUsedUp):
+                pass  # deleted, or no longer editable (older than an hour: Discord's edits used up): a new one
         message_id = await sender.direct(user, message, nonce=nonce(entry))
         await self.outbox.set_marker(game_id, player, "hand_message", str(message_id))
         return "done", str(message_id)

@@ -10,8 +10,8 @@
   carried out; :meth:`DiscordRules.lose_answer` carries it out, then fails it.
 * **The hour-old edit limit** (error 30046, "Maximum number of edits to messages older than 1 hour reached"):
   :meth:`DiscordRules.limit_old_edits` refuses edits of messages older than an hour.
-* **Interaction tokens live 15 minutes**: :meth:`DiscordRules.expire_interactions` answers a use of a token
-  older than that as Discord does (404, Unknown Webhook / Unknown Interaction).
+* **Interaction tokens live 15 minutes**: :meth:`DiscordRules.expire_follow_ups` answers a follow-up as Discord
+  answers one sent after that (404, Unknown Webhook): as if the bot's answer had come too late.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from simcord.http._helpers import message_response
 NONCE_WINDOW = 120.0
 """Seconds a nonce is remembered ("the past few minutes": two, to be safe)."""
 EDIT_LIMIT_AGE = 3600.0
-INTERACTION_TTL = 15 * 60.0
 
 
 class Died(Exception):
@@ -68,7 +67,7 @@ class DiscordRules:
     dead: bool = False
     """Set when the process died: until :meth:`revive`, every request it makes dies too."""
     old_edits_limited: bool = False
-    interactions_expire: bool = False
+    follow_ups_expired: bool = False
     duplicates_prevented: int = 0
 
     def lose_answer(self, method: str, path: str, status: int | None = 500, times: int = 1) -> None:
@@ -79,8 +78,9 @@ class DiscordRules:
     def limit_old_edits(self) -> None:
         self.old_edits_limited = True
 
-    def expire_interactions(self) -> None:
-        self.interactions_expire = True
+    def expire_follow_ups(self) -> None:
+        """Every follow-up from now on comes after its interaction's 15 minutes."""
+        self.follow_ups_expired = True
 
     def revive(self) -> None:
         """The process was restarted: requests go through again."""
@@ -128,26 +128,12 @@ class DiscordRules:
             age = _now() - discord.utils.snowflake_time(message_id).timestamp()
             if age > EDIT_LIMIT_AGE:
                 raise BackendError(429, 30046, "Maximum number of edits to messages older than 1 hour reached.")
-        if self.interactions_expire and ("/interactions/" in path or "/webhooks/" in path):
-            token_owner = _interaction_of(backend, path)
-            if token_owner is not None and _now() - token_owner > INTERACTION_TTL:
-                raise BackendError(404, 10015 if "/webhooks/" in path else 10062, "Unknown interaction")
+        if self.follow_ups_expired and method in ("POST", "PATCH") and fnmatch.fnmatch(path, "/webhooks/*/*"):
+            raise BackendError(404, 10015, "Unknown Webhook")
 
 
 def _now() -> float:
     return discord.utils.utcnow().timestamp()
-
-
-def _interaction_of(backend: Any, path: str) -> float | None:
-    """When the interaction whose id or token ``path`` names was created (``None``: not an interaction's)."""
-    parts = path.strip("/").split("/")
-    if parts[0] == "interactions":
-        return discord.utils.snowflake_time(int(parts[1])).timestamp()
-    token = parts[2] if parts[0] == "webhooks" and len(parts) > 2 else None
-    for interaction in backend.interactions.values():
-        if getattr(interaction, "token", None) == token:
-            return discord.utils.snowflake_time(interaction.id).timestamp()
-    return None
 
 
 @contextmanager

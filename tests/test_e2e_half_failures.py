@@ -12,7 +12,11 @@ import pytest
 
 from cogs.app import TableBot, create_bot
 from cogs.offline.driver import play_buttons
+from games.i18n import localize
+from games.registry import GAMES
+from tables import notices
 from tests.conftest import World
+from tests.discord_rules import DiscordRules
 from tests.support import raw_messages
 
 
@@ -85,3 +89,52 @@ async def test_a_game_in_a_channel_where_threads_cannot_be_made_is_played_there(
     assert ended.status == "finished"
     finals = [m for m in raw_messages(world.env, table.channel.id) if "is over" in m.content]
     assert len(finals) == 1
+
+
+def private_views(world: World, who: str) -> list:
+    dm = world.table.members[who].user.dm_channel
+    return [m for m in raw_messages(world.env, dm.id) if "Your private view" in m.content] if dm else []
+
+
+async def test_a_private_view_older_than_an_hour_whose_edits_are_used_up_is_sent_anew(
+    world: World, discord_rules: DiscordRules
+) -> None:
+    """Case 8: Discord allows only so many edits of a message older than an hour (30046, emulated). The private
+    view, one DM edited in place, is then sent as a new DM, which later views edit; nothing is retried for ever."""
+    table = world.table
+    discord_rules.limit_old_edits()
+    await table.challenge("sewerpirats", "Anne", ["Ben"], clock="off", variant="standard")
+    record = await table.latest_game()
+    record = await table.play_moves(record.id, 2)
+    first = {who: private_views(world, who) for who in ("Anne", "Ben")}
+    assert all(len(views) == 1 for views in first.values())
+    await world.env.advance_time(3700)
+    record = await table.play_moves(record.id, 4)
+    await world.env.settle()
+    for who in ("Anne", "Ben"):
+        views = private_views(world, who)
+        assert len(views) == 2, who  # the old one, left as it was, and a new one
+        seat = next(s.seat for s in record.seats if s.name == who)
+        current = notices.private_message(GAMES["sewerpirats"], record, seat)
+        assert views[-1].content.endswith(localize(current.content).split("\n", 1)[1]), who
+    pending = await world.bot.tables.store.outbox.pending()
+    assert not [e for e in pending if e.attempts], "a row is being retried"
+
+
+async def test_answers_whose_interaction_expired_go_by_dm_or_the_channel(
+    world: World, discord_rules: DiscordRules
+) -> None:
+    """Case 9: an interaction's token lives 15 minutes; a follow-up sent after that (emulated) fails with
+    Unknown Webhook. A private answer then goes by DM to its member, a public one in the channel."""
+    table = world.table
+    await table.challenge("piratz", "Anne", ["Ben"])
+    record = await table.latest_game()
+    discord_rules.expire_follow_ups()
+    anne = table.members["Anne"]
+    await anne.slash(table.place(record), "piratz hand")
+    dm = anne.user.dm_channel
+    assert dm is not None and any("Your private view" in m.content for m in raw_messages(world.env, dm.id))
+    before = len(raw_messages(world.env, table.place(record).id))
+    await anne.slash(table.place(record), "games stats")
+    posted = raw_messages(world.env, table.place(record).id)[before:]
+    assert any(m.attachments and m.attachments[0]["filename"].startswith("stats-") for m in posted)
