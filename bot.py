@@ -414,7 +414,7 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     # about SimCord's own probe client) say nothing about the bot there. Errors still show.
     logging.getLogger("discord").setLevel(logging.ERROR)
     try:
-        from cogs.offline.demo import run_demo
+        from cogs.demo import run_demo
     except ModuleNotFoundError as exc:
         if exc.name != "simcord":
             raise

@@ -1,4 +1,7 @@
-"""``python bot.py demo GAME``: one whole game through the real bot in SimCord, with its transcript."""
+"""``python bot.py demo GAME``: one whole game through the real bot in SimCord, with its transcript.
+
+Also where the SimCord driver is found by the tools that check what the bot sends against Discord's limits
+(``from cogs.demo import SimTable, speaking``): it lives in :mod:`cogs.offline.driver`."""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ import simcord
 
 from cogs.offline.driver import SimTable, speaking
 from cogs.offline.transcript import record_edits, write_transcript
+
+__all__ = ["SimTable", "run_demo", "speaking"]
 from games.i18n import localize
 from games.registry import GAMES
 
