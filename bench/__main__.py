@@ -93,7 +93,7 @@ async def think_forever(bot: Any, kind: str, game: int) -> None:
     """One hard-AI game's searches, back to back, through the bot's own search processes: its positions
     come from a seeded game of ``kind`` played on by the searches' own decisions."""
     spec = GAMES[kind]
-    thinker = bot.tables.ai.thinker
+    thinker = bot.tables.thinker
     while True:
         state = spec.game.new_game(players(kind), None, f"think-{game}")
         while not spec.game.is_over(state):

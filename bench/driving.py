@@ -88,7 +88,7 @@ async def timed_actions(table: SimTable, kind: str, actions: int) -> list[float]
             record = await table.record(record.id)
         if record.status == "active":
             host = Caller(record.host_id, "bench", record.guild_id)
-            await bot.tables.abandon(host, record.id)
+            await bot.tables.play.abandon(host, record.id)
     return samples
 
 

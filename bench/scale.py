@@ -131,7 +131,7 @@ def build_seed(path: Path, *, finished: int, active: int, distinct: int = 12) ->
     through), reused round-robin. Seats name players 0–4 in ``user_id``; :func:`load_seed` maps them to
     members."""
     from data.store import SeatRecord, Store
-    from tables.service import result_of
+    from tables.results import result_of
 
     asyncio.run(_create_schema(path, Store))
     ended: list[tuple[str, int, str, dict[str, Any], str, int]] = []
@@ -304,7 +304,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                 first, last = load_seed(
                     database, seed_db, table.guild.id, table.channel.id, [m.id for m in table.members.values()]
                 )
-                active = await bot.tables.game_ids()
+                active = await bot.tables.cache.game_ids()
                 loaded = [g for g in active if first <= g <= last]
                 await _give_threads(bot, table, loaded)
                 phase("games stored, threads made")
@@ -322,7 +322,7 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                 gc.collect()
                 await asyncio.to_thread(time.sleep, render_pool.TRIM_IDLE + 0.5)
                 out["rss_loaded_mb"], out["pss_loaded_mb"] = rss_mb(), pss_mb()
-                out["active_games"] = len(await bot.tables.game_ids())
+                out["active_games"] = len(await bot.tables.cache.game_ids())
                 out["action_ms_1000"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
                 ratio = out["action_ms_1000"]["p99"] / out["action_ms_1"]["p99"]
                 out["action_p99_ratio"] = round(ratio, 2)
@@ -351,8 +351,8 @@ async def _give_threads(bot: TableBot, table: SimTable, game_ids: Sequence[int])
     assert isinstance(channel, discord.TextChannel)
     for game_id in game_ids:
         thread = await channel.create_thread(name=f"game {game_id}", type=discord.ChannelType.public_thread)
-        await bot.tables.set_place(game_id, thread_id=thread.id)
-        bot.tables.forget(game_id)
+        await bot.tables.cache.set_place(game_id, thread_id=thread.id)
+        bot.tables.cache.forget(game_id)
 
 
 async def _restart(env: simcord.Env, database: Path) -> float:
@@ -436,8 +436,8 @@ async def throughput(url: str, seed: str, seconds: float, games: int, ready: boo
 async def _own_latest(bot: Any, seed: str) -> int:
     """The newest active game this worker started (the others' games are in the same database, and their
     seeds start with their own worker's)."""
-    for game_id in reversed(await bot.tables.game_ids()):
-        record = await bot.tables.get(game_id)
+    for game_id in reversed(await bot.tables.cache.game_ids()):
+        record = await bot.tables.cache.get(game_id)
         if record.seed == seed or record.seed.startswith(f"{seed}-"):
             return game_id
     raise LookupError(f"worker {seed} has no game")

@@ -18,8 +18,8 @@ from cogs import handlers
 from cogs.components import DYNAMIC_ITEMS
 from cogs.courier import Courier
 from games.i18n import ENGLISH, language, localize, translated
+from tables.compose import Tables
 from tables.config import Config
-from tables.service import Tables
 
 log = logging.getLogger("tables")
 
@@ -94,14 +94,8 @@ class TableBot(commands.Bot):
 
     @property
     def config(self) -> Config:
-        """The settings, as the table service uses them (changing them changes the service's)."""
-        return self.tables.config if hasattr(self, "tables") else self._config
-
-    @config.setter
-    def config(self, config: Config) -> None:
-        self._config = config
-        if hasattr(self, "tables"):
-            self.tables.config = config
+        """The settings the bot and its table service run with."""
+        return self._config
 
     async def setup_hook(self) -> None:
         from rendering import cache, pool
@@ -112,7 +106,7 @@ class TableBot(commands.Bot):
         # The hard AI's searches wait while a board is drawn, as while an action is applied (tables.thinking).
         pool.configure(
             config.render_threads,
-            during_boards=self.tables.ai.thinker.answering,
+            during_boards=self.tables.thinker.answering,
             processes=config.render_processes,
         )
         self.tables.delivery.sender = Courier(self, self.tables)
@@ -133,7 +127,7 @@ class TableBot(commands.Bot):
             self._started = True
             await self.tables.start()
             if self.tables.store.shared:
-                self._sweeps.change_interval(seconds=self.tables.lease / 3)
+                self._sweeps.change_interval(seconds=self.tables.config.lease / 3)
                 self._sweeps.start()
 
     @tasks.loop(seconds=10)
@@ -141,7 +135,7 @@ class TableBot(commands.Bot):
         try:
             await self.tables.runner.sweep()
         except Exception:
-            log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.lease / 3)
+            log.exception("The lease sweep failed; it runs again in %.0f s", self.tables.config.lease / 3)
 
     async def warm_up(self) -> int:
         """Fill the renderers' caches (returns the images drawn), in a thread or in each render process,
@@ -174,14 +168,14 @@ class TableBot(commands.Bot):
         """Every interaction tells the member's language and their server's: remembered for the messages
         the bot sends them later (a DM when their turn comes, a board in their server)."""
         try:
-            await self.tables.seen(handlers.caller_of(interaction))
+            await self.tables.languages.seen(handlers.caller_of(interaction))
         except Exception:
             log.exception("Could not remember the languages of interaction %s", interaction.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted: a game played in it goes on in its channel at once, and says so there."""
         try:
-            await self.tables.lose_thread(payload.thread_id, board=True)
+            await self.tables.places.lose_thread(payload.thread_id, board=True)
         except Exception:
             log.exception("Could not move the games of deleted thread %s", payload.thread_id)
 

@@ -18,10 +18,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.handlers import caller_of, confirm, deliver, guard, show, tables_of, tell
-from games.core import Option, format_seats
+from games.core import Option
 from games.i18n import L, T, localize
 from games.registry import GAMES, GameSpec
-from tables.seating import seat_names
 from tables.words import AI_LEVELS, CLOCKS, DEFAULT_CLOCK
 
 log = logging.getLogger("tables.cogs")
@@ -190,17 +189,8 @@ class GameCog(commands.GroupCog):
         caller = caller_of(interaction)
 
         async def work() -> None:
-            text, number = action.strip(), game
-            if number is None and text.startswith("#"):
-                # Autocomplete's values name the game when the caller plays several in this channel.
-                head, _, text = text[1:].partition(" ")
-                number = int(head) if head.isdigit() else None
-            record = await tables.back(caller, await tables.my_game(caller, self.spec.kind, number, action=text))
-            label, move = text, text
-            named = tables.named_choice(record, caller.user_id, text, caller.locale)
-            if named is not None:  # a readable label works as well as the action text
-                move, label = named.action.encode(), format_seats(named.label, seat_names(self.spec.game, record))
-            await tables.act(caller, record.id, move)
+            record, move, seat, label = await tables.moves.typed(caller, self.spec.kind, action, game)
+            await tables.play.act(caller, record.id, move, seat=seat)
             await confirm(interaction, label, picker=False)
 
         await guard(interaction, game, work())
@@ -208,7 +198,7 @@ class GameCog(commands.GroupCog):
     @move.autocomplete("action")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
-            pairs = await tables_of(interaction).autocomplete(caller_of(interaction), self.spec.kind, current)
+            pairs = await tables_of(interaction).moves.autocomplete(caller_of(interaction), self.spec.kind, current)
         except Exception:
             # Autocomplete has no way to show an error; offering nothing is the safe answer.
             log.exception("Autocomplete failed for %s", interaction.user.id)
@@ -221,8 +211,8 @@ class GameCog(commands.GroupCog):
         tables = tables_of(interaction)
 
         async def work() -> None:
-            record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
-            message = await tables.private_view(caller_of(interaction), record.id)
+            record = await tables.moves.my_game(caller_of(interaction), self.spec.kind, game)
+            message = await tables.moves.private_view(caller_of(interaction), record.id)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await show(interaction, message)
 
@@ -234,8 +224,8 @@ class GameCog(commands.GroupCog):
         tables = tables_of(interaction)
 
         async def work() -> None:
-            record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
-            await tables.repost(caller_of(interaction), record.id)
+            record = await tables.moves.my_game(caller_of(interaction), self.spec.kind, game)
+            await tables.places.repost(caller_of(interaction), record.id)
             await tell(interaction, T("Board posted."))
 
         await guard(interaction, game, work())
@@ -246,8 +236,8 @@ class GameCog(commands.GroupCog):
         tables = tables_of(interaction)
 
         async def work() -> None:
-            record = await tables.my_game(caller_of(interaction), self.spec.kind, game)
-            await tables.resign(caller_of(interaction), record.id)
+            record = await tables.moves.my_game(caller_of(interaction), self.spec.kind, game)
+            await tables.play.resign(caller_of(interaction), record.id)
             await tell(interaction, T("You resigned."))
 
         await guard(interaction, game, work())

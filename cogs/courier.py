@@ -1,10 +1,10 @@
-"""Delivering the outbox to Discord: :class:`Courier` is the delivery loop's :class:`~tables.delivery.Sender`,
+"""Delivering the outbox to Discord: :class:`Courier` is the delivery loop's :class:`~tables.sending.Sender`,
 and :class:`Answer` delivers a row as the answer of the interaction that caused it.
 
 Each message is drawn here (its images, on the bounded render pool: boards a player waits for before
 private views and final sheets), with its log file and components, and sent with ``allowed_mentions``
-naming exactly the members it notifies. Discord's refusals become :class:`~tables.delivery.Transient`
-(5xx, 429 with its retry-after, time-outs: tried again) or :class:`~tables.delivery.Permanent` (closed
+naming exactly the members it notifies. Discord's refusals become :class:`~tables.sending.Transient`
+(5xx, 429 with its retry-after, time-outs: tried again) or :class:`~tables.sending.Permanent` (closed
 DMs, a deleted channel or message, no permission: handled once).
 """
 
@@ -23,9 +23,9 @@ from cogs.components import view_of
 from games.i18n import T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
-from tables.delivery import ClosedDms, EditsUsedUp, Gone, Permanent, Transient
+from tables.compose import Tables
 from tables.outbox import Message
-from tables.service import Tables
+from tables.sending import ClosedDms, EditsUsedUp, Gone, Permanent, Transient
 
 CLOSED_DMS = 50007
 """Discord's error code for "Cannot send messages to this user"."""
@@ -79,8 +79,8 @@ class Courier:
             png = await draw(render, image.view, image.names, image.locale)
             files.append(discord.File(io.BytesIO(png), filename=image.file, description=image.alt))
         if message.log is not None:
-            text = await self.tables.log_text(message.log)
-            record = await self.tables.get(message.log)
+            record = await self.tables.cache.get(message.log)
+            text = await self.tables.reads.log_text(record)
             files.append(
                 discord.File(
                     io.BytesIO(text.encode()),

@@ -15,10 +15,10 @@ from games.i18n import LANGUAGES, L, T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
 from rendering import records as drawing
-from tables import records, words
+from tables import reads, words
 from tables.authority import GameError
+from tables.compose import Tables
 from tables.notices import ALT_LIMIT
-from tables.service import Tables
 
 GAME = L("The game's number (default: the game of this thread)")
 SETTINGS = [app_commands.Choice(name=L("on"), value="on"), app_commands.Choice(name=L("off"), value="off")]
@@ -28,7 +28,7 @@ SCOPES = [app_commands.Choice(name=L("server"), value="server"), app_commands.Ch
 async def _game(tables: Tables, interaction: discord.Interaction, game: int | None) -> int:
     """Game number ``game`` within the caller's reach, or the caller's game in this thread or channel."""
     caller = caller_of(interaction)
-    return (await tables.reach(caller, game) if game is not None else await tables.my_game(caller, None)).id
+    return (await tables.cache.reach(caller, game) if game is not None else await tables.moves.my_game(caller, None)).id
 
 
 class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your games across every server")):
@@ -40,8 +40,8 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
     async def list_games(self, interaction: discord.Interaction) -> None:
         tables = tables_of(interaction)
         lines = []
-        for record in await tables.games_of(caller_of(interaction)):
-            spec = tables.spec(record)
+        for record in await tables.cache.games_of(caller_of(interaction)):
+            spec = tables.cache.spec(record)
             line = T("{game} with {players}", game=words.title(spec, record), players=words.listing(record.names))
             if record.seat_of(interaction.user.id) in spec.game.to_act(record.state):
                 line += " — " + T("**your move**")
@@ -55,7 +55,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
         tables = tables_of(interaction)
 
         async def work() -> None:
-            await tables.abandon(caller_of(interaction), await _game(tables, interaction, game))
+            await tables.play.abandon(caller_of(interaction), await _game(tables, interaction, game))
             await tell(interaction, T("Game abandoned; its thread is closed."))
 
         await guard(interaction, game, work())
@@ -65,7 +65,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         out = []
-        for record in await tables_of(interaction).games_of(caller_of(interaction)):
+        for record in await tables_of(interaction).cache.games_of(caller_of(interaction)):
             game = f"#{record.id} {GAMES[record.kind].title}"
             label = localize(T("{game} with {players}", game=game, players=", ".join(record.names)), interaction.locale)
             if current in str(record.id) or current.lower() in label.lower():
@@ -76,7 +76,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
     @app_commands.describe(setting=L("Turn reminders on or off"))
     @app_commands.choices(setting=SETTINGS)
     async def notify(self, interaction: discord.Interaction, setting: str) -> None:
-        await tables_of(interaction).set_notify(interaction.user.id, setting == "on")
+        await tables_of(interaction).seats.set_notify(interaction.user.id, setting == "on")
         if setting == "on":
             text = T("I'll DM you when it's your turn (if your DMs are closed I'll say so in the game's thread).")
         else:
@@ -91,7 +91,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
     # Discord keeps per-command permissions for top-level commands only: the service checks Manage Server.
     async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
         async def work() -> None:
-            now = await tables_of(interaction).set_language(caller_of(interaction), language)
+            now = await tables_of(interaction).languages.choose(caller_of(interaction), language)
             await tell(interaction, T("This server's games now speak {language}.", language=LANGUAGES[now]))
 
         await guard(interaction, None, work())
@@ -109,7 +109,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
 
         async def work() -> None:
             number = await _game(tables, interaction, game)
-            await tables.offer_seat(caller_of(interaction), number, seat, caller_of(interaction, member))
+            await tables.seats.offer(caller_of(interaction), number, seat, caller_of(interaction, member))
             await tell(interaction, T("Offer posted in the game's thread."))
 
         await guard(interaction, game, work())
@@ -149,8 +149,8 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
                 raise GameError(T("There is no game called {name}.", name=repr(words.shown(game))))
             await interaction.response.defer(thinking=True)
             tables = tables_of(interaction)
-            lang = await tables.guild_language(interaction.guild_id)  # a post in the channel: its server's language
-            board = await records.leaderboard(tables, game, interaction.guild_id, scope)
+            lang = await tables.languages.server(interaction.guild_id)  # a post in the channel: its server's language
+            board = await tables.reads.leaderboard(game, interaction.guild_id, scope)
             rows = [drawing.LeaderRow(*row) for row in board.rows]
             png = await render_pool.run(drawing.render_leaderboard, board.title, board.subtitle, rows, lang)
             alt = localize(board.alt, lang)[:ALT_LIMIT]
@@ -166,8 +166,8 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
             await interaction.response.defer(thinking=True)
             who = member or interaction.user
             tables = tables_of(interaction)
-            lang = await tables.guild_language(interaction.guild_id)  # a post in the channel: its server's language
-            found = await records.stats(tables, who.id, who.display_name, interaction.user.id, interaction.guild_id)
+            lang = await tables.languages.server(interaction.guild_id)  # a post in the channel: its server's language
+            found = await tables.reads.stats(who.id, who.display_name, interaction.user.id, interaction.guild_id)
             rows = [drawing.StatsRow(*row) for row in found.rows]
             png = await render_pool.run(drawing.render_stats, found.title, found.subtitle, rows, lang)
             alt = localize(found.alt, lang)[:ALT_LIMIT]
@@ -197,12 +197,12 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
         tables = tables_of(interaction)
 
         async def work() -> None:
-            record = await tables.reach(caller_of(interaction), game)
-            records.ensure_over(record)
+            record = await tables.cache.reach(caller_of(interaction), game)
+            reads.ensure_over(record)
             await interaction.response.defer(thinking=True)  # drawing the frames takes a few seconds
-            lang = await tables.guild_language(interaction.guild_id)  # a post in the channel: its server's language
-            done = await records.replay_of(tables, record, drawing.MAX_FRAMES)
-            spec = tables.spec(record)
+            lang = await tables.languages.server(interaction.guild_id)  # a post in the channel: its server's language
+            done = await tables.reads.replay_of(record, drawing.MAX_FRAMES)
+            spec = tables.cache.spec(record)
 
             frames = [(p.view, p.names) for p in done.frames]
             webp = await render_pool.run(
@@ -214,7 +214,7 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
                 filename=f"{record.kind}-{record.id}-replay.webp",
                 description=localize(about, lang)[:ALT_LIMIT],
             )
-            log = await tables.log_text(record.id)
+            log = await tables.reads.log_text(record)
             files = [image, discord.File(io.BytesIO(log.encode()), filename=f"{record.kind}-{record.id}-log.txt")]
             content = localize(done.content, lang)[: words.MESSAGE_LIMIT]
             await follow_up(
@@ -243,8 +243,8 @@ class HistoryPages(discord.ui.View):
 
     async def turn(self, page: int) -> str:
         who = self.member
-        text, self.page, pages = await records.history_page(
-            self.tables, who.id, who.display_name, self.viewer, self.guild_id, page
+        text, self.page, pages = await self.tables.reads.history_page(
+            who.id, who.display_name, self.viewer, self.guild_id, page
         )
         self.older.disabled = self.page >= pages - 1
         self.newer.disabled = self.page <= 0

@@ -17,9 +17,9 @@ from games.core import Choice, format_seats
 from games.i18n import T, language, localize
 from tables import words
 from tables.authority import Caller, GameError
+from tables.compose import Tables
 from tables.outbox import Message
 from tables.seating import seat_names
-from tables.service import Tables
 
 log = logging.getLogger("tables.cogs")
 
@@ -156,13 +156,13 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
     tables = tables_of(interaction)
     in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
     caller = caller_of(interaction)
-    record, node = await tables.walk(caller, game_id, version, first, path)
+    record, seat, node = await tables.moves.walk(caller, game_id, version, first, path)
     if isinstance(node, Choice):
-        label = format_seats(node.label, seat_names(tables.spec(record).game, record))
-        await tables.act(caller, game_id, node.action.encode(), version=version)
+        label = format_seats(node.label, seat_names(tables.cache.spec(record).game, record))
+        await tables.play.act(caller, game_id, node.action.encode(), version=version, seat=seat)
         await confirm(interaction, label, picker=in_picker)
         return
-    picker = tables.picker(record, node)
+    picker = tables.moves.picker(record, node)
     content = reply_text(interaction, picker.content)
     if in_picker:
         await interaction.response.edit_message(content=content, view=view_of(picker.components, interaction.locale))
@@ -176,16 +176,16 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
 
 async def hand(interaction: discord.Interaction, game_id: int) -> None:
     """The clicker's private view, ephemeral (the fallback when DMs are closed)."""
-    message = await tables_of(interaction).private_view(caller_of(interaction), game_id)
+    message = await tables_of(interaction).moves.private_view(caller_of(interaction), game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await show(interaction, message)
 
 
 async def follow(interaction: discord.Interaction, game_id: int) -> None:
     tables = tables_of(interaction)
-    following = await tables.follow(caller_of(interaction), game_id)
-    record = await tables.get(game_id)
-    title = words.title(tables.spec(record), record)
+    following = await tables.seats.follow(caller_of(interaction), game_id)
+    record = await tables.cache.get(game_id)
+    title = words.title(tables.cache.spec(record), record)
     if following:
         text = "🔭 " + T("You follow {game}: I'll DM you the board after every turn. Click again to stop.", game=title)
     else:
@@ -204,7 +204,7 @@ async def seat_offer(
     message = interaction.message
     where = (message.channel.id, message.id) if message is not None else None
     await interaction.response.defer(ephemeral=True, thinking=take)
-    view = await tables_of(interaction).answer_seat(
+    view = await tables_of(interaction).seats.answer(
         caller_of(interaction), game_id, seat, user_id=user, holder=holder, at=at, take=take, message=where
     )
     if view is not None:

@@ -134,7 +134,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 6: several processes on one database. ``revision`` counts every write to a game or its seats, so a
     # process can tell its cached copy is older than the database's; ``runner`` and ``runner_until`` are the
-    # lease of the process that runs the game's AI turns and clocks (see ``tables.service.Tables.runs``).
+    # lease of the process that runs the game's AI turns and clocks (see ``tables.cache.GameCache.runs``).
     """
     ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN runner TEXT;

@@ -362,6 +362,30 @@ class Game(ABC):
         May change during a game: a captured ship gets a new commander."""
         return seat
 
+    # The platform reads a state only through these (and the methods above), never its keys.
+
+    @staticmethod
+    def seats_of(state: JSON) -> int:
+        """How many seats the game has (:meth:`seat_count` says how many a new game gets)."""
+        return state["seats"]
+
+    @staticmethod
+    def step(state: JSON) -> int:
+        """How many steps (actions) the game has taken."""
+        return state["step"]
+
+    @staticmethod
+    def options_of(state: JSON) -> JSON:
+        """The table options the game was set up with (defaults filled in)."""
+        return state["options"]
+
+    @staticmethod
+    def since(state: JSON, seat: int) -> int:
+        """The step at which ``seat``'s current decision began: a board of step ``v`` is still good for that
+        seat while ``since <= v``. (A state stored before staleness was per seat: its latest step.)"""
+        since = state.get("since")
+        return since[seat] if since else state["step"]
+
     def teams(self, state: JSON) -> tuple[tuple[int, ...], ...]:
         """Seats that win or lose together (by default every seat is its own team)."""
         return tuple((s,) for s in range(state["seats"]))

@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from tables.authority import GameError
+from tables.cache import GameCache
+from tables.config import Config
+from tables.play import Play
 from tables.seating import ai_seats_to_act
-from tables.thinking import SearchFailed, Thinker
-
-if TYPE_CHECKING:
-    from data.store import GameRecord
-    from games.core import Action
-    from tables.service import Tables
 
 log = logging.getLogger("tables.ai")
 
@@ -29,11 +25,11 @@ action, the lease sweep or a restart), so that one failure never leaves a table 
 class AiDriver:
     """One task per game while its AI seats have something to decide."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(self, cache: GameCache, play: Play, config: Config) -> None:
+        self.cache = cache
+        self.play = play
+        self.config = config
         self._tasks: dict[int, asyncio.Task[None]] = {}
-        self.thinker = Thinker(tables.config.ai_processes, tables.config.ai_think_ms)
-        """The ``hard`` AI's searches, in processes of their own."""
 
     def kick(self, game_id: int) -> None:
         """Let the game's AI seats move, unless they are moving already."""
@@ -41,22 +37,11 @@ class AiDriver:
         if task is None or task.done():
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id), name=f"ai-{game_id}")
 
-    async def search(self, record: GameRecord, seat: int) -> Action:
-        """The hard AI's decision for ``seat`` in the game as ``record`` has it; the normal AI's if it cannot
-        search (its processes keep dying): an AI turn always happens."""
-        try:
-            return await self.thinker.decide(record.kind, record.state, seat, game_id=record.id)
-        except SearchFailed as exc:
-            log.warning("Game %s: %s; the normal AI decides for seat %d", record.id, exc, seat)
-        game = self.tables.spec(record).game
-        return self.tables.spec(record).player.choose(game, record.state, seat, game.rng(record.state))
-
     async def stop(self) -> None:
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self.thinker.close()
 
     async def _run(self, game_id: int) -> None:
         try:
@@ -75,15 +60,14 @@ class AiDriver:
 
     async def _turns(self, game_id: int) -> None:
         """Play the game's AI decisions while there are any."""
-        tables = self.tables
         while True:
-            record = await tables.get(game_id)
-            if not ai_seats_to_act(tables.spec(record), record) or not tables.runs(record):
+            record = await self.cache.get(game_id)
+            if not ai_seats_to_act(self.cache.spec(record), record) or not self.cache.runs(record):
                 return
-            if tables.config.ai_delay > 0:
-                await asyncio.sleep(tables.config.ai_delay)
+            if self.config.ai_delay > 0:
+                await asyncio.sleep(self.config.ai_delay)
             try:
-                if await tables.ai_turn(game_id, AI_BATCH) is None:
+                if await self.play.ai_turn(game_id, AI_BATCH) is None:
                     return
             except GameError as exc:
                 # A member acted at the same moment (simultaneous choices): look again.

@@ -3,8 +3,9 @@
 * **Where.** A game or lobby is acted on only from its own server; in direct messages, only by a member
   seated in the game. A game of another server does not exist as far as the caller can tell ("There is no
   game #N here"), so no command reaches into, or reveals, another server's games.
-* **Who.** A seat's decisions by the member who holds it; resigning by a seated member; abandoning by the
-  game's host or a member with Manage Threads; handing a seat over by its member, the host or such a
+* **Who.** A seat's decisions by the member who holds it, on the board of that decision or a later one
+  (:func:`may_decide`); resigning by a seated member; abandoning by the game's host or a member with Manage
+  Threads; handing a seat over by its member, the host or such a
   moderator, and only to a member of the game's server who has no place at the table yet; setting a
   server's language by a member with Manage Server, in that server.
 
@@ -18,8 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from data.store import GameRecord, LobbyRecord
+from games.core import format_seats
 from games.i18n import T
 from games.registry import GAMES
+from tables import words
+from tables.seating import deciding, players_out, seat_names
 
 
 class GameError(Exception):
@@ -107,3 +111,54 @@ def seated(caller: Caller, record: GameRecord) -> int:
     if player is None:
         raise NotSeated(T("You are not playing in {game}.", game=f"{GAMES[record.kind].title} #{record.id}"))
     return player
+
+
+@dataclass(frozen=True, slots=True)
+class Permit:
+    """What the rule lets a member decide in a game now, and what the commit's write checks: that they still
+    hold place ``player`` (a seat handed over meanwhile refuses the commit)."""
+
+    user_id: int
+    player: int
+    """Their place at the table (a record seat number)."""
+    seats: tuple[int, ...]
+    """The engine seats they may decide for now."""
+
+    @property
+    def member(self) -> tuple[int, int]:
+        """``(user_id, player)``, as the commit checks it."""
+        return (self.user_id, self.player)
+
+
+def may_decide(record: GameRecord, user_id: int, version: int | None = None) -> Permit:
+    """The engine seats member ``user_id`` may decide for now, on the board ``version`` they saw (``None``: the
+    latest), or the specific reason they may not as a :class:`GameError`.
+
+    A click from an older board is good for a seat whose own decision has not changed since (``Game.since``):
+    another seat's secret choice does not make it stale."""
+    spec = GAMES[record.kind]
+    game, state = spec.game, record.state
+    if record.status != "active":
+        raise GameError(T("{game} is over.", game=f"{spec.title} #{record.id}"))
+    player = record.seat_of(user_id)
+    if player is None:
+        raise NotSeated(T("You are not playing in {game}.", game=f"{spec.title} #{record.id}"))
+    if record.seats[player].resigned:
+        raise NotSeated(T("You resigned from this game; the AI plays your seat now."))
+    if player in players_out(game, record):
+        raise NotYourTurn(T("You are out of this game; the others play on."))
+    seats = deciding(game, record, player)
+    if version is not None:
+        fresh = [s for s in seats if game.since(state, s) <= version <= record.version]
+        if version != record.version and not fresh:
+            raise StaleBoard(T("That board is out of date: use the buttons on the latest board message."))
+        seats = fresh
+    if not seats:
+        names = seat_names(game, record)
+        mine = [s for s in range(game.seats_of(state)) if game.controller(state, s) == player]
+        why = next((text for s in mine if (text := game.waiting(state, s))), None)
+        if why is not None:
+            raise NotYourTurn(format_seats(why, [words.shown(n) for n in names]))
+        waiting = ", ".join(dict.fromkeys(words.shown(names[s]) for s in game.to_act(state)))
+        raise NotYourTurn(T("It is not your turn: waiting for {players}.", players=waiting))
+    return Permit(user_id, player, tuple(seats))

@@ -21,19 +21,19 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from data.outbox import Owed
-from data.store import LobbyRecord, Unit
+from data.store import LobbyRecord, Store, Unit
 from games.core import IllegalAction
 from games.i18n import N, T
 from games.registry import GAMES
 from tables import outbox, words
 from tables.authority import Caller, GameError, reach_lobby
+from tables.cache import GameCache
+from tables.config import Config
 from tables.outbox import Message
-
-if TYPE_CHECKING:
-    from tables.service import Tables
+from tables.starting import Starter, Table
 
 log = logging.getLogger("tables.lobbies")
 
@@ -182,9 +182,22 @@ CHANGES: dict[str, Callable[[LobbyRecord, Caller], None]] = {
 class Lobbies:
     """Challenges, open tables and rematches for every game kind (one per service)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
-        self.store = tables.store
+    def __init__(
+        self,
+        store: Store,
+        config: Config,
+        now: Callable[[], float],
+        cache: GameCache,
+        starter: Starter,
+        wake: Callable[[], None],
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.now = now
+        self.cache = cache
+        self.starter = starter
+        self.wake = wake
+        """Tell the delivery loop that something is owed."""
         self._timers: dict[int, asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------------ creating
@@ -199,7 +212,7 @@ class Lobbies:
 
     async def _check_host(self, caller: Caller) -> None:
         waiting = await self.store.lobbies.count_open(caller.user_id)
-        limit = self.tables.config.max_open_invitations
+        limit = self.config.max_open_invitations
         if waiting >= limit:
             raise GameError(
                 N(
@@ -270,21 +283,16 @@ class Lobbies:
             text = spec.emoji + " " + T("Starting **{game}** solo…", game=spec.title)
         channel = parent or caller.channel_id or 0
         async with self.store.transaction() as db:
-            started = await self.tables.create(
+            started = await self.starter.create(
                 db,
-                kind,
-                players=[(caller.user_id, caller.name)],
-                ai=ai,
-                options=options,
+                Table(kind, [(caller.user_id, caller.name)], ai, options, clock, ai_level),
                 guild_id=caller.guild_id,
                 channel_id=channel,
                 host_id=caller.user_id,
-                clock=clock,
-                ai_level=ai_level,
                 announce=Message(text),
                 answered=parent is None,
             )
-        self.tables.started(started.record)
+        self.starter.started(started.record)
         if parent is not None:
             return Answer(note=words.lobby_moved(parent, "game"))
         return Answer(entry=started.answer)
@@ -339,7 +347,7 @@ class Lobbies:
         timer. Posted as the caller's answer, unless it goes to the parent channel."""
         parent = await self._place(caller, parent_id)
         channel = parent or caller.channel_id or 0
-        now = self.tables.now()
+        now = self.now()
         draft = LobbyRecord(
             0,
             kind,
@@ -353,7 +361,7 @@ class Lobbies:
             accepted,
             ai,
             options,
-            now + self.tables.config.invite_ttl,
+            now + self.config.invite_ttl,
             names,
             clock=clock,
             ai_level=ai_level,
@@ -367,7 +375,7 @@ class Lobbies:
             )
             (entry,) = await db.outbox.add([post if parent else outbox.answering(post, now=now)], now=now)
         self._arm(lobby)
-        self.tables.delivery.wake()
+        self.wake()
         if parent is not None:
             return Answer(note=words.lobby_moved(parent, mode))
         return Answer(entry=entry)
@@ -385,14 +393,14 @@ class Lobbies:
                 if not await db.lobbies.update(lobby):
                     continue
                 started = await self._start(db, lobby) if lobby.status == "started" else None
-                now = self.tables.now()
+                now = self.now()
                 edit = outbox.edit_lobby(lobby.id, _message(lobby))
                 (entry,) = await db.outbox.add([outbox.answering(edit, now=now) if answer else edit], now=now)
             if lobby.status != "open":
                 self._disarm(lobby_id)
             if started is not None:
-                self.tables.started(started)
-            self.tables.delivery.wake()
+                self.starter.started(started)
+            self.wake()
             return lobby, entry
         raise GameError(T("Many people are clicking this right now; try again in a moment."))
 
@@ -408,7 +416,7 @@ class Lobbies:
         """A lobby button: apply its change for the clicker; the lobby's edit is the click's answer."""
         if op not in CHANGES:
             raise GameError(T("That button does not belong to a lobby."))
-        now = self.tables.now()
+        now = self.now()
 
         def change(lobby: LobbyRecord) -> None:
             reach_lobby(caller, lobby)
@@ -433,17 +441,12 @@ class Lobbies:
             else lobby.accepted
         )
         players = [(uid, lobby.names.get(str(uid), f"Player {i + 1}")) for i, uid in enumerate(order)]
-        started = await self.tables.create(
+        started = await self.starter.create(
             db,
-            lobby.kind,
-            players=players,
-            ai=lobby.ai,
-            options=lobby.options,
+            Table(lobby.kind, players, lobby.ai, lobby.options, lobby.clock, lobby.ai_level),
             guild_id=lobby.guild_id,
             channel_id=lobby.channel_id,
             host_id=lobby.host_id,
-            clock=lobby.clock,
-            ai_level=lobby.ai_level,
             lobby=lobby.id,
         )
         lobby.game_id = started.record.id
@@ -458,7 +461,7 @@ class Lobbies:
         The first member to click proposes it (an invitation to the others, in the channel where the game
         began); each member's click accepts; the game starts in a new thread when all have, and the proposal
         expires like an invitation. Returns the clicker's private answer."""
-        record = await self.tables.reach(caller, game_id)
+        record = await self.cache.reach(caller, game_id)
         spec = GAMES[record.kind]
         members = [s.user_id for s in record.seats if s.user_id is not None]
         if caller.user_id not in members:
@@ -492,7 +495,7 @@ class Lobbies:
         """Where a started lobby's game is played (its thread once it has one), else the lobby's channel."""
         if lobby.game_id is None:
             return lobby.channel_id
-        return (await self.tables.get(lobby.game_id)).place_id
+        return (await self.cache.get(lobby.game_id)).place_id
 
     async def _propose(self, caller: Caller, record: Any, members: list[int]) -> str | None:
         """Propose the rematch of ``record`` (``None`` if another member proposed it at the same moment)."""
@@ -500,7 +503,7 @@ class Lobbies:
         names = {str(s.user_id): s.name for s in record.seats if s.user_id is not None} | {
             str(caller.user_id): caller.name
         }
-        now = self.tables.now()
+        now = self.now()
         draft = LobbyRecord(
             0,
             record.kind,
@@ -514,7 +517,7 @@ class Lobbies:
             [],
             sum(s.user_id is None for s in record.seats),
             record.options,
-            now + self.tables.config.invite_ttl,
+            now + self.config.invite_ttl,
             names,
             clock=record.clock,
             rematch_of=record.id,
@@ -541,9 +544,9 @@ class Lobbies:
                 lobby.status = "started"
                 await db.lobbies.update(lobby)
                 started = await self._start(db, lobby)
-        self.tables.delivery.wake()
+        self.wake()
         if started is not None:
-            self.tables.started(started)
+            self.starter.started(started)
             return "🎲 " + T("The rematch begins!")
         self._arm(lobby)
         return T(
@@ -577,7 +580,7 @@ class Lobbies:
             return
 
     async def _expire_later(self, lobby_id: int, expires_at: float) -> None:
-        await asyncio.sleep(max(0.0, expires_at - self.tables.now()))
+        await asyncio.sleep(max(0.0, expires_at - self.now()))
         self._timers.pop(lobby_id, None)
         await self._expire_now(lobby_id)
 

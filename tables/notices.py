@@ -20,7 +20,7 @@ from games.core import Event, format_seats
 from games.i18n import T
 from games.registry import GameSpec
 from tables import menus, outbox, words
-from tables.clocks import deadlines
+from tables.deadlines import deadlines
 from tables.outbox import Image, Message
 from tables.seating import deciders, image_names, players_out, seat_names, seats_of
 
@@ -168,10 +168,9 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, notes: dict[int,
     return owed
 
 
-def ending(spec: GameSpec, record: GameRecord, *, archive_after: float) -> list[Owed]:
+def ending(spec: GameSpec, record: GameRecord) -> list[Owed]:
     """Once a game is over: the final message (result, image, log, **Rematch**; the last board of a game
-    that did not end by its rules loses its buttons), the result line where the game began, and the thread
-    archived ``archive_after`` later."""
+    that did not end by its rules loses its buttons) and the result line where the game began."""
     content = words.capped("\n".join(words.final_lines(spec, record)))
     images = []
     if record.status == "finished" and spec.game.is_over(record.state):
@@ -184,4 +183,4 @@ def ending(spec: GameSpec, record: GameRecord, *, archive_after: float) -> list[
     result = outbox.to_channel(
         outbox.game_lane(record.id), record.channel_id, record.guild_id, line, game_id=record.id, result_of=record.id
     )
-    return [final, result, outbox.archive(record.id, at=(record.ended_at or 0) + archive_after)]
+    return [final, result]

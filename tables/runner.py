@@ -14,10 +14,11 @@ leases go, so its games move on at the next sweep of another process.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-if TYPE_CHECKING:
-    from tables.service import Tables
+from data.store import Store
+from tables.cache import GameCache
+from tables.config import Config
 
 log = logging.getLogger("tables.runner")
 
@@ -30,50 +31,63 @@ def shard_of(guild_id: int | None, shard_count: int) -> int:
 class Runner:
     """Keeps this process's leases and resumes the games it comes to run (after a start or a takeover)."""
 
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(
+        self,
+        store: Store,
+        cache: GameCache,
+        config: Config,
+        now: Callable[[], float],
+        *,
+        resume: Callable[[int], None],
+        leave: Callable[[int], None],
+        wake: Callable[[], None],
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.config = config
+        self.now = now
+        self.resume = resume
+        """Set a game this process runs now going: its AI turns and its clock."""
+        self.leave = leave
+        """Stop a game's clock: another process runs it now."""
+        self.wake = wake
+        """Tell the delivery loop to look: a process that died may have left rows."""
         self.running: set[int] = set()
         """The active games whose lease this process held at its last sweep."""
 
     def serves(self, guild_id: int | None) -> bool:
         """Whether a server's events come to this process (one of its shards), or it has every shard."""
-        config = self.tables.config
-        ids, count = config.shard_ids, config.shard_count
+        ids, count = self.config.shard_ids, self.config.shard_count
         return ids is None or not count or shard_of(guild_id, count) in ids
 
     async def start(self) -> None:
         """Resume this process's games: every active one on a database of its own; on a shared one, those
         it holds or can take (and again at each sweep)."""
-        store = self.tables.store
-        if store.shared:
+        if self.store.shared:
             await self.sweep()
         else:
-            self._resume(await store.games.ids())
+            for game_id in await self.store.games.ids():
+                self.resume(game_id)
 
     async def stop(self) -> None:
         """Let this process's leases go (others take its games at their next sweep)."""
-        if self.tables.store.shared:
-            await self.tables.store.games.release_leases(self.tables.runner_name)
+        if self.store.shared:
+            await self.store.games.release_leases(self.config.runner)
 
     async def sweep(self) -> set[int]:
         """Renew this process's leases and take over the games nobody runs; resume those it did not run
         before. Returns the games it runs now."""
-        tables = self.tables
-        games = tables.store.games
-        now = tables.now()
-        held = set(await games.renew_leases(tables.runner_name, until=now + tables.lease))
+        games = self.store.games
+        now = self.now()
+        held = set(await games.renew_leases(self.config.runner, until=now + self.config.lease))
         for game_id, guild_id, until in await games.unleased(now=now):
-            if (self.serves(guild_id) or until < now - tables.lease) and await tables.claim(game_id):
+            if (self.serves(guild_id) or until < now - self.config.lease) and await self.cache.claim(game_id):
                 log.info("Game %s: taken over (its lease ran out)", game_id)
                 held.add(game_id)
         for game_id in self.running - held:
-            tables.clocks.disarm(game_id)  # another process runs it now
-        self._resume(sorted(held - self.running))
+            self.leave(game_id)  # another process runs it now
+        for game_id in sorted(held - self.running):
+            self.resume(game_id)
         self.running = held
-        tables.delivery.wake()  # what a process that died left in the outbox
+        self.wake()  # what a process that died left in the outbox
         return held
-
-    def _resume(self, game_ids: list[int]) -> None:
-        for game_id in game_ids:
-            self.tables.ai.kick(game_id)
-            self.tables.clocks.arm(game_id)

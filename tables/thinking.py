@@ -29,8 +29,9 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
+from data.store import GameRecord
 from games.core import Action
-from games.registry import worker_context
+from games.registry import GAMES, worker_context
 from games.search import decide
 
 log = logging.getLogger("tables.thinking")
@@ -157,6 +158,16 @@ class Thinker:
         if self._pool is pool:
             self._pool = None
         pool.shutdown(wait=False, cancel_futures=True)
+
+    async def search(self, record: GameRecord, seat: int) -> Action:
+        """The hard AI's decision for ``seat`` in the game as ``record`` has it; the normal AI's if it cannot
+        search (its processes keep dying): an AI turn always happens."""
+        try:
+            return await self.decide(record.kind, record.state, seat, game_id=record.id)
+        except SearchFailed as exc:
+            log.warning("Game %s: %s; the normal AI decides for seat %d", record.id, exc, seat)
+        spec = GAMES[record.kind]
+        return spec.player.choose(spec.game, record.state, seat, spec.game.rng(record.state))
 
     def close(self) -> None:
         """Stop the worker processes (a search under way is abandoned: its game's AI turn is tried again

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
@@ -16,7 +17,7 @@ import simcord
 from cogs.app import TableBot, create_bot
 from cogs.offline.driver import SimTable
 from data.store import Store
-from tables.service import Tables
+from tables.compose import Tables
 from tests.discord_rules import discord_rules  # noqa: F401  (fixture: Discord's rules SimCord lacks)
 from tests.postgres import postgres_server, postgres_url, store_target  # noqa: F401  (fixtures: both engines)
 from tests.service_support import tables_on
@@ -29,10 +30,12 @@ class World:
     table: SimTable
     database: Path
 
-    async def restart(self) -> None:
-        """Stop the bot and start a fresh one on the same database, as after a crash or deploy."""
+    async def restart(self, **settings: Any) -> None:
+        """Stop the bot and start a fresh one on the same database, as after a crash or deploy (with other
+        ``settings`` of :func:`create_bot`, if given)."""
         old = self.bot
-        self.bot = create_bot(database=self.database, ai_delay=0, seed="e2e-restarted", warm_renderers=False)
+        given = {"ai_delay": 0, "seed": "e2e-restarted", "warm_renderers": False, **settings}
+        self.bot = create_bot(database=self.database, **given)
         await self.env.restart_bot(self.bot)
         await old.tables.close()  # SimCord detaches the old bot without closing it
         self.table.bot = self.bot

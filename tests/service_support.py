@@ -16,9 +16,10 @@ from data.store import GameRecord, Store
 from games.i18n import localize
 from games.registry import GAMES
 from tables.authority import Caller, GameError
+from tables.compose import Tables, compose
 from tables.config import Config
 from tables.outbox import Message
-from tables.service import Tables
+from tables.starting import Table
 
 NAMES = ("Anne", "Bart", "Cleo", "Dirk", "Edda", "Finn")
 USERS = (101, 102, 103, 104, 105, 106)
@@ -38,8 +39,8 @@ class Clock:
 def tables_on(store: Store, *, seed: str | None = "test", runner: str = "main", **settings: Any) -> Tables:
     """A service on ``store`` whose AI seats wait to be told to move (``ai_turn``) and whose messages
     stay in the outbox (no delivery: nothing sends them)."""
-    config = Config(database=":memory:", seed=seed, ai_delay=3600.0, process=runner, **settings)
-    return Tables(store, config, now=Clock())
+    config = Config(database=":memory:", seed=seed, process=runner, **{"ai_delay": 3600.0, **settings})
+    return compose(store, config, now=Clock())
 
 
 async def idle(tables: Tables) -> None:
@@ -59,18 +60,14 @@ async def new_game(
 ) -> GameRecord:
     """A game of ``n`` players, the last ``ai`` of them the AI, created as a lobby creates one."""
     async with tables.store.transaction() as db:
-        started = await tables.create(
+        started = await tables.starter.create(
             db,
-            kind,
-            players=[(USERS[i], NAMES[i]) for i in range(n - ai)],
-            ai=ai,
-            options=options or {},
+            Table(kind, [(USERS[i], NAMES[i]) for i in range(n - ai)], ai, options or {}, where.get("clock", 0)),
             guild_id=where.get("guild", GUILD),
             channel_id=where.get("channel", CHANNEL),
             host_id=USERS[0],
-            clock=where.get("clock", 0),
         )
-    tables.started(started.record)
+    tables.starter.started(started.record)
     return started.record
 
 

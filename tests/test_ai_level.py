@@ -20,6 +20,7 @@ from rendering import pool as render_pool
 from tables import thinking
 from tables.authority import GameError
 from tables.config import Config
+from tables.starting import Table
 from tables.thinking import Thinker
 from tests.conftest import World
 from tests.service_support import NAMES, USERS, member, new_game, owed, tables_on
@@ -47,17 +48,8 @@ def searches(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int, bool]
 async def hard_game(store, n: int = 2, ai: int = 1, kind: str = "piratz"):
     tables = tables_on(store, ai_processes=0, ai_think_ms=250)
     async with store.transaction() as db:
-        started = await tables.create(
-            db,
-            kind,
-            players=[(USERS[i], NAMES[i]) for i in range(n - ai)],
-            ai=ai,
-            options={},
-            guild_id=1,
-            channel_id=2,
-            host_id=USERS[0],
-            ai_level="hard",
-        )
+        table = Table(kind, [(USERS[i], NAMES[i]) for i in range(n - ai)], ai, {}, ai_level="hard")
+        started = await tables.starter.create(db, table, guild_id=1, channel_id=2, host_id=USERS[0])
     return tables, started.record
 
 
@@ -66,12 +58,12 @@ async def test_a_hard_tables_ai_seats_search_off_the_event_loop_one_decision_a_b
     assert (await store.games.load(record.id)).ai_level == "hard"
     try:
         for version in (1, 2, 3):
-            applied = await tables.ai_turn(record.id, 12)
+            applied = await tables.play.ai_turn(record.id, 12)
             # A decision with a real choice is searched and committed on its own, so its board comes at once.
             assert applied is not None and applied.record.version == version
             assert len(searches) == version
         assert all(kind == "piratz" and ms == 250 and off for kind, _seat, ms, off in searches)
-        assert await tables.replay(record.id) == applied.record.state
+        assert await tables.reads.replay(record.id) == applied.record.state
     finally:
         await tables.stop()
 
@@ -81,7 +73,7 @@ async def test_normal_tables_and_members_seats_never_search(store, searches):
     try:
         record = await new_game(tables, 2, ai=2)
         assert record.ai_level == "normal"
-        applied = await tables.ai_turn(record.id, 12)
+        applied = await tables.play.ai_turn(record.id, 12)
         assert applied is not None and applied.record.version == 12 and searches == []
     finally:
         await tables.stop()
@@ -93,9 +85,9 @@ async def test_normal_tables_and_members_seats_never_search(store, searches):
             record, seats=[dataclasses.replace(record.seats[0], resigned=True), record.seats[1]]
         )
         for played_for in (away, resigned):
-            assert played_for.seats[0].is_ai and not tables._searches(played_for, state, 0)
-        assert tables._searches(record, state, 1)  # the AI seat itself: searched
-        assert not tables._searches(dataclasses.replace(record, ai_level="normal"), state, 1)
+            assert played_for.seats[0].is_ai and not tables.play.searches(played_for, state, 0)
+        assert tables.play.searches(record, state, 1)  # the AI seat itself: searched
+        assert not tables.play.searches(dataclasses.replace(record, ai_level="normal"), state, 1)
     finally:
         await tables.stop()
 
@@ -173,22 +165,22 @@ async def test_an_action_and_a_boards_render_hold_the_searches(store, monkeypatc
     tables = tables_on(store, ai_processes=0)
     record = await new_game(tables, 2)
     held: list[int] = []
-    commit = tables._commit
+    commit = tables.play.commit
 
     async def counting(*args, **kwargs):
-        held.append(tables.ai.thinker._answering.value)
+        held.append(tables.thinker._answering.value)
         return await commit(*args, **kwargs)
 
-    monkeypatch.setattr(tables, "_commit", counting)
+    monkeypatch.setattr(tables.play, "commit", counting)
     try:
-        (seat,) = tables.spec(record).game.to_act(record.state)
-        action = tables.spec(record).game.legal_actions(record.state, seat)[0]
-        await tables.act(member(USERS.index(record.seats[seat].user_id)), record.id, action.encode())
-        assert held == [1] and tables.ai.thinker._answering.value == 0
-        boards = render_pool.RenderPool(1, tables.ai.thinker.answering)
+        (seat,) = tables.cache.spec(record).game.to_act(record.state)
+        action = tables.cache.spec(record).game.legal_actions(record.state, seat)[0]
+        await tables.play.act(member(USERS.index(record.seats[seat].user_id)), record.id, action.encode())
+        assert held == [1] and tables.thinker._answering.value == 0
+        boards = render_pool.RenderPool(1, tables.thinker.answering)
         try:
-            assert await boards.run(lambda: tables.ai.thinker._answering.value) == 1
-            assert await boards.run_later(lambda: tables.ai.thinker._answering.value) == 0
+            assert await boards.run(lambda: tables.thinker._answering.value) == 1
+            assert await boards.run_later(lambda: tables.thinker._answering.value) == 0
         finally:
             boards.shutdown()
     finally:
@@ -196,7 +188,7 @@ async def test_an_action_and_a_boards_render_hold_the_searches(store, monkeypatc
 
 
 async def test_the_bot_holds_the_searches_while_it_draws_a_board(world: World) -> None:
-    assert render_pool._default.during_boards == world.bot.tables.ai.thinker.answering
+    assert render_pool._default.during_boards == world.bot.tables.thinker.answering
 
 
 def _dying(*args: object) -> str:
@@ -241,11 +233,11 @@ async def test_a_decision_that_cannot_be_searched_is_taken_by_the_normal_ai(stor
     async def failing(*args, **kwargs):
         raise thinking.SearchFailed("the search processes died twice")
 
-    monkeypatch.setattr(tables.ai.thinker, "decide", failing)
+    monkeypatch.setattr(tables.thinker, "decide", failing)
     try:
-        applied = await tables.ai_turn(record.id, 12)
+        applied = await tables.play.ai_turn(record.id, 12)
         assert applied is not None and applied.record.version == record.version + 1
-        assert await tables.replay(record.id) == applied.record.state
+        assert await tables.reads.replay(record.id) == applied.record.state
     finally:
         await tables.stop()
 
@@ -254,7 +246,7 @@ async def test_a_member_resigns_while_the_hard_ai_searches_and_its_result_is_not
     """Issue 52, case 7: the search does not hold the game: a resignation goes through at once, and the
     search's result, made on the game before it, is not applied."""
     tables, record = await hard_game(store, 2, ai=1)
-    game = tables.spec(record).game
+    game = tables.cache.spec(record).game
     started, release = asyncio.Event(), asyncio.Event()
     searched: list[int] = []
 
@@ -264,20 +256,20 @@ async def test_a_member_resigns_while_the_hard_ai_searches_and_its_result_is_not
         await release.wait()
         return game.legal_actions(state, seat)[0]
 
-    monkeypatch.setattr(tables.ai.thinker, "decide", slow)
+    monkeypatch.setattr(tables.thinker, "decide", slow)
     try:
         # Bring the game to the AI seat's decision, as members would.
-        while not tables._searches(record, record.state, game.to_act(record.state)[0]):
+        while not tables.play.searches(record, record.state, game.to_act(record.state)[0]):
             seat = game.to_act(record.state)[0]
             user = record.seats[game.controller(record.state, seat)].user_id
-            action = tables.spec(record).player.choose(game, record.state, seat, game.rng(record.state))
-            record = (await tables.act(member(USERS.index(user)), record.id, action.encode())).record
-        turn = asyncio.get_running_loop().create_task(tables.ai_turn(record.id, 12))
+            action = tables.cache.spec(record).player.choose(game, record.state, seat, game.rng(record.state))
+            record = (await tables.play.act(member(USERS.index(user)), record.id, action.encode())).record
+        turn = asyncio.get_running_loop().create_task(tables.play.ai_turn(record.id, 12))
         await asyncio.wait_for(started.wait(), 30)
-        ended, over = await asyncio.wait_for(tables.resign(member(0), record.id), 5)
+        ended, over = await asyncio.wait_for(tables.play.resign(member(0), record.id), 5)
         assert over and ended.status != "active"
         release.set()
         assert await turn is None  # the game moved on: the search's move is not applied
-        assert (await tables.get(record.id)).version == ended.version
+        assert (await tables.cache.get(record.id)).version == ended.version
     finally:
         await tables.stop()

@@ -108,7 +108,7 @@ async def test_the_bots_full_collections_never_land_in_an_answer(world: World, t
 
     def started(phase: str, info: dict) -> None:
         if phase == "start" and info["generation"] == 2:
-            during.append(tables.answering())
+            during.append(tables.collector.busy())
 
     made = tables.collector.collections
     gc.callbacks.append(started)

@@ -19,7 +19,7 @@ from cogs.offline.driver import DEMO_NAMES, SimTable, speaking
 from games.core import format_seats
 from games.i18n import LANGUAGES, T, gettext, localize
 from games.registry import GAMES
-from tables.service import AI_NAMES
+from tables.starting import AI_NAMES
 from tests.conftest import World
 from tests.i18n_checks import unmarked
 from tests.support import raw_messages, texts
@@ -160,7 +160,7 @@ async def test_a_server_set_to_german_gets_german_boards_finals_and_results(worl
     ben = table.members["Ben"]
     refused = await ben.slash(table.channel, "games language", language="de")
     assert any("Manage Server" in t for t in texts(refused)), texts(refused)
-    assert await world.bot.tables.guild_language(table.guild.id) == "en"
+    assert await world.bot.tables.languages.server(table.guild.id) == "en"
 
     done = await admin.slash(table.channel, "games language", language="de")
     assert any("Deutsch" in t for t in texts(done)), texts(done)

@@ -11,7 +11,6 @@ on from the state it read.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 
 import pytest
 
@@ -98,8 +97,8 @@ async def test_two_invitees_accept_at_the_same_moment(world: World, monkeypatch:
     await release(world, gate)
 
     assert ben_clicked.acknowledged
-    (game_id,) = await world.bot.tables.game_ids()
-    record = await world.bot.tables.get(game_id)
+    (game_id,) = await world.bot.tables.cache.game_ids()
+    record = await world.bot.tables.cache.get(game_id)
     assert [s.user_id for s in record.seats] == [table.members["Anne"].id, ben.id, calico.id]
     lobby = await only_lobby(world)
     assert (lobby.status, sorted(lobby.accepted), lobby.game_id) == ("started", sorted([ben.id, calico.id]), game_id)
@@ -120,7 +119,7 @@ async def test_two_members_join_an_open_table_at_the_same_moment(world: World, m
     assert (await only_lobby(world)).accepted == [anne.id, calico.id, ben.id]
     assert "• Ben" in lobby_message(world).content and "• Calico" in lobby_message(world).content
     await anne.click(lobby_msg, label="Start")
-    record = await world.bot.tables.get((await world.bot.tables.game_ids())[0])
+    record = await world.bot.tables.cache.get((await world.bot.tables.cache.game_ids())[0])
     assert [s.name for s in record.seats] == ["Anne", "Calico", "Ben"]
 
 
@@ -137,7 +136,7 @@ async def test_start_while_the_only_other_player_leaves(world: World, monkeypatc
 
     assert not said(left, "Sorry") and left.acknowledged
     assert start.ephemeral and said(start, "needs at least 2 players"), texts(start)
-    assert await world.bot.tables.game_ids() == []  # no game with a member who had left
+    assert await world.bot.tables.cache.game_ids() == []  # no game with a member who had left
     lobby = await only_lobby(world)
     assert (lobby.status, lobby.accepted) == ("open", [anne.id])
     message = lobby_message(world)
@@ -156,8 +155,8 @@ async def test_leave_while_the_host_starts(world: World, monkeypatch: pytest.Mon
     await release(world, gate)
 
     assert left.ephemeral and said(left, "Too late: this game has already started"), texts(left)
-    (game_id,) = await world.bot.tables.game_ids()
-    record = await world.bot.tables.get(game_id)
+    (game_id,) = await world.bot.tables.cache.game_ids()
+    record = await world.bot.tables.cache.get(game_id)
     assert [s.user_id for s in record.seats] == [anne.id, ben.id]  # Ben is in the game, and was told so
     assert (await only_lobby(world)).status == "started"
 
@@ -175,7 +174,7 @@ async def test_decline_while_the_last_invitee_accepts(world: World, monkeypatch:
 
     # Before, the decline failed silently: Calico's click was never answered.
     assert declined.ephemeral and said(declined, "Too late: this game has already started"), texts(declined)
-    assert len(await world.bot.tables.game_ids()) == 1
+    assert len(await world.bot.tables.cache.game_ids()) == 1
     assert (await only_lobby(world)).status == "started"
     assert "All aboard" in lobby_message(world).content
 
@@ -192,7 +191,7 @@ async def test_accept_while_another_invitee_declines(world: World, monkeypatch: 
     await release(world, gate)
 
     assert accepted.ephemeral and said(accepted, "This invitation is closed (declined)"), texts(accepted)
-    assert await world.bot.tables.game_ids() == []
+    assert await world.bot.tables.cache.game_ids() == []
     message = lobby_message(world)
     assert "Calico declined" in message.content and not message.components
 
@@ -212,7 +211,7 @@ async def test_host_cancels_while_someone_joins(world: World, monkeypatch: pytes
     # The join's answer came last, but the message shows the closed table, not the open one it joined.
     message = lobby_message(world)
     assert "The host closed this table" in message.content and not message.components
-    assert await world.bot.tables.game_ids() == []
+    assert await world.bot.tables.cache.game_ids() == []
 
 
 async def test_join_while_the_host_cancels(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -251,7 +250,7 @@ async def test_expiry_keeps_an_acceptance_written_at_the_same_moment(
 
 
 async def test_expiry_at_the_moment_the_last_invitee_accepts(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    world.bot.config = replace(world.bot.config, invite_ttl=TTL)
+    await world.restart(invite_ttl=TTL)
     table = world.table
     await challenge(world, "Anne", "Ben")
     invitation = table.channel.last_message
@@ -263,14 +262,14 @@ async def test_expiry_at_the_moment_the_last_invitee_accepts(world: World, monke
 
     # Before, Ben was asked to "try again" an invitation that had expired.
     assert accepted.ephemeral and said(accepted, "This invitation is closed (expired)"), texts(accepted)
-    assert await world.bot.tables.game_ids() == []
+    assert await world.bot.tables.cache.game_ids() == []
     assert "expired" in lobby_message(world).content
 
 
 async def test_last_acceptance_wins_over_an_expiry_at_the_same_moment(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    world.bot.config = replace(world.bot.config, invite_ttl=TTL)
+    await world.restart(invite_ttl=TTL)
     table = world.table
     await challenge(world, "Anne", "Ben")
     invitation = table.channel.last_message
@@ -281,7 +280,7 @@ async def test_last_acceptance_wins_over_an_expiry_at_the_same_moment(
     await release(world, accept)
     await release(world, expire)
 
-    assert len(await world.bot.tables.game_ids()) == 1
+    assert len(await world.bot.tables.cache.game_ids()) == 1
     assert (await only_lobby(world)).status == "started"
     assert "expired" not in lobby_message(world).content and "All aboard" in lobby_message(world).content
 

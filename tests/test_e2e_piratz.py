@@ -4,7 +4,6 @@ restarts, time and Discord faults."""
 from __future__ import annotations
 
 import gc
-from dataclasses import replace
 
 import pytest
 import simcord
@@ -55,7 +54,7 @@ async def test_challenge_and_whole_game_with_buttons(world: World) -> None:
     # Only the latest board carries action buttons; older ones were stripped.
     assert all(not m.components for m in boards[:-1])
     assert record.result is not None and record.result["winners"]
-    assert await world.bot.tables.replay(record.id) == record.state
+    assert await world.bot.tables.reads.replay(record.id) == record.state
 
 
 async def test_whole_game_by_move_command(world: World) -> None:
@@ -72,7 +71,7 @@ async def test_decline_cancels(world: World) -> None:
     await table.members["Ben"].click(invitation, label="Decline")
     message = table.channel.last_message
     assert "declined" in message.content and not message.components
-    assert await world.bot.tables.game_ids() == []
+    assert await world.bot.tables.cache.game_ids() == []
 
 
 async def test_invitation_expires(world: World) -> None:
@@ -82,7 +81,7 @@ async def test_invitation_expires(world: World) -> None:
     await world.env.advance_time(world.bot.config.invite_ttl + 1)
     message = table.channel.last_message
     assert message.id == invitation.id and "expired" in message.content and not message.components
-    assert await world.bot.tables.game_ids() == []
+    assert await world.bot.tables.cache.game_ids() == []
 
 
 async def test_invitation_survives_restart_then_expires(world: World) -> None:
@@ -275,7 +274,7 @@ async def test_restart_mid_game_old_buttons_still_work(world: World) -> None:
 
 async def test_ai_turns_resume_after_restart(world: World) -> None:
     table = world.table
-    world.bot.config = replace(world.bot.config, ai_delay=30)  # the AI is "thinking" when the bot stops
+    await world.restart(ai_delay=30)  # the AI is "thinking" when the bot stops
     await table.members["Anne"].slash(table.channel, "piratz new", ai=1)
     record = await table.latest_game()
     while table.human_to_act(record) is not None:
@@ -360,7 +359,7 @@ async def test_discord_error_loses_nothing(world: World) -> None:
     await member.click(table.board_message(record), label="Reveal")
     after = await table.record(game_id)
     assert after.version == record.version + 1
-    assert await world.bot.tables.replay(game_id) == after.state
+    assert await world.bot.tables.reads.replay(game_id) == after.state
     # The board the error refused is delivered again, once, with its buttons and the line of what happened.
     revealed = [m for m in table.place(record).history() if m.content.startswith("▸") and "revealed" in m.content]
     assert len(revealed) == 1 and table.board_message(after).id == revealed[0].id

@@ -108,7 +108,7 @@ class Process:
     # ------------------------------------------------------------------ what the test reads
 
     def record(self, game_id: int) -> GameRecord:
-        return self.call(self.bot.tables.get(game_id))
+        return self.call(self.bot.tables.cache.get(game_id))
 
     def boards(self) -> list[Any]:
         """The messages with an image this process posted in the channel of its world."""

@@ -17,7 +17,7 @@ from data.ratings import AI_USER, GLOBAL
 from data.store import GameRecord
 from games.registry import GAMES
 from rendering.records import FINAL_MS, MAX_FRAMES, replay_frame
-from tables import records
+from tables import reads
 from tests.conftest import World
 from tests.support import PNG_MAGIC, pixels, raw_messages, said, texts
 
@@ -116,7 +116,7 @@ async def test_stats_and_the_paged_history(world: World, monkeypatch) -> None:
         assert f"#{game_id}**" in message.content  # each game, with a link to its thread
     assert "https://discord.com/channels/" in message.content and "won ·" in message.content
 
-    monkeypatch.setattr(records, "HISTORY_PAGE", 2)
+    monkeypatch.setattr(reads, "HISTORY_PAGE", 2)
     history = await anne.slash(table.channel, "games history")
     assert history.ephemeral and said(history, "page 1 of 2"), texts(history)
     first = history.response.content
@@ -169,7 +169,7 @@ async def test_a_sewer_pirats_replay_is_the_spectator_boards_and_no_secret(world
     states = [game.new_game(len(record.seats), record.options, record.seed)]
     for _seq, seat, action in actions:
         states.append(game.apply(states[-1], seat, action).state)
-    versions = [p.version for p in records.sample(records.public_positions(record, actions), MAX_FRAMES)]
+    versions = [p.version for p in reads.sample(reads.public_positions(record, actions), MAX_FRAMES)]
     rng = random.Random(7)
     expected = []
     matched = 0

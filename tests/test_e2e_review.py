@@ -65,7 +65,7 @@ async def test_a_saved_move_whose_confirmation_fails_says_it_was_saved(world: Wo
 async def test_a_passing_dm_failure_is_retried_and_not_called_closed_dms(world: World) -> None:
     table = world.table
     anne = table.members["Anne"]
-    await world.bot.tables.set_notify(anne.id, True)
+    await world.bot.tables.seats.set_notify(anne.id, True)
     world.env.inject_error("POST", f"/channels/{anne.user.dm_channel.id}/messages", status=503, times=1)
     game_id = await duel(world, "Ben", "Anne")
     record = await table.record(game_id)

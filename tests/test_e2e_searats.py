@@ -44,7 +44,7 @@ async def two_player_game_to_the_end(world: World) -> GameRecord:
     record = await table.play_to_end(record.id, via="buttons")
     outcome = GAME.outcome(record.state)
     assert record.status == "finished" and outcome is not None
-    assert await world.bot.tables.replay(record.id) == record.state
+    assert await world.bot.tables.reads.replay(record.id) == record.state
     text = thread_text(world, record)
     assert "🎲" in text and "rolls" in text  # dice are posted as they are rolled
     assert record.result is not None and record.result["winners"] == list(outcome.winners)
@@ -74,7 +74,7 @@ async def test_four_players_to_the_end(world: World, via: str) -> None:
     assert record.state["seats"] == 4
     record = await table.play_to_end(record.id, via=via)
     assert record.status == "finished" and GAME.outcome(record.state) is not None
-    assert await world.bot.tables.replay(record.id) == record.state
+    assert await world.bot.tables.reads.replay(record.id) == record.state
 
 
 def clickable(message: Any) -> list[str]:
@@ -220,7 +220,7 @@ async def test_an_unanswered_offer_lapses_by_itself_also_across_a_restart(world:
     assert record.state["phase"] != "answer" and record.state["offer"] is None
     assert "lapse unanswered" in thread_text(world, record)
     assert (await world.bot.tables.store.games.actions(record.id))[-1][2] == "lapse"
-    assert await world.bot.tables.replay(record.id) == record.state  # the log replays through the lapse
+    assert await world.bot.tables.reads.replay(record.id) == record.state  # the log replays through the lapse
 
 
 @pytest.mark.usefixtures("quick_images")

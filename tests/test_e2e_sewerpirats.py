@@ -372,7 +372,7 @@ async def check_finished(world: World, record: GameRecord, *, stub_images: bool 
     ids = [c.get("custom_id", "") for row in board.components for c in row.get("components", [])]
     assert ids == [f"hand:{record.id}"], ids  # only "My hand" is left on the last board
     assert "game over" in board.content.lower()  # the last board says what happened: the game ended
-    assert await world.bot.tables.replay(record.id) == record.state
+    assert await world.bot.tables.reads.replay(record.id) == record.state
 
 
 async def start(world: World, invitees: Iterable[str], *, ai: int = 0, variant: str = "standard") -> GameRecord:
@@ -719,7 +719,7 @@ async def test_challenge_refusals(world: World, invitees: list[str], ai: int, fr
     args = {f"player{i + 2}": table.members[n] for i, n in enumerate(invitees)}
     result = await table.members["Anne"].slash(table.channel, "sewerpirats new", ai=ai, **args)
     assert result.ephemeral and said(result, fragment), texts(result)
-    assert await world.bot.tables.store.lobbies.open() == [] and await world.bot.tables.game_ids() == []
+    assert await world.bot.tables.store.lobbies.open() == [] and await world.bot.tables.cache.game_ids() == []
 
 
 async def test_bad_moves_by_command_are_refused_specifically(world: World, quick_images: Drawn) -> None:

@@ -61,7 +61,7 @@ async def test_three_players_play_to_the_end_with_buttons(world: World) -> None:
     assert any(line.startswith("🎲") and "rolls yellow" in line for line in lines)
     final = raw_messages(world.env, record.place_id)[-1]
     assert final.attachments and final.attachments[0]["filename"].endswith("final.png")
-    assert await world.bot.tables.replay(record.id) == record.state
+    assert await world.bot.tables.reads.replay(record.id) == record.state
 
 
 async def test_two_against_two_by_the_move_command(world: World) -> None:
@@ -71,7 +71,7 @@ async def test_two_against_two_by_the_move_command(world: World) -> None:
     assert record.status == "finished"
     winners = tuple(record.result["winners"])
     assert winners in ((0, 2), (1, 3))  # a team wins together, the rat that fell first included
-    assert await world.bot.tables.replay(record.id) == record.state
+    assert await world.bot.tables.reads.replay(record.id) == record.state
 
 
 async def test_a_displaced_rats_owner_chooses_where_it_flees(world: World) -> None:

@@ -71,7 +71,7 @@ async def test_rematch_starts_in_a_new_thread_once_every_member_clicked(world: W
     assert said(outsider, "Only the players")
     proposed = await anne.click(final, label="Rematch")
     assert said(proposed, "Rematch proposed"), texts(proposed)
-    assert len(await world.bot.tables.game_ids()) == 0  # not before Ben agrees
+    assert len(await world.bot.tables.cache.game_ids()) == 0  # not before Ben agrees
     await ben.click(final, label="Rematch")
     second = await table.latest_game()
     assert second.id != first.id and second.seed != first.seed

@@ -39,7 +39,7 @@ def imports(package: str) -> dict[str, set[str]]:
 def test_the_service_menus_and_registry_load_neither_discord_nor_pillow() -> None:
     done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == []
-    assert "tables.service" in TABLES and "tables.delivery" in TABLES
+    assert "tables.compose" in TABLES and "tables.delivery" in TABLES
 
 
 def test_the_probe_sees_what_it_looks_for() -> None:

@@ -25,7 +25,8 @@ from data.ratings import GLOBAL
 from data.store import LobbyRecord, Store
 from games.registry import GAMES
 from tables.authority import Caller
-from tables.service import Tables
+from tables.compose import Tables
+from tables.starting import Table
 from tests.service_support import tables_on
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,10 +54,8 @@ async def game(
     tables.now.t = t
     members = [(u, NAMES[USERS.index(u)]) for u in users if u is not None]
     async with tables.store.transaction() as db:
-        started = await tables.create(
-            db, KIND, players=members, ai=users.count(None), options={}, guild_id=guild, channel_id=channel,
-            host_id=members[0][0], clock=clock,
-        )  # fmt: skip
+        table = Table(KIND, members, users.count(None), {}, clock)
+        started = await tables.starter.create(db, table, guild_id=guild, channel_id=channel, host_id=members[0][0])
     return started.record
 
 
@@ -65,16 +64,16 @@ async def play(tables: Tables, game_id: int, actions: int | None, now: float) ->
     turns, the members' as if they clicked."""
     while actions is None or actions > 0:
         tables.now.t = now
-        record = await tables.get(game_id)
+        record = await tables.cache.get(game_id)
         if record.status != "active":
             return
         seat = GAME.to_act(record.state)[0]
         holder = record.seats[GAME.controller(record.state, seat)]
         if holder.is_ai:
-            await tables.ai_turn(game_id, 1)
+            await tables.play.ai_turn(game_id, 1)
         else:
             action = AI.choose(GAME, record.state, seat, GAME.rng(record.state))
-            await tables.act(Caller(holder.user_id, holder.name, record.guild_id), game_id, action.encode())
+            await tables.play.act(Caller(holder.user_id, holder.name, record.guild_id), game_id, action.encode())
         now += 1.5
         actions = None if actions is None else actions - 1
 
@@ -86,7 +85,7 @@ async def fill(store: Store) -> dict[str, int]:
     of note."""
     tables = tables_on(store, seed="migrate")
     playing = await game(tables, USERS, channel=20, guild=GUILD, t=100.0, clock=60)
-    await tables.set_place(playing.id, thread_id=21, message_id=22)
+    await tables.cache.set_place(playing.id, thread_id=21, message_id=22)
     await play(tables, playing.id, 7, 101.0)
     await store.seats.set_presence(playing.id, 2, timeouts=2, away=True)
     ended = await game(tables, (USERS[0], None), channel=20, guild=GUILD, t=200.0)
@@ -94,9 +93,9 @@ async def fill(store: Store) -> dict[str, int]:
     resigned = await game(tables, USERS[:2], channel=30, guild=None, t=300.0)
     await play(tables, resigned.id, 3, 301.0)
     tables.now.t = 310.0
-    await tables.resign(Caller(USERS[0], NAMES[0], None), resigned.id)
+    await tables.play.resign(Caller(USERS[0], NAMES[0], None), resigned.id)
     abandoned = await game(tables, USERS[1:], channel=20, guild=GUILD, t=400.0)
-    await tables.abandon(Caller(USERS[1], NAMES[1], GUILD), abandoned.id)
+    await tables.play.abandon(Caller(USERS[1], NAMES[1], GUILD), abandoned.id)
     rematch = await store.lobbies.create(
         lobby(mode="challenge", guild_id=None, channel_id=30, host_id=USERS[1], invitees=[USERS[0]],
               accepted=[USERS[1]], names={str(USERS[1]): NAMES[1]}, expires_at=900.0, clock=120,

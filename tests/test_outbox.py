@@ -178,7 +178,7 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
     monkeypatch.setattr(OutboxRepo, "due", counted)
     tables.delivery.sender = Sender()  # type: ignore[assignment]
     try:
-        await tables.act(member(to_act(record)), record.id, some_legal(record))
+        await tables.play.act(member(to_act(record)), record.id, some_legal(record))
         for _ in range(200):
             await asyncio.sleep(0.005)
             if not await store.outbox.pending(game_id=record.id):
@@ -202,10 +202,10 @@ async def test_a_steps_private_views_hold_the_write_lock_for_their_reads_and_the
     try:
         record = await new_game(tables, 2, kind="sewerpirats")
         await deliver_all(tables)
-        await tables.act(member(to_act(record)), record.id, some_legal(record))
+        await tables.play.act(member(to_act(record)), record.id, some_legal(record))
         (row,) = [r for r in await store.outbox.pending(game_id=record.id) if r.kind == "privates"]
         with sqlite_trips(store._db._conn) as trips:
-            status, written = await tables.delivery._privates(row, None)  # type: ignore[arg-type]
+            status, written = await tables.delivery.rows.privates(row, None)  # type: ignore[arg-type]
         assert trips in (["_after"], ["_after", "_after"]), trips
         pending = await store.outbox.pending(game_id=record.id)
         assert status == "done" and row.id not in [r.id for r in pending]

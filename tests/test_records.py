@@ -14,7 +14,8 @@ import pytest
 from data.store import GameRecord, SeatRecord, Store
 from games.core import Termination
 from games.registry import GAMES
-from tables.records import BadLog, Position, game_log, public_positions, read_log, sample, verify_log
+from tables.reads import Position, public_positions, sample
+from tables.records import BadLog, game_log, read_log, verify_log
 from tables.results import ended_without_play, result_of
 
 ROOT = Path(__file__).resolve().parent.parent

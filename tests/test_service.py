@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -14,10 +13,25 @@ from data.store import SeatRecord, Store
 from games.core import Action, IllegalAction, Outcome, Termination, clone
 from games.i18n import localize, localize_tree
 from games.piratz import Piratz
+from tables.authority import GameError, NotSeated, NotYourTurn, StaleBoard
+from tables.compose import Tables
+from tables.languages import Languages
+from tables.play import Applied, Play
 from tables.results import result_of
 from tables.seating import seed_digest
-from tables.service import Applied, GameError, NotSeated, NotYourTurn, StaleBoard, Tables
-from tests.service_support import NAMES, USERS, idle, member, mover, new_game, refused, some_legal, tables_on, to_act
+from tests.service_support import (
+    NAMES,
+    USERS,
+    Clock,
+    idle,
+    member,
+    mover,
+    new_game,
+    refused,
+    some_legal,
+    tables_on,
+    to_act,
+)
 from tests.support import sqlite_trips
 
 GAME = Piratz()
@@ -102,7 +116,7 @@ def test_seed_digest_is_sha256_hex():
 async def test_act_as_the_right_member(tables, store):
     record = await new_game(tables, 3)
     seat, before, text = to_act(record), clone(record.state), some_legal(record)
-    applied = await tables.act(member(seat), record.id, text.upper(), version=0)
+    applied = await tables.play.act(member(seat), record.id, text.upper(), version=0)
     assert isinstance(applied, Applied)
     assert (applied.seat, applied.action, applied.record.version) == (seat, Action.decode(text), 1)
     assert applied.events  # the engine's events are passed on
@@ -115,21 +129,21 @@ async def test_act_as_the_right_member(tables, store):
 
 async def test_the_ai_moves_its_seats_in_one_commit(tables, store):
     record = await new_game(tables, 2, ai=2)
-    applied = await tables.ai_turn(record.id, 5)
+    applied = await tables.play.ai_turn(record.id, 5)
     assert applied is not None and applied.record.version == 5
     log = await store.games.actions(record.id)
     assert [seq for seq, _, _ in log] == [1, 2, 3, 4, 5]
-    assert (await tables.replay(record.id)) == applied.record.state
+    assert (await tables.reads.replay(record.id)) == applied.record.state
     boards = [r for r in await store.outbox.pending(game_id=record.id) if r.payload.get("board") == 5]
     assert len(boards) == 1  # one board for the run of AI moves, with every event of it
     assert len(applied.events) >= 5
 
 
-async def test_an_ai_turn_that_fails_unexpectedly_is_tried_again(tables, store, monkeypatch):
+async def test_an_ai_turn_that_fails_unexpectedly_is_tried_again(store, monkeypatch):
     """One failure (a database hiccup, a bug in a rare position) never leaves a table of AI seats waiting."""
     monkeypatch.setattr("tables.ai.RETRIES", (0.0, 0.0, 0.0))
-    tables.config = replace(tables.config, ai_delay=0.0)  # the AI moves at once, as the bot's does
-    real, failures = tables.ai_turn, []
+    tables = tables_on(store, ai_delay=0.0)  # the AI moves at once, as the bot's does
+    real, failures = tables.play.ai_turn, []
 
     async def flaky(game_id, most):
         if len(failures) < 2:
@@ -137,26 +151,27 @@ async def test_an_ai_turn_that_fails_unexpectedly_is_tried_again(tables, store, 
             raise RuntimeError("the disk hiccupped")
         return await real(game_id, most)
 
-    monkeypatch.setattr(tables, "ai_turn", flaky)
+    monkeypatch.setattr(tables.play, "ai_turn", flaky)
     record = await new_game(tables, 2, ai=2)  # started: its AI seats move by themselves
     for _ in range(200):
         await asyncio.sleep(0.01)
         if (await store.games.load(record.id)).version > 0:
             break
     assert failures == [record.id, record.id] and (await store.games.load(record.id)).version > 0
+    await tables.stop()
 
 
 async def test_act_by_a_member_not_seated(tables, store):
     record = await new_game(tables, 2)
     before = await snapshot(store, record.id)
     with refused(NotSeated, match="not playing in Piratz #"):
-        await tables.act(member(4), record.id, some_legal(record))
+        await tables.play.act(member(4), record.id, some_legal(record))
     assert await snapshot(store, record.id) == before
 
 
 async def test_act_on_a_missing_game(tables):
     with refused(GameError, match="no game #404"):
-        await tables.act(member(0), 404, "reveal")
+        await tables.play.act(member(0), 404, "reveal")
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -166,22 +181,22 @@ async def test_act_out_of_turn_names_who_is_awaited(tables, store, n):
     other = (seat + 1) % n
     before = await snapshot(store, record.id)
     with pytest.raises(NotYourTurn) as info:
-        await tables.act(member(other), record.id, some_legal(record))
+        await tables.play.act(member(other), record.id, some_legal(record))
     assert NAMES[seat] in str(info.value) and NAMES[other] not in str(info.value)
     assert await snapshot(store, record.id) == before
 
 
 async def test_act_on_a_stale_board(tables, store):
     record = await new_game(tables, 2)
-    await tables.act(mover(record), record.id, some_legal(record), version=0)
-    record = await tables.get(record.id)
+    await tables.play.act(mover(record), record.id, some_legal(record), version=0)
+    record = await tables.cache.get(record.id)
     before, cached = await snapshot(store, record.id), clone(record.state)
     for version in (0, 2, 7):
         with pytest.raises(StaleBoard):
-            await tables.act(mover(record), record.id, some_legal(record), version=version)
+            await tables.play.act(mover(record), record.id, some_legal(record), version=version)
     assert await snapshot(store, record.id) == before
-    assert (await tables.get(record.id)).state == cached
-    await tables.act(mover(record), record.id, some_legal(record), version=1)
+    assert (await tables.cache.get(record.id)).state == cached
+    await tables.play.act(mover(record), record.id, some_legal(record), version=1)
     assert (await store.games.load(record.id)).version == 2
 
 
@@ -194,18 +209,18 @@ async def test_illegal_action_reports_the_engine_message_and_changes_nothing(tab
     before = await snapshot(store, record.id)
     pending = await store.outbox.pending()
     with pytest.raises(GameError) as info:
-        await tables.act(member(seat), record.id, text, version=0)
+        await tables.play.act(member(seat), record.id, text, version=0)
     assert type(info.value) is GameError and str(info.value) == str(engine.value) and str(info.value)
     assert await snapshot(store, record.id) == before
     assert await store.outbox.pending() == pending  # nothing owed either
-    assert (await tables.get(record.id)).version == 0
+    assert (await tables.cache.get(record.id)).version == 0
 
 
 async def test_concurrent_acts_on_the_same_version_apply_once(tables, store):
     record = await new_game(tables, 2)
     seat, text = to_act(record), some_legal(record)
     results = await asyncio.gather(
-        *(tables.act(member(seat), record.id, text, version=0) for _ in range(3)), return_exceptions=True
+        *(tables.play.act(member(seat), record.id, text, version=0) for _ in range(3)), return_exceptions=True
     )
     assert sum(isinstance(r, Applied) for r in results) == 1
     assert sum(isinstance(r, StaleBoard) for r in results) == 2
@@ -227,11 +242,11 @@ async def test_an_action_and_what_it_owes_commit_together(tables, store, monkeyp
 
     monkeypatch.setattr(OutboxRepo, "_inserts", broken)
     with pytest.raises(Exception, match="no_such_table"):
-        await tables.act(mover(record), record.id, some_legal(record))
+        await tables.play.act(mover(record), record.id, some_legal(record))
     monkeypatch.undo()
-    tables.forget(record.id)
+    tables.cache.forget(record.id)
     assert await snapshot(store, record.id) == before
-    applied = await tables.act(mover(record), record.id, some_legal(record))
+    applied = await tables.play.act(mover(record), record.id, some_legal(record))
     assert applied.record.version == 1
 
 
@@ -248,7 +263,7 @@ async def test_an_actions_commit_holds_the_write_lock_one_trip_and_still_tells_i
         record = await new_game(tables, 2)
         assert await store.seats.follow(record.id, 777, True)
         trips: list[str] = []
-        committing = Tables._commit
+        committing = Play.commit
 
         async def commit(self, *args, **kwargs):
             with sqlite_trips(store._db._conn) as calls:
@@ -257,8 +272,8 @@ async def test_an_actions_commit_holds_the_write_lock_one_trip_and_still_tells_i
                 finally:
                     trips.extend(calls)
 
-        monkeypatch.setattr(Tables, "_commit", commit)
-        applied = await tables.act(mover(record), record.id, some_legal(record))
+        monkeypatch.setattr(Play, "commit", commit)
+        applied = await tables.play.act(mover(record), record.id, some_legal(record))
         assert trips == ["_after"], trips  # the commit's own trip (the followers are the reader's)
         pending = await store.outbox.pending(game_id=record.id)
         dm = [r for r in pending if r.priority == FOLLOWERS]
@@ -285,7 +300,7 @@ async def test_more_actions_at_once_than_the_pool_has_connections_all_commit(tab
         return await followers(self, game_id)
 
     monkeypatch.setattr(SeatsRepo, "followers", slow)
-    moves = [tables.act(mover(r), r.id, some_legal(r)) for r in records]
+    moves = [tables.play.act(mover(r), r.id, some_legal(r)) for r in records]
     applied = await asyncio.wait_for(asyncio.gather(*moves), timeout=30)
     assert [a.record.version for a in applied] == [1] * len(records)
 
@@ -297,14 +312,14 @@ async def test_a_second_process_moving_the_game_makes_the_cache_stale(two_proces
     store1, store2, tables1, tables2 = two_processes
     record = await new_game(tables1, 2)
     seat, text = to_act(record), some_legal(record)
-    await tables2.act(member(seat), record.id, text)  # the other process acts first
+    await tables2.play.act(member(seat), record.id, text)  # the other process acts first
     # The same click reaching the first process: on a shared store it sees the newer revision and calls
     # the board out of date; otherwise the store's version check refuses the commit.
     with refused(StaleBoard, match="out of date" if store1.shared else "moved on"):
-        await tables1.act(member(seat), record.id, text, version=0)
+        await tables1.play.act(member(seat), record.id, text, version=0)
     assert await store1.games.actions(record.id) == [(1, seat, text)]
-    fresh = await tables1.get(record.id)  # the cache was dropped: the next attempt sees the real board
-    await tables1.act(mover(fresh), record.id, some_legal(fresh), version=1)
+    fresh = await tables1.cache.get(record.id)  # the cache was dropped: the next attempt sees the real board
+    await tables1.play.act(mover(fresh), record.id, some_legal(fresh), version=1)
     assert (await store2.games.load(record.id)).version == 2
 
 
@@ -313,25 +328,25 @@ async def test_a_process_reads_what_another_process_wrote(two_processes):
     if not store1.shared:
         pytest.skip("one process owns an SQLite file: its cache is the truth")
     record = await new_game(tables1, 2)
-    await tables2.act(mover(record), record.id, some_legal(record))
-    assert (await tables1.get(record.id)).version == 1  # no failed commit needed to notice
-    await tables2.set_place(record.id, message_id=77)
-    assert (await tables1.get(record.id)).message_id == 77
-    cached = await tables1.get(record.id)
-    assert await tables1.get(record.id) is cached  # unchanged: the cached copy serves
+    await tables2.play.act(mover(record), record.id, some_legal(record))
+    assert (await tables1.cache.get(record.id)).version == 1  # no failed commit needed to notice
+    await tables2.cache.set_place(record.id, message_id=77)
+    assert (await tables1.cache.get(record.id)).message_id == 77
+    cached = await tables1.cache.get(record.id)
+    assert await tables1.cache.get(record.id) is cached  # unchanged: the cached copy serves
 
 
 async def test_the_process_that_creates_a_game_runs_it(two_processes):
     _, _, tables1, tables2 = two_processes
     record = await new_game(tables1, 2, ai=2)
-    assert record.runner == "first" and record.runner_until == 10.0 + tables1.lease
-    assert tables1.runs(record) and not tables2.runs(record)
+    assert record.runner == "first" and record.runner_until == 10.0 + tables1.config.lease
+    assert tables1.cache.runs(record) and not tables2.cache.runs(record)
     # The other process can neither move for an AI seat nor time a decision out meanwhile.
-    assert await tables2.ai_turn(record.id, 1) is None
-    assert await tables2.time_out(record.id, to_act(record), version=0) is None
-    assert (await tables2.get(record.id)).version == 0
-    tables2.now.t = 10.0 + tables1.lease + 1  # the lease ran out (its process died): now it can
-    applied = await tables2.ai_turn(record.id, 1)
+    assert await tables2.play.ai_turn(record.id, 1) is None
+    assert await tables2.play.time_out(record.id, to_act(record), version=0) is None
+    assert (await tables2.cache.get(record.id)).version == 0
+    tables2.now.t = 10.0 + tables1.config.lease + 1  # the lease ran out (its process died): now it can
+    applied = await tables2.play.ai_turn(record.id, 1)
     assert applied is not None and applied.record.runner == "second"
 
 
@@ -339,11 +354,11 @@ async def test_a_members_action_hands_the_game_to_the_process_that_applied_it(tw
     store1, _, tables1, tables2 = two_processes
     record = await new_game(tables1, 2)
     tables2.now.t = 20.0
-    applied = await tables2.act(mover(record), record.id, some_legal(record))
-    assert (applied.record.runner, applied.record.runner_until) == ("second", 20.0 + tables2.lease)
+    applied = await tables2.play.act(mover(record), record.id, some_legal(record))
+    assert (applied.record.runner, applied.record.runner_until) == ("second", 20.0 + tables2.config.lease)
     stored = await store1.games.load(record.id)
-    assert (stored.runner, stored.runner_until) == ("second", 20.0 + tables2.lease)
-    assert not tables1.runs(stored)
+    assert (stored.runner, stored.runner_until) == ("second", 20.0 + tables2.config.lease)
+    assert not tables1.cache.runs(stored)
 
 
 async def test_a_process_delivers_what_it_wrote_and_takes_over_what_a_dead_one_left(two_processes):
@@ -361,14 +376,14 @@ async def test_a_process_delivers_what_it_wrote_and_takes_over_what_a_dead_one_l
 
 async def play_to_end(tables: Tables, game_id: int, rng: random.Random) -> int:
     """Random legal moves for every member and the AI's own for AI seats, until the game ends."""
-    record = await tables.get(game_id)
+    record = await tables.cache.get(game_id)
     moves = 0
     while record.status == "active":
         if record.seats[GAME.controller(record.state, to_act(record))].is_ai:
-            applied = await tables.ai_turn(game_id, 1)
+            applied = await tables.play.ai_turn(game_id, 1)
         else:
             action = rng.choice(GAME.legal_actions(record.state, to_act(record)))
-            applied = await tables.act(mover(record), game_id, action.encode(), version=record.version)
+            applied = await tables.play.act(mover(record), game_id, action.encode(), version=record.version)
         assert applied is not None
         record = applied.record
         moves += 1
@@ -390,8 +405,8 @@ async def test_replay_matches_the_snapshot_after_random_games(store):
         assert record.status == "finished"
         log = await store.games.actions(game_id)
         assert [seq for seq, _, _ in log] == list(range(1, record.version + 1))
-        replayed = await tables.replay(game_id)
-        assert record.state == replayed == await fresh.replay(game_id)
+        replayed = await tables.reads.replay(game_id)
+        assert record.state == replayed == await fresh.reads.replay(game_id)
         assert record.result == result_of(GAME, record.state, GAME.outcome(record.state), record.seats)
         assert record.result["winners"]
     await tables.stop()
@@ -457,12 +472,12 @@ async def test_resigned_seat_cannot_win_a_played_out_game(store):
     would_have_won = 0
     for _ in range(8):
         record = await new_game(tables, 3)
-        await tables.resign(member(0), record.id)
+        await tables.play.resign(member(0), record.id)
         await play_to_end(tables, record.id, rng)  # the AI plays seat 0 on
         done = await store.games.load(record.id)
         assert done.status == "finished" and 0 not in done.result["winners"] and done.result["winners"]
         assert done.result == result_of(GAME, done.state, GAME.outcome(done.state), done.seats)
-        assert done.state == await tables.replay(record.id)
+        assert done.state == await tables.reads.replay(record.id)
         would_have_won += 0 in GAME.outcome(done.state).winners
     assert would_have_won, "the rule was exercised: seat 0 topped the scores in some game"
     await tables.stop()
@@ -473,23 +488,23 @@ async def test_resigned_seat_cannot_win_a_played_out_game(store):
 
 async def test_resign_one_of_three(tables, store):
     record = await new_game(tables, 3)
-    after, ended = await tables.resign(member(1), record.id)
+    after, ended = await tables.play.resign(member(1), record.id)
     assert ended is False and after.status == "active"
     stored = await store.games.load(record.id)
     assert [s.resigned for s in stored.seats] == [False, True, False] and stored.seats[1].is_ai
     assert stored.version == record.version
     with refused(GameError, match="already resigned"):
-        await tables.resign(member(1), record.id)
+        await tables.play.resign(member(1), record.id)
     with pytest.raises(NotSeated):
-        await tables.resign(member(4), record.id)
+        await tables.play.resign(member(4), record.id)
     # the resigned member may no longer act (the AI plays the seat now)
     with refused(NotSeated, match="resigned"):
-        await tables.act(member(1), record.id, some_legal(stored))
+        await tables.play.act(member(1), record.id, some_legal(stored))
 
 
 async def test_resign_in_a_two_player_game_ends_it(tables, store):
     record = await new_game(tables, 2)
-    after, ended = await tables.resign(member(0), record.id)
+    after, ended = await tables.play.resign(member(0), record.id)
     assert ended is True and after.status == "finished"
     assert after.result["winners"] == [1] and after.result["reason"] == "resignation"
     # The summary names the player by seat, so that their name is shown escaped wherever it is read.
@@ -498,32 +513,32 @@ async def test_resign_in_a_two_player_game_ends_it(tables, store):
     assert stored.seats[0].resigned and stored.result == after.result
     assert await store.games.ids() == []
     with refused(GameError, match="is over"):
-        await tables.act(member(1), record.id, some_legal(stored))
+        await tables.play.act(member(1), record.id, some_legal(stored))
     with refused(GameError, match="already over"):
-        await tables.resign(member(1), record.id)
+        await tables.play.resign(member(1), record.id)
 
 
 async def test_resign_leaving_only_ai_seats_abandons(tables, store):
     record = await new_game(tables, 4, ai=2)
-    assert (await tables.resign(member(0), record.id))[1] is False  # one member is still in
-    after, ended = await tables.resign(member(1), record.id)
+    assert (await tables.play.resign(member(0), record.id))[1] is False  # one member is still in
+    after, ended = await tables.play.resign(member(1), record.id)
     assert ended is True and after.status == "abandoned" and after.result["winners"] == []
 
 
 async def test_last_seat_standing_wins_even_if_ai(tables, store):
     record = await new_game(tables, 3, ai=1)
-    await tables.resign(member(0), record.id)
-    after, ended = await tables.resign(member(1), record.id)
+    await tables.play.resign(member(0), record.id)
+    after, ended = await tables.play.resign(member(1), record.id)
     assert ended is True and after.status == "finished" and after.result["winners"] == [2]
 
 
 async def test_abandon(tables, store):
     record = await new_game(tables, 3)
     seat, text = to_act(record), some_legal(record)
-    await tables.act(member(seat), record.id, text)
+    await tables.play.act(member(seat), record.id, text)
     with refused(GameError, match="Only the game's host"):
-        await tables.abandon(member(1), record.id)
-    after = await tables.abandon(member(0), record.id)
+        await tables.play.abandon(member(1), record.id)
+    after = await tables.play.abandon(member(0), record.id)
     assert after.status == "abandoned"
     assert localize_tree(after.result) == {
         "winners": [],
@@ -535,31 +550,35 @@ async def test_abandon(tables, store):
     assert stored.version == 2 and await store.games.ids(status="abandoned") == [record.id]
     assert await store.games.in_place(2) == []
     with refused(GameError, match="already over"):
-        await tables.abandon(member(0), record.id)
+        await tables.play.abandon(member(0), record.id)
     assert await store.games.actions(record.id) == [(1, seat, text)]
     moderator = member(3, moderator=True)  # a member with Manage Threads may abandon another game
-    assert (await tables.abandon(moderator, (await new_game(tables, 2)).id)).status == "abandoned"
+    assert (await tables.play.abandon(moderator, (await new_game(tables, 2)).id)).status == "abandoned"
 
 
 async def test_only_the_most_recently_used_games_stay_in_memory(store):
     tables = tables_on(store, seed="lru", cached_games=3)
     records = [await new_game(tables, 2) for _ in range(5)]
     await idle(tables)  # their AI looks read them all again: the order is settled once they are done
-    assert len(tables._cache) == 3 and len(tables.locks) == 0  # no lock is kept for an idle game
+    assert len(tables.cache._records) == 3 and len(tables.play.locks) == 0  # no lock is kept for an idle game
     first = records[0]
-    again = await tables.get(first.id)  # read from the store again, the same game
+    assert tables.cache.cached(first.id) is None
+    again = await tables.cache.get(first.id)  # read from the store again, the same game
     assert again.id == first.id and again.state == first.state and again is not first
-    await tables.act(mover(again), first.id, some_legal(again))
+    await tables.play.act(mover(again), first.id, some_legal(again))
     await idle(tables)
-    assert list(tables._cache)[-1] == first.id and len(tables._cache) == 3
+    await new_game(tables, 2)  # one more: the least recently used goes, not the one just played
+    await idle(tables)
+    assert tables.cache.cached(first.id) is not None and len(tables.cache._records) == 3
     await tables.stop()
 
 
-async def test_only_the_most_recently_seen_members_languages_stay_in_memory(tables, store, monkeypatch):
-    monkeypatch.setattr("tables.service.LOCALES_KEPT", 2)
+async def test_only_the_most_recently_seen_members_languages_stay_in_memory(store, monkeypatch):
+    monkeypatch.setattr("tables.languages.LOCALES_KEPT", 2)
+    languages = Languages(store, Clock())
     for i, locale in enumerate(("de", "en-US", "de")):
-        await tables.seen(member(i, locale=locale))
-    assert dict(tables._locales) == {USERS[1]: "en", USERS[2]: "de"}
-    assert await tables.member_language(USERS[0]) == "de"  # forgotten here, read from the store again
-    assert list(tables._locales) == [USERS[2], USERS[0]]
-    assert await tables.member_language(USERS[3]) == "en"  # never seen: English
+        await languages.seen(member(i, locale=locale))
+    assert dict(languages._locales) == {USERS[1]: "en", USERS[2]: "de"}
+    assert await languages.member(USERS[0]) == "de"  # forgotten here, read from the store again
+    assert set(languages._locales) == {USERS[2], USERS[0]}
+    assert await languages.member(USERS[3]) == "en"  # never seen: English

@@ -15,7 +15,7 @@ from games.core import clone
 from games.i18n import localize
 from games.registry import GAMES
 from games.simulate import next_actor
-from tables.authority import Caller, GameError, NotYourTurn
+from tables.authority import Caller, GameError, NotYourTurn, may_decide
 from tables.outbox import Message
 from tables.results import result_of
 from tables.words import HERE, result_line, scores_line, shown
@@ -49,13 +49,13 @@ async def test_a_game_is_out_of_reach_from_another_server(tables, store):
     record = await new_game(tables, 2)
     stranger = member(0, guild=OTHER_GUILD)  # Anne herself, asking from another server
     calls = [
-        tables.act(stranger, record.id, some_legal(record)),
-        tables.follow(member(4, guild=OTHER_GUILD), record.id),
-        tables.repost(member(4, guild=OTHER_GUILD), record.id),
-        tables.offer_seat(member(0, guild=OTHER_GUILD), record.id, "2", member(5, guild=OTHER_GUILD)),
-        tables.private_view(stranger, record.id),
-        tables.resign(stranger, record.id),
-        tables.abandon(member(0, guild=OTHER_GUILD, moderator=True), record.id),
+        tables.play.act(stranger, record.id, some_legal(record)),
+        tables.seats.follow(member(4, guild=OTHER_GUILD), record.id),
+        tables.places.repost(member(4, guild=OTHER_GUILD), record.id),
+        tables.seats.offer(member(0, guild=OTHER_GUILD), record.id, "2", member(5, guild=OTHER_GUILD)),
+        tables.moves.private_view(stranger, record.id),
+        tables.play.resign(stranger, record.id),
+        tables.play.abandon(member(0, guild=OTHER_GUILD, moderator=True), record.id),
         tables.lobbies.rematch(stranger, record.id),
     ]
     pending = await store.outbox.pending()
@@ -69,10 +69,10 @@ async def test_a_game_is_out_of_reach_from_another_server(tables, store):
 async def test_in_direct_messages_only_its_members_reach_a_game(tables):
     record = await new_game(tables, 2)
     with refused(GameError, match="no game"):
-        await tables.follow(member(4, guild=None), record.id)
-    view = await tables.private_view(member(1, guild=None), record.id)
+        await tables.seats.follow(member(4, guild=None), record.id)
+    view = await tables.moves.private_view(member(1, guild=None), record.id)
     assert "Your private view" in view.content and "\ue000" not in view.content  # the link is filled in
-    applied = await tables.act(Caller(USERS[to_act(record)], "x", None), record.id, some_legal(record))
+    applied = await tables.play.act(Caller(USERS[to_act(record)], "x", None), record.id, some_legal(record))
     assert applied.record.version == 1
 
 
@@ -84,19 +84,19 @@ async def test_a_seat_is_offered_only_to_a_member_of_the_games_server_without_a_
         ("Bart", Caller(777, "Bot", GUILD, bot=True), "is a bot account"),
     ]:
         with refused(GameError, match=why):
-            await tables.offer_seat(member(0), record.id, name, who)
+            await tables.seats.offer(member(0), record.id, name, who)
     with refused(GameError, match="Only the seat's player"):
-        await tables.offer_seat(member(4), record.id, "Bart", member(5))
+        await tables.seats.offer(member(4), record.id, "Bart", member(5))
 
 
 async def test_one_seat_offered_to_two_members_accepted_at_once_goes_to_one(tables, store):
     record = await new_game(tables, 2)
     for who in (4, 5):
-        await tables.offer_seat(member(1), record.id, "Bart", member(who))
+        await tables.seats.offer(member(1), record.id, "Bart", member(who))
     at = int(tables.now())
     answers = await asyncio.gather(
         *(
-            tables.answer_seat(
+            tables.seats.answer(
                 member(who), record.id, 1, user_id=USERS[who], holder=USERS[1], at=at, take=True, message=None
             )
             for who in (4, 5)
@@ -115,18 +115,18 @@ async def test_a_record_forgotten_while_its_revision_is_read_is_read_again(table
     # On a shared database, get() checks its cached record's revision (an await); a change made meanwhile
     # by another task of this process forgets the record. get() must neither fail nor return the old one.
     record = await new_game(tables, 2)
-    await tables.get(record.id)
+    await tables.cache.get(record.id)
     revision = type(store.games).revision
 
     async def changed_meanwhile(games, game_id):
-        tables.forget(game_id)
+        tables.cache.forget(game_id)
         return await revision(games, game_id)
 
     monkeypatch.setattr(type(store), "shared", property(lambda self: True))
     monkeypatch.setattr(type(store.games), "revision", changed_meanwhile)
-    again = await tables.get(record.id)
+    again = await tables.cache.get(record.id)
     assert again.id == record.id and again is not record
-    assert tables._cache[record.id] is again
+    assert tables.cache.cached(record.id) is again
 
 
 async def test_an_offer_is_answered_only_by_its_member_and_expires(tables):
@@ -134,10 +134,10 @@ async def test_an_offer_is_answered_only_by_its_member_and_expires(tables):
     at = int(tables.now())
     kwargs = {"user_id": USERS[4], "holder": USERS[1], "at": at, "take": True, "message": None}
     with refused(GameError, match="for someone else"):
-        await tables.answer_seat(member(5), record.id, 1, **kwargs)
+        await tables.seats.answer(member(5), record.id, 1, **kwargs)
     tables.now.t += tables.config.invite_ttl + 1
     with refused(GameError, match="expired"):
-        await tables.answer_seat(member(4), record.id, 1, **kwargs)
+        await tables.seats.answer(member(4), record.id, 1, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------- rematches
@@ -145,7 +145,7 @@ async def test_an_offer_is_answered_only_by_its_member_and_expires(tables):
 
 async def finished_duel(tables) -> int:
     record = await new_game(tables, 2)
-    await tables.resign(member(1), record.id)
+    await tables.play.resign(member(1), record.id)
     return record.id
 
 
@@ -169,7 +169,7 @@ async def test_both_players_clicking_rematch_at_once_start_one_game(tables, stor
     (lobby,) = [lobby for lobby in [await store.lobbies.rematch_of(game_id)] if lobby]
     assert lobby.status == "started" and lobby.game_id is not None
     again = await asyncio.gather(tables.lobbies.rematch(member(0), game_id), return_exceptions=True)
-    rematch = await tables.get(lobby.game_id)
+    rematch = await tables.cache.get(lobby.game_id)
     # Clicked again: the answer links to where the rematch is played (its channel until its thread opens).
     assert isinstance(again[0], GameError) and f"<#{rematch.place_id}>" in str(again[0])
 
@@ -208,11 +208,11 @@ async def test_the_mover_is_told_why_it_waits_while_another_rat_flees(tables, st
     roll(position, 0, 5, 2)  # a trap of seat 0's roll falls on seat 1's rat: seat 1 decides where it flees
     fleeing = replace(record, state=position)
     with pytest.raises(NotYourTurn) as caught:
-        tables.seats_to_act(fleeing, user_id=USERS[0])
+        may_decide(fleeing, USERS[0])
     assert localize(str(caught.value)) == (
         f"A trap of your roll fell on {NAMES[1]}'s rat: it flees first, then your turn goes on."
     )
-    assert tables.seats_to_act(fleeing, user_id=USERS[1]) == [1]
+    assert may_decide(fleeing, USERS[1]).seats == (1,)
 
 
 async def test_a_full_table_takes_one_of_two_late_joiners(tables, store):
@@ -248,7 +248,7 @@ async def test_names_never_ping_or_format_in_what_the_service_writes(tables, sto
     (lobby,) = await store.lobbies.open()
     await tables.lobbies.click(mallory, lobby.id, "accept")
     game_id = (await store.games.ids())[0]
-    await tables.resign(mallory, game_id)
+    await tables.play.resign(mallory, game_id)
     rows = await owed(tables)
     texts = "\n".join(message.content for *_rest, message, _payload in rows)
     assert f"<@{victim}>" not in texts and "@everyone" not in texts.replace("@\u200beveryone", "")
@@ -266,7 +266,7 @@ async def test_a_board_notifies_a_member_when_the_decision_passes_from_another_m
     await deliver_all(tables)
     first = to_act(record)
     while to_act(record) == first:
-        record = (await tables.act(mover(record), record.id, some_legal(record))).record
+        record = (await tables.play.act(mover(record), record.id, some_legal(record))).record
     notified = [m.notifies for m in boards(await owed(tables, record.id))]
     assert notified[:-1] == [[]] * (len(notified) - 1)  # while the first player went on: nobody
     assert notified[-1] == [USERS[to_act(record)]]  # the turn passed: the other player
@@ -276,26 +276,26 @@ async def test_the_ai_handing_the_turn_back_notifies_nobody_until_a_member_was_a
     record = await new_game(tables, 2, ai=1)
     game = record.id
     for step in range(40):  # noqa: B007  (how far it went is checked below)
-        record = await tables.get(game)
+        record = await tables.cache.get(game)
         if record.status != "active":
             break
         if record.seats[to_act(record)].is_ai:
-            await tables.ai_turn(game, 12)
+            await tables.play.ai_turn(game, 12)
         else:
             tables.now.t += 1
-            await tables.act(mover(record), game, some_legal(record))
+            await tables.play.act(mover(record), game, some_legal(record))
     assert step > 5
     assert all(m.notifies == [] for m in boards(await owed(tables, game)))
     await deliver_all(tables)
     # Anne played her turn long ago: when the AI hands it back now, she is notified.
-    record = await tables.get(game)
+    record = await tables.cache.get(game)
     while record.status == "active" and not record.seats[to_act(record)].is_ai:
-        record = (await tables.act(mover(record), game, some_legal(record))).record
+        record = (await tables.play.act(mover(record), game, some_legal(record))).record
     if record.status == "active":
         tables.now.t += 121
-        await tables.ai_turn(game, 12)
+        await tables.play.ai_turn(game, 12)
         latest = boards(await owed(tables, game))[-1]
-        record = await tables.get(game)
+        record = await tables.cache.get(game)
         assert record.status != "active" or latest.notifies == [USERS[0]]
 
 
@@ -303,7 +303,7 @@ async def test_a_board_posted_again_notifies_nobody(tables):
     record = await new_game(tables, 2)
     await deliver_all(tables)
     for _ in range(3):
-        await tables.repost(member(4), record.id)  # a spectator asks for the board
+        await tables.places.repost(member(4), record.id)  # a spectator asks for the board
     reposts = boards(await owed(tables, record.id))
     assert len(reposts) == 3 and all(m.notifies == [] for m in reposts)
 
@@ -314,7 +314,7 @@ async def test_a_board_posted_again_notifies_nobody(tables):
 async def test_a_finishing_action_owes_the_board_final_message_result_line_and_archiving(tables, store):
     record = await new_game(tables, 2)
     await deliver_all(tables)
-    await tables.resign(member(1), record.id)
+    await tables.play.resign(member(1), record.id)
     rows = await owed(tables, record.id)
     kinds = [(lane.split(":")[0], kind) for lane, kind, _m, _p in rows]
     assert kinds == [("game", "post"), ("game", "post"), ("game", "post"), ("archive", "archive")]
@@ -415,7 +415,7 @@ async def test_what_the_service_writes_reads_in_german_with_its_counts(tables, s
     assert "1 KI-Platz" in lobby and "Zugzeit: 1 Stunde" in lobby and "Alle dürfen mitspielen!" in lobby
     await deliver_all(tables)
     record = await new_game(tables, 2)
-    await tables.resign(member(0), record.id)
+    await tables.play.resign(member(0), record.id)
     german = [
         Message.from_json(r.payload["message"]).written("de").content
         for r in await tables.store.outbox.pending(game_id=record.id)
@@ -424,5 +424,5 @@ async def test_what_the_service_writes_reads_in_german_with_its_counts(tables, s
     assert "🏳️ Anne hat aufgegeben." in german
     assert any("ist vorbei.** Anne hat aufgegeben.\nSpielende: durch Aufgabe entschieden." in t for t in german)
     with refused(GameError, match="already over") as caught:
-        await tables.resign(member(1), record.id)
+        await tables.play.resign(member(1), record.id)
     assert localize(str(caught.value), "de") == "Diese Partie ist schon vorbei."

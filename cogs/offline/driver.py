@@ -29,7 +29,7 @@ from tables.menus import LABELS
 from tables.seating import seat_names
 
 if TYPE_CHECKING:
-    from tables.service import GameRecord, SeatRecord
+    from data.store import GameRecord, SeatRecord
 
 DEMO_NAMES = ("Anne", "Ben", "Calico", "Dara", "Edda")
 
@@ -94,10 +94,10 @@ class SimTable:
         return result
 
     async def record(self, game_id: int) -> GameRecord:
-        return await self.bot.tables.get(game_id)
+        return await self.bot.tables.cache.get(game_id)
 
     async def latest_game(self) -> GameRecord:
-        ids = await self.bot.tables.game_ids()
+        ids = await self.bot.tables.cache.game_ids()
         assert ids, "no active game"
         return await self.record(ids[-1])
 

@@ -102,11 +102,11 @@ class LocalTable:
     async def place(self) -> simcord.builders.ChannelHandle | None:
         """Where the newest game of the session is played (its thread once opened), if the page presents
         another place."""
-        newest = max(await self.bot.tables.game_ids(), default=0)
+        newest = max(await self.bot.tables.cache.game_ids(), default=0)
         self._newest = max(newest, self._newest)
         if not self._newest:
             return None
-        place = self.table.place(await self.bot.tables.get(self._newest))
+        place = self.table.place(await self.bot.tables.cache.get(self._newest))
         return place if place.id != self.preview.channel.id else None
 
 
@@ -195,8 +195,8 @@ async def _resume(table: SimTable, session: LocalTable) -> bool:
     which is gone with it: the game moves to the channel and says so). Whether there was one."""
     tables = session.bot.tables
     resumed = False
-    for game_id in await tables.game_ids():
-        record = await tables.get(game_id)
+    for game_id in await tables.cache.game_ids():
+        record = await tables.cache.get(game_id)
         seated = [m for m in table.members.values() if record.seat_of(m.id) is not None]
         if seated:
             await seated[0].slash(table.channel, f"{record.kind} board", game=game_id)

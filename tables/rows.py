@@ -1,0 +1,267 @@
+"""Delivering each kind of outbox row (:class:`Rows`): what the delivery loop (:mod:`tables.delivery`) hands
+over to the sender, the cogs' Discord adapter, row by row.
+
+* A post goes where its game is played now, in its server's language; an older board overtaken by a newer
+  one is posted as its lines only (nothing said is dropped), and the old board's buttons go as the new one
+  is posted. A post that finds its thread deleted moves the game to its channel and is tried there.
+* A member's private view is one direct message, edited in place; sent anew when they must decide and asked
+  for reminders, when it is gone, or when Discord has used up its edits (older than an hour); a newer view
+  queued behind it takes its notes.
+* A lobby's edit waits for its message to be posted; an older edit of a message a newer one follows is
+  skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+
+from data.outbox import Entry
+from data.store import Store
+from games.i18n import T, localize
+from tables import notices, outbox, words
+from tables.authority import GameError
+from tables.cache import GameCache
+from tables.languages import Languages
+from tables.outbox import Message
+from tables.places import Places
+from tables.sending import EditsUsedUp, Gone, Permanent, Sender, Transient, nonce
+
+log = logging.getLogger("tables.delivery")
+
+
+class Rows:
+    """Delivers one outbox row of each kind through a sender, saying how it went: ``("done", result)``,
+    ``("dropped", why)``; or raises what Discord refused (:class:`~tables.delivery.Transient`,
+    :class:`~tables.delivery.Permanent`)."""
+
+    def __init__(
+        self, store: Store, cache: GameCache, languages: Languages, places: Places, now: Callable[[], float]
+    ) -> None:
+        self.store = store
+        self.outbox = store.outbox
+        self.cache = cache
+        self.languages = languages
+        self.places = places
+        self.now = now
+
+    async def here(self, entry: Entry) -> Entry:
+        """The row with the link to where its game is played now in place of :data:`tables.words.HERE`."""
+        content = entry.payload.get("message", {}).get("content", "")
+        if words.HERE not in content:
+            return entry
+        message = {
+            **entry.payload["message"],
+            "content": words.linked(content, await self.cache.get(entry.game_id or 0)),
+        }
+        return replace(entry, payload={**entry.payload, "message": message})
+
+    async def _language(self, user_id: int | None, game_id: int | None) -> str:
+        """The language of a message to member ``user_id`` (``None``: in the place of game ``game_id``)."""
+        if user_id is not None:
+            return await self.languages.member(user_id)
+        return await self.languages.server((await self.cache.get(game_id)).guild_id if game_id else None)
+
+    async def post(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+        message = Message.from_json(p["message"])
+        if p["to"] == "channel":
+            if p.get("result_of") is not None and (await self.cache.get(p["result_of"])).thread_id is None:
+                return "dropped", "the game has no thread: its channel has the final message"
+            message = message.written(await self.languages.server(p.get("guild")))
+            message_id = await sender.post(p["channel"], p.get("guild"), message, nonce=nonce(entry))
+            if p.get("lobby") is not None:
+                await self.store.lobbies.set_message(p["lobby"], message_id)
+            return "done", str(message_id)
+        record = await self.cache.get(entry.game_id or 0)
+        channel = record.place_id
+        board = p.get("board")
+        later = [e for e in await self.outbox.later(entry, "post") if "board" in e.payload] if board is not None else []
+        if later:
+            # A newer board follows: what happened is posted, but not how the game stood (its image, its
+            # buttons and its status lines would be stale). Whom it notified, the newer one does.
+            newer = later[0]
+            notifies = sorted({*message.notifies, *newer.payload["message"]["notifies"]})
+            await self.outbox.replace_payload(
+                newer.id, {**newer.payload, "message": {**newer.payload["message"], "notifies": notifies}}
+            )
+            kept = message.content.split("\n")[: -p.get("status", 0) or None]
+            if not kept:
+                return "dropped", f"overtaken by row {newer.id}"
+            board, message = None, Message("\n".join(kept))
+        if record.thread_id is None and p.get("title"):
+            content = f"{p['title']}\n{message.content}"
+            message = Message(content, message.images, message.log, message.components, message.notifies)
+        old = record.message_id if board is not None or p.get("strip_board") else None
+        message = message.written(await self.languages.server(record.guild_id))
+        try:
+            if old is None:
+                message_id = await sender.post(channel, record.guild_id, message, nonce=nonce(entry))
+            else:  # the old board's buttons go while the new one (or the final message) is posted
+                message_id, _ = await asyncio.gather(
+                    sender.post(channel, record.guild_id, message, nonce=nonce(entry)),
+                    self._strip(sender, channel, old),
+                )
+        except Gone:
+            if record.thread_id is None:
+                raise
+            await self.places.lose_thread(record.thread_id, board=False)
+            raise Transient("the game's thread is gone: posting in its channel instead") from None
+        if board is not None:
+            await self.cache.set_place(record.id, message_id=message_id)
+        return "done", str(message_id)
+
+    async def privates(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        """Write what a step owes members privately (:func:`tables.notices.private`), closing this row in
+        the same transaction: done once, whatever happens to the process."""
+        record = await self.cache.get(entry.game_id or 0)
+        notes = {int(p): lines for p, lines in entry.payload["notes"].items()}
+        async with self.store.transaction() as db:
+            owed = await notices.private(db, self.cache.spec(record), record, notes)
+            # Written with the commit, in its trip on SQLite (as are the markers): the write lock is held
+            # for the reads the views need, if any, and the commit.
+            db.outbox.write_later(owed, now=self.now())
+            db.outbox.settle_later(entry.id, "done", f"{len(owed)} rows", now=self.now())
+        return "done", f"{len(owed)} rows"
+
+    async def edit(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+
+        def target(payload: dict) -> tuple:
+            return payload.get("lobby"), payload.get("message_id")
+
+        if any(target(later.payload) == target(p) for later in await self.outbox.later(entry, "edit")):
+            return "dropped", "a newer edit of this message follows"
+        message = Message.from_json(p["message"])
+        if p.get("lobby") is not None:
+            lobby = await self.store.lobbies.load(p["lobby"])
+            if lobby is None or lobby.message_id is None:
+                if await self._waiting_for_lobby(p["lobby"]):
+                    raise Transient("the lobby's message is not posted yet", 1.0)
+                return "dropped", "the lobby has no message"
+            channel, message_id = lobby.channel_id, lobby.message_id
+            lang = await self.languages.server(lobby.guild_id)
+        else:
+            channel, message_id = p["channel"], p["message_id"]
+            lang = await self._language(p.get("user"), entry.game_id)
+        message = message.written(lang)
+        try:
+            if p.get("user") is not None:
+                await sender.edit_direct(p["user"], message_id, message)
+            else:
+                await sender.edit(channel, message_id, message)
+        except Gone:
+            return "dropped", "the message is gone"
+        except EditsUsedUp:
+            return "dropped", "the message is older than an hour and its edits are used up"
+        return "done", str(message_id)
+
+    async def dm(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+        message = Message.from_json(p["message"]).written(await self.languages.member(p["user"]))
+        return "done", str(await sender.direct(p["user"], message, nonce=nonce(entry)))
+
+    async def hand(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        """A member's one private message of a game: edited in place, or sent anew when they must decide and
+        asked for reminders (``fresh``) or when it is gone. A newer view queued behind it takes its notes."""
+        p = entry.payload
+        later = await self.outbox.later(entry, "hand")
+        if later:
+            newer = later[0]
+            await self.outbox.replace_payload(
+                newer.id,
+                {
+                    **newer.payload,
+                    "notes": [*p["notes"], *newer.payload["notes"]],
+                    "fresh": p["fresh"] or newer.payload["fresh"],
+                },
+            )
+            return "dropped", f"overtaken by row {newer.id}"
+        game_id, player, user = entry.game_id or 0, p["player"], p["user"]
+        message = Message.from_json(p["message"])
+        head = [f"• {note}" for note in p["notes"]]
+        if p["fresh"]:
+            head.insert(0, "⏰ " + T("Your turn: {link}", link=words.place_link(await self.cache.get(game_id))))
+        if head:
+            content = "\n".join(head) + "\n" + message.content
+            message = Message(content, message.images)
+        message = message.written(await self.languages.member(user))
+        kept = await self.outbox.marker(game_id, player, "hand_message")
+        if kept is not None and not p["fresh"]:
+            try:
+                await sender.edit_direct(user, int(kept), message)
+                return "done", kept
+            except (Gone, EditsUsedUp):
+                pass  # deleted, or no longer editable (older than an hour: Discord's edits used up): a new one
+        message_id = await sender.direct(user, message, nonce=nonce(entry))
+        await self.outbox.set_marker(game_id, player, "hand_message", str(message_id))
+        return "done", str(message_id)
+
+    async def thread(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        p = entry.payload
+        game_id = entry.game_id or 0
+        origin = None
+        if p.get("lobby") is not None:
+            lobby = await self.store.lobbies.load(p["lobby"])
+            origin = lobby.message_id if lobby is not None else None
+            if origin is None and await self._waiting_for_lobby(p["lobby"]):
+                raise Transient("the lobby's message is not posted yet", 1.0)
+        elif p.get("entry") is not None:
+            # The announcement before this row in its lane was delivered (or given up) already.
+            result = await self.outbox.result(p["entry"])
+            origin = int(result) if result else None
+        shared = any(g != game_id for g in await self.store.games.in_place(p["channel"]))
+        record = await self.cache.get(game_id)
+        name = localize(p["name"], await self.languages.server(record.guild_id))[:100]
+        # A thread has no nonce: a try after one whose answer was lost looks for the thread it may have made.
+        since = entry.created_at if entry.attempts else None
+        thread_id = await sender.thread(p["channel"], name, message_id=origin, shared=shared, made_since=since)
+        if thread_id is None:
+            return "done", None
+        await self.cache.set_place(game_id, thread_id=thread_id)
+        return "done", str(thread_id)
+
+    async def archive(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        record = await self.cache.get(entry.game_id or 0)
+        if record.thread_id is None:
+            return "dropped", "the game has no thread"
+        try:
+            await sender.archive(record.thread_id)
+        except Gone:
+            return "dropped", "the thread is gone"
+        return "done", str(record.thread_id)
+
+    async def _waiting_for_lobby(self, lobby_id: int) -> bool:
+        """Whether the lobby's message is still owed (its post has not been delivered or given up yet)."""
+        pending = await self.store.outbox.pending(lane=outbox.lobby_lane(lobby_id))
+        return any(e.kind == "post" for e in pending)
+
+    async def _strip(self, sender: Sender, channel: int, message_id: int) -> None:
+        """Take an old board's buttons away; a failure costs only a stale button, which says so when used."""
+        try:
+            await sender.strip(channel, message_id)
+        except (Transient, Permanent) as exc:
+            log.info("Could not remove the buttons of message %s: %s", message_id, exc)
+
+    async def closed_dms(self, game_id: int, user_id: int) -> bool:
+        """Say once in the game's thread that a player's DMs are closed, pointing at **My hand**; whether it is
+        owed now."""
+        try:
+            record = await self.cache.get(game_id)
+        except GameError:
+            return False
+        player = record.seat_of(user_id)
+        if player is None or await self.outbox.marker(game_id, player, "dm_closed") is not None:
+            return False
+        log.info("Game %s: %s has closed DMs", game_id, user_id)
+        text = T(
+            "{member} I can't send you direct messages, so use the **My hand** button or the `hand` command here "
+            "for your private view.",
+            member=words.mention(user_id),
+        )
+        async with self.store.transaction() as db:
+            await db.outbox.set_marker(game_id, player, "dm_closed", "50007")
+            await db.outbox.add([outbox.to_place(game_id, Message(text, notifies=[user_id]))], now=self.now())
+        return True
