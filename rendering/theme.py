@@ -99,9 +99,22 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 
 
 # ------------------------------------------------------------------ fonts and text
-MIN_TEXT = 24
-"""The smallest text on a board, in px. Boards are about 1,100 px wide and a phone in portrait shows them
-about 400 px wide: 24 px text is then 8.5 px high, the least that stays readable."""
+PHONE_WIDTH = 400
+"""How wide a phone in portrait shows an image, in px."""
+PHONE_TEXT = 9
+"""The least text size, in px, that stays readable on that phone."""
+
+
+def readable(size: int, width: int) -> bool:
+    """Whether text of ``size`` px on an image ``width`` px wide is still :data:`PHONE_TEXT` px on a phone
+    that shows the image :data:`PHONE_WIDTH` px wide."""
+    return size * PHONE_WIDTH >= PHONE_TEXT * width
+
+
+MAX_WIDTH = 1140
+"""The widest image a game draws: every board, hand and final sheet is 1,100–1,140 px wide (portrait)."""
+MIN_TEXT = math.ceil(PHONE_TEXT * MAX_WIDTH / PHONE_WIDTH)
+"""The smallest text on any image, in px (26): readable (:func:`readable`) on the widest of them."""
 
 
 @lru_cache(maxsize=64)
@@ -633,6 +646,194 @@ def title(canvas: Image.Image, xy: tuple[int, int], icon_img: Image.Image, s: st
     fnt = font(size, bold=True)
     text(canvas, (x + icon_img.width + 6, y + icon_img.height / 2), s, fnt, GOLD, anchor="lm", shadow=(0, 0, 0))
     return x + icon_img.width + 6 + text_width(s, fnt)
+
+
+# ------------------------------------------------------------------ the top band
+TITLE_Y = 12
+"""Where an image's title row starts (the top of its 52 px icon)."""
+TITLE_SIZE = 44
+BAND_Y = 76
+"""Where the top band's status line starts, under the title row."""
+BAND_H = 82
+"""The status line's height: room for two lines, so that it is the same in every game and on every board of
+one (one line sits in its middle)."""
+BAND_LINE = 34
+BAND_TEXT = 30
+"""The status line's text size, shrunk down to :data:`MIN_TEXT` before it takes a second line."""
+BAND_MARK = 64
+"""The room left of the status for its marker (an arrow, the deciders' colours, a crown)."""
+TOP = BAND_Y + BAND_H + 18
+"""Where what follows the top band starts."""
+NIGHT: RGB = (14, 34, 48)
+"""Fill of the dark panels: recent events, the band of a decision shared by several players."""
+
+
+class Tag(NamedTuple):
+    """A pill after an image's title (the round, a variant); ``warn``: in red with a skull (the last round)."""
+
+    text: str
+    warn: bool = False
+
+
+def heading(canvas: Image.Image, icon_img: Image.Image, game: str, tags: Sequence[Tag], *, x: int, width: int) -> None:
+    """The first row of the top band, the same in every game: ``icon_img`` (52 px), the ``game``'s title in
+    gold and its ``tags``, within ``width`` px from ``x``. Long words shrink the title, then condense the
+    tags."""
+    for size, condensed in ((TITLE_SIZE, False), (38, False), (38, True), (32, True)):
+        tag_font = font(MIN_TEXT, bold=True, condensed=condensed)
+        tags_w = sum(text_width(tag.text, tag_font) + 42 + 36 * tag.warn + 12 for tag in tags)
+        if icon_img.width + 6 + text_width(game, font(size, bold=True)) + 20 + tags_w <= width:
+            break
+    end = title(canvas, (x, TITLE_Y), icon_img, game, size)
+    tx = round(end) + 20
+    for tag in tags:
+        fill, ink = (DANGER, (255, 255, 255)) if tag.warn else ((24, 64, 84), FOAM)
+        skull = icon("skull", 30) if tag.warn else None
+        box = pill(
+            canvas,
+            (tx, TITLE_Y + 5),
+            tag.text,
+            tag_font,
+            fill,
+            ink,
+            border=None if tag.warn else GOLD,
+            icon_img=skull,
+            height=42,
+        )
+        tx = box[2] + 12
+
+
+@lru_cache(maxsize=256)
+def band_lines(status: str, width: int) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+    """``status`` as a top band ``width`` px wide draws it: on one line (shrunk down to :data:`MIN_TEXT`),
+    else on two, never cut."""
+    return fit_lines(status, width - BAND_MARK - 20, BAND_TEXT, 2)
+
+
+@image_cache
+def band(status: str, width: int, seats: tuple[int, ...] = (), over: bool = False) -> Image.Image:
+    """The top band's status line, the same in every game: whose decision it is and what (``status``, names
+    written out), in the colour of the one seat in ``seats`` that decides, with an arrow; shared by several,
+    on the night blue with a disc in each one's colour; ``over``: the game's result in gold, with a crown.
+    Framed in the highlight while someone decides."""
+    lines, fnt = band_lines(status, width)
+    if len(seats) == 1:
+        colour = PLAYER_COLOURS[seats[0] % len(PLAYER_COLOURS)]
+        fill, ink = colour.fill, colour.text
+    else:
+        fill, ink = NIGHT, GOLD if over else HIGHLIGHT
+    edge = GOLD_DEEP if over or not seats else HIGHLIGHT
+    img = rounded(width, BAND_H, 20, fill, edge, 3).copy()
+    mid = BAND_H / 2
+    if over:
+        paste(img, icon("crown", 40), (BAND_MARK / 2 + 4, mid), "mm")
+    elif len(seats) == 1:
+        text(img, (24, mid), "▶", font(BAND_TEXT, bold=True), ink, anchor="lm")
+    elif seats:
+        step = min(18, (BAND_MARK - 46) // (len(seats) - 1))
+        for n, seat in enumerate(seats):
+            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+            d = rounded(26, 26, 13, colour.fill, colour.edge, 2)
+            paste(img, d, (14 + n * step, mid - 13))
+    for n, line in enumerate(lines):
+        text(img, (BAND_MARK, mid + (n - (len(lines) - 1) / 2) * BAND_LINE), line, fnt, ink, anchor="lm")
+    return img
+
+
+def top_band(
+    canvas: Image.Image,
+    icon_img: Image.Image,
+    game: str,
+    tags: Sequence[Tag],
+    status: str,
+    *,
+    x: int,
+    width: int,
+    seats: Sequence[int] = (),
+    over: bool = False,
+) -> None:
+    """The top band of a board or a hand, in the same place and style in every game: the :func:`heading`
+    row, then the :func:`band` saying whose decision it is and what. What follows starts at :data:`TOP`."""
+    heading(canvas, icon_img, game, tags, x=x, width=width)
+    paste(canvas, band(status, width, tuple(seats), over), (x, BAND_Y))
+
+
+# ------------------------------------------------------------------ recent events and the legend
+EVENT_SIZE = MIN_TEXT + 2
+EVENT_LINE_H = 36
+LEGEND_ROW_H = 40
+LEGEND_GAP = 22
+"""Between two entries of a legend's row."""
+EVENTS_PAD = 22
+"""From the events panel's sides to its words."""
+
+
+@lru_cache(maxsize=128)
+def event_lines(events: tuple[str, ...], width: int, most: int = 3) -> tuple[tuple[str, ...], ...]:
+    """Each of the recent ``events`` (names written out) as the lines :func:`draw_events` gives it in an
+    events panel ``width`` px wide, up to ``most`` lines an event."""
+    fnt = font(EVENT_SIZE)
+    return tuple(wrap(" ".join(event.split()), fnt, width - 2 * EVENTS_PAD - 26, most) for event in events)
+
+
+Legend = Sequence[Sequence[tuple[Image.Image, str]]]
+"""A legend: groups of ``(icon, what it means)`` entries, each group starting a row of its own."""
+
+
+def legend_height(groups: Legend, width: int) -> int:
+    """The rows a legend takes in an events panel ``width`` px wide."""
+    room = width - 2 * EVENTS_PAD
+    return sum(len(legend_rows(entries, font(MIN_TEXT), room, LEGEND_GAP)) for entries in groups)
+
+
+def events_height(lines: int, legend_rows: int) -> int:
+    """The height of an events panel with room for ``lines`` lines of events and ``legend_rows`` of legend."""
+    return 20 + lines * EVENT_LINE_H + (28 + legend_rows * LEGEND_ROW_H if legend_rows else 0)
+
+
+def events_panel(canvas: Image.Image, xy: tuple[int, int], width: int, lines: int, groups: Legend) -> None:
+    """The panel of the recent events (room for ``lines`` lines, drawn by :func:`draw_events`) and, under a
+    rule, the legend of every icon the board uses: the same at the foot of every board."""
+    x, y = xy
+    rows = legend_height(groups, width)
+    panel(canvas, (x, y, x + width, y + events_height(lines, rows)), fill=NIGHT)
+    if not rows:
+        return
+    ly = y + 20 + lines * EVENT_LINE_H + 14
+    ImageDraw.Draw(canvas).line((x + 20, ly, x + width - 20, ly), fill=(40, 70, 86), width=2)
+    ly += 14 + LEGEND_ROW_H // 2
+    for entries in groups:
+        n = legend(
+            canvas,
+            (x + EVENTS_PAD, ly),
+            entries,
+            font(MIN_TEXT),
+            FOAM,
+            width=width - 2 * EVENTS_PAD,
+            gap=LEGEND_GAP,
+            row_h=LEGEND_ROW_H,
+        )
+        ly += n * LEGEND_ROW_H
+
+
+def draw_events(canvas: Image.Image, xy: tuple[int, int], width: int, events: Sequence[tuple[str, ...]]) -> None:
+    """The recent events (as :func:`event_lines` gives them) in an events panel at ``xy``, ``width`` px
+    wide: each marked where it starts."""
+    x, y = xy[0] + EVENTS_PAD - 4, xy[1] + 20
+    for lines in events:
+        paste(canvas, _event_image(lines, width - 2 * EVENTS_PAD + 8), (x, y))
+        y += EVENT_LINE_H * len(lines)
+
+
+@image_cache
+def _event_image(lines: tuple[str, ...], width: int) -> Image.Image:
+    """One recent event on its lines, with a marker where it starts (cached: most events stay on the board
+    for a few turns)."""
+    img = Image.new("RGBA", (width, EVENT_LINE_H * len(lines)), (*FOAM, 0))
+    text(img, (4, EVENT_LINE_H / 2), "›", font(EVENT_SIZE, bold=True), GOLD, anchor="lm")
+    for n, line in enumerate(lines):
+        text(img, (26, EVENT_LINE_H / 2 + n * EVENT_LINE_H), line, font(EVENT_SIZE), FOAM, anchor="lm")
+    return img
 
 
 @image_cache
