@@ -697,7 +697,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     top = 106 + len(headline[0]) * 40 + 16
     col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
     names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 4, 26, 44) - 1) * t.NAME_LINE_H
-    table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + 100
+    table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + t.FINAL_TOTALS_H
     img = t.new_canvas(W, top + table_h + M + 6)
     t.title(img, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATZ · FINAL SCORE"), 44)
     t.final_headline(img, (M, 90), headline)
@@ -721,7 +721,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     if show_extra:
         _final_tie_breaks(img, view, y, col_x, col_w, locale)
         y += FINAL_EXTRA_H
-    t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"], locale)
+    t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"], winners, locale)
     return t.to_png(img)
 
 

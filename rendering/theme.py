@@ -711,30 +711,34 @@ def band_lines(status: str, width: int) -> tuple[tuple[str, ...], ImageFont.Free
 
 
 @image_cache
-def band(status: str, width: int, seats: tuple[int, ...] = (), over: bool = False) -> Image.Image:
+def band(
+    status: str, width: int, seats: tuple[int, ...] = (), *, over: bool = False, deciding: bool = True
+) -> Image.Image:
     """The top band's status line, the same in every game: whose decision it is and what (``status``, names
-    written out), in the colour of the one seat in ``seats`` that decides, with an arrow; shared by several,
-    on the night blue with a disc in each one's colour; ``over``: the game's result in gold, with a crown.
-    Framed in the highlight while someone decides."""
+    written out), in the colour of the one seat in ``seats`` that decides, with an arrow, framed in the
+    highlight; shared by several, on the night blue with a disc in each one's colour; ``over``: the game's
+    result in gold, with a crown. Not ``deciding``: a hand's band in its owner's colour (``seats``), with a
+    card."""
     lines, fnt = band_lines(status, width)
     if len(seats) == 1:
         colour = PLAYER_COLOURS[seats[0] % len(PLAYER_COLOURS)]
         fill, ink = colour.fill, colour.text
     else:
         fill, ink = NIGHT, GOLD if over else HIGHLIGHT
-    edge = GOLD_DEEP if over or not seats else HIGHLIGHT
+    edge = HIGHLIGHT if seats and deciding and not over else GOLD_DEEP
     img = rounded(width, BAND_H, 20, fill, edge, 3).copy()
     mid = BAND_H / 2
     if over:
         paste(img, icon("crown", 40), (BAND_MARK / 2 + 4, mid), "mm")
-    elif len(seats) == 1:
+    elif len(seats) == 1 and deciding:
         text(img, (24, mid), "▶", font(BAND_TEXT, bold=True), ink, anchor="lm")
-    elif seats:
+    elif len(seats) == 1:  # a hand: a card
+        paste(img, card_back(32, 44), (BAND_MARK / 2 + 2, mid), "mm")
+    elif len(seats) > 1:
         step = min(18, (BAND_MARK - 46) // (len(seats) - 1))
         for n, seat in enumerate(seats):
             colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-            d = rounded(26, 26, 13, colour.fill, colour.edge, 2)
-            paste(img, d, (14 + n * step, mid - 13))
+            paste(img, rounded(26, 26, 13, colour.fill, colour.edge, 2), (14 + n * step, mid - 13))
     for n, line in enumerate(lines):
         text(img, (BAND_MARK, mid + (n - (len(lines) - 1) / 2) * BAND_LINE), line, fnt, ink, anchor="lm")
     return img
@@ -751,11 +755,32 @@ def top_band(
     width: int,
     seats: Sequence[int] = (),
     over: bool = False,
+    deciding: bool = True,
 ) -> None:
     """The top band of a board or a hand, in the same place and style in every game: the :func:`heading`
     row, then the :func:`band` saying whose decision it is and what. What follows starts at :data:`TOP`."""
     heading(canvas, icon_img, game, tags, x=x, width=width)
-    paste(canvas, band(status, width, tuple(seats), over), (x, BAND_Y))
+    paste(canvas, band(status, width, tuple(seats), over=over, deciding=deciding), (x, BAND_Y))
+
+
+def hand_band(
+    canvas: Image.Image,
+    icon_img: Image.Image,
+    game: str,
+    seat: int,
+    name: str,
+    deciding: str | None,
+    locale: str,
+    *,
+    x: int,
+    width: int,
+) -> None:
+    """The top band of a player's hand: the ``game``'s title marked as their hand, and in the colour of
+    ``seat`` what they must decide while it is their decision (``deciding``, names written out), else
+    whose hand it is (``name``)."""
+    status = deciding or tr(locale, "{name}'s hand", name=name)
+    tags = [Tag(tr(locale, "YOUR HAND"))]
+    top_band(canvas, icon_img, game, tags, status, x=x, width=width, seats=(seat,), deciding=bool(deciding))
 
 
 # ------------------------------------------------------------------ recent events and the legend
@@ -1336,6 +1361,17 @@ def final_table(
         name_pill(canvas, (cx, top + names_y), name, s, col_w - name_margin, name_size, pill_h, lines=3)
 
 
+FINAL_TOTALS_H = 150
+"""The height of a final-scoring table's last rows: the totals and every player's place."""
+
+
+def places(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Every seat's place by its total, the winners first (a tie the rules broke is broken), seats with the
+    same total and fate sharing one: ``[1, 2, 2, 4]``."""
+    keys = [(s not in winners, -total) for s, total in enumerate(totals)]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
 def final_totals(
     canvas: Image.Image,
     x0: int,
@@ -1344,12 +1380,22 @@ def final_totals(
     col_x: Sequence[float],
     col_w: float,
     totals: Sequence[int],
+    winners: Sequence[int],
     locale: str = "en",
+    *,
+    label: bool = True,
 ) -> None:
-    """The last row of a final-scoring table spanning ``x0..x1`` from ``y``: a gold rule, "TOTAL" (in
-    ``locale``, shrunk to fit left of the first column) and each seat's total under its column."""
+    """The last rows of a final-scoring table spanning ``x0..x1`` from ``y`` (:data:`FINAL_TOTALS_H`): a gold
+    rule, each seat's total under its column and under it its place, gold for the winners; with ``label``,
+    "TOTAL" (in ``locale``, shrunk to fit) left of the first column."""
     ImageDraw.Draw(canvas).line((x0 + 20, y + 4, x1 - 20, y + 4), fill=GOLD_DEEP, width=3)
-    label, fnt = fit_text(tr(locale, "TOTAL"), col_x[0] - x0 - 32, 32, bold=True)
-    text(canvas, (x0 + 26, y + 50), label, fnt, INK, anchor="lm")
-    for s, total in enumerate(totals):
-        text(canvas, (col_x[s] + col_w / 2, y + 50), str(total), font(48, bold=True), INK, anchor="mm")
+    if label:
+        words, fnt = fit_text(tr(locale, "TOTAL"), col_x[0] - x0 - 32, 32, bold=True)
+        text(canvas, (x0 + 26, y + 50), words, fnt, INK, anchor="lm")
+    place_font = font(MIN_TEXT + 2, bold=True)
+    for s, (total, place) in enumerate(zip(totals, places(totals, winners), strict=True)):
+        cx = col_x[s] + col_w / 2
+        text(canvas, (cx, y + 50), str(total), font(48, bold=True), INK, anchor="mm")
+        words, fnt = fit_text(tr(locale, "place {n}", n=place), col_w - 40, place_font.size)
+        fill, ink = (GOLD, INK) if place == 1 else (PARCHMENT_SHADE, INK_SOFT)
+        pill(canvas, (cx, y + 88), words, fnt, fill, ink, border=GOLD_DEEP, align="center", height=40)
