@@ -699,7 +699,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 4, 26, 44) - 1) * t.NAME_LINE_H
     table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + t.FINAL_TOTALS_H
     img = t.new_canvas(W, top + table_h + M + 6)
-    t.title(img, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATZ · FINAL SCORE"), 44)
+    t.heading(img, t.icon("skull", 52), tr(locale, "PIRATZ · FINAL SCORE"), (), x=M, width=W - 2 * M)
     t.final_headline(img, (M, 90), headline)
     t.final_table(
         img,

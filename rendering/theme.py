@@ -724,7 +724,7 @@ def band(
         colour = PLAYER_COLOURS[seats[0] % len(PLAYER_COLOURS)]
         fill, ink = colour.fill, colour.text
     else:
-        fill, ink = NIGHT, GOLD if over else HIGHLIGHT
+        fill, ink = NIGHT, GOLD if over else HIGHLIGHT if seats else FOAM
     edge = HIGHLIGHT if seats and deciding and not over else GOLD_DEEP
     img = rounded(width, BAND_H, 20, fill, edge, 3).copy()
     mid = BAND_H / 2
