@@ -175,9 +175,8 @@ def test_the_board_says_who_decides_what_and_shows_the_turns_public_events() -> 
     """The top band says whose decision it is and what (the engine's prompt, names written out), and the
     events panel the last public events, which the view carries from the engine's log: never a seat's
     private ones."""
-    from games.core import format_seats
+    from games.core import LOG_SIZE, format_seats
     from games.i18n import localize
-    from games.pirates.engine import LOG_SIZE
     from games.pirates.view import prompt_text
     from tests.test_render_phone import text_sizes
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar, cast
 
-from games.core import JSON, Action, Event, Game, Outcome, Termination
+from games.core import JSON, Action, Event, Game, Outcome, Termination, remember
 from games.i18n import N, T
 from games.pirates import duel, hidden, turn
 from games.pirates.cards import BY_CODE, DECK_SIZE
@@ -43,8 +43,6 @@ from games.pirates.view import build_view, prompt_text
 
 TURN_LIMIT = 150
 """Turns per seat before the game stops at the safety limit."""
-LOG_SIZE = 6
-"""Public events kept in the state for the board's recent events (the view shows them)."""
 HORIZON_PER_CAPTAIN = 15
 """Actions per captain after which the hard AI's playouts stop (:meth:`Pirates.horizon`), measured at
 2 and 4 players (``games/AI.md``, *How the 4-player horizon was found*)."""
@@ -286,10 +284,7 @@ class Pirates(Game):
         else:
             turn.play_pending(state, seat, action, rng, events)
         hidden.forget(state)
-        # A game stored before the log began has none: it starts with its next move.
-        log = state.setdefault("log", [])
-        log.extend(e.text for e in events if e.seat is None)
-        del log[:-LOG_SIZE]
+        remember(state, events)
         return events
 
 
