@@ -334,9 +334,9 @@ def _legend(locale: str) -> t.Legend:
             (t.icon("spade", 32), tr(locale, "buried: nobody may take it")),
         ],
         [
-            (t.cube(3, 30), tr(locale, "gold 3")),
-            (t.cube(2, 30), tr(locale, "silver 2")),
-            (t.cube(1, 30), tr(locale, "copper 1")),
+            (t.cube(3, 40), tr(locale, "gold 3")),
+            (t.cube(2, 40), tr(locale, "silver 2")),
+            (t.cube(1, 40), tr(locale, "copper 1")),
         ],
     ]
 

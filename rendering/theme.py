@@ -863,7 +863,8 @@ def _event_image(lines: tuple[str, ...], width: int) -> Image.Image:
 
 @image_cache
 def cube(value: int, size: int) -> Image.Image:
-    """A score cube (gold 3, silver 2, copper 1) drawn in oblique view with its value on the front."""
+    """A score cube (gold 3, silver 2, copper 1) drawn in oblique view with its value on the front, never
+    smaller than :data:`MIN_TEXT` (the cube is drawn supersampled, its value at its own size)."""
     s = _SUPERSAMPLE
     big_size = size * s
     depth = round(big_size * 0.22)
@@ -883,16 +884,11 @@ def cube(value: int, size: int) -> Image.Image:
     draw.polygon(top, fill=mix(base, (255, 255, 255), 0.45), outline=edge, width=width)
     draw.polygon(side, fill=mix(base, OUTLINE, 0.3), outline=edge, width=width)
     draw.rectangle(front, fill=base, outline=edge, width=width)
-    face = big_size - depth
-    text(
-        img,
-        (face / 2, depth + face / 2),
-        str(value),
-        font(round(face * 0.72), bold=True),
-        mix(base, OUTLINE, 0.85),
-        anchor="mm",
-    )
-    return img.resize((size, size), Image.Resampling.LANCZOS)
+    img = img.resize((size, size), Image.Resampling.LANCZOS)
+    face = (big_size - depth) / s
+    digit = font(max(MIN_TEXT, round(face * 0.72)), bold=True)
+    text(img, (face / 2, depth / s + face / 2), str(value), digit, mix(base, OUTLINE, 0.85), anchor="mm")
+    return img
 
 
 # ------------------------------------------------------------------ icons
