@@ -408,13 +408,20 @@ def _bar(canvas: Image.Image, x: int, mid: float, value: int, colour: t.RGB, mar
     """A log scale 0–12: its mark, ``value`` notches filled, the number (More Booty may go beyond: the
     number says so)."""
     t.paste(canvas, mark, (x + 13, mid), "mm")
-    bx = x + 34
-    notch = (BAR_W - 34 - 48) / 12
-    draw = ImageDraw.Draw(canvas)
-    for i in range(12):
-        x0 = bx + i * notch
-        draw.rectangle((x0, mid - 10, x0 + notch - 3, mid + 10), fill=colour if i < value else t.PARCHMENT_SHADE)
+    t.paste(canvas, _notches(min(value, 12), colour), (x + 34, mid - 10))
     t.text(canvas, (x + BAR_W, mid), str(value), t.font(SMALL + 4, bold=True), t.INK, anchor="rm")
+
+
+@image_cache
+def _notches(value: int, colour: t.RGB) -> Image.Image:
+    """A log's 12 notches, ``value`` of them filled (drawn once per value: a board has twelve bars)."""
+    notch = (BAR_W - 34 - 48) / 12
+    img = Image.new("RGBA", (round(12 * notch), 21), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    for i in range(12):
+        x0 = i * notch
+        draw.rectangle((x0, 0, x0 + notch - 3, 20), fill=colour if i < value else t.PARCHMENT_SHADE)
+    return img
 
 
 # ---------------------------------------------------------------------------------------------- head and foot

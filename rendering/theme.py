@@ -129,10 +129,12 @@ def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.Fr
 
 def _runs(s: str, fnt: ImageFont.FreeTypeFont) -> tuple[typeset.Run, ...] | None:
     """``s`` as runs of fonts and directions, or ``None`` when DejaVu alone draws it left to right
-    (every ASCII string: the common case skips the analysis)."""
+    (every ASCII string, and most others: the common cases skip the analysis)."""
     if s.isascii():
         return None
     primary = Path(fnt.path).name
+    if typeset.plain(s, primary):
+        return None
     runs = typeset.line(s, primary)
     return None if typeset.is_simple(runs, primary) else runs
 
@@ -259,7 +261,12 @@ def fit_text(
     condensed bold face next); past that, ellipsize it."""
     faces = [(bold, condensed), (True, True)] if bold and not condensed else [(bold, condensed)]
     for b, c in faces:
+        widest = text_width(s, font(size, b, c))
         for px in range(size, min_size - 1, -2):
+            # A text's width grows with its size, within a few per cent (hinting): a size it is far too wide
+            # at is not measured (a long status tried six sizes, each measured afresh: ~0.5 ms a board).
+            if px < size and widest * px > width * size * 1.06:
+                continue
             fnt = font(px, b, c)
             if text_width(s, fnt) <= width:
                 return s, fnt
@@ -710,15 +717,25 @@ def band_lines(status: str, width: int) -> tuple[tuple[str, ...], ImageFont.Free
     return fit_lines(status, width - BAND_MARK - 20, BAND_TEXT, 2)
 
 
-@image_cache
 def band(
-    status: str, width: int, seats: tuple[int, ...] = (), *, over: bool = False, deciding: bool = True
-) -> Image.Image:
-    """The top band's status line, the same in every game: whose decision it is and what (``status``, names
-    written out), in the colour of the one seat in ``seats`` that decides, with an arrow, framed in the
-    highlight; shared by several, on the night blue with a disc in each one's colour; ``over``: the game's
-    result in gold, with a crown. Not ``deciding``: a hand's band in its owner's colour (``seats``), with a
-    card."""
+    canvas: Image.Image,
+    xy: tuple[int, int],
+    status: str,
+    width: int,
+    seats: tuple[int, ...] = (),
+    *,
+    over: bool = False,
+    deciding: bool = True,
+) -> None:
+    """The top band's status line at ``xy``, the same in every game: whose decision it is and what
+    (``status``, names written out), in the colour of the one seat in ``seats`` that decides, with an arrow,
+    framed in the highlight; shared by several, on the night blue with a disc in each one's colour;
+    ``over``: the game's result in gold, with a crown. Not ``deciding``: a hand's band in its owner's
+    colour (``seats``), with a card.
+
+    Drawn on the canvas as a panel (its rim pasted, its middle filled) rather than as an image of its own:
+    its words change with nearly every move, and a band-sized image with alpha pasted over the board cost
+    as much again as drawing it."""
     lines, fnt = band_lines(status, width)
     if len(seats) == 1:
         colour = PLAYER_COLOURS[seats[0] % len(PLAYER_COLOURS)]
@@ -726,22 +743,22 @@ def band(
     else:
         fill, ink = NIGHT, GOLD if over else HIGHLIGHT if seats else FOAM
     edge = HIGHLIGHT if seats and deciding and not over else GOLD_DEEP
-    img = rounded(width, BAND_H, 20, fill, edge, 3).copy()
-    mid = BAND_H / 2
+    x, y = xy
+    panel(canvas, (x, y, x + width, y + BAND_H), fill=fill, border=edge, radius=20, shadow=False)
+    mid = y + BAND_H / 2
     if over:
-        paste(img, icon("crown", 40), (BAND_MARK / 2 + 4, mid), "mm")
+        paste(canvas, icon("crown", 40), (x + BAND_MARK / 2 + 4, mid), "mm")
     elif len(seats) == 1 and deciding:
-        text(img, (24, mid), "▶", font(BAND_TEXT, bold=True), ink, anchor="lm")
+        text(canvas, (x + 24, mid), "▶", font(BAND_TEXT, bold=True), ink, anchor="lm")
     elif len(seats) == 1:  # a hand: a card
-        paste(img, card_back(32, 44), (BAND_MARK / 2 + 2, mid), "mm")
+        paste(canvas, card_back(32, 44), (x + BAND_MARK / 2 + 2, mid), "mm")
     elif len(seats) > 1:
         step = min(18, (BAND_MARK - 46) // (len(seats) - 1))
         for n, seat in enumerate(seats):
             colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-            paste(img, rounded(26, 26, 13, colour.fill, colour.edge, 2), (14 + n * step, mid - 13))
+            paste(canvas, rounded(26, 26, 13, colour.fill, colour.edge, 2), (x + 14 + n * step, mid - 13))
     for n, line in enumerate(lines):
-        text(img, (BAND_MARK, mid + (n - (len(lines) - 1) / 2) * BAND_LINE), line, fnt, ink, anchor="lm")
-    return img
+        text(canvas, (x + BAND_MARK, mid + (n - (len(lines) - 1) / 2) * BAND_LINE), line, fnt, ink, anchor="lm")
 
 
 def top_band(
@@ -760,7 +777,7 @@ def top_band(
     """The top band of a board or a hand, in the same place and style in every game: the :func:`heading`
     row, then the :func:`band` saying whose decision it is and what. What follows starts at :data:`TOP`."""
     heading(canvas, icon_img, game, tags, x=x, width=width)
-    paste(canvas, band(status, width, tuple(seats), over=over, deciding=deciding), (x, BAND_Y))
+    band(canvas, (x, BAND_Y), status, width, tuple(seats), over=over, deciding=deciding)
 
 
 def hand_band(
@@ -842,23 +859,15 @@ def events_panel(canvas: Image.Image, xy: tuple[int, int], width: int, lines: in
 
 
 def draw_events(canvas: Image.Image, xy: tuple[int, int], width: int, events: Sequence[tuple[str, ...]]) -> None:
-    """The recent events (as :func:`event_lines` gives them) in an events panel at ``xy``, ``width`` px
-    wide: each marked where it starts."""
-    x, y = xy[0] + EVENTS_PAD - 4, xy[1] + 20
+    """The recent events (as :func:`event_lines` gives them for ``width`` px) in an events panel at ``xy``:
+    each marked where it starts. Drawn a word at a time (:func:`text`): an image of each event, as wide as
+    the panel, took longer to lay over the board than its words."""
+    x, y = xy[0] + EVENTS_PAD, xy[1] + 20 + EVENT_LINE_H / 2
     for lines in events:
-        paste(canvas, _event_image(lines, width - 2 * EVENTS_PAD + 8), (x, y))
-        y += EVENT_LINE_H * len(lines)
-
-
-@image_cache
-def _event_image(lines: tuple[str, ...], width: int) -> Image.Image:
-    """One recent event on its lines, with a marker where it starts (cached: most events stay on the board
-    for a few turns)."""
-    img = Image.new("RGBA", (width, EVENT_LINE_H * len(lines)), (*FOAM, 0))
-    text(img, (4, EVENT_LINE_H / 2), "›", font(EVENT_SIZE, bold=True), GOLD, anchor="lm")
-    for n, line in enumerate(lines):
-        text(img, (26, EVENT_LINE_H / 2 + n * EVENT_LINE_H), line, font(EVENT_SIZE), FOAM, anchor="lm")
-    return img
+        text(canvas, (x, y), "›", font(EVENT_SIZE, bold=True), GOLD, anchor="lm")
+        for line in lines:
+            text(canvas, (x + 22, y), line, font(EVENT_SIZE), FOAM, anchor="lm")
+            y += EVENT_LINE_H
 
 
 @image_cache
