@@ -528,8 +528,10 @@ def _strip(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -
                 "Battle at {n} dots: a die above {n} hits.",
                 battle["dist"],
             )
-            note, small = t.fit_text(note, W - M - dx - 16, SMALL, bold=False)
-            t.text(canvas, (dx + 12, top + 24), note, small, t.GOLD, anchor="lm")
+            lines = t.wrap(note, fnt, W - M - dx - 16, 2)  # beside the dice, on two lines where it must
+            for n, line in enumerate(lines):
+                y = top + 24 + (n - (len(lines) - 1) / 2) * 28
+                t.text(canvas, (dx + 12, y), line, fnt, t.GOLD, anchor="lm")
     offer = _offer_text(view, names, locale)
     if view["treasure"] is None:
         chest = tr(locale, "The Treasure is on the X.")
