@@ -367,6 +367,8 @@ def _table(view: View, names: Sequence[str], locale: str) -> Image.Image:
     canvas = _base(rows, t.event_room(sum(map(len, events)), EVENT_LINES), locale).copy()
     _band(canvas, view, drawn, locale)
     _piles(canvas, view, drawn, locale)
+    for seat in actors:  # as every game marks who decides
+        t.glow(canvas, (M, ROWS_Y + seat * ROW_H, W - M, ROWS_Y + (seat + 1) * ROW_H - 14))
     for seat in range(seats):
         _row(canvas, view, seat, drawn[seat], ROWS_Y + seat * ROW_H, locale)
     t.draw_events(canvas, (M, _events_y(seats)), W - 2 * M, events)
