@@ -138,6 +138,19 @@ def dice(*rolls: tuple[str, int, int]) -> dict[str, Any]:
     return {"dice": [{"die": die, "sides": sides, "value": value} for die, sides, value in rolls]}
 
 
+LOG_SIZE = 6
+"""Public events a state keeps for its board's recent events (:func:`remember`)."""
+
+
+def remember(state: JSON, events: Sequence[Event]) -> None:
+    """Keep the public ``events`` of a move in ``state["log"]``, the last :data:`LOG_SIZE` of them, for the
+    view to show as the board's recent events. A game stored before its log began has none: it starts
+    with its next move."""
+    log = state.setdefault("log", [])
+    log.extend(e.text for e in events if e.seat is None)
+    del log[:-LOG_SIZE]
+
+
 class Termination(Enum):
     """How a game ended (python-chess's ``Termination``, for board games)."""
 

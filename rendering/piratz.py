@@ -62,7 +62,7 @@ _ACTING = {
 W = 1100
 M = 22  # outer margin
 CARD_W, CARD_H, CARD_GAP, PER_ROW = 116, 164, 12, 8
-TRACK_Y, TRACK_H, TRACK_W, TRACK_COL = 92, 184, 760, 122
+TRACK_Y, TRACK_H, TRACK_W, TRACK_COL = t.TOP, 184, 760, 122
 MIDDLE_Y = TRACK_Y + TRACK_H + 18
 MIDDLE_HEAD = 60
 PLAYER_W, PLAYER_H, PLAYER_GAP = (W - 2 * M - 20) // 2, 148, 36
@@ -75,13 +75,8 @@ LINE_H = 26
 """The spacing of the lines of a small label that takes two (its letters are 23–27 px high)."""
 EVENT_LINES = 3
 """Recent events shown (each may take two lines)."""
-EVENT_LINE_H = 36
-LEGEND_ROW_H = 38
 SMALL = t.MIN_TEXT
 """The size of the smallest labels."""
-TINY = SMALL - 1
-"""A label a language makes too long may shrink to this size: the least the phone test allows on a board
-1,100 px wide (1/48 of it)."""
 WHITE: t.RGB = (255, 255, 255)
 SAND: t.RGB = (204, 170, 118)
 """Covers buried cards."""
@@ -134,30 +129,25 @@ def _status(view: View, who: str, locale: str) -> str:
     return tr(locale, STATUS.get(_doing(view), ACTING), names=who)
 
 
-def _labels(
-    words: tuple[str, ...], width: float | tuple[float, ...], size: int = SMALL
-) -> tuple[tuple[str, ...], Font] | None:
+def _labels(words: tuple[str, ...], width: float | tuple[float, ...]) -> tuple[tuple[str, ...], Font] | None:
     """``words`` as a set of short condensed labels on one line each, at most ``width`` px wide (each its
-    own width, given several): in capitals at ``size`` px or at :data:`TINY`, else as the language writes
-    them; ``None`` when even that is too wide. The whole set takes one style, so that the labels of a kind
-    look alike."""
+    own width, given several): in capitals, else as the language writes them; ``None`` when even that is
+    too wide. The whole set takes one style, so that the labels of a kind look alike."""
     widths = width if isinstance(width, tuple) else (width,) * len(words)
+    fnt = t.font(SMALL, condensed=True)
     for style in (str.upper, str):
         shown = tuple(style(w) for w in words)
-        for px in (size, TINY):
-            fnt = t.font(px, condensed=True)
-            if all(t.text_width(w, fnt) <= room for w, room in zip(shown, widths, strict=True)):
-                return shown, fnt
+        if all(t.text_width(w, fnt) <= room for w, room in zip(shown, widths, strict=True)):
+            return shown, fnt
     return None
 
 
 def _two_lines(s: str, width: float) -> tuple[tuple[str, ...], Font] | None:
     """``s`` in capitals over at most two condensed lines of ``width`` px, never cut (``None``: it needs more)."""
-    for px in (SMALL, TINY):
-        fnt = t.font(px, condensed=True)
-        lines = t.wrap(s.upper(), fnt, width)
-        if len(lines) <= 2:
-            return lines, fnt
+    fnt = t.font(SMALL, condensed=True)
+    lines = t.wrap(s.upper(), fnt, width)
+    if len(lines) <= 2:
+        return lines, fnt
     return None
 
 
@@ -204,17 +194,16 @@ def _rat_band(face: Image.Image, y: int, h: int, locale: str) -> None:
     fit beside the icon, the icon alone where it does not fit at all."""
     word = tr(locale, "rat").upper()
     mid = y + h / 2
-    for px, condensed in ((24, False), (24, True), (TINY, True)):
-        fnt = t.font(px, bold=True, condensed=condensed)
+    for condensed in (False, True):
+        fnt = t.font(SMALL, bold=True, condensed=condensed)
         if t.text_width(word, fnt) <= CARD_W - 64:
             t.paste(face, t.icon("rat", 36), (14, y + 2))
             t.text(face, (56, mid), word, fnt, WHITE, anchor="lm")
             return
-    for px in (24, TINY):
-        fnt = t.font(px, bold=True, condensed=True)
-        if t.text_width(word, fnt) <= CARD_W - 14 - 16:
-            t.text(face, (CARD_W / 2, mid), word, fnt, WHITE, anchor="mm")
-            return
+    fnt = t.font(SMALL, bold=True, condensed=True)
+    if t.text_width(word, fnt) <= CARD_W - 14 - 16:
+        t.text(face, (CARD_W / 2, mid), word, fnt, WHITE, anchor="mm")
+        return
     t.paste(face, t.icon("rat", 36), (CARD_W / 2, mid), "mm")
 
 
@@ -325,7 +314,7 @@ def _pile_size(count: int, locale: str) -> str:
 @lru_cache(maxsize=8)
 def _name_room(locale: str) -> float:
     """The width a name's pill may take in a player panel: up to the pile size ("88 cards" at most)."""
-    return PLAYER_W - 18 - t.text_width(_pile_size(88, locale), t.font(24, bold=True)) - 14 - NAME_X
+    return PLAYER_W - 18 - t.text_width(_pile_size(88, locale), t.font(SMALL, bold=True)) - 14 - NAME_X
 
 
 def _name_lines(view: View, names: Sequence[str], locale: str) -> int:
@@ -335,35 +324,36 @@ def _name_lines(view: View, names: Sequence[str], locale: str) -> int:
     return max((len(t.name_lines(label, room, 28, NAME_H, NAME_LINES)[0]) for label in labels), default=1)
 
 
-def _events_height(lines: int, locale: str) -> int:
-    return 20 + lines * EVENT_LINE_H + 28 + _legend_rows(locale) * LEGEND_ROW_H
-
-
-def _legend(locale: str) -> list[tuple[Image.Image, str]]:
+@lru_cache(maxsize=8)
+def _legend(locale: str) -> t.Legend:
+    """Every icon of the board, with what it means."""
     return [
-        (t.icon("rat", 32), tr(locale, "rat card")),
-        (t.icon("skull", 30), tr(locale, "skull card: out of a 2-player game")),
-        (t.icon("spade", 32), tr(locale, "buried: nobody may take it")),
-        (t.cube(3, 28), tr(locale, "gold 3")),
-        (t.cube(2, 28), tr(locale, "silver 2")),
-        (t.cube(1, 28), tr(locale, "copper 1")),
+        [
+            (t.icon("rat", 32), tr(locale, "rat card")),
+            (t.icon("skull", 30), tr(locale, "skull card: out of a 2-player game")),
+            (t.icon("spade", 32), tr(locale, "buried: nobody may take it")),
+        ],
+        [
+            (t.cube(3, 40), tr(locale, "gold 3")),
+            (t.cube(2, 40), tr(locale, "silver 2")),
+            (t.cube(1, 40), tr(locale, "copper 1")),
+        ],
     ]
 
 
-@lru_cache(maxsize=8)
-def _legend_rows(locale: str) -> int:
-    return len(t.legend_rows(_legend(locale), t.font(SMALL), W - 2 * M - 44, 22))
+def _events_height(lines: int, locale: str) -> int:
+    return t.events_height(lines, t.legend_height(_legend(locale), W - 2 * M))
 
 
 @lru_cache(maxsize=8)
 def _track_names(locale: str) -> tuple[tuple[tuple[str, ...], ...], Font]:
     """Each treasure type's name on the score track, as lines (one, or two where a language needs them)."""
     width = TRACK_COL - 10
-    fitted = _labels(tuple(localize(_NAME[k], locale) for k in TYPES), width, 24)
+    fitted = _labels(tuple(localize(_NAME[k], locale) for k in TYPES), width)
     if fitted is not None:
         names, fnt = fitted
         return tuple((n,) for n in names), fnt
-    fnt = t.font(TINY, condensed=True)
+    fnt = t.font(SMALL, condensed=True)
     return tuple(t.wrap(localize(_NAME[k], locale).upper(), fnt, width) for k in TYPES), fnt
 
 
@@ -375,7 +365,7 @@ def _pile_labels(locale: str) -> tuple[tuple[tuple[str, ...], ...], Font]:
     if fitted is not None:
         labels, fnt = fitted
         return tuple((label,) for label in labels), fnt
-    fnt = t.font(TINY, condensed=True)
+    fnt = t.font(SMALL, condensed=True)
     return tuple(t.wrap(w.upper(), fnt, room) for w, room in zip(words, PILE_LABEL_W, strict=True)), fnt
 
 
@@ -395,7 +385,6 @@ def _board_layer(seats: int, slots: int, rows: int, lines: int, name_lines: int,
     ey = _events_y(seats, rows, name_lines)
     img = t.new_canvas(W, ey + _events_height(lines, locale) + M)
     draw = ImageDraw.Draw(img)
-    t.title(img, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATZ"), 44)
     # Score track: per treasure type its icon, how many symbols exist, its name and the cube slots. A name
     # of two lines takes room from the icon above it.
     t.panel(img, (M, TRACK_Y, M + TRACK_W, TRACK_Y + TRACK_H))
@@ -437,19 +426,7 @@ def _board_layer(seats: int, slots: int, rows: int, lines: int, name_lines: int,
     # Player panels.
     for i in range(seats):
         t.panel(img, _player_box(seats, rows, i, name_lines))
-    # Recent events and the legend.
-    t.panel(img, (M, ey, W - M, ey + _events_height(lines, locale)), fill=(14, 34, 48))
-    legend_y = ey + 20 + lines * EVENT_LINE_H + 14
-    draw.line((M + 20, legend_y, W - M - 20, legend_y), fill=(40, 70, 86), width=2)
-    t.legend(
-        img,
-        (M + 22, legend_y + 14 + LEGEND_ROW_H / 2),
-        _legend(locale),
-        t.font(SMALL),
-        t.MIST,
-        width=W - 2 * M - 44,
-        gap=22,
-    )
+    t.events_panel(img, (M, ey), W - 2 * M, lines, _legend(locale))
     return img
 
 
@@ -469,13 +446,11 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     view = localize_tree(view, locale)
     seats, rows = view["seats"], _middle_rows(view)
     seat_names = t.seat_names(names, seats, locale)
-    events = [" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:]]
-    width = W - 2 * M - 70
-    lines = [(k == 0, part) for e in events for k, part in enumerate(t.wrap(e, t.font(SMALL + 2), width, 3))]
+    events = t.event_lines(tuple(format_seats(e, seat_names) for e in view["events"][-EVENT_LINES:]), W - 2 * M)
     name_lines = _name_lines(view, seat_names, locale)
     # Room for four lines at least (most boards' three events take more than three lines), so that a game's
     # first boards share the later ones' layer; above it, two counts of lines share each layer.
-    room = t.event_room(len(lines), EVENT_LINES + 1)
+    room = t.event_room(sum(map(len, events)), EVENT_LINES + 1)
     img = _board_layer(seats, view["cubes_per_type"], rows, room, name_lines, locale).copy()
     _draw_header(img, view, seat_names, locale)
     _draw_track(img, view)
@@ -484,45 +459,23 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     for i, player in enumerate(view["players"]):
         box = _player_box(seats, rows, i, name_lines)
         _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines, locale)
-    ey = _events_y(seats, rows, name_lines)
-    for n, (first, line) in enumerate(lines):
-        y = ey + 20 + (n + 0.5) * EVENT_LINE_H
-        if first:
-            t.text(img, (M + 24, y), "›", t.font(SMALL + 2, bold=True), t.GOLD, anchor="lm")
-        t.text(img, (M + 46, y), line, t.font(SMALL + 2), t.FOAM, anchor="lm")
+    t.draw_events(img, (M, _events_y(seats, rows, name_lines)), W - 2 * M, events)
     return t.to_png(img)
 
 
 def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) -> None:
-    """The title, the round (and the last round's warning) and who is acting: on up to three lines at the
-    right, never cut. Where a language's words leave the status too little room beside two pills, the last
-    round's warning takes the round's number and stands alone."""
-    if view["phase"] == "over":
-        status = tr(locale, "Game over")
-    elif view["to_act"]:
-        status = _status(view, " & ".join(names[s] for s in view["to_act"]), locale)
-    else:
-        status = ""
-    big, skull = t.font(24, bold=True), t.icon("skull", 30)
-    pills = [(tr(locale, "ROUND {n}", n=view["round"]), False)]
+    """The top band: the title, the round (and the last round's warning), and who decides what."""
+    tags = [t.Tag(tr(locale, "ROUND {n}", n=view["round"]))]
     if view["last_round"]:
-        pills.append((tr(locale, "LAST ROUND"), True))
-    x0 = M + 56 + t.text_width(tr(locale, "PIRATZ"), t.font(44, bold=True)) + 22
-    x = x0 + sum(t.text_width(s, big) + 42 + 36 * red + 12 for s, red in pills)
-    if len(pills) > 1 and status and len(t.wrap(status, t.font(t.MIN_TEXT, True, True), W - M - x - 10)) > 3:
-        pills = [(tr(locale, "LAST ROUND ({n})", n=view["round"]), True)]
-    x = x0
-    for s, red in pills:
-        fill, ink = (t.DANGER, WHITE) if red else ((24, 64, 84), t.FOAM)
-        icon = skull if red else None
-        box = t.pill(img, (x, 24), s, big, fill, ink, border=None if red else t.GOLD, icon_img=icon, height=42)
-        x = box[2] + 12
-    if not status:
-        return
-    lines, fnt = t.fit_lines(status, W - M - x - 10, 26, 3)  # a long name takes two lines or three, never cut
-    for n, line in enumerate(lines):
-        y = 45 + (n - (len(lines) - 1) / 2) * 28
-        t.text(img, (W - M, y), line, fnt, t.HIGHLIGHT, anchor="rm", shadow=(0, 0, 0))
+        tags.append(t.Tag(tr(locale, "LAST ROUND"), warn=True))
+    over = view["phase"] == "over"
+    acting = () if over else tuple(view["to_act"])
+    if over:
+        status = tr(locale, "Game over")
+    else:
+        status = _status(view, " & ".join(names[s] for s in acting), locale) if acting else ""
+    title = tr(locale, "PIRATZ")
+    t.top_band(img, t.icon("skull", 52), title, tags, status, x=M, width=W - 2 * M, seats=acting, over=over)
 
 
 def _draw_track(img: Image.Image, view: View) -> None:
@@ -581,11 +534,10 @@ def _draw_middle(img: Image.Image, view: View, locale: str) -> None:
         info = tr(locale, "{cards} · {revealed}", cards=info, revealed=revealed)
     title = M + 22 + t.text_width(tr(locale, "THE MIDDLE"), t.font(28, bold=True)) + 16
     room = box[0] - 16 - title
-    fits = next((t.font(px) for px in (SMALL, TINY) if t.text_width(info, t.font(px)) <= room), None)
-    parts = (info,) if fits is not None else t.wrap(info, t.font(TINY), room, 2)  # two lines if need be
+    parts = t.wrap(info, t.font(SMALL), room, 2)  # two lines if need be
     for n, part in enumerate(parts):
         y = MIDDLE_Y + 32 + (n - (len(parts) - 1) / 2) * LINE_H
-        t.text(img, (box[0] - 16, y), part, fits or t.font(TINY), t.INK_SOFT, anchor="rm")
+        t.text(img, (box[0] - 16, y), part, t.font(SMALL), t.INK_SOFT, anchor="rm")
     layers: list[tuple[Image.Image, ...]] = []
     for c in middle:
         face = _card_face(tuple(c["symbols"]), c["rat"], c["skull"], locale)
@@ -658,7 +610,7 @@ def _draw_player(
     t.paste(img, _player_head(seat, name, name_lines, player["spade"] == "held", you, locale), (x0, y0))
     mid = y0 + NAME_Y + (NAME_H + extra) / 2
     pile = _pile_size(player["pile_count"], locale)
-    t.text(img, (x0 + PLAYER_W - 18, mid), pile, t.font(24, bold=True), t.INK, anchor="rm")
+    t.text(img, (x0 + PLAYER_W - 18, mid), pile, t.font(SMALL, bold=True), t.INK, anchor="rm")
     t.paste(img, _player_tally(player["pile_count"], counts, locale), (x0, y0 + TALLY_Y + extra))
 
 
@@ -696,7 +648,7 @@ def _player_tally(pile_count: int, counts: tuple[int, ...] | None, locale: str =
             t.paste(img, back, (22 + 14 * layer, y - 2))
         note = tr(locale, "collected face down") if pile_count else tr(locale, "nothing collected yet")
         x = 22 + 14 * shown + 46 * bool(shown)
-        note, fnt = t.fit_text(note, PLAYER_W - 16 - x, 24, min_size=TINY)
+        note, fnt = t.fit_text(note, PLAYER_W - 16 - x, SMALL)
         t.text(img, (x, y + 26), note, fnt, t.INK_SOFT, anchor="lm")
     else:
         _draw_counts(img, 16, PLAYER_W - 16, y, counts)
@@ -706,7 +658,7 @@ def _player_tally(pile_count: int, counts: tuple[int, ...] | None, locale: str =
 def _draw_counts(img: Image.Image, x0: float, x1: float, y: int, counts: tuple[int, ...]) -> None:
     """One icon and number per treasure type, then rats, spread evenly across ``x0..x1``."""
     icons = [*(_ICON[k] for k in TYPES), "rat"]
-    for icon_size, px in ((44, 30), (36, 24)):  # shrink if many counts have two digits
+    for icon_size, px in ((44, 30), (36, SMALL)):  # shrink if many counts have two digits
         fnt = t.font(px, bold=True)
         widths = [icon_size + 4 + t.text_width(str(n), fnt) for n in counts]
         gap = (x1 - x0 - sum(widths)) / (len(counts) - 1)
@@ -721,7 +673,7 @@ def _draw_counts(img: Image.Image, x0: float, x1: float, y: int, counts: tuple[i
 
 
 # ====================================================================== final scoring
-FINAL_TYPE_W = 250
+FINAL_TYPE_W = 236
 FINAL_NAMES_H = 116
 FINAL_ROW_H = 72
 NOTE_LINE_H = 30
@@ -744,10 +696,10 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     headline = t.final_headline_lines(players, winners, best, W - 2 * M, 32, locale=locale)
     top = 106 + len(headline[0]) * 40 + 16
     col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)
-    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 12, 26, 44) - 1) * t.NAME_LINE_H
-    table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + 100
+    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 4, 26, 44) - 1) * t.NAME_LINE_H
+    table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + t.FINAL_TOTALS_H
     img = t.new_canvas(W, top + table_h + M + 6)
-    t.title(img, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATZ · FINAL SCORE"), 44)
+    t.heading(img, t.icon("skull", 52), tr(locale, "PIRATZ · FINAL SCORE"), (), x=M, width=W - 2 * M)
     t.final_headline(img, (M, 90), headline)
     t.final_table(
         img,
@@ -759,7 +711,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
         names_y=64,
         pill_h=44,
         name_size=26,
-        name_margin=12,
+        name_margin=4,
         crown=50,
     )
     y = top + names_h
@@ -769,7 +721,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     if show_extra:
         _final_tie_breaks(img, view, y, col_x, col_w, locale)
         y += FINAL_EXTRA_H
-    t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"], locale)
+    t.final_totals(img, M, W - M, y, col_x, col_w, scoring["totals"], winners, locale)
     return t.to_png(img)
 
 
@@ -777,7 +729,7 @@ def _final_tie_breaks(img: Image.Image, view: View, y: int, col_x: list[float], 
     """The row of what breaks ties: each seat's rats and cards. The cards' count reads "3 cards" where every
     seat's fits beside its rats, else a card beside the number."""
     mid = y + FINAL_EXTRA_H / 2
-    label, fnt = t.fit_text(tr(locale, "tie-breaks"), col_x[0] - M - 30, SMALL, min_size=TINY)
+    label, fnt = t.fit_text(tr(locale, "tie-breaks"), col_x[0] - M - 30, SMALL)
     t.text(img, (M + 26, mid), label, fnt, t.INK_SOFT, anchor="lm")
     sizes = [_pile_size(p["pile_count"], locale) for p in view["players"]]
     small, bold = t.font(SMALL), t.font(SMALL, bold=True)
@@ -820,7 +772,7 @@ def _final_type_row(
     if stripe:
         t.paste(img, t.rounded(W - 2 * M - 24, h, 10, (*t.PARCHMENT_SHADE, 110)), (M + 12, y))
     t.paste(img, t.icon(_ICON[kind], 48), (M + 22, y + 8))
-    name, fnt = t.fit_text(localize(_NAME[kind], locale), col_x[0] - M - 90, 28, min_size=TINY)
+    name, fnt = t.fit_text(localize(_NAME[kind], locale), col_x[0] - M - 90, 28)
     t.text(img, (M + 80, y + 32), name, fnt, _ink(kind), anchor="lm")
     won: dict[int, list[int]] = {}
     for award in row["awards"]:

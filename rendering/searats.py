@@ -1,12 +1,16 @@
 """Sea Rats! images: the ocean during play (:func:`render_board`) and the end of the game (:func:`render_final`).
 
+Portrait, as every board: the top band (the round, which ship decides what, in its colour), the last dice
+and any offer waiting for an answer, the map across the whole width, every ship's log grouped by
+commander, and the recent events over a legend of every mark the map uses.
+
 The map is an 11×11 grid of dots in a frame of land, the six numbered ports on its edge and the X in the
 middle. Ships are round flags in their colours with their commander's initial; the Treasure chest sits on
 the X or on the ship that carries it. Beside each port, small discs in the ships' colours show the ports
-they chart (a filled compass marker) and where they last stocked up (a ring). The ship to act glows, with
-the dots it can reach, its firing range and its targets; a battle draws its line of fire. The side panel
-is every ship's log (cannonballs and supplies, 0–12) grouped by commander; the foot shows the last dice and
-any offer waiting for an answer. Everything drawn comes from the view: the renderer never looks at rules.
+they chart (a filled disc) and where they last stocked up (a ring). The ship to act glows, with the dots
+it can reach, its firing range and its targets; a battle draws its line of fire. Each ship's log says
+where it is, its cannonballs and supplies (0–12, as bars and numbers), its course and its last port.
+Everything drawn comes from the view: the renderer never looks at rules.
 
 The parts that never change (land, ocean, grid, ports, labels) are drawn once into a cached layer at
 twice the size and scaled down, so a render is a copy, a few cached sprites pasted, and text.
@@ -19,31 +23,34 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import format_seats
 from games.i18n import L, localize_tree, ntr, tr
 from rendering import theme as t
 from rendering.cache import image_cache
 
 View = dict[str, Any]
 
-W = 1220
-M = 20
-HEAD_H = 118
-MAP = 800
-MAP_X, MAP_Y = M, HEAD_H
-GAP = 60
+W = 1100
+M = 24
+INNER = W - 2 * M
+SMALL = t.MIN_TEXT
+STRIP_Y = t.TOP
+STRIP_H = 104
+"""Under the top band: the last dice (and what they were for), then an offer waiting for an answer or
+where the Treasure is."""
+MAP = INNER
+MAP_X, MAP_Y = M, STRIP_Y + STRIP_H + 10
+GAP = 82
 """Pixels between neighbouring dots."""
-EDGE = 100
+EDGE = (MAP - 10 * GAP) // 2
 """From the map's border to the first dot: the land (with coordinates, port badges and markers), then water."""
-COAST = 64
+COAST = 84
 GRID_X, GRID_Y = MAP_X + EDGE, MAP_Y + EDGE
-PANEL_X = MAP_X + MAP + 20
-PANEL_W = W - PANEL_X - M
-FOOT_Y = MAP_Y + MAP + 18
-FOOT_H = 124
-"""The foot: the last dice, then a line (or an offer's two lines)."""
-H = FOOT_Y + FOOT_H + M
-SMALL = 26
-"""The smallest text: a phone shows the 1,220 px board about 400 px wide, so no text is under 1/48 of it."""
+FLEETS_Y = MAP_Y + MAP + 18
+SHIP_ROW = 60
+HEAD_ROW = 48
+"""A fleet's heading (its commander's name) and each of its ships' rows in the logs."""
+EVENT_LINES = 3
 WHITE: t.RGB = (255, 255, 255)
 SAND: t.RGB = (214, 188, 136)
 SAND_DARK: t.RGB = (164, 132, 84)
@@ -53,21 +60,25 @@ WATER_EDGE: t.RGB = (56, 120, 146)
 GRID_LINE: t.RGB = (52, 110, 136)
 DOT: t.RGB = (196, 222, 230)
 FIRE: t.RGB = (236, 72, 52)
+BALL: t.RGB = (56, 56, 64)
+CRATE: t.RGB = (170, 112, 56)
+FLAG = 66
+"""A ship's flag on the map."""
 
-SHIP_COLOURS: dict[str, tuple[t.RGB, t.RGB, t.RGB]] = {
-    "black": ((38, 38, 44), WHITE, (214, 214, 222)),
-    "red": ((214, 52, 52), WHITE, t.OUTLINE),
-    "blue": ((46, 108, 222), WHITE, t.OUTLINE),
-    "green": ((44, 156, 74), WHITE, t.OUTLINE),
-    "purple": ((142, 70, 194), WHITE, t.OUTLINE),
-    "yellow": ((244, 204, 44), (40, 30, 8), t.OUTLINE),
-}
-"""Each ship's flag colour, the text drawn on it and its edge."""
-
-BADGE = 58
+BADGE = 64
 """From a port's dot to its numbered badge on the land."""
 PORT_SIDE = {1: (0, -1), 2: (0, -1), 3: (1, 0), 4: (0, 1), 5: (0, 1), 6: (-1, 0)}
 """Which way each port's badge sits from its dot, onto the land."""
+
+
+def _colour(name: str) -> t.PlayerColour:
+    """A ship's colour (the theme's seat colour of that name): its flag, the text on it and its edge."""
+    return next(c for c in t.PLAYER_COLOURS if c.name == name)
+
+
+def _hue(name: str) -> int:
+    """The theme's seat colour a ship wears, by index (the top band's colour for that ship)."""
+    return next(i for i, c in enumerate(t.PLAYER_COLOURS) if c.name == name)
 
 
 def _dot_xy(col: int, row: int) -> tuple[int, int]:
@@ -92,7 +103,7 @@ t.register_icon("sr-chest", _paint_chest, (150, 92, 44))
 @image_cache
 def _flag(colour: str, initial: str, size: int) -> Image.Image:
     """A ship: a round flag piece in its colour, a pennant, and its commander's initial."""
-    fill, ink, edge = SHIP_COLOURS[colour]
+    fill, ink, edge = _colour(colour)[1:]
     s = 3
     big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -111,7 +122,7 @@ def _flag(colour: str, initial: str, size: int) -> Image.Image:
             img,
             (size * 0.44, size * 0.56),
             initial,
-            t.font(max(SMALL, round(size * 0.54)), bold=True),
+            t.font(max(SMALL, round(size * 0.5)), bold=True),
             ink,
             anchor="mm",
         )
@@ -159,6 +170,32 @@ def _die(value: int, size: int) -> Image.Image:
     return img
 
 
+@image_cache
+def _crate(size: int) -> Image.Image:
+    """A crate of supplies."""
+    img = t.rounded(size, size, 4, CRATE, t.OUTLINE, 2).copy()
+    d = ImageDraw.Draw(img)
+    d.line((4, 4, size - 5, size - 5), fill=(110, 70, 30), width=2)
+    d.line((4, size - 5, size - 5, 4), fill=(110, 70, 30), width=2)
+    return img
+
+
+@image_cache
+def _glyph(s: str, size: int, ink: t.RGB = t.INK) -> Image.Image:
+    """A symbol (the compass, the anchor) as an icon ``size`` px high, where it is not in colour in ``ink``."""
+    img = Image.new("RGBA", (size + 8, size + 8), (0, 0, 0, 0))
+    t.text(img, ((size + 8) / 2, (size + 8) / 2), s, t.font(size), ink, anchor="mm")
+    return img.crop(img.getbbox() or (0, 0, 1, 1))
+
+
+@image_cache
+def _range_dot() -> Image.Image:
+    """A dot within the firing ship's range, as the map rings it."""
+    img = _disc(DOT, 16, DOT).copy()
+    img.alpha_composite(_ring(FIRE, 22, 3).crop((3, 3, 19, 19)))
+    return img
+
+
 # ---------------------------------------------------------------------------------------------- the map
 
 
@@ -168,10 +205,10 @@ def _map_layer(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> I
     s = 2
     img = Image.new("RGBA", (MAP * s, MAP * s), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, MAP * s - 1, MAP * s - 1), radius=36 * s, fill=SAND, outline=SAND_DARK, width=4 * s)
-    d.rounded_rectangle((14 * s, 14 * s, (MAP - 14) * s, (MAP - 14) * s), radius=30 * s, outline=GRASS, width=6 * s)
+    d.rounded_rectangle((0, 0, MAP * s - 1, MAP * s - 1), radius=44 * s, fill=SAND, outline=SAND_DARK, width=4 * s)
+    d.rounded_rectangle((18 * s, 18 * s, (MAP - 18) * s, (MAP - 18) * s), radius=38 * s, outline=GRASS, width=7 * s)
     o = COAST * s
-    d.rounded_rectangle((o, o, MAP * s - o, MAP * s - o), radius=26 * s, fill=WATER, outline=WATER_EDGE, width=5 * s)
+    d.rounded_rectangle((o, o, MAP * s - o, MAP * s - o), radius=32 * s, fill=WATER, outline=WATER_EDGE, width=5 * s)
 
     def at(col: int, row: int) -> tuple[float, float]:
         return (EDGE + col * GAP) * s, (EDGE + row * GAP) * s
@@ -187,29 +224,29 @@ def _map_layer(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int]) -> I
         if len(ends) > 1:
             d.line((*at(*ends[0]), *at(*ends[-1])), fill=faint, width=s)
     cx, cy = at(*x)
-    arm = 20 * s
+    arm = 26 * s
     for sign in (1, -1):
-        d.line((cx - arm, cy - sign * arm, cx + arm, cy + sign * arm), fill=(180, 40, 36), width=9 * s)
-    r = 5 * s
+        d.line((cx - arm, cy - sign * arm, cx + arm, cy + sign * arm), fill=(180, 40, 36), width=11 * s)
+    r = 6 * s
     for col in range(11):
         for row in range(11):
             px, py = at(col, row)
             d.ellipse((px - r, py - r, px + r, py + r), fill=DOT)
     for _number, col, row in ports:
         px, py = at(col, row)
-        d.ellipse((px - 22 * s, py - 22 * s, px + 22 * s, py + 22 * s), outline=t.GOLD, width=4 * s)
+        d.ellipse((px - 28 * s, py - 28 * s, px + 28 * s, py + 28 * s), outline=t.GOLD, width=5 * s)
     layer = img.resize((MAP, MAP), Image.Resampling.LANCZOS)
-    fnt = t.font(SMALL, bold=True)
+    fnt = t.font(SMALL + 2, bold=True)
     for i in range(11):
         letter = "ABCDEFGHIJK"[i]
-        t.text(layer, (EDGE + i * GAP, 16), letter, fnt, t.INK, anchor="mm")
-        t.text(layer, (EDGE + i * GAP, MAP - 14), letter, fnt, t.INK, anchor="mm")
-        t.text(layer, (22, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")  # "11" is 36 px wide
-        t.text(layer, (MAP - 22, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")
+        t.text(layer, (EDGE + i * GAP, 18), letter, fnt, t.INK, anchor="mm")
+        t.text(layer, (EDGE + i * GAP, MAP - 18), letter, fnt, t.INK, anchor="mm")
+        t.text(layer, (24, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")  # "11" is 40 px wide
+        t.text(layer, (MAP - 24, EDGE + i * GAP), str(i + 1), fnt, t.INK, anchor="mm")
     for number, col, row in ports:
         bx, by = _port_badge(number, col, row)
-        t.paste(layer, _disc(t.GOLD, 36), (bx - MAP_X, by - MAP_Y), "mm")
-        t.text(layer, (bx - MAP_X, by - MAP_Y), str(number), t.font(SMALL, bold=True), t.INK, anchor="mm")
+        t.paste(layer, _disc(t.GOLD, 44), (bx - MAP_X, by - MAP_Y), "mm")
+        t.text(layer, (bx - MAP_X, by - MAP_Y), str(number), t.font(SMALL + 2, bold=True), t.INK, anchor="mm")
     return layer
 
 
@@ -236,12 +273,17 @@ def _markers(canvas: Image.Image, view: View) -> None:
         x, y = _dot_xy(col, row)
         dx, dy = PORT_SIDE[number]
         for i, (colour, charted) in enumerate(marks):
-            fill = SHIP_COLOURS[colour][0]
             if dy:  # a row of markers along the top or bottom edge, right of the badge
-                mx, my = x + 32 + i * 22, y + dy * BADGE
+                mx, my = x + 42 + i * 30, y + dy * BADGE
             else:  # a column along the left or right edge, below the badge
-                mx, my = x + dx * (BADGE - 4), y + 32 + i * 22
-            t.paste(canvas, _disc(fill, 20, SHIP_COLOURS[colour][2]) if charted else _ring(fill, 20, 4), (mx, my), "mm")
+                mx, my = x + dx * (BADGE - 4), y + 42 + i * 30
+            t.paste(canvas, _marker(colour, charted), (mx, my), "mm")
+
+
+def _marker(colour: str, charted: bool) -> Image.Image:
+    """A ship's marker beside a port: a filled disc where it charts its course to, a ring where it stocked."""
+    c = _colour(colour)
+    return _disc(c.fill, 26, c.edge) if charted else _ring(c.fill, 26, 5)
 
 
 def _ports(view: View) -> tuple[tuple[int, int, int], ...]:
@@ -254,30 +296,31 @@ def _draw_map(canvas: Image.Image, view: View, names: Sequence[str]) -> None:
     draw = ImageDraw.Draw(canvas)
     for col, row in view["range"]:
         x, y = _dot_xy(col, row)
-        draw.ellipse((x - 7, y - 7, x + 7, y + 7), outline=FIRE, width=2)
+        draw.ellipse((x - 9, y - 9, x + 9, y + 9), outline=FIRE, width=3)
     for col, row in view["reach"]:
-        t.paste(canvas, _ring(t.HIGHLIGHT, 26, 4), _dot_xy(col, row), "mm")
+        t.paste(canvas, _ring(t.HIGHLIGHT, 34, 5), _dot_xy(col, row), "mm")
     battle = view["battle"]
     ships = view["ships"]
     if battle is not None:
         a = _dot_xy(*ships[battle["att"]]["at"])
         b = _dot_xy(*ships[battle["def"]]["at"])
-        draw.line((*a, *b), fill=FIRE, width=6)
+        draw.line((*a, *b), fill=FIRE, width=7)
     if view["treasure"] is None:
-        t.paste(canvas, t.icon("sr-chest", 40), _dot_xy(*view["x"]), "mm")
+        t.paste(canvas, t.icon("sr-chest", 54), _dot_xy(*view["x"]), "mm")
     acting = set(view["to_act"])
     targets = {target["ship"] for target in view["targets"]}
+    half = FLAG // 2 + 2
     for s, ship in enumerate(ships):
         if ship["sunk"]:
             continue
         x, y = _dot_xy(*ship["at"])
         if s in acting:
-            t.glow(canvas, (x - 26, y - 26, x + 26, y + 26), radius=26)
+            t.glow(canvas, (x - half, y - half, x + half, y + half), radius=half)
         if s in targets:
-            t.paste(canvas, _ring(FIRE, 64, 5), (x, y), "mm")
-        t.paste(canvas, _flag(ship["colour"], _initial(names, s), 50), (x, y), "mm")
+            t.paste(canvas, _ring(FIRE, FLAG + 18, 6), (x, y), "mm")
+        t.paste(canvas, _flag(ship["colour"], _initial(names, s), FLAG), (x, y), "mm")
         if ship["treasure"]:
-            t.paste(canvas, t.icon("sr-chest", 30), (x + 20, y + 18), "mm")
+            t.paste(canvas, t.icon("sr-chest", 38), (x + 26, y + 24), "mm")
 
 
 def _initial(names: Sequence[str], seat: int) -> str:
@@ -296,106 +339,98 @@ def _fleets(view: View) -> list[tuple[int, list[int]]]:
     return list(groups.items())
 
 
-@image_cache
-def _crate(size: int) -> Image.Image:
-    """A crate of supplies."""
-    img = t.rounded(size, size, 4, (170, 112, 56), t.OUTLINE, 2).copy()
-    d = ImageDraw.Draw(img)
-    d.line((4, 4, size - 5, size - 5), fill=(110, 70, 30), width=2)
-    d.line((4, size - 5, size - 5, 4), fill=(110, 70, 30), width=2)
-    return img
+def _fleet_heads(view: View, names: Sequence[str], locale: str) -> list[tuple[tuple[str, ...], bool]]:
+    """Each fleet's heading: its commander's name (on two lines where it needs them), and whether none of
+    its ships is afloat."""
+    heads = []
+    gone = tr(locale, "out")
+    for commander, seats in _fleets(view):
+        name = t.clean_name(names[seats[0]]) or tr(locale, "Player {number}", number=commander + 1)
+        out = all(view["ships"][s]["sunk"] for s in seats)
+        room = INNER - 60 - (round(t.text_width(gone, t.font(SMALL))) + 20 if out else 0)
+        heads.append((t.wrap(name, t.font(SMALL + 2, bold=True), room, 2), out))
+    return heads
 
 
-def _bar(canvas: Image.Image, x: int, y: int, width: int, value: int, colour: t.RGB, mark: Image.Image) -> None:
-    """A log scale 0–12: ``value`` notches filled (More Booty may go beyond: the number says so)."""
-    fnt = t.font(SMALL, bold=True)
-    t.paste(canvas, mark, (x + 10, y), "mm")
-    bx = x + 30
-    notch = (width - 30 - 44) / 12
-    draw = ImageDraw.Draw(canvas)
-    for i in range(12):
-        x0 = bx + i * notch
-        filled = i < value
-        draw.rectangle((x0, y - 8, x0 + notch - 3, y + 8), fill=colour if filled else t.PARCHMENT_SHADE)
-    t.text(canvas, (x + width, y), str(value), fnt, t.INK, anchor="rm")
+def _logs_height(view: View, names: Sequence[str], locale: str) -> int:
+    heads = _fleet_heads(view, names, locale)
+    return 16 + sum(HEAD_ROW + (len(lines) - 1) * 30 for lines, _ in heads) + SHIP_ROW * len(view["ships"]) + 12
 
 
 def _logs(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
-    fleets = _fleets(view)
-    rows = sum(len(ships) for _, ships in fleets)
-    heads = []
-    gone = tr(locale, "out")
-    for commander, seats in fleets:
-        name = t.clean_name(names[seats[0]]) or tr(locale, "Player {number}", number=commander + 1)
-        out = all(view["ships"][s]["sunk"] for s in seats)
-        # The fleet's ships are listed below it, so only a fleet with none afloat says so (beside its name).
-        # A long name takes two lines rather than being cut.
-        room = PANEL_W - 80 - (round(t.text_width(gone, t.font(SMALL))) + 12 if out else 0)
-        lines, fnt = t.fit_lines(name, room, SMALL, 2, min_size=SMALL)
-        heads.append((lines, fnt, out))
-    head_h = [44 + (len(lines) - 1) * 30 for lines, _, _ in heads]
-    row_h = min(112, (MAP - 24 - sum(head_h)) // max(rows, 1))
-    y = MAP_Y + 14
+    """Every ship's log, grouped by commander: the commander's name on a dark tab, then a row per ship."""
+    y = FLEETS_Y + 16
     acting = set(view["to_act"])
-    for (_, seats), (lines, fnt, out), h in zip(fleets, heads, head_h, strict=True):
-        width = round(max(t.text_width(line, fnt) for line in lines)) + 36
-        t.paste(canvas, t.rounded(width, h - 6, 18, t.INK), (PANEL_X + 14, y + 4))
+    bold = t.font(SMALL + 2, bold=True)
+    for (_, seats), (lines, out) in zip(_fleets(view), _fleet_heads(view, names, locale), strict=True):
+        h = HEAD_ROW + (len(lines) - 1) * 30
+        width = round(max(t.text_width(line, bold) for line in lines)) + 40
+        t.paste(canvas, t.rounded(width, h - 8, 18, t.INK), (M + 14, y + 2))
         for n, line in enumerate(lines):
-            t.text(canvas, (PANEL_X + 32, y + 4 + 19 + n * 30), line, fnt, t.PARCHMENT, anchor="lm")
+            t.text(canvas, (M + 34, y + 2 + 20 + n * 30), line, bold, t.PARCHMENT, anchor="lm")
         if out:
-            t.text(canvas, (PANEL_X + PANEL_W - 16, y + 22), gone, t.font(SMALL), t.INK_SOFT, anchor="rm")
+            t.text(canvas, (W - M - 20, y + 22), tr(locale, "out"), t.font(SMALL), t.INK_SOFT, anchor="rm")
         y += h
         for s in seats:
-            _log_row(canvas, view, s, y, row_h, s in acting, locale)
-            y += row_h
+            _log_row(canvas, view["ships"][s], y, s in acting, locale)
+            y += SHIP_ROW
 
 
-def _log_row(canvas: Image.Image, view: View, seat: int, y: int, row_h: int, acting: bool, locale: str) -> None:
-    ship = view["ships"][seat]
-    x = PANEL_X + 16
-    right = PANEL_X + PANEL_W - 16
+LOG_X = (M + 64, M + 262, M + 352, M + 612, M + 872, M + 966)
+"""Where a ship's row puts its name, its dot, its cannonballs, its supplies, its course and its last port."""
+BAR_W = 240
+"""A log's bar of 12 notches, its mark and its number."""
+
+
+def _log_row(canvas: Image.Image, ship: View, y: int, acting: bool, locale: str) -> None:
+    mid = y + SHIP_ROW / 2
     if acting:
-        t.paste(canvas, t.rounded(PANEL_W - 20, row_h - 6, 12, (*t.HIGHLIGHT, 70)), (PANEL_X + 10, y - 2))
-    t.paste(canvas, _flag(ship["colour"], "", 34), (x + 17, y + 18), "mm")
-    small = t.font(SMALL)
-    if ship["sunk"]:
-        sunk = tr(locale, "sunk")
-        tail = round(t.text_width(sunk, small)) + 40  # the skull, then the word
-        name, fnt = t.fit_text(ship["name"], right - tail - 10 - (x + 42), SMALL + 2, min_size=SMALL)
-        t.text(canvas, (x + 42, y + 18), name, fnt, t.INK, anchor="lm")
-        t.paste(canvas, t.icon("skull", 30), (right - tail + 16, y + 18), "mm")
-        t.text(canvas, (right, y + 18), sunk, small, t.INK_SOFT, anchor="rm")
-        return
-    # Where the ship is, its course and its last port; a long name (another language's) gets the room it
-    # needs from the spaces between them first, then from the dot (the map shows where the ship is).
-    chart, last = ship["chart"] or "–", ship["last"] or "–"
-    for where in (f"{ship['dot']}  🧭{chart}  ⚓{last}", f"{ship['dot']} 🧭{chart} ⚓{last}", f"🧭{chart} ⚓{last}"):
-        room = right - round(t.text_width(where, small)) - 10 - (x + 42)
-        name, fnt = t.fit_text(ship["name"], room, SMALL + 2, min_size=SMALL)
-        if name == ship["name"]:
-            break
-    t.text(canvas, (x + 42, y + 18), name, fnt, t.INK, anchor="lm")
-    t.text(canvas, (right, y + 18), where, small, t.INK, anchor="rm")
+        t.paste(canvas, t.rounded(INNER - 20, SHIP_ROW - 6, 12, (*t.HIGHLIGHT, 70)), (M + 10, y + 3))
+    t.paste(canvas, _flag(ship["colour"], "", 44), (M + 38, mid), "mm")
     if ship["treasure"]:  # on the flag, as on the map
-        t.paste(canvas, t.icon("sr-chest", 24), (x + 28, y + 30), "mm")
-    if row_h >= 90:
-        _bar(canvas, x, y + 50, PANEL_W - 32, ship["balls"], (60, 60, 70), _disc((56, 56, 64), 20))
-        _bar(canvas, x, y + 78, PANEL_W - 32, ship["supplies"], (170, 112, 56), _crate(20))
-    else:
-        # A short row: the logs as numbers beside their marks (a cannonball, a crate), as the bars show them.
-        fnt = t.font(SMALL, bold=True)
-        for n, (mark, value) in enumerate(((_disc((56, 56, 64), 20), ship["balls"]), (_crate(20), ship["supplies"]))):
-            t.paste(canvas, mark, (x + 52 + n * 110, y + 50), "mm")
-            t.text(canvas, (x + 70 + n * 110, y + 50), str(value), fnt, t.INK, anchor="lm")
+        t.paste(canvas, t.icon("sr-chest", 28), (M + 50, mid + 12), "mm")
+    name, fnt = t.fit_text(ship["name"], LOG_X[1] - LOG_X[0] - 14, SMALL + 4)
+    t.text(canvas, (LOG_X[0], mid), name, fnt, t.INK, anchor="lm")
+    if ship["sunk"]:
+        t.paste(canvas, t.icon("skull", 36), (LOG_X[1] + 18, mid), "mm")
+        sunk, fnt = t.fit_text(tr(locale, "sunk"), W - M - LOG_X[1] - 60, SMALL, bold=False)
+        t.text(canvas, (LOG_X[1] + 46, mid), sunk, fnt, t.INK_SOFT, anchor="lm")
+        return
+    t.text(canvas, (LOG_X[1], mid), ship["dot"], t.font(SMALL + 4, bold=True), t.INK, anchor="lm")
+    _bar(canvas, LOG_X[2], mid, ship["balls"], BALL, _disc(BALL, 26))
+    _bar(canvas, LOG_X[3], mid, ship["supplies"], CRATE, _crate(26))
+    for x, glyph, port in ((LOG_X[4], "🧭", ship["chart"]), (LOG_X[5], "⚓", ship["last"])):
+        t.paste(canvas, _glyph(glyph, 30), (x + 16, mid), "mm")
+        t.text(canvas, (x + 38, mid), str(port or "–"), t.font(SMALL + 4, bold=True), t.INK, anchor="lm")
+
+
+def _bar(canvas: Image.Image, x: int, mid: float, value: int, colour: t.RGB, mark: Image.Image) -> None:
+    """A log scale 0–12: its mark, ``value`` notches filled, the number (More Booty may go beyond: the
+    number says so)."""
+    t.paste(canvas, mark, (x + 13, mid), "mm")
+    t.paste(canvas, _notches(min(value, 12), colour), (x + 34, mid - 10))
+    t.text(canvas, (x + BAR_W, mid), str(value), t.font(SMALL + 4, bold=True), t.INK, anchor="rm")
+
+
+@image_cache
+def _notches(value: int, colour: t.RGB) -> Image.Image:
+    """A log's 12 notches, ``value`` of them filled (drawn once per value: a board has twelve bars)."""
+    notch = (BAR_W - 34 - 48) / 12
+    img = Image.new("RGBA", (round(12 * notch), 21), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    for i in range(12):
+        x0 = i * notch
+        draw.rectangle((x0, 0, x0 + notch - 3, 20), fill=colour if i < value else t.PARCHMENT_SHADE)
+    return img
 
 
 # ---------------------------------------------------------------------------------------------- head and foot
 
 
-def _status(view: View, names: Sequence[str], locale: str, *, commanders: bool = True) -> str:
-    """``"▶ Black (Anne) to roll"``; without the ``commanders``' names: ``"▶ Black to roll"``."""
+def _status(view: View, names: Sequence[str], locale: str) -> str:
+    """``"Black (Anne) to roll"``, or how the game ended."""
     if view["over"]:
-        return tr(locale, "The game is over.")
+        return " ".join(format_seats(view["result"] or tr(locale, "The game is over."), list(names)).split())
     ships = view["ships"]
     who = ", ".join(
         tr(
@@ -404,24 +439,20 @@ def _status(view: View, names: Sequence[str], locale: str, *, commanders: bool =
             ship=ships[s]["name"],
             commander=t.clean_name(names[s]) if s < len(names) else "?",
         )
-        if commanders
-        else ships[s]["name"]
         for s in view["to_act"]
     )
-    return f"▶ {who} {view['waiting']}"
+    return f"{who} {view['waiting']}"
 
 
-def _head(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+def _band(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+    """The top band: the round, and which ship decides what, in its colour."""
     rounds = tr(locale, "ROUND {round} / {rounds}", round=view["round"], rounds=view["rounds"])
-    x = _title_end(locale) + 20
-    t.pill(canvas, (x, 18), rounds, t.font(SMALL, bold=True), t.SEA_DEEP, t.GOLD, border=t.GOLD)
-    # A long name in a long language: the commander's name gives way (the logs name every fleet's commander).
-    for commanders in (True, False):
-        status = _status(view, names, locale, commanders=commanders)
-        line, fnt = t.fit_text(status, W - 2 * M - 40, SMALL + 2, min_size=SMALL)
-        if line == status:
-            break
-    t.text(canvas, (M + 20, 90), line, fnt, t.HIGHLIGHT, anchor="lm")
+    over = view["over"]
+    seats = () if over else tuple(_hue(view["ships"][s]["colour"]) for s in view["to_act"])
+    status = _status(view, names, locale)
+    t.top_band(
+        canvas, t.icon("skull", 52), _title(locale), [t.Tag(rounds)], status, x=M, width=INNER, seats=seats, over=over
+    )
 
 
 def _goods(items: list[int], locale: str) -> str:
@@ -476,17 +507,19 @@ def _dice_text(dice: View, ship: str, locale: str) -> str:
     return tr(locale, what, ship=ship) if what else f"{ship}:"
 
 
-def _foot(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+def _strip(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+    """Under the top band: the last dice with what they were for (and a battle's odds), then an offer
+    waiting for an answer, or where the Treasure is."""
     fnt = t.font(SMALL)
     dice = view["dice"]
-    x = M + 20
+    x, top = M + 4, STRIP_Y
     if dice:
         said = _dice_text(dice, view["ships"][dice["seat"]]["name"], locale)
-        t.text(canvas, (x, FOOT_Y + 32), said, fnt, t.FOAM, anchor="lm")
+        t.text(canvas, (x, top + 24), said, fnt, t.FOAM, anchor="lm")
         dx = x + t.text_width(said, fnt) + 14
         for value in dice["values"]:
-            t.paste(canvas, _die(value, 40), (dx, FOOT_Y + 12))
-            dx += 48
+            t.paste(canvas, _die(value, 44), (dx, top + 2))
+            dx += 52
         battle = view["battle"]
         if battle is not None:
             note = ntr(
@@ -495,18 +528,46 @@ def _foot(canvas: Image.Image, view: View, names: Sequence[str], locale: str) ->
                 "Battle at {n} dots: a die above {n} hits.",
                 battle["dist"],
             )
-            t.text(canvas, (dx + 16, FOOT_Y + 32), note, fnt, t.GOLD, anchor="lm")
+            lines = t.wrap(note, fnt, W - M - dx - 16, 2)  # beside the dice, on two lines where it must
+            for n, line in enumerate(lines):
+                y = top + 24 + (n - (len(lines) - 1) / 2) * 28
+                t.text(canvas, (dx + 12, y), line, fnt, t.GOLD, anchor="lm")
     offer = _offer_text(view, names, locale)
     if view["treasure"] is None:
         chest = tr(locale, "The Treasure is on the X.")
     else:
         chest = tr(locale, "The Treasure is aboard {ship}.", ship=view["ships"][view["treasure"]]["name"])
-    line = offer or chest
-    colour = t.GOLD if offer else t.MIST
     # An offer is never cut: in the bold face if it fits, else over two lines.
-    lines, fnt = t.fit_lines(line, W - 2 * M - 40, SMALL, 2, min_size=SMALL)
+    lines, fnt = t.fit_lines(offer or chest, INNER - 8, SMALL, 2)
     for n, part in enumerate(lines):
-        t.text(canvas, (x, FOOT_Y + 88 + n * 30 - 15 * (len(lines) - 1)), part, fnt, colour, anchor="lm")
+        y = top + 74 + n * 30 - 15 * (len(lines) - 1)
+        t.text(canvas, (x, y), part, fnt, t.GOLD if offer else t.MIST, anchor="lm")
+
+
+@image_cache
+def _legend(locale: str) -> t.Legend:
+    """Every mark of the map and the logs, with what it means."""
+    return [
+        [
+            (_flag("black", "A", 36), tr(locale, "a ship, with its commander's initial")),
+            (t.icon("sr-chest", 34), tr(locale, "Treasure")),
+        ],
+        [
+            (_ring(t.HIGHLIGHT, 32, 5), tr(locale, "can sail to")),
+            (_range_dot(), tr(locale, "in firing range")),
+            (_ring(FIRE, 34, 5), tr(locale, "target")),
+        ],
+        [
+            (_disc(BALL, 26), tr(locale, "cannonballs")),
+            (_crate(26), tr(locale, "supplies")),
+            (_glyph("🧭", 28, t.FOAM), tr(locale, "course to port")),
+            (_glyph("⚓", 28, t.FOAM), tr(locale, "last port stocked at")),
+        ],
+        [
+            (_marker("red", True), tr(locale, "beside a port: a ship charting it")),
+            (_marker("red", False), tr(locale, "a ship that last stocked there")),
+        ],
+    ]
 
 
 # ---------------------------------------------------------------------------------------------- images
@@ -516,20 +577,18 @@ def _title(locale: str) -> str:
     return tr(locale, "SEA RATS!")
 
 
-def _title_end(locale: str) -> int:
-    """Where the board's title ends (the round's pill follows it)."""
-    return M + 48 + 6 + round(t.text_width(_title(locale), t.font(40, bold=True)))
-
-
 @image_cache
-def _base(ports: tuple[tuple[int, int, int], ...], x: tuple[int, int], locale: str) -> Image.Image:
-    """Everything of a board that never changes: background, title, panels and the map without ships."""
-    canvas = t.new_canvas(W, H)
-    t.title(canvas, (M, 12), t.icon("skull", 48), _title(locale), 40)
-    t.panel(canvas, (M, 70, W - M, 110), fill=t.SEA_DEEP, border=t.MIST, radius=14, shadow=False)
+def _base(
+    ports: tuple[tuple[int, int, int], ...], x: tuple[int, int], logs_h: int, lines: int, locale: str
+) -> Image.Image:
+    """Everything of a board that changes only with its layout: background, panels, the map without ships,
+    the logs' panel ``logs_h`` px high and the events panel with ``lines`` lines of room over the legend."""
+    events_y = FLEETS_Y + logs_h + 18
+    legend = _legend(locale)
+    canvas = t.new_canvas(W, events_y + t.events_height(lines, t.legend_height(legend, INNER)) + M)
     t.paste(canvas, _map_layer(ports, x), (MAP_X, MAP_Y))
-    t.panel(canvas, (PANEL_X, MAP_Y, PANEL_X + PANEL_W, MAP_Y + MAP))
-    t.panel(canvas, (M, FOOT_Y, W - M, FOOT_Y + FOOT_H), fill=t.SEA_DEEP, border=t.MIST, radius=16, shadow=False)
+    t.panel(canvas, (M, FLEETS_Y, W - M, FLEETS_Y + logs_h))
+    t.events_panel(canvas, (M, events_y), INNER, lines, legend)
     return canvas
 
 
@@ -541,14 +600,20 @@ def _names(view: View, players: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
-    """The ocean, the logs, the last dice and any pending offer. ``names``: one per player."""
+    """The top band, the last dice and any pending offer, the ocean, the logs and the recent events.
+    ``names``: one per player."""
     view = localize_tree(view, locale)
     _, names = _names(view, names)
-    canvas = _base(_ports(view), tuple(view["x"]), locale).copy()
-    _head(canvas, view, names, locale)
+    logs_h = _logs_height(view, names, locale)
+    recent = view.get("events", [])[-EVENT_LINES:]
+    events = t.event_lines(tuple(format_seats(e, names) for e in recent), INNER, 4)  # a capture says much
+    room = t.event_room(sum(map(len, events)), EVENT_LINES + 1)
+    canvas = _base(_ports(view), tuple(view["x"]), logs_h, room, locale).copy()
+    _band(canvas, view, names, locale)
+    _strip(canvas, view, names, locale)
     _draw_map(canvas, view, names)
     _logs(canvas, view, names, locale)
-    _foot(canvas, view, names, locale)
+    t.draw_events(canvas, (M, FLEETS_Y + logs_h + 18), INNER, events)
     return t.to_png(canvas)
 
 
@@ -622,32 +687,35 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     else:
         won = tr(locale, "Nobody wins!")
     head_font = t.font(32, bold=True)
-    headline = t.wrap(f"{won} {view['result'] or ''}", head_font, W - 2 * M - 70)
-    fnt, bold = t.font(SMALL), t.font(SMALL, bold=True)
+    headline = t.wrap(f"{won} {view['result'] or ''}", head_font, INNER - 70)
+    fnt, bold = t.font(SMALL), t.font(SMALL + 2, bold=True)
     fates = [_fate_line(f, view, players, locale) for f in view["fates"]] or [
         tr(locale, "No ship was sunk or captured.")
     ]
-    fate_lines = [line for f in fates for line in t.wrap(f, fnt, W - 2 * M - 80)]
+    fate_lines = [line for f in fates for line in t.wrap(f, fnt, INNER - 80)]
     head_h = 90 + 40 * len(headline) + 10
-    statuses = [t.wrap(_standing(row, ships, locale), fnt, W - 2 * M - 90, 3) for row in standings]
-    rank_h = 30 + FINAL_ROW * sum(1 + len(lines) for lines in statuses)
+    names_w = INNER - 180
+    heads = [t.wrap(players[p], bold, names_w, 2) for p, *_ in standings]
+    statuses = [t.wrap(_standing(row, ships, locale), fnt, INNER - 90, 3) for row in standings]
+    rank_h = 30 + FINAL_ROW * sum(len(h) + len(s) for h, s in zip(heads, statuses, strict=True))
     fates_h = 70 + FINAL_ROW * len(fate_lines)
     top_h = head_h + rank_h + 20 + fates_h + 20
     canvas = t.new_canvas(W, top_h + MAP + M)
-    t.title(canvas, (M, 12), t.icon("skull", 48), tr(locale, "SEA RATS! — THE END"), 40)
+    t.heading(canvas, t.icon("skull", 52), tr(locale, "SEA RATS! — THE END"), (), x=M, width=INNER)
     t.final_headline(canvas, (M, 76), (headline, head_font))
     y = head_h
     t.panel(canvas, (M, y, W - M, y + rank_h))
     y += 18
-    for rank, ((p, *_), lines) in enumerate(zip(standings, statuses, strict=True)):
+    for rank, ((p, *_), head, lines) in enumerate(zip(standings, heads, statuses, strict=True)):
         cy = y + FINAL_ROW / 2
         t.text(canvas, (M + 24, cy), f"{rank + 1}.", bold, t.INK, anchor="lm")
-        t.text(canvas, (M + 70, cy), t.ellipsize(players[p], bold, W - 2 * M - 180), bold, t.INK, anchor="lm")
+        for n, part in enumerate(head):
+            t.text(canvas, (M + 70, cy + n * FINAL_ROW), part, bold, t.INK, anchor="lm")
         if p in winners:
-            t.paste(canvas, t.icon("crown", 34), (W - M - 40, cy), "mm")
-        for n, line in enumerate(lines):
-            t.text(canvas, (M + 70, cy + (n + 1) * FINAL_ROW), line, fnt, t.INK_SOFT, anchor="lm")
-        y += (1 + len(lines)) * FINAL_ROW
+            t.paste(canvas, t.icon("crown", 38), (W - M - 40, cy), "mm")
+        for n, line in enumerate(lines, len(head)):
+            t.text(canvas, (M + 70, cy + n * FINAL_ROW), line, fnt, t.INK_SOFT, anchor="lm")
+        y += (len(head) + len(lines)) * FINAL_ROW
     y = head_h + rank_h + 20
     t.panel(canvas, (M, y, W - M, y + fates_h))
     t.text(canvas, (M + 24, y + 34), tr(locale, "Captures and sinkings"), bold, t.INK, anchor="lm")
@@ -656,7 +724,8 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
         t.text(canvas, (M + 40, y + FINAL_ROW / 2), line, fnt, t.INK_SOFT, anchor="lm")
         y += FINAL_ROW
     shifted = dict(view, to_act=[], reach=[], range=[], targets=[], battle=None)
-    ocean = _base(_ports(view), tuple(view["x"]), locale).copy()
+    ocean = t.new_canvas(W, MAP_Y + MAP)
+    t.paste(ocean, _map_layer(_ports(view), tuple(view["x"])), (MAP_X, MAP_Y))
     _draw_map(ocean, shifted, seat_names)
-    canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), ((W - MAP) // 2, top_h))
+    canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), (MAP_X, top_h))
     return t.to_png(canvas)

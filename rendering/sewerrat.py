@@ -1,22 +1,23 @@
 """Sewer Rat images: the plumbing board during play (:func:`render_board`) and the end (:func:`render_final`).
 
-The board is the 8×8 grid of pipe tiles with the 32 toilets around it (yellow Y1–Y8 at the ends of the
-rows, green G1–G8 at the ends of the columns) and the coordinates of the actions' text (``r3c4``) on the
-edges. Everything drawn comes from the view: the rats, the traps, the last roll and where its traps fell,
-the legal destinations of the rat that must act, a pending tile change. Tiles, traps, tokens and the
-frame are drawn once and cached, so a render is mostly pasting.
+Under the top band (the turn, who decides what) the last roll, then the 8×8 grid of pipe tiles with the 32
+toilets around it (yellow Y1–Y8 at the ends of the rows, green G1–G8 at the ends of the columns) and the
+coordinates of the actions' text (``r3c4``) on the edges, a compact panel per rat, and the recent events
+over the legend. Everything drawn comes from the view: the rats, the traps, the last roll and where its
+traps fell, the legal destinations of the rat that must act, a pending tile change. Tiles, traps, tokens
+and the frame are drawn once and cached, so a render is mostly pasting.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from games.core import format_seats
-from games.i18n import T, localize, localize_tree, ntr, tr
+from games.i18n import T, localize, localize_tree, tr
 from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_text
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -27,14 +28,20 @@ WIDTH = 1100
 CELL = 100
 TOILET = 44
 """How deep the toilets are, beside the grid."""
+ROLL_Y = t.TOP
+ROLL_H = 64
+"""Under the top band: the last roll's dice, who rolled them and where their traps fell."""
 GX = (WIDTH - SIZE * CELL) // 2
-GY = 256
-"""Below the header: the title, the dice and who rolled them, then the status in one or two lines."""
+GY = ROLL_Y + ROLL_H + TOILET + 54
 GRID = SIZE * CELL
 PANEL_Y = GY + GRID + TOILET + 62
-PANEL_W, PANEL_H, PANEL_GAP = 340, 160, 16
+PANEL_GAP = 16
+PANEL_MIN_H = 96
+"""A rat's panel: as tall as its lines (name, team, where it is) need, and its disc."""
+LINE_H = 30
 TEXT_X = 92
 """Where a player panel's words begin, right of the rat's disc."""
+EVENT_LINES = 3
 SS = 3
 """Supersampling of the cached tile, trap and token images."""
 
@@ -215,57 +222,73 @@ def _die(colour: t.RGB, value: int, size: int) -> Image.Image:
 
 # ====================================================================== board
 def _status(view: View, names: Sequence[str], locale: str) -> str:
-    """What is happening now, in a line (the view's ``pending`` is written out already)."""
+    """What is happening now, in a line (the view's ``pending`` is written out already), or who won."""
     if view["result"] is not None:
-        return ntr(locale, "Game over after {n} turn", "Game over after {n} turns", view["turn"])
+        return _headline(view, names, locale)
     status = format_seats(view["pending"], list(names))
     return status[:1].upper() + status[1:]
 
 
+def _headline(view: View, names: Sequence[str], locale: str) -> str:
+    winners = view["result"]["winners"] if view["result"] else []
+    together = " & ".join(names[s] for s in winners)
+    if len(winners) > 1:
+        return tr(locale, "Winners: {names}", names=together)
+    if winners:
+        return tr(locale, "Winner: {name}", name=together)
+    return tr(locale, "Winner: nobody")
+
+
 def _header(img: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
-    title, big = t.fit_text(tr(locale, "Sewer Rat"), 250, 44)
-    t.text(img, (28, 40), title, big, t.GOLD, anchor="lm", shadow=(0, 0, 0))
+    """The top band (the turn and the teams, who decides what), and under it the last roll."""
     if view["turn"]:
-        turn = tr(locale, "Turn {turn} of {limit}", turn=view["turn"], limit=view["turn_limit"])
+        turn = tr(locale, "TURN {turn} / {limit}", turn=view["turn"], limit=view["turn_limit"])
     else:
-        turn = tr(locale, "Setup")
+        turn = tr(locale, "SETUP")
     if view["mode"] == "ffa":
-        mode = tr(locale, "free-for-all")
-    elif view["mode"] == "2":
-        mode = tr(locale, "teams of 2")
+        mode = tr(locale, "FREE-FOR-ALL")
     else:
-        mode = tr(locale, "teams of 3")
-    line, small = t.fit_text(f"{turn} · {mode}", WIDTH - 290 - 2 * 62 - 80, 26, bold=False)
-    t.text(img, (290, 44), line, small, t.MIST, anchor="lm")
-    # The status has the whole width, in two lines if it needs them: never cut.
-    ink = t.HIGHLIGHT if view["result"] is None else t.GOLD
-    lines, fnt = t.fit_lines(_status(view, names, locale), WIDTH - 56, 28, 2)
-    for n, line in enumerate(lines):
-        t.text(img, (28, 120 + n * 30), line, fnt, ink, anchor="lm")
+        mode = tr(locale, "TEAMS OF 2") if view["mode"] == "2" else tr(locale, "TEAMS OF 3")
+    over = view["result"] is not None
+    actor = () if over or view["actor"] is None else (_hue(view, view["actor"]),)
+    title = tr(locale, "SEWER RAT")
+    tags = [t.Tag(turn), t.Tag(mode)]
+    status = _status(view, names, locale)
+    t.top_band(img, t.icon("rat", 52), title, tags, status, x=28, width=WIDTH - 56, seats=actor, over=over)
     roll = view["roll"]
-    if roll is not None:
-        size = 62
-        img.paste(_die(YELLOW, roll["y"], size), (WIDTH - 2 * size - 40, 8), _die(YELLOW, roll["y"], size))
-        img.paste(_die(GREEN, roll["g"], size), (WIDTH - size - 28, 8), _die(GREEN, roll["g"], size))
-        fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"]))
-        name = names[view["mover"]]
-        if fell:
-            rolled = tr(locale, "{name} rolled · traps {squares}", name=name, squares=fell)
-        else:
-            rolled = tr(locale, "{name} rolled · no trap yet", name=name)
-        # Under the dice, on a line of its own: who rolled them and where their traps fell.
-        who, small = t.fit_text(rolled, WIDTH - 56, t.MIN_TEXT, bold=False)
-        t.text(img, (WIDTH - 28, 84), who, small, t.FOAM, anchor="rm")
+    if roll is None:
+        return
+    size = 56
+    for n, (colour, value) in enumerate(((YELLOW, roll["y"]), (GREEN, roll["g"]))):
+        die = _die(colour, value, size)
+        img.paste(die, (28 + n * (size + 10), ROLL_Y + 4), die)
+    fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"]))
+    name = names[view["mover"]]
+    if fell:
+        rolled = tr(locale, "{name} rolled · traps {squares}", name=name, squares=fell)
+    else:
+        rolled = tr(locale, "{name} rolled · no trap yet", name=name)
+    x = 28 + 2 * (size + 10) + 8
+    lines = t.wrap(rolled, t.font(t.MIN_TEXT), WIDTH - 28 - x, 2)
+    for n, line in enumerate(lines):
+        y = ROLL_Y + 32 + (n - (len(lines) - 1) / 2) * LINE_H
+        t.text(img, (x, y), line, t.font(t.MIN_TEXT), t.FOAM, anchor="lm")
 
 
 @image_cache
-def _base(height: int, seats: int) -> Image.Image:
-    """The table background with the board's frame, toilets and coordinates, and the players' panels."""
-    img = t.new_canvas(WIDTH, height)
+def _base(seats: int, panel_h: int, lines: int, below: int, locale: str) -> Image.Image:
+    """The table background with the board's frame, toilets and coordinates, the players' panels
+    ``panel_h`` px high and, with ``lines`` of room for recent events, the events panel over the legend; a
+    final sheet (``lines`` 0) has instead ``below`` px of room under the panels."""
+    foot = _panels_y_end(seats, panel_h) + 22
+    below = t.events_height(lines, t.legend_height(_legend(locale), WIDTH - 56)) if lines else below
+    img = t.new_canvas(WIDTH, foot + below + 24)
     frame = _frame()
     img.paste(frame, (0, GY - TOILET - 45), frame)
     for s in range(seats):
-        t.panel(img, _panel_box(s, seats))
+        t.panel(img, _panel_box(s, seats, panel_h))
+    if lines:
+        t.events_panel(img, (28, foot), WIDTH - 56, lines, _legend(locale))
     return img
 
 
@@ -315,162 +338,183 @@ def _ring_toilet(draw: ImageDraw.ImageDraw, q: int, side: str) -> None:
 
 
 # ====================================================================== players
-def _panel_box(i: int, seats: int) -> t.Box:
-    cols = 3 if seats > 4 else 2 if seats > 1 else 1
-    w = PANEL_W if cols == 3 else (WIDTH - 56 - PANEL_GAP) // 2
+def _columns(seats: int) -> int:
+    return 3 if seats > 4 else 2 if seats > 1 else 1
+
+
+def _panel_box(i: int, seats: int, panel_h: int) -> t.Box:
+    cols = _columns(seats)
+    w = (WIDTH - 56 - (cols - 1) * PANEL_GAP) // cols
     x = 28 + (i % cols) * (w + PANEL_GAP)
-    y = PANEL_Y + (i // cols) * (PANEL_H + PANEL_GAP)
-    return x, y, x + w, y + PANEL_H
+    y = PANEL_Y + (i // cols) * (panel_h + PANEL_GAP)
+    return x, y, x + w, y + panel_h
 
 
-def _panels_height(seats: int) -> int:
-    cols = 3 if seats > 4 else 2
-    rows = -(-seats // cols)
-    return rows * (PANEL_H + PANEL_GAP)
+def _panels_y_end(seats: int, panel_h: int) -> int:
+    rows = -(-seats // _columns(seats))
+    return PANEL_Y + rows * (panel_h + PANEL_GAP) - PANEL_GAP
+
+
+def _where(view: View, seat: int, locale: str) -> tuple[str, t.RGB]:
+    """Where a rat is, in words, and the colour they are drawn in."""
+    q = view["rats"][seat]
+    if seat in view["out"]:
+        turn = next(f[1] for f in view["fallen"] if f[0] == seat)
+        return tr(locale, "OUT (turn {turn})", turn=turn), t.DANGER
+    if q is None:
+        return tr(locale, "not placed yet"), t.INK_SOFT
+    return tr(locale, "in · on {square}", square=square_text(q)), (30, 110, 50)
+
+
+class PanelWords(NamedTuple):
+    """A rat's panel's words, each on the lines it takes in the room right of the disc."""
+
+    name: tuple[str, ...]
+    font: ImageFont.FreeTypeFont
+    team: tuple[str, ...]
+    where: tuple[str, ...]
+
+    @property
+    def rows(self) -> int:
+        return len(self.name) + len(self.team) + len(self.where)
+
+
+def _panel_words(view: View, seat: int, name: str, locale: str) -> PanelWords:
+    """Its player's name (on up to three lines), its team in a team game and where it is (two lines at
+    most where a language needs them)."""
+    room = _panel_box(0, view["seats"], PANEL_MIN_H)[2] - 28 - TEXT_X - 12
+    lines, fnt = t.fit_lines(name, room, 30, 3)
+    team: tuple[str, ...] = ()
+    if view["mode"] != "ffa":
+        words = localize(TEAM_NAME[t.PLAYER_COLOURS[_hue(view, seat)].name], locale)
+        team = t.wrap(words, t.font(t.MIN_TEXT), room - 28, 2)
+    where = t.wrap(_where(view, seat, locale)[0], t.font(t.MIN_TEXT), room, 2)
+    return PanelWords(lines, fnt, team, where)
+
+
+def _panel_h(view: View, names: Sequence[str], locale: str) -> int:
+    """One height for every rat's panel: its disc's, or its longest words'."""
+    rows = max(_panel_words(view, s, names[s], locale).rows for s in range(view["seats"]))
+    return max(PANEL_MIN_H, 22 + rows * LINE_H)
 
 
 def _player(img: Image.Image, view: View, seat: int, name: str, box: t.Box, locale: str) -> None:
-    x0, y0, x1, _ = box
+    x0, y0, _, y1 = box
     if seat == view["actor"]:
         t.glow(img, box)
     out = seat in view["out"]
     token = _token(seat, False, _hue(view, seat))
-    top = y0 + (PANEL_H - CELL) // 2  # the rat's disc, centred in the panel's height
+    top = (y0 + y1 - CELL) // 2  # the rat's disc, centred in the panel's height
     img.paste(token, (x0 - 4, top), token)
-    x = x0 + TEXT_X
-    teams = view["mode"] != "ffa"
-    q = view["rats"][seat]
-    if out:
-        turn = next(f[1] for f in view["fallen"] if f[0] == seat)
-        status, ink = tr(locale, "OUT (turn {turn})", turn=turn), t.DANGER
-    elif q is None:
-        status, ink = tr(locale, "not placed yet"), t.INK_SOFT
-    else:
-        status, ink = tr(locale, "in · on {square}", square=square_text(q)), (30, 110, 50)
-    # A long name takes two or three lines (three columns of panels with six players), the status a second
-    # line where a language needs it: six rows at most, nothing cut.
-    said, small = t.fit_lines(status, x1 - x - 8, t.MIN_TEXT, 2)
-    lines, fnt = t.fit_lines(name, x1 - x - 12, 30, min(3, 6 - len(said) - teams))
-    rows = [*lines, *(["team"] if teams else []), *said]
-    ys = [y0 + round((n + 0.5) * (PANEL_H - 8) / len(rows)) + 4 for n in range(len(rows))]
-    for line, y in zip(lines, ys, strict=False):
-        t.text(img, (x, y), line, fnt, t.INK_SOFT if out else t.INK, anchor="lm")
-    if teams:
-        y = ys[len(lines)]
-        colour = t.PLAYER_COLOURS[_hue(view, seat)]
-        ImageDraw.Draw(img).ellipse((x, y - 10, x + 20, y + 10), fill=colour.fill, outline=t.OUTLINE)
-        team, fits = t.fit_text(localize(TEAM_NAME[colour.name], locale), x1 - x - 36, t.MIN_TEXT)
-        t.text(img, (x + 28, y), team, fits, t.INK, anchor="lm")
-    for line, y in zip(said, ys[-len(said) :], strict=True):
-        t.text(img, (x, y), line, small, ink, anchor="lm")
     if out:
         t.paste(img, t.icon("skull", 40), (x0 + 46, top + CELL // 2), "mm")
-
-
-LEGEND_ROW = 38
-
-
-def _legend(img: Image.Image, y: int, view: View, locale: str) -> None:
-    entries = _legend_of(view, locale)
-    t.legend(img, (28, y), entries, t.font(t.MIN_TEXT), t.FOAM, width=WIDTH - 56, gap=30, row_h=LEGEND_ROW)
-
-
-def _legend_of(view: View, locale: str) -> list[tuple[Image.Image, str]]:
-    planning = bool(view["change"]) or view["picking"] is not None
-    return _legend_entries(planning, view["phase"] == "displace", locale)
-
-
-def _legend_height(locale: str) -> int:
-    """Room below the panels for the legend's rows (it wraps when it has more entries than one row takes):
-    as many as its fullest (a tile change planned, a trap falling) needs, so every board of a table is as
-    tall as the others and is laid on one layer, where a second one (~7 MB, 7–17 ms to draw) came and went
-    with those entries."""
-    rows = t.legend_rows(_legend_entries(True, True, locale), t.font(t.MIN_TEXT), WIDTH - 56, 30)
-    return 70 + LEGEND_ROW * (len(rows) - 1)
+    x = x0 + TEXT_X
+    words = _panel_words(view, seat, name, locale)
+    y = (y0 + y1) / 2 - (words.rows - 1) / 2 * LINE_H
+    for line in words.name:
+        t.text(img, (x, y), line, words.font, t.INK_SOFT if out else t.INK, anchor="lm")
+        y += LINE_H
+    if words.team:
+        colour = t.PLAYER_COLOURS[_hue(view, seat)]
+        ImageDraw.Draw(img).ellipse((x, y - 10, x + 20, y + 10), fill=colour.fill, outline=t.OUTLINE)
+    for line in words.team:
+        t.text(img, (x + 28, y), line, t.font(t.MIN_TEXT), t.INK, anchor="lm")
+        y += LINE_H
+    ink = _where(view, seat, locale)[1]
+    for line in words.where:
+        t.text(img, (x, y), line, t.font(t.MIN_TEXT), ink, anchor="lm")
+        y += LINE_H
 
 
 @image_cache
-def _legend_entries(planning: bool, falling: bool, locale: str) -> list[tuple[Image.Image, str]]:
+def _legend(locale: str) -> t.Legend:
+    """Every mark the board may show, with what it means."""
+
     def small(img: Image.Image) -> Image.Image:
         return img.convert("RGBA").resize((40, 40), Image.Resampling.LANCZOS)
 
-    entries = [
-        (small(_trap(False)), tr(locale, "black trap")),
-        (small(_trap(True)), tr(locale, "red trap")),
-        (small(_tile(S)), tr(locale, "white dot")),
-        (small(_mark("target")), tr(locale, "can go")),
-        (small(_mark("fell")), tr(locale, "last roll")),
+    return [
+        [
+            (small(_trap(False)), tr(locale, "black trap")),
+            (small(_trap(True)), tr(locale, "red trap")),
+            (small(_tile(S)), tr(locale, "white dot")),
+        ],
+        [
+            (small(_mark("target")), tr(locale, "can go")),
+            (small(_mark("fell")), tr(locale, "last roll")),
+            (small(_mark("refused")), tr(locale, "trap falling")),
+            (small(_mark("pending")), tr(locale, "planned tile")),
+        ],
     ]
-    if falling:
-        entries.append((small(_mark("refused")), tr(locale, "trap falling")))
-    if planning:
-        entries.append((small(_mark("pending")), tr(locale, "planned tile")))
-    return entries
 
 
-def _canvas(view: View, names: Sequence[str], extra: int, locale: str) -> tuple[Image.Image, list[str]]:
+def _draw(view: View, names: Sequence[str], lines: int, below: int, locale: str) -> tuple[Image.Image, list[str], int]:
+    """The board with its rats' panels and, with ``lines``, the events panel's frame (else ``below`` px of
+    room): the image, the names drawn and where what follows the panels starts."""
     seats = view["seats"]
     shown = t.seat_names(names, seats, locale)
-    height = PANEL_Y + _panels_height(seats) + extra
-    img = _base(height, seats).copy()
+    panel_h = _panel_h(view, shown, locale)
+    img = _base(seats, panel_h, lines, below, locale).copy()
     _header(img, view, shown, locale)
     _board(img, view)
-    return img, shown
+    for s in range(seats):
+        _player(img, view, s, shown[s], _panel_box(s, seats, panel_h), locale)
+    return img, shown, _panels_y_end(seats, panel_h) + 22
 
 
 def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
-    """The table: the board, the last roll, and each player's rat, team and status."""
+    """The table: the top band, the last roll, the board, each player's rat, team and status, and the
+    recent events over the legend."""
     view = localize_tree(view, locale)
-    img, shown = _canvas(view, names, _legend_height(locale), locale)
-    for s in range(view["seats"]):
-        _player(img, view, s, shown[s], _panel_box(s, view["seats"]), locale)
-    _legend(img, PANEL_Y + _panels_height(view["seats"]) + 22, view, locale)
+    shown = t.seat_names(names, view["seats"], locale)
+    recent = view.get("events", [])[-EVENT_LINES:]
+    events = t.event_lines(tuple(format_seats(e, shown) for e in recent), WIDTH - 56)
+    img, _, foot = _draw(view, names, t.event_room(sum(map(len, events)), EVENT_LINES + 1), 0, locale)
+    t.draw_events(img, (28, foot), WIDTH - 56, events)
     return t.to_png(img)
 
 
-def _fall(locale: str, rank: int, name: str, seat: int, turn: int, when: str) -> str:
-    """One line of the order in which the rats fell: who, in which turn, and how."""
-    values = {"rank": rank, "name": name, "letter": _letter(seat), "turn": turn}
+def _fate(locale: str, place: int, name: str, seat: int, fell: tuple[int, str] | None) -> str:
+    """One line of the final places: who, and in which turn and how their rat fell (or that it stood)."""
+    values = {"rank": place, "name": name, "letter": _letter(seat)}
+    if fell is None:
+        return tr(locale, "{rank}. {name} ({letter}) — still in the sewer at the end", **values)
+    turn, when = fell
     if when == "roll":
-        return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, caught by a roll's trap", **values)
+        return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, caught by a roll's trap", turn=turn, **values)
     if when == "move":
-        return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, no move at the start of its move", **values)
-    return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, no move at the end of its turn", **values)
+        return tr(
+            locale, "{rank}. {name} ({letter}) — turn {turn}, no move at the start of its move", turn=turn, **values
+        )
+    return tr(locale, "{rank}. {name} ({letter}) — turn {turn}, no move at the end of its turn", turn=turn, **values)
+
+
+def _places(view: View) -> list[tuple[int, int, tuple[int, str] | None]]:
+    """Every rat ranked: the winners first, then the later a rat fell the better; ``(place, seat, (turn it
+    fell, how) or None)``, rats level sharing a place."""
+    winners = view["result"]["winners"] if view["result"] else []
+    fell = {seat: (turn, when) for seat, turn, when in view["fallen"]}
+    keys = {s: (s not in winners, -fell[s][0] if s in fell else -(10**6)) for s in range(view["seats"])}
+    order = sorted(keys, key=lambda s: (keys[s], s))
+    return [(1 + sum(k < keys[s] for k in keys.values()), s, fell.get(s)) for s in order]
 
 
 def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
-    """The end: the final board, who survived, and the order in which the rats fell (long lines wrap)."""
+    """The end: the top band with who won, the final board and every rat ranked, the winners first, then by
+    how long it lasted (long lines wrap)."""
     view = localize_tree(view, locale)
     seats = view["seats"]
     shown = t.seat_names(names, seats, locale)
-    winners = view["result"]["winners"] if view["result"] else []
-    together = " & ".join(shown[s] for s in winners)
-    if len(winners) > 1:
-        headline = tr(locale, "Winners: {names}", names=together)
-    elif winners:
-        headline = tr(locale, "Winner: {name}", name=together)
-    else:
-        headline = tr(locale, "Winner: nobody")
-    bold, fnt = t.font(30, bold=True), t.font(t.MIN_TEXT)
-    heads = t.wrap(headline, bold, WIDTH - 180)
-    fell = [
-        t.wrap(_fall(locale, n + 1, shown[seat], seat, turn, when), fnt, WIDTH - 140)
-        for n, (seat, turn, when) in enumerate(view["fallen"])
-    ] or [(tr(locale, "No rat fell."),)]
-    rows = len(heads) + 1 + sum(len(lines) for lines in fell)
-    img, shown = _canvas(view, names, rows * 40 + 70, locale)
-    for s in range(seats):
-        _player(img, view, s, shown[s], _panel_box(s, seats), locale)
-    y = PANEL_Y + _panels_height(seats) + 10
-    t.panel(img, (28, y, WIDTH - 28, y + rows * 40 + 44))
-    t.paste(img, t.icon("crown", 44), (70, y + 36), "mm")
-    for n, line in enumerate(heads):
-        t.text(img, (104, y + 36 + n * 40), line, bold, t.INK, anchor="lm")
-    y += 40 * len(heads)
-    order, small = t.fit_text(tr(locale, "Order in which the rats fell:"), WIDTH - 120, t.MIN_TEXT)
-    t.text(img, (60, y + 44), order, small, t.INK_SOFT, anchor="lm")
+    fnt = t.font(t.MIN_TEXT)
+    places = [t.wrap(_fate(locale, place, shown[s], s, fell), fnt, WIDTH - 140) for place, s, fell in _places(view)]
+    panel_h = 84 + sum(len(lines) for lines in places) * 40
+    img, shown, y = _draw(view, names, 0, panel_h, locale)
+    t.panel(img, (28, y, WIDTH - 28, y + panel_h))
+    t.paste(img, t.icon("crown", 40), (64, y + 36), "mm")
+    heading, bold = t.fit_text(tr(locale, "Every rat's place:"), WIDTH - 160, 30)
+    t.text(img, (96, y + 36), heading, bold, t.INK, anchor="lm")
     y += 84
-    for lines in fell:
+    for lines in places:
         for n, line in enumerate(lines):
             t.text(img, (60 + 36 * (n > 0), y), line, fnt, t.INK, anchor="lm")
             y += 40

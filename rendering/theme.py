@@ -99,9 +99,22 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
 
 
 # ------------------------------------------------------------------ fonts and text
-MIN_TEXT = 24
-"""The smallest text on a board, in px. Boards are about 1,100 px wide and a phone in portrait shows them
-about 400 px wide: 24 px text is then 8.5 px high, the least that stays readable."""
+PHONE_WIDTH = 400
+"""How wide a phone in portrait shows an image, in px."""
+PHONE_TEXT = 9
+"""The least text size, in px, that stays readable on that phone."""
+
+
+def readable(size: int, width: int) -> bool:
+    """Whether text of ``size`` px on an image ``width`` px wide is still :data:`PHONE_TEXT` px on a phone
+    that shows the image :data:`PHONE_WIDTH` px wide."""
+    return size * PHONE_WIDTH >= PHONE_TEXT * width
+
+
+MAX_WIDTH = 1140
+"""The widest image a game draws: every board, hand and final sheet is 1,100–1,140 px wide (portrait)."""
+MIN_TEXT = math.ceil(PHONE_TEXT * MAX_WIDTH / PHONE_WIDTH)
+"""The smallest text on any image, in px (26): readable (:func:`readable`) on the widest of them."""
 
 
 @lru_cache(maxsize=64)
@@ -116,10 +129,12 @@ def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.Fr
 
 def _runs(s: str, fnt: ImageFont.FreeTypeFont) -> tuple[typeset.Run, ...] | None:
     """``s`` as runs of fonts and directions, or ``None`` when DejaVu alone draws it left to right
-    (every ASCII string: the common case skips the analysis)."""
+    (every ASCII string, and most others: the common cases skip the analysis)."""
     if s.isascii():
         return None
     primary = Path(fnt.path).name
+    if typeset.plain(s, primary):
+        return None
     runs = typeset.line(s, primary)
     return None if typeset.is_simple(runs, primary) else runs
 
@@ -246,7 +261,12 @@ def fit_text(
     condensed bold face next); past that, ellipsize it."""
     faces = [(bold, condensed), (True, True)] if bold and not condensed else [(bold, condensed)]
     for b, c in faces:
+        widest = text_width(s, font(size, b, c))
         for px in range(size, min_size - 1, -2):
+            # A text's width grows with its size, within a few per cent (hinting): a size it is far too wide
+            # at is not measured (a long status tried six sizes, each measured afresh: ~0.5 ms a board).
+            if px < size and widest * px > width * size * 1.06:
+                continue
             fnt = font(px, b, c)
             if text_width(s, fnt) <= width:
                 return s, fnt
@@ -635,9 +655,225 @@ def title(canvas: Image.Image, xy: tuple[int, int], icon_img: Image.Image, s: st
     return x + icon_img.width + 6 + text_width(s, fnt)
 
 
+# ------------------------------------------------------------------ the top band
+TITLE_Y = 12
+"""Where an image's title row starts (the top of its 52 px icon)."""
+TITLE_SIZE = 44
+BAND_Y = 76
+"""Where the top band's status line starts, under the title row."""
+BAND_H = 82
+"""The status line's height: room for two lines, so that it is the same in every game and on every board of
+one (one line sits in its middle)."""
+BAND_LINE = 34
+BAND_TEXT = 30
+"""The status line's text size, shrunk down to :data:`MIN_TEXT` before it takes a second line."""
+BAND_MARK = 64
+"""The room left of the status for its marker (an arrow, the deciders' colours, a crown)."""
+TOP = BAND_Y + BAND_H + 18
+"""Where what follows the top band starts."""
+NIGHT: RGB = (14, 34, 48)
+"""Fill of the dark panels: recent events, the band of a decision shared by several players."""
+
+
+class Tag(NamedTuple):
+    """A pill after an image's title (the round, a variant); ``warn``: in red with a skull (the last round)."""
+
+    text: str
+    warn: bool = False
+
+
+def heading(canvas: Image.Image, icon_img: Image.Image, game: str, tags: Sequence[Tag], *, x: int, width: int) -> None:
+    """The first row of the top band, the same in every game: ``icon_img`` (52 px), the ``game``'s title in
+    gold and its ``tags``, within ``width`` px from ``x``. Long words shrink the title, then condense the
+    tags."""
+    for size, condensed in ((TITLE_SIZE, False), (38, False), (38, True), (32, True)):
+        tag_font = font(MIN_TEXT, bold=True, condensed=condensed)
+        tags_w = sum(text_width(tag.text, tag_font) + 42 + 36 * tag.warn + 12 for tag in tags)
+        if icon_img.width + 6 + text_width(game, font(size, bold=True)) + 20 + tags_w <= width:
+            break
+    end = title(canvas, (x, TITLE_Y), icon_img, game, size)
+    tx = round(end) + 20
+    for tag in tags:
+        fill, ink = (DANGER, (255, 255, 255)) if tag.warn else ((24, 64, 84), FOAM)
+        skull = icon("skull", 30) if tag.warn else None
+        box = pill(
+            canvas,
+            (tx, TITLE_Y + 5),
+            tag.text,
+            tag_font,
+            fill,
+            ink,
+            border=None if tag.warn else GOLD,
+            icon_img=skull,
+            height=42,
+        )
+        tx = box[2] + 12
+
+
+@lru_cache(maxsize=256)
+def band_lines(status: str, width: int) -> tuple[tuple[str, ...], ImageFont.FreeTypeFont]:
+    """``status`` as a top band ``width`` px wide draws it: on one line (shrunk down to :data:`MIN_TEXT`),
+    else on two, never cut."""
+    return fit_lines(status, width - BAND_MARK - 20, BAND_TEXT, 2)
+
+
+def band(
+    canvas: Image.Image,
+    xy: tuple[int, int],
+    status: str,
+    width: int,
+    seats: tuple[int, ...] = (),
+    *,
+    over: bool = False,
+    deciding: bool = True,
+) -> None:
+    """The top band's status line at ``xy``, the same in every game: whose decision it is and what
+    (``status``, names written out), in the colour of the one seat in ``seats`` that decides, with an arrow,
+    framed in the highlight; shared by several, on the night blue with a disc in each one's colour;
+    ``over``: the game's result in gold, with a crown. Not ``deciding``: a hand's band in its owner's
+    colour (``seats``), with a card.
+
+    Drawn on the canvas as a panel (its rim pasted, its middle filled) rather than as an image of its own:
+    its words change with nearly every move, and a band-sized image with alpha pasted over the board cost
+    as much again as drawing it."""
+    lines, fnt = band_lines(status, width)
+    if len(seats) == 1:
+        colour = PLAYER_COLOURS[seats[0] % len(PLAYER_COLOURS)]
+        fill, ink = colour.fill, colour.text
+    else:
+        fill, ink = NIGHT, GOLD if over else HIGHLIGHT if seats else FOAM
+    edge = HIGHLIGHT if seats and deciding and not over else GOLD_DEEP
+    x, y = xy
+    panel(canvas, (x, y, x + width, y + BAND_H), fill=fill, border=edge, radius=20, shadow=False)
+    mid = y + BAND_H / 2
+    if over:
+        paste(canvas, icon("crown", 40), (x + BAND_MARK / 2 + 4, mid), "mm")
+    elif len(seats) == 1 and deciding:
+        text(canvas, (x + 24, mid), "▶", font(BAND_TEXT, bold=True), ink, anchor="lm")
+    elif len(seats) == 1:  # a hand: a card
+        paste(canvas, card_back(32, 44), (x + BAND_MARK / 2 + 2, mid), "mm")
+    elif len(seats) > 1:
+        step = min(18, (BAND_MARK - 46) // (len(seats) - 1))
+        for n, seat in enumerate(seats):
+            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+            paste(canvas, rounded(26, 26, 13, colour.fill, colour.edge, 2), (x + 14 + n * step, mid - 13))
+    for n, line in enumerate(lines):
+        text(canvas, (x + BAND_MARK, mid + (n - (len(lines) - 1) / 2) * BAND_LINE), line, fnt, ink, anchor="lm")
+
+
+def top_band(
+    canvas: Image.Image,
+    icon_img: Image.Image,
+    game: str,
+    tags: Sequence[Tag],
+    status: str,
+    *,
+    x: int,
+    width: int,
+    seats: Sequence[int] = (),
+    over: bool = False,
+    deciding: bool = True,
+) -> None:
+    """The top band of a board or a hand, in the same place and style in every game: the :func:`heading`
+    row, then the :func:`band` saying whose decision it is and what. What follows starts at :data:`TOP`."""
+    heading(canvas, icon_img, game, tags, x=x, width=width)
+    band(canvas, (x, BAND_Y), status, width, tuple(seats), over=over, deciding=deciding)
+
+
+def hand_band(
+    canvas: Image.Image,
+    icon_img: Image.Image,
+    game: str,
+    seat: int,
+    name: str,
+    deciding: str | None,
+    locale: str,
+    *,
+    x: int,
+    width: int,
+) -> None:
+    """The top band of a player's hand: the ``game``'s title marked as their hand, and in the colour of
+    ``seat`` what they must decide while it is their decision (``deciding``, names written out), else
+    whose hand it is (``name``)."""
+    status = deciding or tr(locale, "{name}'s hand", name=name)
+    tags = [Tag(tr(locale, "YOUR HAND"))]
+    top_band(canvas, icon_img, game, tags, status, x=x, width=width, seats=(seat,), deciding=bool(deciding))
+
+
+# ------------------------------------------------------------------ recent events and the legend
+EVENT_SIZE = MIN_TEXT + 2
+EVENT_LINE_H = 36
+LEGEND_ROW_H = 40
+LEGEND_GAP = 22
+"""Between two entries of a legend's row."""
+EVENTS_PAD = 22
+"""From the events panel's sides to its words."""
+
+
+@lru_cache(maxsize=128)
+def event_lines(events: tuple[str, ...], width: int, most: int = 3) -> tuple[tuple[str, ...], ...]:
+    """Each of the recent ``events`` (names written out) as the lines :func:`draw_events` gives it in an
+    events panel ``width`` px wide, up to ``most`` lines an event."""
+    fnt = font(EVENT_SIZE)
+    return tuple(wrap(" ".join(event.split()), fnt, width - 2 * EVENTS_PAD - 26, most) for event in events)
+
+
+Legend = Sequence[Sequence[tuple[Image.Image, str]]]
+"""A legend: groups of ``(icon, what it means)`` entries, each group starting a row of its own."""
+
+
+def legend_height(groups: Legend, width: int) -> int:
+    """The rows a legend takes in an events panel ``width`` px wide."""
+    room = width - 2 * EVENTS_PAD
+    return sum(len(legend_rows(entries, font(MIN_TEXT), room, LEGEND_GAP)) for entries in groups)
+
+
+def events_height(lines: int, legend_rows: int) -> int:
+    """The height of an events panel with room for ``lines`` lines of events and ``legend_rows`` of legend."""
+    return 20 + lines * EVENT_LINE_H + (28 + legend_rows * LEGEND_ROW_H if legend_rows else 0)
+
+
+def events_panel(canvas: Image.Image, xy: tuple[int, int], width: int, lines: int, groups: Legend) -> None:
+    """The panel of the recent events (room for ``lines`` lines, drawn by :func:`draw_events`) and, under a
+    rule, the legend of every icon the board uses: the same at the foot of every board."""
+    x, y = xy
+    rows = legend_height(groups, width)
+    panel(canvas, (x, y, x + width, y + events_height(lines, rows)), fill=NIGHT)
+    if not rows:
+        return
+    ly = y + 20 + lines * EVENT_LINE_H + 14
+    ImageDraw.Draw(canvas).line((x + 20, ly, x + width - 20, ly), fill=(40, 70, 86), width=2)
+    ly += 14 + LEGEND_ROW_H // 2
+    for entries in groups:
+        n = legend(
+            canvas,
+            (x + EVENTS_PAD, ly),
+            entries,
+            font(MIN_TEXT),
+            FOAM,
+            width=width - 2 * EVENTS_PAD,
+            gap=LEGEND_GAP,
+            row_h=LEGEND_ROW_H,
+        )
+        ly += n * LEGEND_ROW_H
+
+
+def draw_events(canvas: Image.Image, xy: tuple[int, int], width: int, events: Sequence[tuple[str, ...]]) -> None:
+    """The recent events (as :func:`event_lines` gives them for ``width`` px) in an events panel at ``xy``:
+    each marked where it starts. Drawn a word at a time (:func:`text`): an image of each event, as wide as
+    the panel, took longer to lay over the board than its words."""
+    x, y = xy[0] + EVENTS_PAD, xy[1] + 20 + EVENT_LINE_H / 2
+    for lines in events:
+        text(canvas, (x, y), "›", font(EVENT_SIZE, bold=True), GOLD, anchor="lm")
+        for line in lines:
+            text(canvas, (x + 22, y), line, font(EVENT_SIZE), FOAM, anchor="lm")
+            y += EVENT_LINE_H
+
+
 @image_cache
 def cube(value: int, size: int) -> Image.Image:
-    """A score cube (gold 3, silver 2, copper 1) drawn in oblique view with its value on the front."""
+    """A score cube (gold 3, silver 2, copper 1) drawn in oblique view with its value on the front, never
+    smaller than :data:`MIN_TEXT` (the cube is drawn supersampled, its value at its own size)."""
     s = _SUPERSAMPLE
     big_size = size * s
     depth = round(big_size * 0.22)
@@ -657,16 +893,11 @@ def cube(value: int, size: int) -> Image.Image:
     draw.polygon(top, fill=mix(base, (255, 255, 255), 0.45), outline=edge, width=width)
     draw.polygon(side, fill=mix(base, OUTLINE, 0.3), outline=edge, width=width)
     draw.rectangle(front, fill=base, outline=edge, width=width)
-    face = big_size - depth
-    text(
-        img,
-        (face / 2, depth + face / 2),
-        str(value),
-        font(round(face * 0.72), bold=True),
-        mix(base, OUTLINE, 0.85),
-        anchor="mm",
-    )
-    return img.resize((size, size), Image.Resampling.LANCZOS)
+    img = img.resize((size, size), Image.Resampling.LANCZOS)
+    face = (big_size - depth) / s
+    digit = font(max(MIN_TEXT, round(face * 0.72)), bold=True)
+    text(img, (face / 2, depth / s + face / 2), str(value), digit, mix(base, OUTLINE, 0.85), anchor="mm")
+    return img
 
 
 # ------------------------------------------------------------------ icons
@@ -1135,6 +1366,17 @@ def final_table(
         name_pill(canvas, (cx, top + names_y), name, s, col_w - name_margin, name_size, pill_h, lines=3)
 
 
+FINAL_TOTALS_H = 150
+"""The height of a final-scoring table's last rows: the totals and every player's place."""
+
+
+def places(totals: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Every seat's place by its total, the winners first (a tie the rules broke is broken), seats with the
+    same total and fate sharing one: ``[1, 2, 2, 4]``."""
+    keys = [(s not in winners, -total) for s, total in enumerate(totals)]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
 def final_totals(
     canvas: Image.Image,
     x0: int,
@@ -1143,12 +1385,22 @@ def final_totals(
     col_x: Sequence[float],
     col_w: float,
     totals: Sequence[int],
+    winners: Sequence[int],
     locale: str = "en",
+    *,
+    label: bool = True,
 ) -> None:
-    """The last row of a final-scoring table spanning ``x0..x1`` from ``y``: a gold rule, "TOTAL" (in
-    ``locale``, shrunk to fit left of the first column) and each seat's total under its column."""
+    """The last rows of a final-scoring table spanning ``x0..x1`` from ``y`` (:data:`FINAL_TOTALS_H`): a gold
+    rule, each seat's total under its column and under it its place, gold for the winners; with ``label``,
+    "TOTAL" (in ``locale``, shrunk to fit) left of the first column."""
     ImageDraw.Draw(canvas).line((x0 + 20, y + 4, x1 - 20, y + 4), fill=GOLD_DEEP, width=3)
-    label, fnt = fit_text(tr(locale, "TOTAL"), col_x[0] - x0 - 32, 32, bold=True)
-    text(canvas, (x0 + 26, y + 50), label, fnt, INK, anchor="lm")
-    for s, total in enumerate(totals):
-        text(canvas, (col_x[s] + col_w / 2, y + 50), str(total), font(48, bold=True), INK, anchor="mm")
+    if label:
+        words, fnt = fit_text(tr(locale, "TOTAL"), col_x[0] - x0 - 32, 32, bold=True)
+        text(canvas, (x0 + 26, y + 50), words, fnt, INK, anchor="lm")
+    place_font = font(MIN_TEXT + 2, bold=True)
+    for s, (total, place) in enumerate(zip(totals, places(totals, winners), strict=True)):
+        cx = col_x[s] + col_w / 2
+        text(canvas, (cx, y + 50), str(total), font(48, bold=True), INK, anchor="mm")
+        words, fnt = fit_text(tr(locale, "place {n}", n=place), col_w - 40, place_font.size)
+        fill, ink = (GOLD, INK) if place == 1 else (PARCHMENT_SHADE, INK_SOFT)
+        pill(canvas, (cx, y + 88), words, fnt, fill, ink, border=GOLD_DEEP, align="center", height=40)

@@ -1,8 +1,8 @@
 """Every text drawn fits or wraps: over every renderer of every registered game, at every phase seeded play
 reaches, with 1, 2, 6 and 8 players where the game allows (and its largest table), no text is cut with "…",
 none runs off its image or out of the panel it starts in, none overlaps another text, none is hidden under
-something pasted over it, and none is smaller than 1/48 of the image's width (a phone shows a board about
-400 px wide).
+something pasted over it, and none is too small to read on a phone (``theme.readable``: 9 px once a phone
+shows the image 400 px wide).
 
 Each game's largest table with its first options runs by default; the other tables and options are
 ``slow`` (``python -m pytest -m slow``): a case renders every phase's board, hand and final cold.
@@ -185,7 +185,7 @@ def problems(render: Callable[..., bytes], view: JSON, names: list[str], locale:
             img = next(i for i in record.keep if id(i) == sheet_id)
             bounds = (0, 0, img.width, img.height)
             for n, text in enumerate(sheet.texts):
-                if text.size * 48 < final.width:
+                if not theme.readable(text.size, final.width):
                     out.append(f"small: {text.s!r} at {text.size} px on a {final.width} px image")
                 if not _inside(text.box, bounds):
                     out.append(f"off the image: {text.s!r} at {text.box} on {bounds}")

@@ -13,7 +13,7 @@ from games.core import JSON, clone
 from games.pirates import Pirates, PiratesAI
 from games.pirates.engine import TURN_LIMIT
 from rendering.pirates import render_board, render_final, render_hand
-from rendering.pirates.table import HEADER_H, ROW_H, M, W
+from rendering.pirates.table import ROW_H, ROWS_Y, M, W
 from tests.support import pixels
 from tests.test_pirates_rules import do, stack, table
 
@@ -45,7 +45,8 @@ def test_every_phase_renders_at_the_table_size(players: int) -> None:
     for state in positions(players, f"render-{players}"):
         pending = state["pending"]
         kinds.add(pending["kind"] if pending else "duel" if state["duel"] else "main")
-        assert size(render_board(G.view(state, None), names)) == (W, HEADER_H + ROW_H * players + M)
+        width, height = size(render_board(G.view(state, None), names))
+        assert width == W and height > ROWS_Y + ROW_H * players + M  # the rows, then the events and the legend
         for seat in G.to_act(state):
             assert size(render_hand(G.view(state, seat), names))[0] == W
     assert size(render_final(G.view(state, None), names))[0] == W
@@ -98,7 +99,7 @@ def test_the_final_sheet_ranks_every_player_winner_first(players: int) -> None:
     png = render_final(view, [f"Captain {i}" for i in range(players)])
     img = Image.open(io.BytesIO(png)).convert("RGB")
     width, height = img.size
-    assert width == W and height < HEADER_H + ROW_H * players + M  # a sheet of its own, not the table
+    assert width == W and height < ROWS_Y + ROW_H * players + M  # a sheet of its own, not the table
     top = height - M - FINAL_ROW * players
     winners = view["over"]["winners"]
     first = img.getpixel((W - M - 40, top + 20))
@@ -168,3 +169,35 @@ def test_the_hand_reads_on_a_phone_and_cuts_no_word() -> None:
         render_hand(G.view(state, seat), ["Anne", "Ben", "Calico"])
     assert drawn and min(size for size, _ in drawn) >= theme.MIN_TEXT
     assert not any(text.endswith("…") for _, text in drawn)
+
+
+def test_the_board_says_who_decides_what_and_shows_the_turns_public_events() -> None:
+    """The top band says whose decision it is and what (the engine's prompt, names written out), and the
+    events panel the last public events, which the view carries from the engine's log: never a seat's
+    private ones."""
+    from games.core import LOG_SIZE, format_seats
+    from games.i18n import localize
+    from games.pirates.view import prompt_text
+    from tests.test_render_phone import text_sizes
+
+    names = ["Anne", "Ben", "Calico"]
+    state = G.new_game(3, seed="events")
+    rng = random.Random("events")
+    public: list[str] = []
+    shown = 0
+    while not G.is_over(state) and shown < 12:
+        seat = rng.choice(G.to_act(state))
+        step = G.apply(state, seat, AI.choose(G, state, seat, rng), trusted=True)
+        state = step.state
+        public += [e.text for e in step.events if e.seat is None]
+        view = G.view(state, None)
+        assert view["events"] == public[-LOG_SIZE:]
+        if G.is_over(state) or state["step"] % 5:
+            continue
+        with text_sizes() as drawn:
+            render_board(view, names)
+        words = " ".join(dict.fromkeys(s for _, s in drawn))
+        assert " ".join(format_seats(localize(prompt_text(view)), names).split()) in words
+        assert " ".join(format_seats(localize(view["events"][-1]), names).split()) in words
+        shown += 1
+    assert shown == 12

@@ -311,7 +311,7 @@ def test_two_counts_of_event_lines_share_a_board_height_and_its_layer(monkeypatc
     assert all(len(h) == 1 for h in heights.values())
     height = {lines: h.pop() for lines, h in heights.items()}
     assert height[3] == height[4] < height[5] == height[6] < height[7] < height[9]
-    assert height[5] - height[4] == height[7] - height[6] == height[9] - height[7] == 2 * piratz.EVENT_LINE_H
+    assert height[5] - height[4] == height[7] - height[6] == height[9] - height[7] == 2 * theme.EVENT_LINE_H
     piratz._board_layer.cache_clear()
     for lines in (3, 4):
         view["events"] = example[lines]

@@ -13,6 +13,7 @@ from games.searats import SeaRats, SeaRatsAI
 from games.searats.geometry import parse
 from games.simulate import self_play
 from rendering import searats as r
+from rendering import theme
 from tests.test_render_phone import text_sizes
 
 G = SeaRats()
@@ -48,7 +49,7 @@ def test_every_phase_renders_at_the_board_size() -> None:
         view = G.view(state, None)
         draw = r.render_final if phase == "over" else r.render_board
         img = image(draw(view, NAMES))
-        assert img.width == r.W and img.height >= r.H - 200, phase
+        assert img.width == r.W and img.height > r.MAP_Y + r.MAP, phase  # portrait: the map, then the logs
 
 
 def test_the_reachable_dots_and_the_ship_to_act_are_highlighted() -> None:
@@ -57,8 +58,8 @@ def test_the_reachable_dots_and_the_ship_to_act_are_highlighted() -> None:
     view = G.view(state, None)
     assert [3, 0] in view["reach"] and [4, 0] in view["reach"]  # D1, E1 from C1
     img = image(r.render_board(view, NAMES))
-    assert near(pixel_at_dot(img, "d1", 8, -3), (64, 226, 255))  # the cyan ring around D1
-    assert not near(pixel_at_dot(img, "f1", 8, -3), (64, 226, 255))  # F1 is 3 dots away
+    assert near(pixel_at_dot(img, "d1", 14, -3), (64, 226, 255))  # the cyan ring around D1
+    assert not near(pixel_at_dot(img, "f1", 14, -3), (64, 226, 255))  # F1 is 3 dots away
 
 
 def test_a_battle_draws_its_line_of_fire_and_a_sunk_ship_leaves_the_map() -> None:
@@ -86,11 +87,11 @@ def offer_view() -> dict:
     return G.view(state, None)
 
 
-def test_a_pending_offer_is_written_at_the_foot() -> None:
+def test_a_pending_offer_is_written_under_the_top_band() -> None:
     view = offer_view()
     assert r._offer_text(view, NAMES) == "Bribe: Red offers 2 cannonballs + 1 supply. Black (Anne Bonny) must answer."
     quiet = dict(view, offer=None)
-    foot = (r.M, r.FOOT_Y + 60, r.W - r.M, r.FOOT_Y + 95)
+    foot = (r.M, r.STRIP_Y + 55, r.W - r.M, r.STRIP_Y + 95)
     with_offer = image(r.render_board(view, NAMES)).crop(foot)
     without = image(r.render_board(quiet, NAMES)).crop(foot)
     assert with_offer.tobytes() != without.tobytes()
@@ -126,7 +127,7 @@ def test_no_text_is_too_small_for_a_phone() -> None:
     for phase, state in states_by_phase().items():
         draw = r.render_final if phase == "over" else r.render_board
         size, text, width = smallest(draw, G.view(state, None), names)
-        assert size * 48 >= width, f"{phase}: {text!r} drawn at {size} px on a {width} px image"
+        assert theme.readable(size, width), f"{phase}: {text!r} drawn at {size} px on a {width} px image"
 
 
 def test_a_long_trade_offer_is_never_cut() -> None:

@@ -106,5 +106,5 @@ def test_the_board_is_drawn_in_german() -> None:
         r.render_board(view, ["Anne Bonny", "Barnacle Bill"], "de")
     texts = [text for _, text in drawn]
     assert f"RUNDE 1 / {view['rounds']}" in texts and "Schwarz" in texts and "Gelb" in texts
-    assert any(text.startswith("▶ Schwarz (Anne Bonny) muss das Angebot beantworten") for text in texts)
+    assert any(text.startswith("Schwarz (Anne Bonny) muss das Angebot beantworten") for text in texts)
     assert not any("Black" in text or "Treasure" in text for text in texts)

@@ -43,7 +43,8 @@ def deciders(state: JSON) -> tuple[int, ...]:
 
 def take_back(state: JSON, seat: int) -> dict[int, list[Action]]:
     """The combat cards chosen by ``seat``'s opponent and not yet revealed, put back into its hand (see
-    :meth:`Game.take_back <games.core.Game.take_back>`): that seat may choose any of its cards again."""
+    :meth:`Game.take_back <games.core.Game.take_back>`): that seat may choose any of its cards again, and
+    the recent events say so again when it does."""
     duel = state["duel"]
     if duel is None:
         return {}
@@ -54,7 +55,15 @@ def take_back(state: JSON, seat: int) -> dict[int, list[Action]]:
             hand.append(card)
             duel["chosen"][i] = None
             back[other] = _plays(hand)
+            log = state.get("log", [])
+            if _chosen(other) in log:
+                del log[len(log) - 1 - log[::-1].index(_chosen(other))]
     return back
+
+
+def _chosen(seat: int) -> str:
+    """The public event of ``seat`` choosing its combat card."""
+    return T("{seat} has chosen a combat card.", seat=p(seat))
 
 
 def _plays(hand: list[int]) -> list[Action]:
@@ -96,7 +105,7 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random, events: lis
     card = take(player["hand"], action.args[0])
     duel["chosen"][duel["seats"].index(seat)] = card
     events.append(Event(T("You choose {card} for the combat.", card=label(card)), seat))
-    events.append(Event(T("{seat} has chosen a combat card.", seat=p(seat))))
+    events.append(Event(_chosen(seat)))
     if None not in duel["chosen"]:
         _reveal(state, rng, events)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar, cast
 
-from games.core import JSON, Action, Event, Game, Outcome, Termination
+from games.core import JSON, Action, Event, Game, Outcome, Termination, remember
 from games.i18n import N, T
 from games.pirates import duel, hidden, turn
 from games.pirates.cards import BY_CODE, DECK_SIZE
@@ -102,6 +102,7 @@ class Pirates(Game):
             again=False,
             winner=None,
             afloat=seats,
+            log=[],
         )
 
     # ------------------------------------------------------------------ queries
@@ -283,6 +284,7 @@ class Pirates(Game):
         else:
             turn.play_pending(state, seat, action, rng, events)
         hidden.forget(state)
+        remember(state, events)
         return events
 
 

@@ -107,6 +107,7 @@ def build_view(state: JSON, seat: int | None) -> JSON:
         },
         "winner": state["winner"],
         "over": state.get("over"),
+        "events": list(state.get("log", ())),
     }
     if seat is not None:
         player = state["players"][seat]

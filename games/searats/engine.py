@@ -51,7 +51,19 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Lapse, Option, Outcome, Termination, act
+from games.core import (
+    JSON,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    Lapse,
+    Option,
+    Outcome,
+    Termination,
+    act,
+    remember,
+)
 from games.i18n import L, N, T
 from games.searats.battle import battle_actions, check_cargo, play_battle, take_aim
 from games.searats.board import aim_targets, commanders_afloat, same_fleet, trade_partners
@@ -169,6 +181,7 @@ class SeaRats(Game):
             play_trade(state, seat, action, dice, events)
         else:
             raise IllegalAction(T("This game is over."))
+        remember(state, events)
         return events
 
     @staticmethod

@@ -43,6 +43,7 @@ def setup_state(state: JSON, rng: random.Random) -> None:
         round=1,
         dice=None,
         fates=[],
+        log=[],
         first=first,
         **fresh_turn(first),
     )

@@ -98,6 +98,7 @@ def build_view(game: SeaRats, state: JSON, seat: int | None) -> JSON:
         "over": outcome is not None,
         "winners": list(outcome.winners) if outcome else [],
         "result": outcome.summary if outcome else None,
+        "events": list(state.get("log", ())),
     }
 
 

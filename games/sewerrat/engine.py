@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination
+from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination, remember
 from games.i18n import L, N, T, localize, seat_ref
 from games.sewerrat.actions import is_legal, legal, play
 from games.sewerrat.board import freedom, occupied
@@ -80,6 +80,7 @@ class SewerRat(Game):
             refused=False,
             fallen=[],
             result=None,
+            log=[],
         )
 
     def teams(self, state: JSON) -> tuple[tuple[int, ...], ...]:
@@ -149,7 +150,9 @@ class SewerRat(Game):
         return describe_action(state, seat, action)
 
     def play(self, state: JSON, seat: int, action: Action) -> list[Event]:
-        return play(state, seat, action, self.rng(state))
+        events = play(state, seat, action, self.rng(state))
+        remember(state, events)
+        return events
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         return build_view(state, seat)

@@ -63,6 +63,7 @@ def build_view(state: JSON, seat: int | None) -> JSON:
         "options": options,
         "mine": _options(state, seat)["texts"] if seat is not None else [],
         "result": None if result is None else dict(result, winners=list(result["winners"])),
+        "events": list(state.get("log", ())),
     }
 
 

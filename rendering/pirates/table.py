@@ -1,6 +1,7 @@
-"""The table: the deck and the discard's top card, the encounter or duel under way, and one row per
-player (ship, nation, where they are, crew count, cargo, missions). The hand image shows the viewer's
-cards in full and what each unfinished mission still needs; the final image how the game was won."""
+"""The table: the top band (the turn, who decides what), the deck and the discard's top card, the encounter or
+duel under way, one row per player (ship, nation, where they are, crew count, cargo, missions), and the
+recent events over the legend. The hand image shows whose it is, the viewer's cards in full and what each
+unfinished mission still needs; the final image how the game was won and every player's place."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from PIL import Image
 
 from games.core import format_seats
 from games.i18n import localize, localize_tree, ntr, tr
-from games.pirates.cards import A_TOWN, BY_CODE, GOOD, Face, Mission
+from games.pirates.cards import A_TOWN, BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission
+from games.pirates.view import prompt_text
 from rendering import theme as t
 from rendering.cache import image_cache
 from rendering.pirates.cards import back, card_face, flag, ship_picture, suit_colour
@@ -19,23 +21,18 @@ from rendering.pirates.cards import back, card_face, flag, ship_picture, suit_co
 View = Mapping[str, Any]
 W = 1100
 M = 24
-HEADER_H = 380
+STAGE_Y = t.TOP
+STAGE_H = 286
+"""The panel of the piles and the encounter or duel, under the top band."""
+ROWS_Y = STAGE_Y + STAGE_H
 ROW_H = 256
+EVENT_LINES = 4
+"""Recent events shown (a move often tells two or three)."""
 BACK_W, BACK_H = 52, 74
 """The backs of a player's unfinished missions."""
 LINE = 30
 """A line of a player's missions or holds."""
 SHIP_W, SHIP_H = 148, 212
-
-
-def colour(seat: int) -> t.PlayerColour:
-    return t.PLAYER_COLOURS[seat % len(t.PLAYER_COLOURS)]
-
-
-def _name_pill(canvas: Image.Image, xy: tuple[float, float], name: str, seat: int, width: float) -> t.Box:
-    c = colour(seat)
-    label, fnt = t.fit_text(name, width - 40, 26)  # a 40 px pill's round ends take 40 px
-    return t.pill(canvas, xy, label, fnt, c.fill, c.text, border=c.edge, height=40)
 
 
 def _card_words(code: str, locale: str) -> str:
@@ -81,14 +78,27 @@ def _nation(code: str, locale: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def _header(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
-    title, title_font = t.fit_text(tr(locale, "Pirates Card Game"), 560, 36)
-    t.text(canvas, (M + 22, M + 16), title, title_font, t.GOLD)
-    line = tr(locale, "Turn {n}: {name}", n=view["turns"] + 1, name=names[view["turn"]])
-    text, fnt = t.fit_text(line, 560, 28)
-    t.text(canvas, (M + 22, M + 64), text, fnt, t.FOAM)
-    # the deck and the discard pile, each named under its card (wrapped where a language needs two lines)
-    y = M + 104
+def _status(view: View, names: Sequence[str], locale: str) -> str:
+    """Whose decision it is and what, or how the game ended, with the names written out."""
+    over = view.get("over")
+    marked = over["summary"] if over else prompt_text(dict(view))
+    return " ".join(format_seats(localize(marked or "", locale), list(names)).split())
+
+
+def _band(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+    """The top band: the game and the turn, and whose decision it is and what."""
+    over = view.get("over") is not None
+    tags = [t.Tag(tr(locale, "TURN {n}", n=view["turns"] + 1))]
+    title = tr(locale, "PIRATES CARD GAME")
+    actors = () if over else tuple(sorted(_actors(view)))
+    icon = flag(76, 52, None)
+    t.top_band(canvas, icon, title, tags, _status(view, names, locale), x=M, width=W - 2 * M, seats=actors, over=over)
+
+
+def _piles(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -> None:
+    """The deck and the discard pile, each named under its card (wrapped where a language needs two lines),
+    and the encounter or duel under way beside them."""
+    y = STAGE_Y + 20
     x = M + 22
     t.paste(canvas, back(120, 172), (x, y))
     _pile_name(canvas, (x + 60, y + 178), tr(locale, "Deck {n}", n=view["deck"]))
@@ -98,7 +108,7 @@ def _header(canvas: Image.Image, view: View, names: Sequence[str], locale: str) 
     else:
         t.panel(canvas, (x, y, x + 120, y + 172), fill=(20, 44, 58), border=t.MIST, radius=12, shadow=False)
     _pile_name(canvas, (x + 60, y + 178), tr(locale, "Discard {n}", n=len(view["discard"])))
-    _stage(canvas, view, names, (M + 345, M + 100, W - M - 20, HEADER_H - 24), locale)
+    _stage(canvas, view, names, (M + 345, STAGE_Y + 16, W - M - 20, STAGE_Y + STAGE_H - 24), locale)
 
 
 PILE_NAME_W = 150
@@ -194,7 +204,7 @@ def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box, lo
                 canvas,
                 (x1, cards_y + 4 + n * 52),
                 words,
-                t.font(24, bold=True),
+                t.font(t.MIN_TEXT, bold=True),
                 fill,
                 (255, 255, 255) if n == 0 else t.FOAM,
                 align="right",
@@ -202,7 +212,7 @@ def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box, lo
             )
 
 
-ROW_TEXT_W = 440
+ROW_TEXT_W = 450
 """The width of a row's left column (name, ship, place, crew, cargo, missions)."""
 HOLDS_X = W - M - 12 - 200
 MISSIONS_X = HOLDS_X - 210
@@ -257,7 +267,7 @@ def _row(canvas: Image.Image, view: View, seat: int, name: str, y: int, locale: 
     t.paste(canvas, card_face(player["ship"], SHIP_W, SHIP_H), (M + 12, y + 5))
     x = M + SHIP_W + 28
     bottom = y + ROW_H - 14
-    _name_pill(canvas, (x, y + 12), name, seat, ROW_TEXT_W)
+    t.name_pill(canvas, (x, y + 12), name, seat, ROW_TEXT_W, 26, 40, align="left")
     done = player["done"]
     lines = [
         (_nation(player["ship"], locale), True, t.INK),
@@ -321,26 +331,47 @@ def _actors(view: View) -> set[int]:
 
 
 @image_cache
-def _base(rows: tuple[tuple[bool, bool], ...]) -> Image.Image:
-    """The table's panels (the slow part: soft shadows), one per (highlighted, out) pattern of the rows."""
-    canvas = t.new_canvas(W, HEADER_H + ROW_H * len(rows) + M)
-    t.panel(canvas, (M, M, W - M, HEADER_H - 10), fill=(28, 64, 84), border=t.GOLD_DEEP)
+def _legend(locale: str) -> t.Legend:
+    """Every flag and card back the table shows, with what it means."""
+    flags = [(flag(40, 26, suit), localize(NATION_GOOD[suit], locale)) for suit in SUITS]
+    return [[*flags, (flag(40, 26, None), localize(SHIP_OF[None], locale)), (back(26, 38), tr(locale, "a mission"))]]
+
+
+def _events_y(seats: int) -> int:
+    return ROWS_Y + ROW_H * seats
+
+
+@image_cache
+def _base(rows: tuple[tuple[bool, bool], ...], lines: int, locale: str) -> Image.Image:
+    """The table's panels (the slow part: soft shadows), one per (highlighted, out) pattern of the rows and
+    room for ``lines`` lines of recent events, with the legend under them."""
+    legend = _legend(locale)
+    ey = _events_y(len(rows))
+    canvas = t.new_canvas(W, ey + t.events_height(lines, t.legend_height(legend, W - 2 * M)) + M)
+    t.panel(canvas, (M, STAGE_Y, W - M, STAGE_Y + STAGE_H - 14), fill=(28, 64, 84), border=t.GOLD_DEEP)
     for seat, (active, out) in enumerate(rows):
-        y = HEADER_H + seat * ROW_H
+        y = ROWS_Y + seat * ROW_H
         fill = t.PARCHMENT_SHADE if out else t.PARCHMENT
         t.panel(canvas, (M, y, W - M, y + ROW_H - 14), fill=fill, border=t.HIGHLIGHT if active else t.GOLD_DEEP)
+    t.events_panel(canvas, (M, ey), W - 2 * M, lines, legend)
     return canvas
 
 
 def _table(view: View, names: Sequence[str], locale: str) -> Image.Image:
     seats = view["seats"]
     drawn = t.seat_names(names, seats, locale)
-    actors = _actors(view)
+    actors = _actors(view) if view.get("over") is None else set()
     rows = tuple((s in actors, view["players"][s]["out"]) for s in range(seats))
-    canvas = _base(rows).copy()
-    _header(canvas, view, drawn, locale)
+    recent = view.get("events", [])[-EVENT_LINES:]
+    events = t.event_lines(tuple(format_seats(e, drawn) for e in recent), W - 2 * M)
+    canvas = _base(rows, t.event_room(sum(map(len, events)), EVENT_LINES), locale).copy()
+    _band(canvas, view, drawn, locale)
+    _piles(canvas, view, drawn, locale)
+    for seat in actors:  # as every game marks who decides
+        t.glow(canvas, (M, ROWS_Y + seat * ROW_H, W - M, ROWS_Y + (seat + 1) * ROW_H - 14))
     for seat in range(seats):
-        _row(canvas, view, seat, drawn[seat], HEADER_H + seat * ROW_H, locale)
+        _row(canvas, view, seat, drawn[seat], ROWS_Y + seat * ROW_H, locale)
+    t.draw_events(canvas, (M, _events_y(seats)), W - 2 * M, events)
     return canvas
 
 
@@ -351,8 +382,8 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     return t.to_png(_table(view, names, locale))
 
 
-FINAL_ROW = 170
-"""Height of a player's row on the final sheet."""
+FINAL_ROW = 184
+"""Height of a player's row on the final sheet (where their ship ended may take two lines)."""
 
 
 def _ending(view: View, drawn: Sequence[str], locale: str) -> tuple[str, str]:
@@ -418,7 +449,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     how = t.wrap(under, how_font, W - 2 * M - 20)
     top = 90 + 40 * len(head_lines) + 30 * len(how) + 30
     canvas = t.new_canvas(W, top + FINAL_ROW * seats + M)
-    t.title(canvas, (M - 4, 12), t.icon("skull", 54), tr(locale, "PIRATES · THE END"), 44)
+    t.heading(canvas, flag(76, 52, None), tr(locale, "PIRATES · THE END"), (), x=M, width=W - 2 * M)
     t.final_headline(canvas, (M, 84), (head_lines, head_font))
     for n, line in enumerate(how):
         t.text(canvas, (M + 10, 100 + 40 * len(head_lines) + 30 * n), line, how_font, t.FOAM)
@@ -437,15 +468,15 @@ def _final_row(
     if won:
         t.paste(canvas, t.icon("crown", 40), (M + 40, y + 108), "mm")
     x = M + 80
-    _name_pill(canvas, (x, y + 14), name, seat, 480)
+    t.name_pill(canvas, (x, y + 14), name, seat, 480, 26, 40, align="left")
     done = player["done"]
     count = ntr(
         locale, "{n} mission done · {open} open", "{n} missions done · {open} open", len(done), open=player["missions"]
     )
     count, fnt = t.fit_text(count, 500, 28)
     t.text(canvas, (x, y + 76), count, fnt, (30, 110, 50) if done else t.INK)
-    place, fnt = t.fit_text(_place(player, locale), 500, 24, bold=False)
-    t.text(canvas, (x, y + 114), place, fnt, t.INK_SOFT)
+    for n, line in enumerate(t.wrap(_place(player, locale), t.font(t.MIN_TEXT), 500, 2)):
+        t.text(canvas, (x, y + 112 + n * 30), line, t.font(t.MIN_TEXT), t.INK_SOFT)
     mx = 600
     for i, code in enumerate(done):
         _mission_line(canvas, (mx, y + 36 + i * LINE), code, (30, 110, 50), W - M - 12 - mx, locale)
@@ -481,7 +512,7 @@ def _needs(view: View, f: Face, locale: str) -> str:
 
 HAND_CARD_W, HAND_CARD_H = 96, 137
 """The small card beside each hand row (its words are in the row, large enough for a phone)."""
-HAND_LINE = 32
+HAND_LINE = 34
 
 
 @image_cache
@@ -504,9 +535,10 @@ def _card_lines(f: Face, locale: str) -> list[tuple[str, int, bool, t.RGB]]:
         head = tr(locale, "{town} · {ship}", town=f.town, ship=f.ship_name)
     roles = tr(locale, "crew {crew} · {cannons} · {cargo}", crew=f.crew, cannons=f.cannon_count, cargo=f.cargo)
     mission = tr(locale, "{kind}: {text}", kind=f.mission_title, text=f.mission_text)
-    lines = [(head, 28, True, t.INK), (roles, 24, False, t.INK), (mission, 24, False, (120, 40, 30))]
+    small = t.MIN_TEXT
+    lines = [(head, 30, True, t.INK), (roles, small, False, t.INK), (mission, small, False, (120, 40, 30))]
     if f.bonus:
-        lines.append((localize(f.bonus, locale), 24, False, t.GOLD_DEEP))
+        lines.append((localize(f.bonus, locale), small, False, t.GOLD_DEEP))
     return lines
 
 
@@ -523,22 +555,40 @@ HAND_FIELDS = ("holds", "limit", "ship")
 
 def hand_view(view: View) -> View:
     """What the hand image draws of a seat's view (:func:`render_hand` is given nothing else): the viewer's
-    hand, missions (offered, chosen) and their ship's crew limit and holds. Another captain's move changes
-    none of it unless it takes from the viewer, so their direct message is not drawn and sent again for it."""
+    hand, missions (offered, chosen), their ship's crew limit and holds, and what they must decide while it
+    is their decision. Another captain's move changes none of it unless it takes from the viewer or passes
+    the decision to them, so their direct message is not drawn and sent again for it."""
     seat = view.get("viewer")
     mine = {k: view[k] for k in ("hand", "missions", "offered", "chosen") if k in view}
     players = view["players"]
     return {
         "viewer": seat,
         "seats": view["seats"],
+        "deciding": _deciding(view, seat),
         **mine,
         "players": [{k: p[k] for k in HAND_FIELDS} if s == seat else None for s, p in enumerate(players)],
     }
 
 
+def _deciding(view: View, seat: int | None) -> str | None:
+    """What ``seat`` must decide now, or ``None`` while another captain decides (a hand view keeps it)."""
+    if "deciding" in view:
+        return view["deciding"]  # type: ignore[no-any-return]
+    if seat is None or view.get("over") is not None or seat not in _actors(view):
+        return None
+    return prompt_text(dict(view))
+
+
+HAND_TOP = t.TOP + 56
+"""Where the hand's cards start, under the top band and the line about the viewer's ship."""
+
+
 def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
-    """The viewer's hand, a row per card with everything it can be (crew, cargo, mission, bonus) in words a
-    phone can read, and their unfinished missions with what each still needs; in ``locale``'s language."""
+    """The viewer's hand under a band saying whose it is (and what they must decide while it is their
+    decision), a row per card with everything it can be (crew, cargo, mission, bonus) in words a phone can
+    read, and their unfinished missions with what each still needs; in ``locale``'s language."""
+    seat = view.get("viewer")
+    deciding = _deciding(view, seat)
     view = localize_tree(view, locale)
     hand, missions = view.get("hand", []), view.get("missions", [])
     text_x = M + 20 + HAND_CARD_W + 20
@@ -549,21 +599,24 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     if view.get("chosen"):
         notes.append((view["chosen"], "combat card"))
     blocks = [_mission_block(view, code, tag, W - 2 * M - 140, locale) for code, tag in notes]
-    top = 90
+    top = HAND_TOP
     hand_h = sum(heights) if hand else 60
     y = top + hand_h + 16
     mission_h = 70 + (sum(len(b) * HAND_LINE + 16 for b in blocks) if blocks else HAND_LINE + 16)
     canvas = t.new_canvas(W, y + mission_h + M)
-    seat = view.get("viewer")
     drawn = t.seat_names(names, view["seats"], locale)
-    if seat is not None:
-        _name_pill(canvas, (M, M), drawn[seat], seat, 450)
+    title, icon = tr(locale, "PIRATES CARD GAME"), flag(76, 52, None)
+    if seat is None:
+        t.top_band(canvas, icon, title, (), tr(locale, "Spectators hold no cards."), x=M, width=W - 2 * M)
+    else:
+        decides = " ".join(format_seats(localize(deciding, locale), drawn).split()) if deciding else None
+        t.hand_band(canvas, icon, title, seat, drawn[seat], decides, locale, x=M, width=W - 2 * M)
         me = view["players"][seat]
         crew = tr(
             locale, "Crew {crew}/{limit} · {ship}", crew=len(hand), limit=me["limit"], ship=_nation(me["ship"], locale)
         )
-        text, fnt = t.fit_text(crew, W - 2 * M - 470, 28)
-        t.text(canvas, (M + 470, M + 20), text, fnt, t.FOAM, anchor="lm")
+        text, fnt = t.fit_text(crew, W - 2 * M, 30)
+        t.text(canvas, (M + 4, t.TOP + 20), text, fnt, t.FOAM, anchor="lm")
     yy = top
     for code, lines, h in zip(hand, rows, heights, strict=True):
         t.panel(canvas, (M, yy, W - M, yy + h - 10), fill=t.PARCHMENT, shadow=False)
@@ -574,7 +627,7 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
             canvas,
             (M + 20 + HAND_CARD_W / 2, yy + HAND_CARD_H + 14),
             label,
-            t.font(24, bold=True),
+            t.font(t.MIN_TEXT, bold=True),
             suit_colour(f),
             anchor="mt",
         )
@@ -589,14 +642,14 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     t.text(canvas, (M + 20, y + 14), heading, fnt, t.INK)
     yy = y + 60
     if not blocks:
-        none, fnt = t.fit_text(tr(locale, "None: visit the magistrate while docked."), W - 2 * M - 40, 24, bold=False)
+        none, fnt = t.fit_text(tr(locale, "None: visit the magistrate while docked."), W - 2 * M - 40, 28, bold=False)
         t.text(canvas, (M + 20, yy), none, fnt, t.INK_SOFT)
     for (code, _tag), block in zip(notes, blocks, strict=True):
         f = BY_CODE[code]
         index, fnt = t.fit_text(localize(f.label, locale), 84, 28)
         t.text(canvas, (M + 20, yy), index, fnt, suit_colour(f))
         for n, (text, ink) in enumerate(block):
-            t.text(canvas, (M + 110, yy + 2 + n * HAND_LINE), text, t.font(24), ink)
+            t.text(canvas, (M + 110, yy + 2 + n * HAND_LINE), text, t.font(t.MIN_TEXT), ink)
         yy += len(block) * HAND_LINE + 16
     return t.to_png(canvas)
 
@@ -610,7 +663,7 @@ def _mission_block(view: View, code: str, tag: str, width: float, locale: str) -
         body = tr(locale, "offered: {kind} — {text}", kind=f.mission_title, text=f.mission_text)
     else:
         body = tr(locale, "{kind} — {text}", kind=f.mission_title, text=f.mission_text)
-    fnt = t.font(24)
+    fnt = t.font(t.MIN_TEXT)
     lines = [(part, t.INK) for part in t.wrap(body, fnt, width)]
     if not tag:
         lines += [(part, t.INK_SOFT) for part in t.wrap(_needs(view, f, locale), fnt, width)]

@@ -48,8 +48,6 @@ DECK_LINE: t.RGB = (164, 116, 70)
 HATCH: t.RGB = (206, 166, 112)
 CAPTAIN_GOLD: t.RGB = (236, 196, 92)
 CAPTAIN_RED: t.RGB = (176, 36, 36)
-NIGHT: t.RGB = (14, 34, 48)
-"""Fill of the dark panels (events, empty slots)."""
 
 VARIANT_LABELS = {"standard": T("STANDARD"), "landlubber": T("LANDLUBBER"), "auction": T("CREW AUCTION")}
 _TAGS = {
@@ -70,10 +68,7 @@ _TAGS = {
 W = 1140
 M = 20
 INNER = W - 2 * M
-HEADER_Y = 36
-BANNER_Y, BANNER_H, BANNER_LINE_H = 62, 44, 26
-"""The line under the title, 44 px high on one line and 26 px more on two."""
-TOP_Y = BANNER_Y + BANNER_H + BANNER_LINE_H + 12
+TOP_Y = t.TOP
 ROW_H, ROW_GAP = 170, 12
 HULL_W = 500
 SLOT_X0, SLOT_STEP, SLOT_W = 106, 88, 80
@@ -86,17 +81,13 @@ INSET = 8
 GROUP_TOKEN = 46
 STRIP_H = 168
 ROW_PANEL_W = 650
-PLAYER_GAP = 14
+PLAYER_GAP = 10
 COUNT_ROW_H = 36
 NAME_LINES = 3
 """A long name takes up to three lines (five panels side by side), each
 :data:`rendering.theme.NAME_LINE_H` px more, never cut."""
 EVENT_LINES = 3
 """Recent events shown."""
-EVENT_WRAP = 3
-"""Lines an event may take (two in English; a longer language, long names)."""
-EVENT_LINE_H = 36
-LEGEND_ROW_H = 38
 BAR_CELL_H = 124
 PICKS_H = 172
 SMALL = t.MIN_TEXT
@@ -142,8 +133,20 @@ def _picks_hint(locale: str) -> tuple[str, ...]:
     return t.wrap(hint, t.font(SMALL), room)
 
 
+@lru_cache(maxsize=8)
+def _tribe_labels(locale: str) -> tuple[tuple[tuple[str, ...], ImageFont.FreeTypeFont], ...]:
+    """Each tribe's name under its figure in the picks, on one line or two (every tribe alike)."""
+    cell = (INNER - 24) // len(TRIBES)
+    return tuple(t.fit_lines(localize(TRIBE[tribe], locale), cell - 10, SMALL, 2) for tribe in TRIBES)
+
+
+def _label_extra(locale: str) -> int:
+    """The room the tribes' names take in the picks beyond one line."""
+    return (max(len(lines) for lines, _ in _tribe_labels(locale)) - 1) * 28
+
+
 def _picks_extra(locale: str) -> int:
-    return (len(_picks_hint(locale)) - 1) * 28
+    return (len(_picks_hint(locale)) - 1) * 28 + _label_extra(locale)
 
 
 def _bar_rows(stools: int) -> int:
@@ -183,7 +186,7 @@ def _count_rows(seats: int, locale: str = "en") -> int:
 
 
 def _name_room(seats: int) -> int:
-    return _panel_w(seats) - 2 * INSET - 4
+    return _panel_w(seats) - 2 * INSET
 
 
 def _name_lines(seats: int, names: Sequence[str]) -> int:
@@ -206,10 +209,6 @@ def player_box(seats: int, top: int, i: int, name_lines: int = 1, locale: str = 
 
 def _events_y(seats: int, top: int, name_lines: int, locale: str = "en") -> int:
     return _players_y(top) + _player_h(seats, name_lines, locale) + 22
-
-
-def _events_height(lines: int, legend_rows: int) -> int:
-    return 20 + lines * EVENT_LINE_H + 28 + legend_rows * LEGEND_ROW_H
 
 
 def slot_box(top: int, ship: int, space: int) -> t.Box:
@@ -352,8 +351,7 @@ def _legend(cat: Catalog, locale: str) -> list[list[tuple[Image.Image, str]]]:
 
 @lru_cache(maxsize=8)
 def _legend_rows(cat: Catalog, locale: str) -> int:
-    fnt = t.font(SMALL)
-    return sum(len(t.legend_rows(entries, fnt, INNER - 44, 20)) for entries in _legend(cat, locale))
+    return t.legend_height(_legend(cat, locale), INNER)
 
 
 @image_cache
@@ -361,8 +359,7 @@ def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog
     """Everything on the board that depends only on the layout. Shared and read-only: copy before use."""
     ey = _events_y(seats, top, name_lines, locale)
     legend_rows = _legend_rows(cat, locale)
-    img = t.new_canvas(W, ey + _events_height(lines, legend_rows) + M)
-    t.title(img, (M - 2, HEADER_Y - 26), t.icon("rat", 50), tr(locale, "SEWER PIRATS"), 40)
+    img = t.new_canvas(W, ey + t.events_height(lines, legend_rows) + M)
     # Ships: hull, emblem and name, deck spaces with their labels; the flotsam groups' frames.
     for i, ship in enumerate(SHIPS):
         y = _row_y(top, i)
@@ -394,14 +391,7 @@ def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog
     # Player panels.
     for i in range(seats):
         t.panel(img, player_box(seats, top, i, name_lines, locale))
-    # Recent events and the legend.
-    t.panel(img, (M, ey, W - M, ey + _events_height(lines, legend_rows)), fill=NIGHT)
-    ly = ey + 20 + lines * EVENT_LINE_H + 14
-    ImageDraw.Draw(img).line((M + 20, ly, W - M - 20, ly), fill=(40, 70, 86), width=2)
-    y = ly + 14 + LEGEND_ROW_H / 2
-    for entries in _legend(cat, locale):
-        rows = t.legend(img, (M + 22, y), entries, t.font(SMALL), t.MIST, width=INNER - 44, gap=20)
-        y += rows * LEGEND_ROW_H
+    t.events_panel(img, (M, ey), INNER, lines, _legend(cat, locale))
     return img
 
 
@@ -415,8 +405,7 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     seat_names = t.seat_names(names, seats, locale)
     cat = catalog(view)
     top_kind, top = _top_height(view, locale, seat_names)
-    events = tuple(" ".join(format_seats(e, seat_names).split()) for e in view["events"][-EVENT_LINES:])
-    lines = _event_lines(events)
+    lines = t.event_lines(tuple(format_seats(e, seat_names) for e in view["events"][-EVENT_LINES:]), INNER)
     name_lines = _name_lines(seats, seat_names)
     # Room for EVENT_LINES lines at least: a game's first boards, with fewer events, are as tall as the rest
     # and are laid on the same layer, where each used to need one of its own (~8 ms to draw, ~6 MB held);
@@ -441,50 +430,32 @@ def render_board(view: View, names: Sequence[str], locale: str = "en") -> bytes:
             if group is None:
                 t.paste(img, _no_group(locale), (x0, y0))
                 continue
-            img.paste(_group_image(_group_key(group), which, cat, locale), (x0 + INSET, y0 + INSET))
+            img.paste(_group_image(_group_key(group), cat, locale), (x0 + INSET, y0 + INSET))
             if which == 0 and ship["ship"] == sailing:
                 t.glow(img, box, radius=14)
+            # Which group is seized first, on a tab over the frame's top edge (after the glow, over it).
+            label = tr(locale, "AT THE BOW") if which == 0 else tr(locale, "NEXT")
+            t.pill(img, (x0 + 14, y0 - 18), label, t.font(SMALL, condensed=True), t.GOLD_DEEP, WHITE, height=32)
     _draw_strip(img, view, top, locale)
     for i, player in enumerate(view["players"]):
         box = player_box(seats, top, i, name_lines, locale)
         _draw_player(img, view, player, box, seat_names[player["seat"]], name_lines, locale)
-    ey = _events_y(seats, top, name_lines, locale)
-    n = 0
-    for event in lines:
-        t.paste(img, _event_image(event), (M + 20, ey + 12 + n * EVENT_LINE_H))
-        n += len(event)
+    t.draw_events(img, (M, _events_y(seats, top, name_lines, locale)), INNER, lines)
     return t.to_png(img)
 
 
 def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) -> None:
-    x = M + 54 + t.text_width(tr(locale, "SEWER PIRATS"), t.font(40, bold=True)) + 20
-    variant = localize(VARIANT_LABELS.get(view["variant"], str(view["variant"]).upper()), locale)
-    box = t.pill(
-        img, (x, HEADER_Y - 20), variant, t.font(SMALL, bold=True), (24, 64, 84), t.FOAM, border=t.GOLD, height=40
-    )
+    """The top band: the title with the variant (no abilities; the final sailings), and who decides what,
+    or once the game is over who won."""
+    tags = [t.Tag(localize(VARIANT_LABELS.get(view["variant"], str(view["variant"]).upper()), locale))]
     if not view["abilities"]:
-        box = t.pill(
-            img,
-            (box[2] + 10, HEADER_Y - 20),
-            tr(locale, "NO ABILITIES"),
-            t.font(SMALL, condensed=True),
-            t.PARCHMENT_SHADE,
-            t.INK_SOFT,
-            height=40,
-        )
+        tags.append(t.Tag(tr(locale, "NO ABILITIES")))
     if view["phase"] == "final":  # the game has ended: the ships with a captain sail one last time
-        t.pill(
-            img,
-            (box[2] + 10, HEADER_Y - 20),
-            tr(locale, "FINAL SAILINGS"),
-            t.font(SMALL, bold=True),
-            t.DANGER,
-            WHITE,
-            icon_img=t.icon("skull", 28),
-            height=40,
-        )
+        tags.append(t.Tag(tr(locale, "FINAL SAILINGS"), warn=True))
     final = view.get("final")
-    if view["phase"] == "over" and final:
+    over = view["phase"] == "over"
+    status = ""
+    if over and final:
         best = max((s["total"] for s in final["scores"]), default=0)
         who = " & ".join(names[w] for w in final["winners"])
         if len(final["winners"]) > 1:
@@ -498,39 +469,12 @@ def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) ->
             result = N(
                 "Game over: {winner} wins with {n} point", "Game over: {winner} wins with {n} points", best, winner=who
             )
-        t.paste(img, _banner(localize(result, locale), t.GOLD), (M, BANNER_Y))
+        status = localize(result, locale)
     elif view["pending"]:
-        t.paste(img, _banner(" ".join(format_seats(view["pending"], names).split()), t.HIGHLIGHT), (M, BANNER_Y))
-
-
-@image_cache
-def _banner(status: str, colour: t.RGB) -> Image.Image:
-    """The line under the title: what the player to act must decide (or the result), on a dark pill; on
-    two lines where one would cut it (long names)."""
-    lines, fnt = t.fit_lines(status, INNER - 70, 26, 2)
-    h = BANNER_H + (len(lines) - 1) * BANNER_LINE_H
-    img = t.rounded(INNER, h, BANNER_H // 2, (8, 24, 34), (40, 84, 100), 2).copy()
-    t.text(img, (22, BANNER_H / 2), "▶", t.font(SMALL, bold=True), colour, anchor="lm")
-    for n, line in enumerate(lines):
-        t.text(img, (52, BANNER_H / 2 + n * BANNER_LINE_H), line, fnt, colour, anchor="lm")
-    return img
-
-
-@lru_cache(maxsize=64)
-def _event_lines(events: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """The recent events as display lines, each event on up to :data:`EVENT_WRAP` lines."""
-    fnt = t.font(SMALL + 2)
-    return tuple(t.wrap(event, fnt, INNER - 80, EVENT_WRAP) for event in events)
-
-
-@image_cache
-def _event_image(lines: tuple[str, ...]) -> Image.Image:
-    """One recent event on its lines, with a marker where it starts."""
-    img = Image.new("RGBA", (INNER - 40, EVENT_LINE_H * len(lines)), (*t.FOAM, 0))
-    t.text(img, (4, EVENT_LINE_H / 2), "›", t.font(SMALL + 2, bold=True), t.GOLD, anchor="lm")
-    for n, line in enumerate(lines):
-        t.text(img, (26, EVENT_LINE_H / 2 + n * EVENT_LINE_H), line, t.font(SMALL + 2), t.FOAM, anchor="lm")
-    return img
+        status = " ".join(format_seats(view["pending"], names).split())
+    acting = () if over else tuple(view["to_act"])
+    title = tr(locale, "SEWER PIRATS")
+    t.top_band(img, t.icon("rat", 52), title, tags, status, x=M, width=INNER, seats=acting, over=over)
 
 
 GroupKey = tuple[tuple[tuple[str, int], ...], str | None]
@@ -542,16 +486,14 @@ def _group_key(group: View) -> GroupKey:
 
 
 @image_cache
-def _group_image(key: GroupKey, which: int, cat: Catalog, locale: str) -> Image.Image:
+def _group_image(key: GroupKey, cat: Catalog, locale: str) -> Image.Image:
     """A flotsam group's contents on parchment (opaque, for the inside of its frame): its three booty
-    tokens with their values and its bonus token in a row, and under them what the bonus does. A token
-    already seized leaves a faint outline."""
+    tokens with their values and its bonus token in a row, and under them what the bonus does (on two lines
+    where one does not hold it). A token already seized leaves a faint outline."""
     w, h = GROUP_W - 2 * INSET, GROUP_H - 2 * INSET
     img = Image.new("RGB", (w, h), t.PARCHMENT)
-    label = tr(locale, "AT THE BOW") if which == 0 else tr(locale, "NEXT")
-    t.pill(img, (2, 1), label, t.font(SMALL, condensed=True), t.GOLD_DEEP, WHITE, height=32)
     booty, bonus = key
-    x, y = 2, 42
+    x, y = 2, 10
     step = GROUP_TOKEN + badge_size(True, GROUP_TOKEN) // 2 + 4
     for i in range(3):
         if i < len(booty):
@@ -562,17 +504,18 @@ def _group_image(key: GroupKey, which: int, cat: Catalog, locale: str) -> Image.
     t.paste(img, token_of(cat, bonus, GROUP_TOKEN) if bonus else _empty_cell(False), (w - GROUP_TOKEN - 4, y))
     if bonus:
         effect = tr(locale, "{bonus}: {effect}", bonus=SHORT_NAMES[bonus], effect=cat.effect[bonus])
-        if t.text_width(effect, t.font(SMALL)) > w - 8:  # the token is beside it: its effect alone
-            effect = cat.effect[bonus]
-        effect, fnt = t.fit_text(effect, w - 8, SMALL, bold=False)
-        t.text(img, (4, h - 18), effect, fnt, t.INK, anchor="lm")
+        lines = t.wrap(effect, t.font(SMALL), w - 8)
+        if len(lines) > 2:  # the token is beside it: its effect alone
+            lines = t.wrap(cat.effect[bonus], t.font(SMALL), w - 8, 2)
+        for n, line in enumerate(lines):
+            t.text(img, (4, h - 20 - (len(lines) - 1 - n) * 28), line, t.font(SMALL), t.INK, anchor="lm")
     return img
 
 
 @image_cache
 def _no_group(locale: str) -> Image.Image:
     """Laid over a flotsam frame with no group left: the pools are empty."""
-    img = t.rounded(GROUP_W, GROUP_H, 14, NIGHT, (64, 100, 116), 2).copy()
+    img = t.rounded(GROUP_W, GROUP_H, 14, t.NIGHT, (64, 100, 116), 2).copy()
     head = tr(locale, "no group")
     lines = t.wrap(tr(locale, "the pools are empty"), t.font(SMALL), GROUP_W - 24)
     y = GROUP_H / 2 - 16 - 14 * (len(lines) - 1)
@@ -840,19 +783,20 @@ def _draw_picks(img: Image.Image, view: View, names: list[str], locale: str) -> 
     for n, line in enumerate(_picks_hint(locale)):
         xy = (M + 36 + t.text_width(heading, title), TOP_Y + 27 + n * 28)
         t.text(img, xy, line, t.font(SMALL), t.INK_SOFT, anchor="lm")
-    y0 = TOP_Y + extra  # the tribes below the hint
+    below = _label_extra(locale)
+    y0 = TOP_Y + extra - below  # the tribes below the hint
     chooser = {tribe: seat for seat, tribe in enumerate(view["tribes"])}
     cell = (INNER - 24) // len(TRIBES)
-    for k, tribe in enumerate(TRIBES):
+    for k, (tribe, (label, fnt)) in enumerate(zip(TRIBES, _tribe_labels(locale), strict=True)):
         cx = M + 12 + k * cell + cell / 2
         seat = chooser.get(tribe)
         t.paste(img, figure(tribe, seat, 58, locale), (cx, y0 + 80), "mm")
-        label = localize(TRIBE[tribe], locale)
-        t.text(img, (cx, y0 + 124), label, t.font(SMALL, bold=True), t.INK, anchor="mm")
+        for n, line in enumerate(label):
+            t.text(img, (cx, y0 + 124 + n * 28), line, fnt, t.INK, anchor="mm")
         if seat is None:
-            t.text(img, (cx, y0 + 152), tr(locale, "available"), t.font(SMALL), t.INK_SOFT, anchor="mm")
-        else:
-            t.name_pill(img, (cx, y0 + 136), names[seat], seat, cell - 16, SMALL, 32)  # one line: cut if it must
+            t.text(img, (cx, y0 + below + 152), tr(locale, "available"), t.font(SMALL), t.INK_SOFT, anchor="mm")
+        else:  # one line: cut if it must
+            t.name_pill(img, (cx, y0 + below + 136), names[seat], seat, cell - 16, SMALL, 32)
 
 
 @image_cache

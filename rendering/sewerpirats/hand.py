@@ -7,16 +7,17 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from games.core import format_seats
 from games.i18n import localize, localize_tree, tr
 from games.sewerpirats.board import CAPTAIN
 from games.sewerpirats.components import SHIPS
 from games.sewerpirats.words import SHIP_NOUN, TRIBE
 from rendering import theme as t
-from rendering.sewerpirats.board import CAPTAIN_GOLD, CAPTAIN_RED, HEADER_Y, INNER, SMALL, M, W
+from rendering.sewerpirats.board import CAPTAIN_GOLD, CAPTAIN_RED, INNER, SMALL, M, W
 from rendering.sewerpirats.icons import WHITE, icon
 from rendering.sewerpirats.pieces import Catalog, View, catalog, figure, talisman, tile_of, token_of
 
-HAND_TOP = 92
+HAND_TOP = t.TOP
 HAND_CARDS_H = 244
 HAND_TILE = 46
 DETAIL_LINE_H = 28
@@ -49,9 +50,10 @@ HAND_FIELDS = ("play_area", "tokens", "breakdown", "score")
 
 def hand_view(view: View) -> View:
     """What the hand image draws of a seat's view (:func:`render_hand` is given nothing else): the viewer's
-    cards, tokens, score and crew with the spaces aboard their own figures hold. Another player's move
-    changes none of it unless it moves the viewer's figures or tokens, so their direct message is not
-    drawn and sent again for it."""
+    cards, tokens, score and crew with the spaces aboard their own figures hold, and what they must decide
+    while it is their decision. Another player's move changes none of it unless it moves the viewer's
+    figures or tokens or passes the decision to them, so their direct message is not drawn and sent again
+    for it."""
     seat = view["viewer"]
     if seat is None or view["hand"] is None:
         return {"viewer": None, "seats": view["seats"], "hand": None}
@@ -59,6 +61,7 @@ def hand_view(view: View) -> View:
     return {
         "viewer": seat,
         "seats": view["seats"],
+        "deciding": _deciding(view, seat),
         "token_kinds": view["token_kinds"],
         "hand": view["hand"],
         "players": [{k: me[k] for k in HAND_FIELDS} if s == seat else None for s in range(len(view["players"]))],
@@ -70,6 +73,13 @@ def hand_view(view: View) -> View:
             for ship in view["ships"]
         ],
     }
+
+
+def _deciding(view: View, seat: int) -> str | None:
+    """What ``seat`` must decide now, or ``None`` while another player decides (a hand view keeps it)."""
+    if "deciding" in view:
+        return view["deciding"]  # type: ignore[no-any-return]
+    return view["pending"] if seat in view["to_act"] else None
 
 
 def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
@@ -96,10 +106,11 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     tokens_y = HAND_TOP + cards_h + 20
     h = tokens_y + 62 + (sum(heights) if lines else 96) + 14 + M
     img = t.new_canvas(W, h)
-    colour = t.PLAYER_COLOURS[seat]
-    x = t.title(img, (M - 2, HEADER_Y - 26), t.icon("rat", 50), tr(locale, "YOUR HAND"), 40) + 20
-    fitted, fnt = t.fit_text(t.seat_names(names, view["seats"], locale)[seat], W - M - x - 20, 28)
-    t.pill(img, (x, HEADER_Y - 23), fitted, fnt, colour.fill, colour.text, border=colour.edge, height=46)
+    drawn = t.seat_names(names, view["seats"], locale)
+    deciding = _deciding(view, seat)
+    deciding = " ".join(format_seats(deciding, drawn).split()) if deciding else None
+    title = tr(locale, "SEWER PIRATS")
+    t.hand_band(img, t.icon("rat", 52), title, seat, drawn[seat], deciding, locale, x=M, width=INNER)
     _hand_cards(img, view["hand"], cards_h, locale)
     _hand_crew(img, crew, seat, cards_h, locale)
     # Tokens by scoring category, with the live score.

@@ -113,7 +113,7 @@ def figure(tribe: str, owner: int | None, size: int, locale: str = "en") -> Imag
     t.paste(img, icon(tribe, round(inner * 0.86)), (size / 2, size / 2 - inner * 0.08 * lettered), "mm")
     if lettered:
         letter = localize(TRIBE_LETTERS[tribe], locale)
-        fnt = t.font(round(size * 0.33), condensed=True)
+        fnt = t.font(max(t.MIN_TEXT, round(size * 0.33)), condensed=True)
         h = round(size * 0.36)
         w = round(t.text_width(letter, fnt)) + h // 2 + 4
         x, y = (size - w) // 2, size - h
