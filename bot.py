@@ -42,6 +42,9 @@ from games.registry import GAMES, LEVELS
 from games.search import THINK_MS
 from tables.config import Config, ConfigError, shard_ids
 
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C: 128 + SIGINT, what a shell reports for it."""
+
 DEFAULT_HUMANS = ("You",)
 """The member a person plays in ``play`` unless ``--humans`` names others."""
 
@@ -318,14 +321,6 @@ def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
             command.error(f"argument --db: {args.db} is a folder; give a file")
     if args.command == "arena" and args.a == args.b:
         command.error(f"arguments --a and --b: choose two different levels, not {args.a} twice")
-    if args.command == "demo":
-        out: Path = args.out
-        if out.exists() and not out.is_dir():
-            command.error(f"argument --out: {out} is a file; give a folder")
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            command.error(f"argument --out: cannot create the folder {out}: {exc.strerror}")
     return options
 
 
@@ -361,6 +356,7 @@ def _run(config: Config) -> int:
     token = _token()
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the bot is stopped by hand
         asyncio.run(_serve(config, token))
+    print("The bot has stopped.", file=sys.stderr)
     return 0
 
 
@@ -414,11 +410,14 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     # about SimCord's own probe client) say nothing about the bot there. Errors still show.
     logging.getLogger("discord").setLevel(logging.ERROR)
     try:
-        from cogs.offline.demo import run_demo
+        from cogs.offline.demo import output_problem, run_demo
     except ModuleNotFoundError as exc:
         if exc.name != "simcord":
             raise
         raise Fatal('The demo runs the bot in SimCord, part of the dev extra: pip install -e ".[dev]"', 2) from None
+    problem = output_problem(args.out)
+    if problem is not None:
+        args.command_parser.error(f"argument --out: {problem}")
     if args.ai_level != "normal":
         options["ai_level"] = args.ai_level  # a table setting of /<game> new, beside the engine's options
     return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options, args.locale))
@@ -521,8 +520,19 @@ def _config(args: argparse.Namespace) -> Config:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (a bad command line exits with status 2)."""
+    """Run the command line; returns the exit status: 2 for a bad command line, 130 for a command stopped by
+    Ctrl-C (the bot and ``play``, which run until Ctrl-C, end with 0)."""
     load_dotenv()
+    try:
+        return _command(argv)
+    except KeyboardInterrupt:
+        # What the command started is closed by then: asyncio.run cancels its task (the bot and its store
+        # close in their ``finally``), and the worker processes ignore Ctrl-C and end with their pool.
+        print("Stopped (Ctrl-C).", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _command(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     options = _checked_game_arguments(args) if args.command in ("demo", "play", "simulate", "arena") else {}
     try:

@@ -202,10 +202,12 @@ class SqliteDatabase:
         return cls(conn, await _connect(path, "query_only=ON"), await _connect(path))
 
     async def close(self) -> None:
-        if self._flushing is not None:
-            await self._flushing
-        if self._checkpoint is not None:
-            await self._checkpoint
+        """Wait for the queued writes and a checkpoint under way, then close every connection. Those tasks
+        may have been cancelled (a Ctrl-C cancels the bot's tasks): their end is awaited, not their result,
+        or the connections' threads would outlive the program."""
+        running = [task for task in (self._flushing, self._checkpoint) if task is not None]
+        if running:
+            await asyncio.wait(running)
         for conn in (self._checkpointer, self._reader):
             if conn is not None:
                 await conn.close()

@@ -161,13 +161,28 @@ def test_a_bad_command_line_is_one_line_and_status_2(capsys: pytest.CaptureFixtu
     assert "Traceback" not in err
 
 
+def test_a_folder_that_holds_other_things_is_never_the_demos_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo replaces its folder whole, so a folder with anything but a demo's output is refused."""
+    (tmp_path / "notes.txt").write_text("mine")
+    status, out, err = cli(capsys, "demo", "piratz", "--out", str(tmp_path))
+    assert (status, out) == (2, "")
+    assert err == (
+        f"python bot.py demo: error: argument --out: {tmp_path} holds more than a demo's transcript and images "
+        "(notes.txt); give a new folder (see python bot.py demo --help)\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
 def test_a_bad_out_folder_is_refused_before_anything_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    status, _, err = cli(capsys, "demo", "piratz", "--out", str(blocker / "out"))
+    status, _, err = cli(capsys, "demo", "piratz", "--out", str(blocker / "out" / "demo"))
     assert status == 2
-    assert "cannot create the folder" in err
+    assert f"cannot create the folder {blocker / 'out' / 'demo'}: {blocker} is a file" in err
     assert err.count("\n") == 1
+    assert blocker.read_text() == "not a folder"
 
 
 def test_verify_on_a_file_that_is_not_text_says_so_in_one_line(
@@ -248,9 +263,37 @@ def test_demo_plays_a_whole_game_with_an_option(
     assert status == 0, err
     assert challenged == [{"kind": "piratz", "ai": 1, "blind": True}]
     assert "Piratz #1 finished" in stdout
-    assert (out / "transcript.md").read_text(encoding="utf-8").startswith("# Transcript")
-    images = [p.name for p in (out / "images").iterdir()]
-    assert images and all("piratz" in name for name in images)  # an earlier demo's images are gone
+    transcript = (out / "transcript.md").read_text(encoding="utf-8")
+    assert transcript.startswith("# Transcript")
+    files = [p.name for p in (out / "images").iterdir()]
+    assert files and all("piratz" in name for name in files)  # an earlier demo's images are gone
+    # The game's log is a file to download: linked, where an image is shown.
+    links = re.findall(r"^📎 \[The action log of Piratz #1.*\]\((images/[^)]+)\)$", transcript, re.MULTILINE)
+    assert len(links) == 1 and links[0].endswith("-log.txt") and (out / links[0]).is_file()
+    shown = re.findall(r"^!\[.*\]\((images/[^)]+)\)$", transcript, re.MULTILINE)
+    assert shown and all(link.endswith(".png") for link in shown)
+    assert f"({len(shown)} images in {out / 'images'})" in stdout
+    assert [p.name for p in out.parent.iterdir()] == ["demo"]  # written beside it, then moved in place
+
+
+def test_a_hard_demo_shows_its_progress_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, discord_log_level: None
+) -> None:
+    """The hard AI thinks in real time (a second a move by default): on a terminal the demo tells how far the
+    game is, a line every ten actions. (Not on a pipe: the Ctrl-C test of a hard demo sees one line only.)"""
+    monkeypatch.setenv("TABLES_AI_THINK_MS", "10")
+    monkeypatch.setenv("TABLES_AI_PROCESSES", "0")  # a thread: no search process to start for a short test
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    out = tmp_path / "demo"
+    status, stdout, err = cli(capsys, "demo", "piratz", "--players", "2", "--ai-level", "hard", "--out", str(out))
+    assert status == 0, err
+    actions = int(re.search(r"finished after (\d+) actions", stdout).group(1))
+    lines = err.splitlines()
+    assert lines and all(re.fullmatch(r"Piratz #1: \d+ actions, \d+ s", line) for line in lines), err
+    counts = [int(line.split()[2]) for line in lines]
+    assert counts == sorted(counts) and counts[-1] <= actions
+    # One line in each ten actions the game went through (the AI may play several between two looks).
+    assert [n // 10 for n in counts] == sorted(set(n // 10 for n in counts)) and len(lines) >= actions // 30
 
 
 def test_a_demo_in_german_writes_a_german_transcript(tmp_path: Path, capsys, discord_log_level: None) -> None:
