@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import difflib
 import json
 import logging
 import os
@@ -36,7 +37,7 @@ from dotenv import load_dotenv
 
 from cogs.app import TableBot, create_bot
 from games.core import IllegalAction
-from games.i18n import localize
+from games.i18n import LANGUAGES, localize, spoken
 from games.options import game_options, option_form
 from games.registry import GAMES, LEVELS
 from games.search import THINK_MS
@@ -112,8 +113,34 @@ def _options_epilog() -> str:
     return "\n".join(lines)
 
 
+def _game(text: str) -> str:
+    """An argparse ``type``: a registered game, in any case; a near miss is told what it may have meant."""
+    kind = text.lower()
+    if kind in GAMES:
+        return kind
+    near = difflib.get_close_matches(kind, GAMES, n=1)
+    meant = f" (did you mean {near[0]}?)" if near else ""
+    raise argparse.ArgumentTypeError(f"there is no game {text!r}{meant}; the games are {', '.join(GAMES)}")
+
+
+DISCORD_LOCALES = {locale.value.lower(): locale.value for locale in discord.Locale}
+"""Discord's locales (``en-US``, ``de``…) by their code in lower case."""
+
+
+def _locale(text: str) -> str:
+    """An argparse ``type``: a Discord locale in a language the bot speaks (``de``, ``en-US``, ``en-GB``…, in
+    any case), spelt as Discord spells it."""
+    if spoken(text) in LANGUAGES:
+        return DISCORD_LOCALES.get(text.lower(), text)
+    offered = " and ".join(
+        f"{name} ({', '.join(v for v in DISCORD_LOCALES.values() if spoken(v) == code)})"
+        for code, name in LANGUAGES.items()
+    )
+    raise argparse.ArgumentTypeError(f"the bot speaks {offered}, not {text!r}")
+
+
 def _add_game_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("game", choices=list(GAMES), help="which game")
+    command.add_argument("game", type=_game, metavar="GAME", help=f"which game: {', '.join(GAMES)}")
     command.add_argument(
         "--option",
         action="append",
@@ -168,6 +195,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--locale",
+        type=_locale,
         default="en-US",
         metavar="L",
         help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
@@ -195,7 +223,11 @@ def _parser() -> argparse.ArgumentParser:
         "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
     )
     play.add_argument(
-        "--locale", default="en-US", metavar="L", help="the Discord locale of the server and its members, e.g. de"
+        "--locale",
+        type=_locale,
+        default="en-US",
+        metavar="L",
+        help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
     )
     play.add_argument("--port", type=_port, default=0, metavar="PORT", help="the page's port (default: a free one)")
     play.add_argument(

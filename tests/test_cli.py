@@ -127,7 +127,11 @@ def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, name
         ("demo piratz --players 5", "Piratz takes 2–4 players, not 5"),
         ("demo sewerpirats --players 1", "Sewer Pirats takes 2–5 players, not 1"),
         ("demo piratz --players -2", "--players: must be a whole number from 1 up"),
-        ("demo chess", "invalid choice: 'chess'"),
+        ("demo chess", "GAME: there is no game 'chess'; the games are piratz, sewerpirats, pirates, sewerrat, searats"),
+        ("demo pirats", "GAME: there is no game 'pirats' (did you mean pirates?); the games are piratz,"),
+        ("simulate Sewer-Rat", "GAME: there is no game 'Sewer-Rat' (did you mean sewerrat?)"),
+        ("demo piratz --locale fr", "--locale: the bot speaks English (en-US, en-GB) and Deutsch (de), not 'fr'"),
+        ("play piratz --locale pt-BR", "--locale: the bot speaks English (en-US, en-GB) and Deutsch (de), not 'pt-BR'"),
         ("simulate piratz --games -5", "--games: must be a whole number from 1 up, not '-5'"),
         ("simulate piratz --games 0", "--games: must be a whole number from 1 up"),
         ("simulate piratz --games many", "--games: must be a whole number from 1 up"),
@@ -144,7 +148,7 @@ def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, name
         ("play piratz --port 70000", "--port: a port is a whole number from 0 to 65535, not '70000'"),
         (f"play piratz --db {ROOT / 'tests'}", "--db: "),
         ("play piratz --ai-level genius", "--ai-level: invalid choice: 'genius'"),
-        ("play chess", "invalid choice: 'chess'"),
+        ("play chess", "GAME: there is no game 'chess'"),
         ("sync --guild here", "--guild: invalid int value"),
         ("--shard-ids 0,x", "--shard-ids: shard ids are whole numbers separated by commas"),
         ("--shard-ids 1,1", "--shard-ids: shard ids must differ"),
@@ -159,6 +163,16 @@ def test_a_bad_command_line_is_one_line_and_status_2(capsys: pytest.CaptureFixtu
     assert said in err
     assert "--help" in err
     assert "Traceback" not in err
+
+
+def test_game_names_and_locales_are_read_in_any_case() -> None:
+    """``demo PIRATZ`` is Piratz; a locale is spelt as Discord spells it, whatever the case it was typed in."""
+    parse = bot._parser().parse_args
+    assert parse(["demo", "PIRATZ"]).game == "piratz"
+    assert parse(["arena", "SeaRats"]).game == "searats"
+    assert parse(["demo", "piratz", "--locale", "EN-gb"]).locale == "en-GB"
+    assert parse(["play", "Pirates", "--locale", "DE"]).locale == "de"
+    assert parse(["demo", "piratz"]).locale == "en-US"
 
 
 def test_a_folder_that_holds_other_things_is_never_the_demos_out(
