@@ -316,10 +316,11 @@ def _shard_ids(text: str) -> tuple[int, ...]:
 
 
 def _database(source: bool) -> Callable[[str], str]:
-    """An argparse ``type``: a database as :func:`data.copy.database_target` reads it; a source must exist."""
+    """An argparse ``type``: a database as :func:`data.engine.database_target` reads it; a source must exist."""
 
     def parse(text: str) -> str:
-        from data.copy import database_target, source_target
+        from data.copy import source_target
+        from data.engine import database_target
 
         try:
             return source_target(text) if source else database_target(text)
@@ -551,6 +552,19 @@ def _config(args: argparse.Namespace) -> Config:
     return config
 
 
+def _check_database(database: str) -> None:
+    """Refuse (one line, status 2) an SQLite file the bot could not write, before anything connects to
+    Discord (the setting itself, such as an unknown ``mysql://``, was read by :meth:`Config.from_env`)."""
+    from data.engine import is_postgres
+    from data.sqlite import check_writable
+
+    if not is_postgres(database):
+        try:
+            check_writable(database)
+        except ValueError as exc:
+            raise Fatal(f"python bot.py: TABLES_DATABASE: {exc}", 2) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status: 2 for a bad command line, 130 for a command stopped by
     Ctrl-C (the bot and ``play``, which run until Ctrl-C, end with 0)."""
@@ -577,6 +591,8 @@ def _command(argv: list[str] | None) -> int:
         if args.command == "migrate-db":
             return _migrate_db(args.source, args.target)
         config = _config(args)
+        if args.command in (None, "run", "sync"):
+            _check_database(config.database)
         _setup_logging(config.log_level)
         if args.command == "demo":
             return _demo(args, options)

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 import pytest
@@ -380,7 +380,11 @@ sys.exit(bot.main({command!r}))
 
 
 class _Unauthorized(BaseHTTPRequestHandler):
+    asked: ClassVar[list[str]] = []
+    """The paths the bot asked for, in order."""
+
     def do_GET(self) -> None:
+        self.asked.append(self.path)
         body = b'{"message": "401: Unauthorized", "code": 0}'
         self.send_response(401)
         self.send_header("Content-Type", "application/json")
@@ -399,6 +403,7 @@ def rejecting_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{server.server_port}/api/v10")
+    _Unauthorized.asked.clear()
     try:
         yield
     finally:
@@ -415,6 +420,39 @@ def test_a_rejected_token_is_one_line(
     status, out, err = cli(capsys, *command)
     assert (status, out) == (2, "")
     assert err == bot.BAD_TOKEN + "\n"
+    assert _Unauthorized.asked == ["/api/v10/users/@me"]
+
+
+@pytest.mark.parametrize("command", [[], ["sync"]])
+@pytest.mark.parametrize(
+    ("database", "said"),
+    [
+        ("mysql://bot@db/tables", "'mysql://bot@db/tables' is neither an SQLite file (sqlite:PATH or PATH) nor a"),
+        ("{tmp}", "the SQLite file {tmp} cannot be used: unable to open database file"),
+        ("{tmp}/notes.txt", "the SQLite file {tmp}/notes.txt cannot be used: file is not a database"),
+        ("{tmp}/notes.txt/bot.db", "cannot be used: a file stands where a folder of its path should be"),
+    ],
+    ids=["unknown-scheme", "a-folder", "not-a-database", "under-a-file"],
+)
+def test_a_database_the_bot_cannot_use_is_one_line_before_discord_is_asked(
+    rejecting_discord: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys,
+    command: list[str],
+    database: str,
+    said: str,
+) -> None:
+    """Issue 57: TABLES_DATABASE=mysql://… or an SQLite file the bot cannot write was found only once logged in."""
+    (tmp_path / "notes.txt").write_text("not a database")
+    monkeypatch.setenv("DISCORD_TOKEN", "not.a.token")
+    monkeypatch.setenv("TABLES_DATABASE", database.format(tmp=tmp_path))
+    status, out, err = cli(capsys, *command)
+    assert (status, out) == (2, "")
+    assert err.startswith("python bot.py: TABLES_DATABASE: ") and err.count("\n") == 1, err
+    assert said.format(tmp=tmp_path) in err
+    assert _Unauthorized.asked == []
+    assert (tmp_path / "notes.txt").read_text() == "not a database"
 
 
 def test_no_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
