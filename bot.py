@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import difflib
 import json
@@ -35,7 +36,7 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from cogs.app import TableBot, create_bot
+from cogs.app import TableBot, create_bot, invite_url
 from games.core import IllegalAction
 from games.i18n import LANGUAGES, localize, spoken
 from games.options import game_options, option_form
@@ -284,6 +285,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("log_file", type=Path, metavar="LOG_FILE", help="the game's log file (.txt)")
 
+    inviting = (
+        "print the link that adds the bot to a server: its slash commands (scope applications.commands) and a bot "
+        "user (scope bot) with the permissions it needs, and no others"
+    )
+    invite = sub.add_parser("invite-url", help=inviting, description=inviting[0].upper() + inviting[1:] + ".")
+    invite.add_argument(
+        "--client-id",
+        type=_whole(1),
+        metavar="ID",
+        help="the application's id (Developer Portal → your application → General Information); default: "
+        "DISCORD_CLIENT_ID, or else the id DISCORD_TOKEN begins with",
+    )
+
     copying = (
         "copy every game, lobby, rating and setting into a new, empty database (an SQLite file to PostgreSQL, "
         "or back), keeping their ids, in one transaction; the source is only read, after the migrations it has "
@@ -494,6 +508,38 @@ def _play(args: argparse.Namespace, options: dict[str, Any]) -> int:
     return 0
 
 
+def _client_id(given: int | None) -> int:
+    """The application id for ``invite-url``: ``--client-id``, ``DISCORD_CLIENT_ID``, or the one ``DISCORD_TOKEN``
+    begins with: a token's first part is its bot user's id in base64, and a bot user has its application's id
+    (for applications made since 2016: an older one may differ, and then needs its id given)."""
+    if given is not None:
+        return given
+    named = os.environ.get("DISCORD_CLIENT_ID", "").strip()
+    if named:
+        if not named.isdigit():
+            raise Fatal(f"python bot.py invite-url: DISCORD_CLIENT_ID is an application id (digits), not {named!r}", 2)
+        return int(named)
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise Fatal(
+            "python bot.py invite-url: give the application id (--client-id ID, or DISCORD_CLIENT_ID), or set "
+            "DISCORD_TOKEN: the id is in the Developer Portal, your application, General Information.",
+            2,
+        )
+    first = token.split(".")[0]
+    try:
+        decoded = base64.b64decode(first + "=" * (-len(first) % 4), validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):  # binascii.Error is a ValueError
+        decoded = ""
+    if not decoded.isdigit():
+        raise Fatal(
+            "python bot.py invite-url: DISCORD_TOKEN does not begin with an application id: give it with "
+            "--client-id ID (Developer Portal, your application, General Information).",
+            2,
+        )
+    return int(decoded)
+
+
 def _verify(log_file: Path) -> int:
     """``python bot.py verify LOG_FILE``: each check on a line; status 0 if the log holds, 1 if not, 2 if the
     file cannot be read as a game log."""
@@ -590,6 +636,9 @@ def _command(argv: list[str] | None) -> int:
             return _verify(args.log_file)
         if args.command == "migrate-db":
             return _migrate_db(args.source, args.target)
+        if args.command == "invite-url":
+            print(invite_url(_client_id(args.client_id)))
+            return 0
         config = _config(args)
         if args.command in (None, "run", "sync"):
             _check_database(config.database)

@@ -7,6 +7,7 @@ the process ends (the store's worker thread) or where discord.py must fail to co
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -463,6 +464,71 @@ def test_no_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyPatch, capsy
     assert "python bot.py demo piratz" in err
 
 
+# ---------------------------------------------------------------------- invite-url
+
+INVITE = "https://discord.com/oauth2/authorize?client_id={id}&scope=bot+applications.commands&permissions=326417632256"
+
+
+def test_the_invite_link_asks_for_the_permissions_the_bot_uses_and_no_others() -> None:
+    """What each is for is beside it in cogs.app.PERMISSIONS (and the README's "Inviting the bot")."""
+    granted = {name for name, value in app.PERMISSIONS if value}
+    assert granted == {
+        "read_messages",  # discord.py's name of View Channel
+        "send_messages",
+        "create_public_threads",
+        "read_message_history",
+        "send_messages_in_threads",
+        "manage_threads",
+        "embed_links",
+        "attach_files",
+    }
+    assert app.PERMISSIONS.value == 326417632256
+    assert app.invite_url(1456074443980800002) == INVITE.format(id=1456074443980800002)
+
+
+def _token_of(application_id: str) -> str:
+    """A token as Discord makes one: the bot's id in base64 (no padding), a time stamp, a secret."""
+    return base64.b64encode(application_id.encode()).decode().rstrip("=") + ".GkQ3xZ.not-a-real-secret"
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "application_id"),
+    [
+        (["--client-id", "1234567890123456789"], {"DISCORD_CLIENT_ID": "42"}, "1234567890123456789"),
+        ([], {"DISCORD_CLIENT_ID": " 987654321098765432 ", "DISCORD_TOKEN": _token_of("1")}, "987654321098765432"),
+        ([], {"DISCORD_TOKEN": _token_of("1456074443980800002")}, "1456074443980800002"),
+    ],
+    ids=["--client-id", "DISCORD_CLIENT_ID", "from-the-token"],
+)
+def test_invite_url_prints_the_link_of_the_application(
+    monkeypatch: pytest.MonkeyPatch, capsys, argv: list[str], env: dict[str, str], application_id: str
+) -> None:
+    monkeypatch.delenv("DISCORD_CLIENT_ID", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert cli(capsys, "invite-url", *argv) == (0, INVITE.format(id=application_id) + "\n", "")
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"DISCORD_TOKEN": ""}, "give the application id (--client-id ID, or DISCORD_CLIENT_ID), or set DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "not-base64!.x.y"}, "DISCORD_TOKEN does not begin with an application id"),
+        ({"DISCORD_TOKEN": _token_of("Anne")}, "DISCORD_TOKEN does not begin with an application id"),
+        ({"DISCORD_CLIENT_ID": "my-bot"}, "DISCORD_CLIENT_ID is an application id (digits), not 'my-bot'"),
+    ],
+)
+def test_invite_url_without_an_application_id_says_where_to_find_it(
+    monkeypatch: pytest.MonkeyPatch, capsys, env: dict[str, str], said: str
+) -> None:
+    monkeypatch.delenv("DISCORD_CLIENT_ID", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    status, out, err = cli(capsys, "invite-url")
+    assert (status, out) == (2, "")
+    assert err.startswith("python bot.py invite-url: ") and said in err and err.count("\n") == 1, err
+
+
 # ---------------------------------------------------------------------- .env.example and the README
 
 
@@ -488,8 +554,10 @@ def test_env_example_lists_every_setting_with_a_comment_and_its_default(monkeypa
         m.setattr(os, "environ", environ)
         Config.from_env()
         with pytest.raises(bot.Fatal):
-            bot._token()  # the one setting bot.py reads itself
-    assert "DISCORD_TOKEN" in environ.read
+            bot._token()  # the settings bot.py reads itself
+        with pytest.raises(bot.Fatal):
+            bot._client_id(None)
+    assert {"DISCORD_TOKEN", "DISCORD_CLIENT_ID"} <= environ.read
 
     lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
     listed: dict[str, str] = {}
