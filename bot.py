@@ -285,6 +285,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("log_file", type=Path, metavar="LOG_FILE", help="the game's log file (.txt)")
 
+    saving = sub.add_parser(
+        "backup",
+        help="copy the database into an SQLite file while the bot runs (PostgreSQL: pg_dump, see the README)",
+    )
+    saving.add_argument("file", type=Path, metavar="FILE", help="the backup's file (replaced if it exists)")
+    restoring = sub.add_parser(
+        "restore",
+        help="write a backup into the database, unless a program (a running bot) has it open",
+    )
+    restoring.add_argument("file", type=Path, metavar="FILE", help="a file python bot.py backup wrote")
+
     inviting = (
         "print the link that adds the bot to a server: its slash commands (scope applications.commands) and a bot "
         "user (scope bot) with the permissions it needs, and no others"
@@ -540,6 +551,48 @@ def _client_id(given: int | None) -> int:
     return int(decoded)
 
 
+POSTGRES_BACKUPS = (
+    "TABLES_DATABASE is a PostgreSQL database: back it up with pg_dump (while the bot runs) and restore it with "
+    "pg_restore (the bot stopped); see the README, Backups"
+)
+
+
+def _backup(database: str, file: Path) -> int:
+    """``python bot.py backup FILE``: a consistent copy of the SQLite database, made while the bot runs."""
+    from data.backup import BackupError, backup
+    from data.engine import is_postgres
+
+    if is_postgres(database):
+        raise Fatal(f"python bot.py backup: {POSTGRES_BACKUPS}", 2)
+    try:
+        contents = backup(database, file)
+    except BackupError as exc:
+        raise Fatal(f"python bot.py backup: {exc}") from None
+    print(f"Backed up {database} into {file}: {contents}.")
+    return 0
+
+
+def _restore(database: str, file: Path) -> int:
+    """``python bot.py restore FILE``: the backup written into the database, which no program may have open
+    (status 1 if one has: stop the bot first; 2 for a file that is not a backup)."""
+    from data.backup import BackupError, NotABackup, restore
+    from data.engine import is_postgres
+    from data.migrations import MIGRATIONS
+
+    if is_postgres(database):
+        raise Fatal(f"python bot.py restore: {POSTGRES_BACKUPS}", 2)
+    try:
+        contents, held = restore(file, database)
+    except NotABackup as exc:
+        raise Fatal(f"python bot.py restore: {exc}", 2) from None
+    except BackupError as exc:
+        raise Fatal(f"python bot.py restore: {exc}") from None
+    before = f"it held {held} before" if held else "it was empty before"
+    older = "; the bot brings its schema up to date when it starts" if contents.version < len(MIGRATIONS) else ""
+    print(f"Restored {file} into {database}: {contents} ({before}){older}.")
+    return 0
+
+
 def _verify(log_file: Path) -> int:
     """``python bot.py verify LOG_FILE``: each check on a line; status 0 if the log holds, 1 if not, 2 if the
     file cannot be read as a game log."""
@@ -640,6 +693,10 @@ def _command(argv: list[str] | None) -> int:
             print(invite_url(_client_id(args.client_id)))
             return 0
         config = _config(args)
+        if args.command == "backup":
+            return _backup(config.database, args.file)
+        if args.command == "restore":
+            return _restore(config.database, args.file)
         if args.command in (None, "run", "sync"):
             _check_database(config.database)
         _setup_logging(config.log_level)
