@@ -9,10 +9,14 @@ python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
 python bot.py arena piratz --a hard --b normal --games 20   two AI levels against each other, JSON out
 python bot.py verify LOG_FILE      check a finished game's log: seed, every action, the result
 python bot.py migrate-db --from sqlite:bot.db --to postgresql://…   copy the database into a new one
+python bot.py backup FILE          copy the SQLite database while the bot runs
+python bot.py restore FILE         write a backup into the database, no program having it open
+python bot.py invite-url           the link that adds the bot to a server, with the permissions it needs
 
 A bad command line is one line on stderr and exit status 2, before anything starts. Without a token the
 bot explains how to get one (status 2); a rejected token (status 2) or a Discord that cannot be reached
-(status 1) is one line.
+(status 1) is one line, and so is a database the bot cannot use, found before Discord is asked (status 2).
+Ctrl-C is one line too: status 130, or 0 for the bot and ``play``, which run until it.
 """
 
 from __future__ import annotations
