@@ -682,6 +682,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _command(argv: list[str] | None) -> int:
+    """The command ``argv`` names, run; its exit status (:class:`Fatal` told in one line)."""
     args = _parser().parse_args(argv)
     options = _checked_game_arguments(args) if args.command in ("demo", "play", "simulate", "arena") else {}
     try:
