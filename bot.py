@@ -9,17 +9,23 @@ python bot.py simulate piratz      AI-versus-AI games at engine level, JSON out
 python bot.py arena piratz --a hard --b normal --games 20   two AI levels against each other, JSON out
 python bot.py verify LOG_FILE      check a finished game's log: seed, every action, the result
 python bot.py migrate-db --from sqlite:bot.db --to postgresql://…   copy the database into a new one
+python bot.py backup FILE          copy the SQLite database while the bot runs
+python bot.py restore FILE         write a backup into the database, no program having it open
+python bot.py invite-url           the link that adds the bot to a server, with the permissions it needs
 
 A bad command line is one line on stderr and exit status 2, before anything starts. Without a token the
 bot explains how to get one (status 2); a rejected token (status 2) or a Discord that cannot be reached
-(status 1) is one line.
+(status 1) is one line, and so is a database the bot cannot use, found before Discord is asked (status 2).
+Ctrl-C is one line too: status 130, or 0 for the bot and ``play``, which run until it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
+import difflib
 import json
 import logging
 import os
@@ -34,13 +40,16 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from cogs.app import TableBot, create_bot
+from cogs.app import TableBot, create_bot, invite_url
 from games.core import IllegalAction
-from games.i18n import localize
+from games.i18n import LANGUAGES, localize, spoken
 from games.options import game_options, option_form
 from games.registry import GAMES, LEVELS
 from games.search import THINK_MS
 from tables.config import Config, ConfigError, shard_ids
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C: 128 + SIGINT, what a shell reports for it."""
 
 DEFAULT_HUMANS = ("You",)
 """The member a person plays in ``play`` unless ``--humans`` names others."""
@@ -109,8 +118,34 @@ def _options_epilog() -> str:
     return "\n".join(lines)
 
 
+def _game(text: str) -> str:
+    """An argparse ``type``: a registered game, in any case; a near miss is told what it may have meant."""
+    kind = text.lower()
+    if kind in GAMES:
+        return kind
+    near = difflib.get_close_matches(kind, GAMES, n=1)
+    meant = f" (did you mean {near[0]}?)" if near else ""
+    raise argparse.ArgumentTypeError(f"there is no game {text!r}{meant}; the games are {', '.join(GAMES)}")
+
+
+DISCORD_LOCALES = {locale.value.lower(): locale.value for locale in discord.Locale}
+"""Discord's locales (``en-US``, ``de``…) by their code in lower case."""
+
+
+def _locale(text: str) -> str:
+    """An argparse ``type``: a Discord locale in a language the bot speaks (``de``, ``en-US``, ``en-GB``…, in
+    any case), spelt as Discord spells it."""
+    if spoken(text) in LANGUAGES:
+        return DISCORD_LOCALES.get(text.lower(), text)
+    offered = " and ".join(
+        f"{name} ({', '.join(v for v in DISCORD_LOCALES.values() if spoken(v) == code)})"
+        for code, name in LANGUAGES.items()
+    )
+    raise argparse.ArgumentTypeError(f"the bot speaks {offered}, not {text!r}")
+
+
 def _add_game_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("game", choices=list(GAMES), help="which game")
+    command.add_argument("game", type=_game, metavar="GAME", help=f"which game: {', '.join(GAMES)}")
     command.add_argument(
         "--option",
         action="append",
@@ -165,6 +200,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--locale",
+        type=_locale,
         default="en-US",
         metavar="L",
         help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
@@ -192,7 +228,11 @@ def _parser() -> argparse.ArgumentParser:
         "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
     )
     play.add_argument(
-        "--locale", default="en-US", metavar="L", help="the Discord locale of the server and its members, e.g. de"
+        "--locale",
+        type=_locale,
+        default="en-US",
+        metavar="L",
+        help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
     )
     play.add_argument("--port", type=_port, default=0, metavar="PORT", help="the page's port (default: a free one)")
     play.add_argument(
@@ -249,6 +289,30 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("log_file", type=Path, metavar="LOG_FILE", help="the game's log file (.txt)")
 
+    saving = sub.add_parser(
+        "backup",
+        help="copy the database into an SQLite file while the bot runs (PostgreSQL: pg_dump, see the README)",
+    )
+    saving.add_argument("file", type=Path, metavar="FILE", help="the backup's file (replaced if it exists)")
+    restoring = sub.add_parser(
+        "restore",
+        help="write a backup into the database, unless a program (a running bot) has it open",
+    )
+    restoring.add_argument("file", type=Path, metavar="FILE", help="a file python bot.py backup wrote")
+
+    inviting = (
+        "print the link that adds the bot to a server: its slash commands (scope applications.commands) and a bot "
+        "user (scope bot) with the permissions it needs, and no others"
+    )
+    invite = sub.add_parser("invite-url", help=inviting, description=inviting[0].upper() + inviting[1:] + ".")
+    invite.add_argument(
+        "--client-id",
+        type=_whole(1),
+        metavar="ID",
+        help="the application's id (Developer Portal → your application → General Information); default: "
+        "DISCORD_CLIENT_ID, or else the id DISCORD_TOKEN begins with",
+    )
+
     copying = (
         "copy every game, lobby, rating and setting into a new, empty database (an SQLite file to PostgreSQL, "
         "or back), keeping their ids, in one transaction; the source is only read, after the migrations it has "
@@ -281,10 +345,11 @@ def _shard_ids(text: str) -> tuple[int, ...]:
 
 
 def _database(source: bool) -> Callable[[str], str]:
-    """An argparse ``type``: a database as :func:`data.copy.database_target` reads it; a source must exist."""
+    """An argparse ``type``: a database as :func:`data.engine.database_target` reads it; a source must exist."""
 
     def parse(text: str) -> str:
-        from data.copy import database_target, source_target
+        from data.copy import source_target
+        from data.engine import database_target
 
         try:
             return source_target(text) if source else database_target(text)
@@ -318,14 +383,6 @@ def _checked_game_arguments(args: argparse.Namespace) -> dict[str, Any]:
             command.error(f"argument --db: {args.db} is a folder; give a file")
     if args.command == "arena" and args.a == args.b:
         command.error(f"arguments --a and --b: choose two different levels, not {args.a} twice")
-    if args.command == "demo":
-        out: Path = args.out
-        if out.exists() and not out.is_dir():
-            command.error(f"argument --out: {out} is a file; give a folder")
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            command.error(f"argument --out: cannot create the folder {out}: {exc.strerror}")
     return options
 
 
@@ -361,6 +418,7 @@ def _run(config: Config) -> int:
     token = _token()
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is how the bot is stopped by hand
         asyncio.run(_serve(config, token))
+    print("The bot has stopped.", file=sys.stderr)
     return 0
 
 
@@ -414,11 +472,14 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     # about SimCord's own probe client) say nothing about the bot there. Errors still show.
     logging.getLogger("discord").setLevel(logging.ERROR)
     try:
-        from cogs.demo import run_demo
+        from cogs.demo import output_problem, run_demo
     except ModuleNotFoundError as exc:
         if exc.name != "simcord":
             raise
         raise Fatal('The demo runs the bot in SimCord, part of the dev extra: pip install -e ".[dev]"', 2) from None
+    problem = output_problem(args.out)
+    if problem is not None:
+        args.command_parser.error(f"argument --out: {problem}")
     if args.ai_level != "normal":
         options["ai_level"] = args.ai_level  # a table setting of /<game> new, beside the engine's options
     return asyncio.run(run_demo(args.game, args.players, args.seed, args.out, options, args.locale))
@@ -459,6 +520,80 @@ def _play(args: argparse.Namespace, options: dict[str, Any]) -> int:
             )
         )
     print("The table is closed.", flush=True)
+    return 0
+
+
+def _client_id(given: int | None) -> int:
+    """The application id for ``invite-url``: ``--client-id``, ``DISCORD_CLIENT_ID``, or the one ``DISCORD_TOKEN``
+    begins with: a token's first part is its bot user's id in base64, and a bot user has its application's id
+    (for applications made since 2016: an older one may differ, and then needs its id given)."""
+    if given is not None:
+        return given
+    named = os.environ.get("DISCORD_CLIENT_ID", "").strip()
+    if named:
+        if not named.isdigit():
+            raise Fatal(f"python bot.py invite-url: DISCORD_CLIENT_ID is an application id (digits), not {named!r}", 2)
+        return int(named)
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise Fatal(
+            "python bot.py invite-url: give the application id (--client-id ID, or DISCORD_CLIENT_ID), or set "
+            "DISCORD_TOKEN: the id is in the Developer Portal, your application, General Information.",
+            2,
+        )
+    first = token.split(".")[0]
+    try:
+        decoded = base64.b64decode(first + "=" * (-len(first) % 4), validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):  # binascii.Error is a ValueError
+        decoded = ""
+    if not decoded.isdigit():
+        raise Fatal(
+            "python bot.py invite-url: DISCORD_TOKEN does not begin with an application id: give it with "
+            "--client-id ID (Developer Portal, your application, General Information).",
+            2,
+        )
+    return int(decoded)
+
+
+POSTGRES_BACKUPS = (
+    "TABLES_DATABASE is a PostgreSQL database: back it up with pg_dump (while the bot runs) and restore it with "
+    "pg_restore (the bot stopped); see the README, Backups"
+)
+
+
+def _backup(database: str, file: Path) -> int:
+    """``python bot.py backup FILE``: a consistent copy of the SQLite database, made while the bot runs."""
+    from data.backup import BackupError, backup
+    from data.engine import is_postgres
+
+    if is_postgres(database):
+        raise Fatal(f"python bot.py backup: {POSTGRES_BACKUPS}", 2)
+    try:
+        contents = backup(database, file)
+    except BackupError as exc:
+        raise Fatal(f"python bot.py backup: {exc}") from None
+    print(f"Backed up {database} into {file}: {contents}.")
+    return 0
+
+
+def _restore(database: str, file: Path) -> int:
+    """``python bot.py restore FILE``: the backup written into the database, which no program may have open
+    (status 1 if one has: stop the bot first; 2 for a file that is not a backup)."""
+    from data.backup import BackupError, NotABackup, restore
+    from data.engine import is_postgres
+    from data.migrations import MIGRATIONS
+
+    if is_postgres(database):
+        raise Fatal(f"python bot.py restore: {POSTGRES_BACKUPS}", 2)
+    try:
+        contents, held = restore(file, database)
+    except NotABackup as exc:
+        raise Fatal(f"python bot.py restore: {exc}", 2) from None
+    except BackupError as exc:
+        raise Fatal(f"python bot.py restore: {exc}") from None
+    before = f"it held {held} before" if held else "it was empty before"
+    older = "; the bot brings its schema up to date when it starts" if contents.version < len(MIGRATIONS) else ""
+    print(f"Restored {file} into {database}: {contents} ({before}){older}.")
     return 0
 
 
@@ -520,9 +655,34 @@ def _config(args: argparse.Namespace) -> Config:
     return config
 
 
+def _check_database(database: str) -> None:
+    """Refuse (one line, status 2) an SQLite file the bot could not write, before anything connects to
+    Discord (the setting itself, such as an unknown ``mysql://``, was read by :meth:`Config.from_env`)."""
+    from data.engine import is_postgres
+    from data.sqlite import check_writable
+
+    if not is_postgres(database):
+        try:
+            check_writable(database)
+        except ValueError as exc:
+            raise Fatal(f"python bot.py: TABLES_DATABASE: {exc}", 2) from None
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (a bad command line exits with status 2)."""
+    """Run the command line; returns the exit status: 2 for a bad command line, 130 for a command stopped by
+    Ctrl-C (the bot and ``play``, which run until Ctrl-C, end with 0)."""
     load_dotenv()
+    try:
+        return _command(argv)
+    except KeyboardInterrupt:
+        # What the command started is closed by then: asyncio.run cancels its task (the bot and its store
+        # close in their ``finally``), and the worker processes ignore Ctrl-C and end with their pool.
+        print("Stopped (Ctrl-C).", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _command(argv: list[str] | None) -> int:
+    """The command ``argv`` names, run; its exit status (:class:`Fatal` told in one line)."""
     args = _parser().parse_args(argv)
     options = _checked_game_arguments(args) if args.command in ("demo", "play", "simulate", "arena") else {}
     try:
@@ -534,7 +694,16 @@ def main(argv: list[str] | None = None) -> int:
             return _verify(args.log_file)
         if args.command == "migrate-db":
             return _migrate_db(args.source, args.target)
+        if args.command == "invite-url":
+            print(invite_url(_client_id(args.client_id)))
+            return 0
         config = _config(args)
+        if args.command == "backup":
+            return _backup(config.database, args.file)
+        if args.command == "restore":
+            return _restore(config.database, args.file)
+        if args.command in (None, "run", "sync"):
+            _check_database(config.database)
         _setup_logging(config.log_level)
         if args.command == "demo":
             return _demo(args, options)

@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import sys
 import tempfile
 import time
@@ -130,8 +131,15 @@ def engine_speed(kind: str, games: int) -> float:
     return float(result["games_per_s"])
 
 
+def plain(text: str) -> str:
+    """Docstring text as a person reads it in ``--help``: ``code`` and :role:`target` without their markup."""
+    return re.sub(r":\w+:`~?([^`]+)`", r"\1", text).replace("``", "")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--actions", type=int, default=300, help="end-to-end actions timed per game")
     parser.add_argument("--renders", type=int, default=200, help="board renders timed per game")

@@ -42,6 +42,27 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
+PERMISSIONS = discord.Permissions(
+    view_channel=True,  # the channel a game is started in: fetched, written to
+    send_messages=True,  # challenges, open tables and boards in that channel
+    create_public_threads=True,  # a thread per game, started on its challenge message
+    read_message_history=True,  # Discord asks for it to start a thread on a message already posted
+    send_messages_in_threads=True,  # the boards and events in a game's thread
+    manage_threads=True,  # a finished game's thread archived and locked (locking needs it)
+    embed_links=True,  # /<game> rules answers with an embed
+    attach_files=True,  # every board and hand is an image; a finished game's log a file
+)
+"""What the bot does in a server's channels, and nothing more: no reactions, pins, webhooks or other
+servers' emojis, no moderation but of its own threads. Without the thread permissions it plays in the
+channel itself."""
+
+
+def invite_url(client_id: int) -> str:
+    """The link that adds the application ``client_id`` to a server as this bot: its slash commands and a
+    bot user with :data:`PERMISSIONS`."""
+    return discord.utils.oauth_url(client_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands"))
+
+
 class CatalogTranslator(app_commands.Translator):
     """Discord's command descriptions, option descriptions and choice names in each member's language, from
     the message catalogs (:mod:`games.i18n`). Command and option names stay as they are in every language:

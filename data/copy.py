@@ -20,13 +20,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from data.engine import Database, Transaction, checked_url, is_postgres, open_database
+from data.engine import Database, Transaction, database_target, is_postgres, open_database
 from data.migrations import MIGRATIONS
 
 BATCH_ROWS = 500
 """Rows read and written per statement: a few megabytes of game states at most."""
-
-SQLITE_SCHEME = "sqlite:"
 
 _DATABASE_ERRORS = (OSError, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError)
 """What a database that cannot be reached, read or written raises (a refused or timed-out connection is
@@ -129,19 +127,6 @@ def schema_tables(scripts: Sequence[str]) -> list[Table]:
         draft = waiting.pop(name)
         ordered.append(Table(name, tuple(draft.columns), draft.key, draft.generated, frozenset(draft.parents)))
     return ordered
-
-
-def database_target(text: str) -> str:
-    """What :func:`data.engine.open_database` takes for a command-line database: a ``postgresql://`` URL as
-    it is, ``sqlite:PATH`` or a bare ``PATH`` as the SQLite file's path. Raises ``ValueError`` otherwise."""
-    if is_postgres(text):
-        return checked_url(text)
-    path = text.removeprefix(SQLITE_SCHEME)
-    if "://" in text and not text.startswith(SQLITE_SCHEME):
-        raise ValueError(f"{text!r} is neither an SQLite file (sqlite:PATH or PATH) nor a postgresql:// URL")
-    if not path:
-        raise ValueError(f"{text!r} names no SQLite file")
-    return path
 
 
 def source_target(text: str) -> str:

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import orjson
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:"
 
 
 class Row(Protocol):
@@ -146,6 +147,20 @@ def checked_url(url: str) -> str:
         masked = re.sub(r"^(\w+://[^:/@]*:)[^@]*@", r"\1***@", url)
         raise ValueError(f"{masked!r} is not a PostgreSQL URL that can be read: {exc}") from None
     return url
+
+
+def database_target(text: str) -> str:
+    """What :func:`open_database` takes for a database named in a setting or on the command line: a
+    ``postgresql://`` URL as it is, ``sqlite:PATH`` or a bare ``PATH`` as the SQLite file's path. Raises
+    ``ValueError`` for another scheme (``mysql://…``) or an empty path."""
+    if is_postgres(text):
+        return checked_url(text)
+    path = text.removeprefix(SQLITE_SCHEME)
+    if "://" in text and not text.startswith(SQLITE_SCHEME):
+        raise ValueError(f"{text!r} is neither an SQLite file (sqlite:PATH or PATH) nor a postgresql:// URL")
+    if not path:
+        raise ValueError(f"{text!r} names no SQLite file")
+    return path
 
 
 async def open_database(target: str | os.PathLike[str]) -> Database:

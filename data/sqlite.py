@@ -159,6 +159,30 @@ async def _connect(path: str | os.PathLike[str], *pragmas: str) -> aiosqlite.Con
     return conn
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Open the SQLite file at ``path`` as :meth:`SqliteDatabase.open` will (creating it and its folders if
+    missing, in WAL mode) and begin a write transaction there, then let go: a database the bot cannot use is
+    found before it logs in to Discord. ``ValueError`` gives the reason in one line (a folder in the way, a
+    read-only file or folder, a file that is not a database)."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            # Changing to WAL writes the file, and WAL's own files go beside it: the folder must be writable.
+            conn.execute("PRAGMA journal_mode=WAL").close()
+            conn.execute("BEGIN IMMEDIATE").close()
+            conn.execute("ROLLBACK").close()
+        finally:
+            conn.close()
+    except (FileExistsError, NotADirectoryError):  # from mkdir
+        raise ValueError(
+            f"the SQLite file {path} cannot be used: a file stands where a folder of its path should be"
+        ) from None
+    except (OSError, sqlite3.Error) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ValueError(f"the SQLite file {path} cannot be used: {reason}") from None
+
+
 class SqliteDatabase:
     """One aiosqlite connection. Use :meth:`open`."""
 
@@ -202,10 +226,12 @@ class SqliteDatabase:
         return cls(conn, await _connect(path, "query_only=ON"), await _connect(path))
 
     async def close(self) -> None:
-        if self._flushing is not None:
-            await self._flushing
-        if self._checkpoint is not None:
-            await self._checkpoint
+        """Wait for the queued writes and a checkpoint under way, then close every connection. Those tasks
+        may have been cancelled (a Ctrl-C cancels the bot's tasks): their end is awaited, not their result,
+        or the connections' threads would outlive the program."""
+        running = [task for task in (self._flushing, self._checkpoint) if task is not None]
+        if running:
+            await asyncio.wait(running)
         for conn in (self._checkpointer, self._reader):
             if conn is not None:
                 await conn.close()

@@ -174,11 +174,17 @@ def _with_names(text: str, names: tuple[str, ...]) -> str:
 def language(locale: object) -> str:
     """The language the bot speaks for a Discord locale (``"de"``, ``discord.Locale.german``, ``"en-GB"``):
     one of :data:`LANGUAGES`, English when it speaks none closer (or :data:`PSEUDO`, for the tests)."""
+    return spoken(locale) or ENGLISH
+
+
+def spoken(locale: object) -> str | None:
+    """The language of :data:`LANGUAGES` a Discord locale is in (``"en-GB"`` is in ``"en"``), or ``None``
+    when the bot does not speak it (:data:`PSEUDO` is itself)."""
     code = str(getattr(locale, "value", locale) or "").lower()
     if code == PSEUDO:
         return PSEUDO
     base = code.split("-")[0]
-    return base if base in LANGUAGES else ENGLISH
+    return base if base in LANGUAGES else None
 
 
 @cache

@@ -36,7 +36,8 @@ def worker_context() -> multiprocessing.context.ForkServerContext:
     forkserver, a clean interpreter rather than a fork of the bot's running event loop, connections and
     threads, which imports the games (this module) once for every process it forks."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
+    # games.worker first: every process forked from there ignores Ctrl-C from its start (see that module).
+    context.set_forkserver_preload(["games.worker", __name__])
     return context
 
 

@@ -104,11 +104,14 @@ class Tables:
         self.collector.stop()
 
     async def close(self) -> None:
-        """Stop, then close the store (once: closing again does nothing)."""
+        """Stop, then close the store (once: closing again does nothing), even if stopping failed or was
+        cancelled: its connections' threads would otherwise keep the program alive."""
         if not self._closed:
             self._closed = True
-            await self.stop()
-            await self.store.close()
+            try:
+                await self.stop()
+            finally:
+                await self.store.close()
 
 
 def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from data.engine import checked_url, is_postgres
+from data.engine import database_target, is_postgres
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "tables.db"
 
@@ -115,9 +115,8 @@ class Config:
             shards = shard_ids(ids) if ids else None
         except ValueError as exc:
             raise ConfigError(f"TABLES_SHARD_IDS: {exc}") from None
-        database = os.environ.get("TABLES_DATABASE") or str(DEFAULT_DATABASE)
         try:
-            database = checked_url(database) if is_postgres(database) else database
+            database = database_target(os.environ.get("TABLES_DATABASE") or str(DEFAULT_DATABASE))
         except ValueError as exc:
             raise ConfigError(f"TABLES_DATABASE: {exc}") from None
         return cls(

@@ -63,6 +63,16 @@ class PostgresServer:
         """Connect to the server's one database; asyncpg sends ``search_path`` as a server setting."""
         return f"postgresql://{SERVER_USER}@/postgres?host={self.socket_dir}&search_path={schema}"
 
+    def database_url(self, name: str) -> str:
+        """Connect to the database ``name`` (made with ``CREATE DATABASE``): a URL libpq's tools read too."""
+        return f"postgresql://{SERVER_USER}@/{name}?host={self.socket_dir}"
+
+    def tool(self, name: str) -> str:
+        """The path of one of the server's client tools (``pg_dump``, ``pg_restore``), of the server's version."""
+        bin_dir = _binaries()
+        assert bin_dir is not None  # the server was started from there
+        return str((bin_dir / "initdb").resolve().parent / name)  # beside the real initdb, not a link to it
+
 
 @contextmanager
 def throwaway_server() -> Iterator[PostgresServer]:

@@ -70,7 +70,7 @@ def test_the_command_prints_the_summary_as_json(capsys: pytest.CaptureFixture[st
         ("arena piratz --games 0", "--games: must be a whole number from 1 up"),
         ("arena piratz --think-ms fast", "--think-ms: must be a whole number from 1 up"),
         ("arena piratz --option colour=red", "Piratz has no option 'colour'"),
-        ("arena chess", "argument game: invalid choice: 'chess'"),
+        ("arena chess", "argument GAME: there is no game 'chess'; the games are piratz,"),
     ],
 )
 def test_a_bad_command_line_is_one_line_and_status_2(

@@ -8,13 +8,26 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from bench.__main__ import main as bench
 from bench.driving import TimedRequests
 from bench.scale import Sizes, _Unanswered, actions_per_s, build_seed, process, pss_mb, rss_mb
+
+
+def test_help_reads_as_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bench --help`` is the module's docstring without its reStructuredText markup."""
+    with pytest.raises(SystemExit) as ended:
+        bench(["--help"])
+    assert ended.value.code == 0
+    shown = capsys.readouterr().out
+    assert "\npython -m bench: performance figures as one JSON object" in shown
+    assert "- action_ms: end-to-end latency" in shown and "see\nbench.scale;" in shown
+    assert not re.search(r"``|:\w+:`", shown)
 
 
 def test_rss_is_this_process_resident_memory() -> None:

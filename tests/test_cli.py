@@ -7,6 +7,7 @@ the process ends (the store's worker thread) or where discord.py must fail to co
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -19,7 +20,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 import pytest
@@ -127,7 +128,11 @@ def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, name
         ("demo piratz --players 5", "Piratz takes 2–4 players, not 5"),
         ("demo sewerpirats --players 1", "Sewer Pirats takes 2–5 players, not 1"),
         ("demo piratz --players -2", "--players: must be a whole number from 1 up"),
-        ("demo chess", "invalid choice: 'chess'"),
+        ("demo chess", "GAME: there is no game 'chess'; the games are piratz, sewerpirats, pirates, sewerrat, searats"),
+        ("demo pirats", "GAME: there is no game 'pirats' (did you mean pirates?); the games are piratz,"),
+        ("simulate Sewer-Rat", "GAME: there is no game 'Sewer-Rat' (did you mean sewerrat?)"),
+        ("demo piratz --locale fr", "--locale: the bot speaks English (en-US, en-GB) and Deutsch (de), not 'fr'"),
+        ("play piratz --locale pt-BR", "--locale: the bot speaks English (en-US, en-GB) and Deutsch (de), not 'pt-BR'"),
         ("simulate piratz --games -5", "--games: must be a whole number from 1 up, not '-5'"),
         ("simulate piratz --games 0", "--games: must be a whole number from 1 up"),
         ("simulate piratz --games many", "--games: must be a whole number from 1 up"),
@@ -144,7 +149,7 @@ def test_a_bad_option_names_the_valid_names_or_values(game: Any, text: str, name
         ("play piratz --port 70000", "--port: a port is a whole number from 0 to 65535, not '70000'"),
         (f"play piratz --db {ROOT / 'tests'}", "--db: "),
         ("play piratz --ai-level genius", "--ai-level: invalid choice: 'genius'"),
-        ("play chess", "invalid choice: 'chess'"),
+        ("play chess", "GAME: there is no game 'chess'"),
         ("sync --guild here", "--guild: invalid int value"),
         ("--shard-ids 0,x", "--shard-ids: shard ids are whole numbers separated by commas"),
         ("--shard-ids 1,1", "--shard-ids: shard ids must differ"),
@@ -161,13 +166,38 @@ def test_a_bad_command_line_is_one_line_and_status_2(capsys: pytest.CaptureFixtu
     assert "Traceback" not in err
 
 
+def test_game_names_and_locales_are_read_in_any_case() -> None:
+    """``demo PIRATZ`` is Piratz; a locale is spelt as Discord spells it, whatever the case it was typed in."""
+    parse = bot._parser().parse_args
+    assert parse(["demo", "PIRATZ"]).game == "piratz"
+    assert parse(["arena", "SeaRats"]).game == "searats"
+    assert parse(["demo", "piratz", "--locale", "EN-gb"]).locale == "en-GB"
+    assert parse(["play", "Pirates", "--locale", "DE"]).locale == "de"
+    assert parse(["demo", "piratz"]).locale == "en-US"
+
+
+def test_a_folder_that_holds_other_things_is_never_the_demos_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo replaces its folder whole, so a folder with anything but a demo's output is refused."""
+    (tmp_path / "notes.txt").write_text("mine")
+    status, out, err = cli(capsys, "demo", "piratz", "--out", str(tmp_path))
+    assert (status, out) == (2, "")
+    assert err == (
+        f"python bot.py demo: error: argument --out: {tmp_path} holds more than a demo's transcript and images "
+        "(notes.txt); give a new folder (see python bot.py demo --help)\n"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
 def test_a_bad_out_folder_is_refused_before_anything_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    status, _, err = cli(capsys, "demo", "piratz", "--out", str(blocker / "out"))
+    status, _, err = cli(capsys, "demo", "piratz", "--out", str(blocker / "out" / "demo"))
     assert status == 2
-    assert "cannot create the folder" in err
+    assert f"cannot create the folder {blocker / 'out' / 'demo'}: {blocker} is a file" in err
     assert err.count("\n") == 1
+    assert blocker.read_text() == "not a folder"
 
 
 def test_verify_on_a_file_that_is_not_text_says_so_in_one_line(
@@ -248,9 +278,37 @@ def test_demo_plays_a_whole_game_with_an_option(
     assert status == 0, err
     assert challenged == [{"kind": "piratz", "ai": 1, "blind": True}]
     assert "Piratz #1 finished" in stdout
-    assert (out / "transcript.md").read_text(encoding="utf-8").startswith("# Transcript")
-    images = [p.name for p in (out / "images").iterdir()]
-    assert images and all("piratz" in name for name in images)  # an earlier demo's images are gone
+    transcript = (out / "transcript.md").read_text(encoding="utf-8")
+    assert transcript.startswith("# Transcript")
+    files = [p.name for p in (out / "images").iterdir()]
+    assert files and all("piratz" in name for name in files)  # an earlier demo's images are gone
+    # The game's log is a file to download: linked, where an image is shown.
+    links = re.findall(r"^📎 \[The action log of Piratz #1.*\]\((images/[^)]+)\)$", transcript, re.MULTILINE)
+    assert len(links) == 1 and links[0].endswith("-log.txt") and (out / links[0]).is_file()
+    shown = re.findall(r"^!\[.*\]\((images/[^)]+)\)$", transcript, re.MULTILINE)
+    assert shown and all(link.endswith(".png") for link in shown)
+    assert f"({len(shown)} images in {out / 'images'})" in stdout
+    assert [p.name for p in out.parent.iterdir()] == ["demo"]  # written beside it, then moved in place
+
+
+def test_a_hard_demo_shows_its_progress_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, discord_log_level: None
+) -> None:
+    """The hard AI thinks in real time (a second a move by default): on a terminal the demo tells how far the
+    game is, a line every ten actions. (Not on a pipe: the Ctrl-C test of a hard demo sees one line only.)"""
+    monkeypatch.setenv("TABLES_AI_THINK_MS", "10")
+    monkeypatch.setenv("TABLES_AI_PROCESSES", "0")  # a thread: no search process to start for a short test
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    out = tmp_path / "demo"
+    status, stdout, err = cli(capsys, "demo", "piratz", "--players", "2", "--ai-level", "hard", "--out", str(out))
+    assert status == 0, err
+    actions = int(re.search(r"finished after (\d+) actions", stdout).group(1))
+    lines = err.splitlines()
+    assert lines and all(re.fullmatch(r"Piratz #1: \d+ actions, \d+ s", line) for line in lines), err
+    counts = [int(line.split()[2]) for line in lines]
+    assert counts == sorted(counts) and counts[-1] <= actions
+    # One line in each ten actions the game went through (the AI may play several between two looks).
+    assert [n // 10 for n in counts] == sorted(set(n // 10 for n in counts)) and len(lines) >= actions // 30
 
 
 def test_a_demo_in_german_writes_a_german_transcript(tmp_path: Path, capsys, discord_log_level: None) -> None:
@@ -323,7 +381,11 @@ sys.exit(bot.main({command!r}))
 
 
 class _Unauthorized(BaseHTTPRequestHandler):
+    asked: ClassVar[list[str]] = []
+    """The paths the bot asked for, in order."""
+
     def do_GET(self) -> None:
+        self.asked.append(self.path)
         body = b'{"message": "401: Unauthorized", "code": 0}'
         self.send_response(401)
         self.send_header("Content-Type", "application/json")
@@ -342,6 +404,7 @@ def rejecting_discord(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{server.server_port}/api/v10")
+    _Unauthorized.asked.clear()
     try:
         yield
     finally:
@@ -358,6 +421,39 @@ def test_a_rejected_token_is_one_line(
     status, out, err = cli(capsys, *command)
     assert (status, out) == (2, "")
     assert err == bot.BAD_TOKEN + "\n"
+    assert _Unauthorized.asked == ["/api/v10/users/@me"]
+
+
+@pytest.mark.parametrize("command", [[], ["sync"]])
+@pytest.mark.parametrize(
+    ("database", "said"),
+    [
+        ("mysql://bot@db/tables", "'mysql://bot@db/tables' is neither an SQLite file (sqlite:PATH or PATH) nor a"),
+        ("{tmp}", "the SQLite file {tmp} cannot be used: unable to open database file"),
+        ("{tmp}/notes.txt", "the SQLite file {tmp}/notes.txt cannot be used: file is not a database"),
+        ("{tmp}/notes.txt/bot.db", "cannot be used: a file stands where a folder of its path should be"),
+    ],
+    ids=["unknown-scheme", "a-folder", "not-a-database", "under-a-file"],
+)
+def test_a_database_the_bot_cannot_use_is_one_line_before_discord_is_asked(
+    rejecting_discord: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys,
+    command: list[str],
+    database: str,
+    said: str,
+) -> None:
+    """Issue 57: TABLES_DATABASE=mysql://… or an SQLite file the bot cannot write was found only once logged in."""
+    (tmp_path / "notes.txt").write_text("not a database")
+    monkeypatch.setenv("DISCORD_TOKEN", "not.a.token")
+    monkeypatch.setenv("TABLES_DATABASE", database.format(tmp=tmp_path))
+    status, out, err = cli(capsys, *command)
+    assert (status, out) == (2, "")
+    assert err.startswith("python bot.py: TABLES_DATABASE: ") and err.count("\n") == 1, err
+    assert said.format(tmp=tmp_path) in err
+    assert _Unauthorized.asked == []
+    assert (tmp_path / "notes.txt").read_text() == "not a database"
 
 
 def test_no_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
@@ -366,6 +462,71 @@ def test_no_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyPatch, capsy
     assert status == 2
     assert "set DISCORD_TOKEN" in err
     assert "python bot.py demo piratz" in err
+
+
+# ---------------------------------------------------------------------- invite-url
+
+INVITE = "https://discord.com/oauth2/authorize?client_id={id}&scope=bot+applications.commands&permissions=326417632256"
+
+
+def test_the_invite_link_asks_for_the_permissions_the_bot_uses_and_no_others() -> None:
+    """What each is for is beside it in cogs.app.PERMISSIONS (and the README's "Inviting the bot")."""
+    granted = {name for name, value in app.PERMISSIONS if value}
+    assert granted == {
+        "read_messages",  # discord.py's name of View Channel
+        "send_messages",
+        "create_public_threads",
+        "read_message_history",
+        "send_messages_in_threads",
+        "manage_threads",
+        "embed_links",
+        "attach_files",
+    }
+    assert app.PERMISSIONS.value == 326417632256
+    assert app.invite_url(1456074443980800002) == INVITE.format(id=1456074443980800002)
+
+
+def _token_of(application_id: str) -> str:
+    """A token as Discord makes one: the bot's id in base64 (no padding), a time stamp, a secret."""
+    return base64.b64encode(application_id.encode()).decode().rstrip("=") + ".GkQ3xZ.not-a-real-secret"
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "application_id"),
+    [
+        (["--client-id", "1234567890123456789"], {"DISCORD_CLIENT_ID": "42"}, "1234567890123456789"),
+        ([], {"DISCORD_CLIENT_ID": " 987654321098765432 ", "DISCORD_TOKEN": _token_of("1")}, "987654321098765432"),
+        ([], {"DISCORD_TOKEN": _token_of("1456074443980800002")}, "1456074443980800002"),
+    ],
+    ids=["--client-id", "DISCORD_CLIENT_ID", "from-the-token"],
+)
+def test_invite_url_prints_the_link_of_the_application(
+    monkeypatch: pytest.MonkeyPatch, capsys, argv: list[str], env: dict[str, str], application_id: str
+) -> None:
+    monkeypatch.delenv("DISCORD_CLIENT_ID", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert cli(capsys, "invite-url", *argv) == (0, INVITE.format(id=application_id) + "\n", "")
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"DISCORD_TOKEN": ""}, "give the application id (--client-id ID, or DISCORD_CLIENT_ID), or set DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "not-base64!.x.y"}, "DISCORD_TOKEN does not begin with an application id"),
+        ({"DISCORD_TOKEN": _token_of("Anne")}, "DISCORD_TOKEN does not begin with an application id"),
+        ({"DISCORD_CLIENT_ID": "my-bot"}, "DISCORD_CLIENT_ID is an application id (digits), not 'my-bot'"),
+    ],
+)
+def test_invite_url_without_an_application_id_says_where_to_find_it(
+    monkeypatch: pytest.MonkeyPatch, capsys, env: dict[str, str], said: str
+) -> None:
+    monkeypatch.delenv("DISCORD_CLIENT_ID", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    status, out, err = cli(capsys, "invite-url")
+    assert (status, out) == (2, "")
+    assert err.startswith("python bot.py invite-url: ") and said in err and err.count("\n") == 1, err
 
 
 # ---------------------------------------------------------------------- .env.example and the README
@@ -393,8 +554,10 @@ def test_env_example_lists_every_setting_with_a_comment_and_its_default(monkeypa
         m.setattr(os, "environ", environ)
         Config.from_env()
         with pytest.raises(bot.Fatal):
-            bot._token()  # the one setting bot.py reads itself
-    assert "DISCORD_TOKEN" in environ.read
+            bot._token()  # the settings bot.py reads itself
+        with pytest.raises(bot.Fatal):
+            bot._client_id(None)
+    assert {"DISCORD_TOKEN", "DISCORD_CLIENT_ID"} <= environ.read
 
     lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
     listed: dict[str, str] = {}

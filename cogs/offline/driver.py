@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -203,12 +203,22 @@ class SimTable:
             await self.click_through(record, seat, self.pick(record, seat))
         return await self.record(game_id)
 
-    async def play_to_end(self, game_id: int, *, via: str = "buttons", limit: int = 5000) -> GameRecord:
+    async def play_to_end(
+        self,
+        game_id: int,
+        *,
+        via: str = "buttons",
+        limit: int = 5000,
+        progress: Callable[[GameRecord], None] | None = None,
+    ) -> GameRecord:
         """Play every human decision until the game ends (AI seats move by themselves); when several
-        members must decide at once, they do so in a seeded random order."""
+        members must decide at once, they do so in a seeded random order. ``progress``, if given, is shown
+        the game before each decision and at its end."""
         rng = random.Random(f"play-{game_id}")
         for i in range(limit):
             record = await self.record(game_id)
+            if progress is not None:
+                progress(record)
             if record.status != "active":
                 return record
             seat = self.human_to_act(record, rng)

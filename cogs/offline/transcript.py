@@ -3,6 +3,7 @@ happened, and every image."""
 
 from __future__ import annotations
 
+import mimetypes
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +14,11 @@ from cogs.offline.driver import SimTable
 from games.i18n import T, localize
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+
+TRANSCRIPT = "transcript.md"
+IMAGES = "images"
+"""The transcript's file and the folder of its attachments (images, and a finished game's log), in the
+demo's folder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,16 +79,15 @@ def record_edits(table: SimTable) -> list[Edit]:
 
 
 def write_transcript(table: SimTable, out: Path, edits: Sequence[Edit] = ()) -> int:
-    """Write every message as each user saw it, in time order: where it was posted as it was then, each of its
-    ``edits`` (:func:`record_edits`) where it happened ("✏️ edited: …"), with a 🔔 line naming the members a
-    message notified (channel, thread, DM, ephemeral), and every image."""
+    """Write every message as each user saw it, in time order, into the folder ``out`` (new: the demo puts it in
+    place once written): where it was posted as it was then, each of its ``edits`` (:func:`record_edits`)
+    where it happened ("✏️ edited: …"), with a 🔔 line naming the members a message notified (channel,
+    thread, DM, ephemeral), and every attachment: an image shown, another file (a game's log) linked.
+    Returns the number of images."""
     env = table.env
     backend = env.backend
-    images = out / "images"
+    images = out / IMAGES
     images.mkdir(parents=True, exist_ok=True)
-    for old in images.iterdir():  # a demo run into the same folder before: its images are not this game's
-        if old.is_file():
-            old.unlink()
     users = {u.id: (u.global_name or u.name) for u in backend.users.values()}
     lang = table.locale
     saved = 0
@@ -120,8 +125,12 @@ def write_transcript(table: SimTable, out: Path, edits: Sequence[Edit] = ()) -> 
                 continue
             name = f"{message.id}{f'-v{version}' if version else ''}-{attachment['filename']}"
             (images / name).write_bytes(data)
-            saved += 1
-            lines.append(f"![{attachment.get('description') or ''}](images/{name})")
+            described = attachment.get("description") or ""
+            if (mimetypes.guess_type(name)[0] or "").startswith("image/"):
+                saved += 1
+                lines.append(f"![{described}]({IMAGES}/{name})")
+            else:  # Markdown would show it as a broken image
+                lines.append(f"📎 [{described or name}]({IMAGES}/{name})")
         return lines
 
     def buttons_of(shown: Shown) -> list[str]:
@@ -173,5 +182,5 @@ def write_transcript(table: SimTable, out: Path, edits: Sequence[Edit] = ()) -> 
     lines = ["# " + said(T("Transcript")), ""]
     for _newest, _moment, told in sorted(happened, key=lambda h: (h[0], h[1])):
         lines += told
-    (out / "transcript.md").write_text("\n".join(lines), encoding="utf-8")
+    (out / TRANSCRIPT).write_text("\n".join(lines), encoding="utf-8")
     return saved
