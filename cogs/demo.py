@@ -25,7 +25,7 @@ from games.i18n import localize
 from games.registry import GAMES
 
 if TYPE_CHECKING:
-    from data.store import GameRecord
+    from tables.cache import GameRecord
 
 __all__ = ["SimTable", "output_problem", "run_demo", "speaking"]
 

@@ -11,11 +11,13 @@ from collections.abc import Callable
 
 from cachetools import LRUCache
 
-from data.store import GameRecord, Store
+from data.store import GameRecord, SeatRecord, Store
 from games.i18n import T
 from games.registry import GAMES, GameSpec
 from tables.authority import Caller, GameError, reach
 from tables.config import Config
+
+__all__ = ["GameCache", "GameRecord", "SeatRecord"]
 
 
 class GameCache:

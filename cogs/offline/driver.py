@@ -29,7 +29,7 @@ from tables.menus import LABELS
 from tables.seating import seat_names
 
 if TYPE_CHECKING:
-    from data.store import GameRecord, SeatRecord
+    from tables.cache import GameRecord, SeatRecord
 
 DEMO_NAMES = ("Anne", "Ben", "Calico", "Dara", "Edda")
 
