@@ -8,6 +8,7 @@ import gc
 import logging
 import os
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import discord
@@ -167,14 +168,16 @@ class TableBot(commands.Bot):
         machine, paid by whichever player's action it lands in. Frozen, those live on and are simply
         no longer walked (``gc.freeze``, as the CPython docs suggest for long-running servers).
         """
-        from rendering import cache, pool
+        from games.registry import GAMES
+        from rendering import pool
+        from rendering.warmup import warm_renderers
 
-        drawn = await pool.default_pool().warm()
+        drawn = await pool.default_pool().warm(partial(warm_renderers, tuple(GAMES.values())))
         gc.collect()
         gc.freeze()
         await asyncio.to_thread(pool.trim_memory)  # the warm-up's dropped images: ~50 MB back to the system
         log.info("Warmed up: %d images drawn, %d start-up objects frozen", drawn, gc.get_freeze_count())
-        log.info("%s", cache.describe())
+        log.info("%s", pool.describe())
         return drawn
 
     async def close(self) -> None:

@@ -10,7 +10,6 @@ path and imported only when used, so this module (and the engines) never load Pi
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,16 +28,6 @@ from games.sewerrat import SewerRat, SewerRatAI
 LEVELS = ("normal", "hard")
 """The AI levels of every game: ``normal``, its heuristic AI (:attr:`GameSpec.player`), and ``hard``, the
 search over it (:mod:`games.search`)."""
-
-
-def worker_context() -> multiprocessing.context.ForkServerContext:
-    """How every process beside the bot starts (the hard AI's searches, the render processes): from a
-    forkserver, a clean interpreter rather than a fork of the bot's running event loop, connections and
-    threads, which imports the games (this module) once for every process it forks."""
-    context = multiprocessing.get_context("forkserver")
-    # games.worker first: every process forked from there ignores Ctrl-C from its start (see that module).
-    context.set_forkserver_preload(["games.worker", __name__])
-    return context
 
 
 Renderer = Callable[[Mapping[str, Any], Sequence[str], str], bytes]

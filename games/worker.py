@@ -1,4 +1,4 @@
-"""What the forkserver of the processes beside the bot imports first (:func:`games.registry.worker_context`):
+"""What the forkserver of the processes beside the bot imports first (:func:`games.processes.worker_context`):
 Ctrl-C ignored. The forkserver hands its signal settings to every process it forks, so the hard AI's search
 processes and the render processes ignore Ctrl-C from their first instruction. A terminal sends Ctrl-C to
 every process of the command; a worker it reached, idle or still starting, would die with a traceback and

@@ -32,8 +32,6 @@ from typing import Any, Generic, NamedTuple, ParamSpec, TypeVar
 
 from PIL import Image
 
-from rendering import pool
-
 DEFAULT_BUDGET = 96 * 2**20
 """Bytes of cached values by default (``TABLES_RENDER_CACHE_MB``). Measured on this machine: boards of
 random positions of every game drawn in turn (what a busy bot draws) are as fast at 96 MB as at 128 MB
@@ -262,19 +260,3 @@ def stats() -> Stats:
 def clear() -> None:
     """Empty the shared cache and reset its counters."""
     _SHARED.drop(None)
-
-
-def describe(threads: int | None = None) -> str:
-    """One line for the start-up log: "render cache: 23.4 MB of 64 MB in 512 images; 2 render threads", or
-    with render processes "2 render processes, each with a render cache of 96 MB". ``threads`` defaults
-    to the default render pool's (:mod:`rendering.pool`)."""
-    now = stats()
-    processes = pool.default_pool().processes if threads is None else 0
-    if processes:
-        plural = "es" * (processes != 1)
-        return f"{processes} render process{plural}, each with a render cache of {now.budget / 2**20:.0f} MB"
-    count = pool.default_threads() if threads is None else threads
-    return (
-        f"render cache: {now.bytes / 2**20:.1f} MB of {now.budget / 2**20:.0f} MB in {now.entries} images; "
-        f"{count} render thread{'s' * (count != 1)}"
-    )

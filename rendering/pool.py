@@ -26,7 +26,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
 
-from games.registry import worker_context
+from games.processes import worker_context
+from rendering import cache
 
 log = logging.getLogger("rendering.pool")
 
@@ -64,31 +65,27 @@ def default_pool() -> RenderPool:
 
 def _start_render_process(cache_bytes: int) -> None:
     """A render process's start: its own render cache, of ``cache_bytes``."""
-    from rendering import cache
-
     cache.configure(cache_bytes)
 
 
-def _warm(share: float | None) -> int:
-    """Draw the warm-up's images (:func:`rendering.warmup.warm_renderers`); the images drawn."""
-    from rendering.warmup import warm_renderers
-
-    return warm_renderers() if share is None else warm_renderers(share)
+Warm = Callable[[], int]
+"""A warm-up (:func:`rendering.warmup.warm_renderers` with its games): draws images, returns how many. Picklable
+(a module-level function, or a partial of one, of plain values) for render processes."""
 
 
 _warmed = False
 """Whether this render process was warmed up (:func:`_warm_process`)."""
 
 
-def _warm_process(share: float | None) -> int:
-    """In a render process, once (0 images when it is warm already): :func:`_warm`, then the heap frozen out
-    of the garbage collector's way and the dropped images' pages handed back, as the bot does with its own
-    after its warm-up (``TableBot.warm_up``)."""
+def _warm_process(warm: Warm) -> int:
+    """In a render process, once (0 images when it is warm already): ``warm``, then the heap frozen out of the
+    garbage collector's way and the dropped images' pages handed back, as the bot does with its own after its
+    warm-up (``TableBot.warm_up``)."""
     global _warmed
     if _warmed:
         return 0
     _warmed = True
-    drawn = _warm(share)
+    drawn = warm()
     gc.collect()
     gc.freeze()
     trim_memory()
@@ -163,20 +160,18 @@ class RenderPool:
             self._ready.notify()
         return await future
 
-    async def warm(self, share: float | None = None) -> int:
-        """Warm the renderers up: this process's (in a thread; the caller then freezes its heap), or every
-        render process's (each has its own cache; one warm-up per process, drawn side by side). The images
-        drawn."""
+    async def warm(self, warm: Warm) -> int:
+        """Warm the renderers up with ``warm``: this process's (in a thread; the caller then freezes its heap),
+        or every render process's (each has its own cache; one warm-up per process, drawn side by side). The
+        images drawn."""
         if self._processes is None:
-            return await asyncio.to_thread(_warm, share)
+            return await asyncio.to_thread(warm)
         loop = asyncio.get_running_loop()
         # One call per process: each takes seconds, so they spread over the processes as they start.
-        drawn = [loop.run_in_executor(self._processes, _warm_process, share) for _ in range(self.processes)]
+        drawn = [loop.run_in_executor(self._processes, _warm_process, warm) for _ in range(self.processes)]
         return sum(await asyncio.gather(*drawn))
 
     def _start_processes(self) -> ProcessPoolExecutor:
-        from rendering import cache
-
         return ProcessPoolExecutor(
             self.processes,
             mp_context=worker_context(),
@@ -325,3 +320,19 @@ async def run_later(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args, **kwargs)`` on the default pool after every board waiting: an image that follows an
     answer (a private hand, the final scoring, a record)."""
     return await _default.run_later(fn, *args, **kwargs)
+
+
+def describe(threads: int | None = None) -> str:
+    """One line for the start-up log: "render cache: 23.4 MB of 64 MB in 512 images; 2 render threads", or
+    with render processes "2 render processes, each with a render cache of 96 MB". ``threads`` defaults
+    to the default render pool's."""
+    now = cache.stats()
+    processes = default_pool().processes if threads is None else 0
+    if processes:
+        plural = "es" * (processes != 1)
+        return f"{processes} render process{plural}, each with a render cache of {now.budget / 2**20:.0f} MB"
+    count = default_threads() if threads is None else threads
+    return (
+        f"render cache: {now.bytes / 2**20:.1f} MB of {now.budget / 2**20:.0f} MB in {now.entries} images; "
+        f"{count} render thread{'s' * (count != 1)}"
+    )

@@ -31,7 +31,8 @@ from typing import Any
 
 from data.store import GameRecord
 from games.core import Action
-from games.registry import GAMES, worker_context
+from games.processes import worker_context
+from games.registry import GAMES
 from games.search import decide
 
 log = logging.getLogger("tables.thinking")

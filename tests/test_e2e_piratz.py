@@ -480,7 +480,7 @@ def test_the_warm_up_draws_every_game_and_fills_the_layout_caches() -> None:
     from rendering.warmup import WARM_SHARE, warm_renderers
 
     cache.clear()
-    drawn = warm_renderers()
+    drawn = warm_renderers(tuple(GAMES.values()))
     assert drawn >= 3  # a table at least: two boards (and a hand) and its final image
     # It stops before a table that would take the cache past its share (by the largest table's growth so
     # far): what it drew first is still there, and the rest is left for the games played.
@@ -493,8 +493,9 @@ async def test_start_up_warms_the_renderers_then_freezes_its_heap(tmp_path, monk
     is frozen out of the garbage collector's full collections (they would otherwise stall players)."""
     calls = []
 
-    def warm() -> int:  # the real warm-up is tested above; here only what start-up does with it
+    def warm(games: tuple) -> int:  # the real warm-up is tested above; here only what start-up does with it
         calls.append("warmed")
+        assert [spec.kind for spec in games] == list(GAMES)
         return 7
 
     monkeypatch.setattr("rendering.warmup.warm_renderers", warm)

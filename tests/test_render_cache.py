@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from games.registry import GAMES, Renderer
 from games.simulate import self_play
 from rendering import cache, pool
 from rendering.pool import RenderPool
+from rendering.warmup import warm_renderers
 from tests.support import pixels
 
 NAMES = ["Anne Bonny", "Mary Read", "Calico Jack", "Edward Teach", "Grace O'Malley", "Zoë 🐀", "李小龍", "محمد"]
@@ -207,7 +209,7 @@ def test_describe_says_how_full_the_cache_is_and_how_many_threads_render() -> No
         return _image(1024)
 
     square(1)
-    assert cache.describe(threads=2) == "render cache: 4.0 MB of 64 MB in 1 images; 2 render threads"
+    assert pool.describe(threads=2) == "render cache: 4.0 MB of 64 MB in 1 images; 2 render threads"
 
 
 def test_the_budget_holds_after_boards_hands_and_finals_of_every_game() -> None:
@@ -442,7 +444,7 @@ async def test_render_processes_draw_the_same_board_beside_the_bot(monkeypatch: 
         assert processes.threads == 1  # one thread hands the one process its renders, one at a time
         cache.configure(64 * 2**20)
         monkeypatch.setattr(pool, "_default", processes)
-        assert cache.describe() == "1 render process, each with a render cache of 64 MB"
+        assert pool.describe() == "1 render process, each with a render cache of 64 MB"
         drawn = await processes.run(spec.render_board, view, NAMES[:2], "en")
         assert pixels(drawn) == pixels(spec.render_board(view, NAMES[:2], "en"))
         assert await processes.run(os.getpid) != os.getpid()
@@ -474,8 +476,9 @@ async def test_in_render_processes_a_board_still_goes_before_hands_queued_earlie
 async def test_each_render_process_warms_up_once_and_a_render_must_be_picklable() -> None:
     processes = RenderPool(processes=1)
     try:
-        assert await processes.warm(0.02) > 0  # drawn in the process, into its own cache
-        assert await processes.warm(0.02) == 0
+        warm = partial(warm_renderers, tuple(GAMES.values()), 0.02)
+        assert await processes.warm(warm) > 0  # drawn in the process, into its own cache
+        assert await processes.warm(warm) == 0
         assert cache.stats().bytes == 0  # none of it in the bot's process
         with pytest.raises(Exception, match="pickle"):
             await processes.run(lambda: 1)
