@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import handlers
+from cogs.base import add_game_cogs
 from cogs.components import DYNAMIC_ITEMS
 from cogs.courier import Courier
 from games.i18n import ENGLISH, language, localize, translated
@@ -23,13 +24,6 @@ from tables.compose import Tables
 from tables.config import Config
 
 log = logging.getLogger("tables")
-
-
-def extensions() -> list[str]:
-    """Every registered game's cog, then the shared ones."""
-    from games.registry import GAMES
-
-    return [*(spec.cog for spec in GAMES.values()), "cogs.games"]
 
 
 def now_ts() -> float:
@@ -135,8 +129,8 @@ class TableBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.tree.set_translator(CatalogTranslator())
         self.tree.on_error = self.on_app_command_error
-        for extension in extensions():
-            await self.load_extension(extension)
+        await add_game_cogs(self)  # every registered game's command group, built from its registry entry
+        await self.load_extension("cogs.games")
         if config.warm_renderers:
             self.warmed = self.loop.create_task(self.warm_up())
         self.loop.create_task(self._start())

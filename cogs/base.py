@@ -1,6 +1,6 @@
 """Every game's slash-command group: ``/<game> new | open | move | hand | board | resign | rules``.
 
-A game's cog is built from its registry entry (:func:`game_cog`): the group's name and description, the
+A game's cog is built from its registry entry (:func:`cog_class`): the group's name and description, the
 members ``new`` may challenge, its AI seats, one option per engine :class:`~games.core.Option` (with its
 description, default and choices) and the turn clock. Nothing about a game is written twice. Each command
 turns the interaction into a call of the table service and answers with what it says.
@@ -133,7 +133,7 @@ def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog):
-    """The commands of one game; :func:`game_cog` makes a subclass per registered game."""
+    """The commands of one game; :func:`cog_class` makes a subclass per registered game."""
 
     spec: GameSpec
 
@@ -275,11 +275,7 @@ def cog_class(spec: GameSpec) -> type[GameCog]:
     )
 
 
-def game_cog(module: str) -> Callable[[commands.Bot], Any]:
-    """The extension ``setup`` of the registered game whose cog is ``module``."""
-
-    async def setup(bot: commands.Bot) -> None:
-        spec = next(s for s in GAMES.values() if s.cog == module)
+async def add_game_cogs(bot: commands.Bot) -> None:
+    """Every registered game's command group, built from its registry entry."""
+    for spec in GAMES.values():
         await bot.add_cog(cog_class(spec)(bot))
-
-    return setup

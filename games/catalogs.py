@@ -27,28 +27,37 @@ ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"T": (1,), "N": (1, 2), "tr": (2,), "ntr": (2, 3), "L": (1,)}
 """The functions whose literal arguments are message ids: :func:`games.i18n.T`, ``N``, ``tr``, ``ntr``, and
 ``L`` (a command's description, which discord.py's translator looks up)."""
-GAME_DOMAINS = ("piratz", "sewerpirats", "pirates", "sewerrat", "searats")
-DOMAINS: dict[str, tuple[str, ...]] = {
-    **{
-        kind: (f"games/{kind}", f"rendering/{kind}", f"rendering/{kind}.py", f"cogs/{kind}.py") for kind in GAME_DOMAINS
-    },
-    "platform": ("bot.py", "games", "tables", "cogs", "rendering"),
-}
-"""Each domain's code (files and folders); the platform is everything no game's domain claims."""
+PLATFORM = ("bot.py", "games", "tables", "cogs", "rendering")
+"""The platform's code: everything in it that no game's domain claims."""
 STAMP = datetime(2026, 11, 25, tzinfo=UTC)
 _PLACEHOLDER = re.compile(r"\{(\w*)[^}]*\}")
 _GENERATED_BY = re.compile(rb"Generated-By: Babel [^\\]*\\n")
 
 
-def _claimed() -> set[Path]:
-    return {ROOT / p for kind in GAME_DOMAINS for p in DOMAINS[kind]}
+def _code_of(module: str) -> Path:
+    """Where a game's engine or renderer module is: its package under ``games/`` or ``rendering/`` (all of
+    ``games/piratz/``), or the module's own file."""
+    parts = module.split(".")
+    if parts[0] in ("games", "rendering") and len(parts) > 1:
+        package = ROOT / parts[0] / parts[1]
+        return package if package.is_dir() else package.with_suffix(".py")
+    return ROOT.joinpath(*parts).with_suffix(".py")
+
+
+def domains() -> dict[str, tuple[Path, ...]]:
+    """Each domain's code (files and folders): one per registered game (its engine and its renderer, as its
+    registry entry names them), then the platform's."""
+    from games.registry import GAMES
+
+    games = {kind: (_code_of(type(s.game).__module__), _code_of(s.renderer)) for kind, s in GAMES.items()}
+    return {**games, "platform": tuple(ROOT / p for p in PLATFORM)}
 
 
 def sources(domain: str) -> Iterator[Path]:
     """The Python files of ``domain``, in a stable order."""
-    claimed = _claimed() if domain == "platform" else set()
-    for entry in DOMAINS[domain]:
-        path = ROOT / entry
+    known = domains()
+    claimed = {path for kind, paths in known.items() if kind != "platform" for path in paths}
+    for path in known[domain]:
         files = [path] if path.is_file() else sorted(path.rglob("*.py")) if path.is_dir() else []
         for file in files:
             if domain == "platform" and any(file == c or c in file.parents for c in claimed):
@@ -75,13 +84,14 @@ def _path(lang: str, domain: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def update(domains: Sequence[str] = tuple(DOMAINS)) -> list[str]:
-    """Write every language's catalogs of ``domains`` from the code; returns the files written."""
+def update(only: Sequence[str] | None = None) -> list[str]:
+    """Write every language's catalogs of the domains (``only`` these, if given) from the code; returns the
+    files written."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
     written = []
-    for domain in domains:
+    for domain in only or domains():
         template = extract(domain)
         for lang in LANGUAGES:
             if lang == ENGLISH:
@@ -117,13 +127,13 @@ class Gap:
         return f"{self.lang}/{self.domain}: {self.problem}: {self.message!r}"
 
 
-def gaps(domains: Sequence[str] = tuple(DOMAINS)) -> list[Gap]:
+def gaps(only: Sequence[str] | None = None) -> list[Gap]:
     """What each language lacks: messages in the code it does not translate (or translates with other
     placeholders than the English), and catalogs out of step with the code."""
     from babel.messages.pofile import read_po
 
     found = []
-    for domain in domains:
+    for domain in only or domains():
         template = extract(domain)
         wanted = {m.id for m in template if m.id}
         for lang in LANGUAGES:
@@ -189,13 +199,13 @@ def _placeholders(text: str) -> set[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.catalogs", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="change nothing; list what each language lacks")
-    parser.add_argument("--domain", action="append", choices=DOMAINS, help="only this domain (repeatable)")
+    parser.add_argument("--domain", action="append", choices=domains(), help="only this domain (repeatable)")
     args = parser.parse_args(argv)
-    domains = args.domain or tuple(DOMAINS)
+    chosen = args.domain or tuple(domains())
     if not args.check:
-        for path in update(domains):
+        for path in update(chosen):
             print(f"wrote {path}")
-    missing = [*map(str, gaps(domains)), *conflicts()]
+    missing = [*map(str, gaps(chosen)), *conflicts()]
     for gap in missing:
         print(gap)
     print(f"{len(missing)} gaps")

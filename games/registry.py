@@ -1,10 +1,10 @@
-"""The one list of games the bot hosts. Everything that needs "every game" reads it: the cogs loaded,
-``bot.py demo`` and ``simulate``, the render warm-up, the benchmark, the conformance suite and the
-README's games table.
+"""The one list of games the bot hosts. Everything that needs "every game" reads it: the slash-command groups,
+the message catalogs' domains, ``bot.py demo``, ``play`` and ``simulate``, the render warm-up, the benchmark,
+the conformance suite and the README's games table.
 
-Adding a game is an engine (``games/<kind>/``), a renderer (``rendering/<kind>``), a cog
-(``cogs/<kind>.py``) and one :class:`GameSpec` in :data:`GAMES`. Renderers and cogs are named by module
-path and imported only when used, so this module (and the engines) never load Pillow or discord.py.
+Adding a game is three places: an engine (``games/<kind>/``), a renderer (``rendering/<kind>``) and one
+:class:`GameSpec` in :data:`GAMES`. Renderers are named by module path and imported only when used, so this
+module (and the engines) never load Pillow.
 """
 
 from __future__ import annotations
@@ -45,8 +45,6 @@ class GameSpec:
     """Module with ``render_board(view, names, locale)``, ``render_final(view, names, locale)`` and, for games
     with a private image, ``render_hand(view, names, locale)`` and ``hand_view(view)``, the part of a seat's
     view the hand image draws (``render_hand`` is given only that)."""
-    cog: str
-    """The discord.py extension with the game's slash-command group."""
     tagline: str = ""
     """What the game is about, in a few words (its command group's description; plain English marked with
     :func:`~games.i18n.L`, which Discord's translator writes out)."""
@@ -146,7 +144,6 @@ register(
         game=Piratz(),
         ai=PiratzAI,
         renderer="rendering.piratz",
-        cog="cogs.piratz",
         tagline=L("dig up treasure, beware the rats"),
         new_text=L("Challenge members (and AI seats) to a game of Piratz"),
         colour=0xD4A017,
@@ -159,7 +156,6 @@ register(
         game=SewerPirats(),
         ai=SewerPiratsAI,
         renderer="rendering.sewerpirats",
-        cog="cogs.sewerpirats",
         tagline=L("crew the pirat ships, seize the booty"),
         new_text=L("Challenge members (and AI seats) to a game of Sewer Pirats"),
         colour=0x3D8B5A,
@@ -174,7 +170,6 @@ register(
         game=Pirates(),
         ai=PiratesAI,
         renderer="rendering.pirates",
-        cog="cogs.pirates",
         tagline=L("complete three missions"),
         members=4,
         new_text=L("Start a Pirates Card Game: challenge members, add AI seats, or sail solo"),
@@ -190,7 +185,6 @@ register(
         game=SewerRat(),
         ai=SewerRatAI,
         renderer="rendering.sewerrat",
-        cog="cogs.sewerrat",
         tagline=L("be the last rat standing"),
         new_text=L("Challenge members (and AI seats) to a game of Sewer Rat"),
         colour=0x5A7D8C,
@@ -203,7 +197,6 @@ register(
         game=SeaRats(),
         ai=SeaRatsAI,
         renderer="rendering.searats",
-        cog="cogs.searats",
         tagline=L("the last pirate afloat wins"),
         new_text=L("Challenge members (and AI seats) to a game of Sea Rats!"),
         colour=0x1F6F8B,

@@ -215,3 +215,28 @@ async def test_the_outcome_says_how_the_game_ended(world: World) -> None:
     assert reason in ("last_standing", "safety_limit")
     final = raw_messages(world.env, record.place_id)[-1].content
     assert ("last one standing" if reason == "last_standing" else "safety limit") in final
+
+
+async def test_a_game_registered_alone_is_hosted_whole(world: World) -> None:
+    """The toy game is an engine, a renderer and one registration, nothing else (README, "Adding a game"):
+    the bot builds its command group, the catalogs take its domain, and members play it to the end with
+    buttons, pickers and typed moves."""
+    from pathlib import Path
+
+    from games.catalogs import domains
+
+    commands = {c.name: c for c in world.bot.tree.get_commands()}
+    group = commands["oddsevens"]
+    assert {c.name for c in group.commands} == {"new", "open", "move", "hand", "board", "resign", "rules"}
+    toy = Path(__file__).with_name("toy_game.py")
+    assert domains()["oddsevens"] == (toy, toy)  # its engine and its renderer, as its registration names them
+    record = await start(world, "Anne", ["Ben"], ai=1)
+    ended = await world.table.play_to_end(record.id, via="mixed")
+    assert ended.status == "finished" and ended.result is not None
+    final = [m for m in raw_messages(world.env, ended.place_id) if "is over" in m.content]
+    assert len(final) == 1
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    adding = readme[readme.index("## Adding a game") :].split("\n## ")[0]
+    assert "three places" in adding and "cogs/" not in adding
+    for place in ("`games/<kind>/`", "`rendering/<kind>`", "`games/registry.py`"):
+        assert place in adding

@@ -13,6 +13,7 @@ from data.store import SeatRecord, Store
 from games.core import Action, IllegalAction, Outcome, Termination, clone
 from games.i18n import localize, localize_tree
 from games.piratz import Piratz
+from games.registry import GAMES
 from tables.authority import GameError, NotSeated, NotYourTurn, StaleBoard
 from tables.compose import Tables
 from tables.languages import Languages
@@ -23,6 +24,7 @@ from tests.service_support import (
     NAMES,
     USERS,
     Clock,
+    game_of,
     idle,
     member,
     mover,
@@ -582,3 +584,42 @@ async def test_only_the_most_recently_seen_members_languages_stay_in_memory(stor
     assert await languages.member(USERS[0]) == "de"  # forgotten here, read from the store again
     assert set(languages._locales) == {USERS[2], USERS[0]}
     assert await languages.member(USERS[3]) == "en"  # never seen: English
+
+
+async def test_an_end_of_game_listener_is_called_once_for_each_way_a_game_ends(store):
+    """Every ending goes through the one commit, which calls the end-of-game listeners in its transaction: the
+    last move, a time-out that ends the game, a resignation that leaves one player, an abandon."""
+    tables = tables_on(store)
+    heard: list[tuple[int, str, str]] = []
+
+    async def listener(db, ended):
+        assert await db.games.load(ended.record.id) is not None  # inside the ending's transaction
+        heard.append((ended.record.id, ended.record.status, ended.record.result["reason"]))
+        return []
+
+    tables.play.listeners.append(listener)
+
+    async def play_until_the_end(record, *, time_out: bool):
+        while record.status == "active":
+            game, seat = game_of(record), to_act(record)
+            chosen = GAMES[record.kind].player.choose(game, record.state, seat, game.rng(record.state))
+            ends = game.is_over(game.apply(record.state, seat, chosen).state)
+            if time_out and ends:  # the clock decides the move that ends the game
+                return (await tables.play.time_out(record.id, seat, version=record.version)).record
+            record = (await tables.play.act(mover(record), record.id, chosen.encode())).record
+        return record
+
+    try:
+        last_move = await play_until_the_end(await new_game(tables, 2), time_out=False)
+        timed_out = await play_until_the_end(await new_game(tables, 2, clock=120), time_out=True)
+        resigned, over = await tables.play.resign(member(1), (await new_game(tables, 2)).id)
+        abandoned = await tables.play.abandon(member(0), (await new_game(tables, 2)).id)
+        assert over
+        assert heard == [
+            (last_move.id, "finished", "rules"),
+            (timed_out.id, "finished", "rules"),
+            (resigned.id, "finished", "resignation"),
+            (abandoned.id, "abandoned", "abandoned"),
+        ]
+    finally:
+        await tables.stop()

@@ -8,8 +8,9 @@ odd loses a life, and a seat with no life left is out. The game ends when one te
 standing) or after 12 rounds (the safety limit: most lives in total wins). Options: ``fleet`` gives
 each player 1 or 2 seats (seats alternate between players); ``teams`` pairs even and odd players.
 
-This module is the game's engine, AI, renderer and cog at once, registered by the tests with
-``registered(TOY)``; nothing outside the tests knows it.
+This module is the game's engine, AI and renderer at once, and :data:`TOY` its registration, which the tests
+add with ``registered(TOY)``; nothing outside the tests knows it. Its command group, catalog domain and the
+rest the platform builds from that registration alone.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw, PngImagePlugin
 
-from cogs.base import game_cog
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Player, Termination, act, dice
 from games.i18n import localize_tree
 from games.registry import GameSpec
@@ -193,17 +193,13 @@ def hand_view(view: Mapping[str, Any]) -> Mapping[str, Any]:
     return view
 
 
-# ---------------------------------------------------------------------------------------------- cog
-
-
-setup = game_cog(__name__)
+# ---------------------------------------------------------------------------------------------- registration
 
 
 TOY = GameSpec(
     game=OddsAndEvens(),
     ai=OddsAndEvensAI,
     renderer="tests.toy_game",
-    cog="tests.toy_game",
     colour=0x3366CC,
     emoji="🎲",
     dm_hands=True,

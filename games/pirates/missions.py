@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from games.core import JSON, Event
 from games.i18n import T
-from games.pirates.cards import A_MISSION, NEXT_NATION, Mission, face, is_joker, size, suit
+from games.pirates.cards import A_MISSION, A_TOWN, NEXT_NATION, Mission, face, is_joker, size, suit
 from games.pirates.table import MISSIONS_TO_WIN, discard, names, p
 
 
@@ -51,6 +51,33 @@ def _first(player: JSON, kind: Mission, test: object = None) -> int | None:
     return None
 
 
+def delivery_need(card: int) -> int:
+    """The tons of its good a delivery mission asks for: its size and 2."""
+    return size(card) + 2
+
+
+def needs(state: JSON, seat: int, card: int) -> str:
+    """What an unfinished mission of ``seat`` still needs, as its player reads it (a marked message)."""
+    f = face(card)
+    if f.mission is Mission.DELIVERY:
+        have = sum(size(c) for c in state["players"][seat]["holds"] if suit(c) == f.suit)
+        need = delivery_need(card)
+        return T(
+            "{have}/{need} t {good} aboard; then dock at {town}",
+            have=min(have, need),
+            need=need,
+            good=f.good_name,
+            town=f.a_town,
+        )
+    if f.mission is Mission.RAID:
+        return T("Attack {town}: win with 2 × its size + 1 cannons", town=A_TOWN[f.suit or "h"])
+    if f.mission is Mission.BOUNTY:
+        return T("Win a combat against another captain") if state["seats"] > 1 else T("Sink a size-10 ship")
+    if f.mission is Mission.HUNT:
+        return T("Look for ships at sea; sinking one takes its size + 1 cannons")
+    return T("Look for ships at sea until a Joker shows the fleet; sink it and its escort")
+
+
 def on_dock(state: JSON, seat: int, events: list[Event]) -> None:
     """Deliveries to the town just docked at."""
     player = state["players"][seat]
@@ -62,7 +89,7 @@ def on_dock(state: JSON, seat: int, events: list[Event]) -> None:
         if f.mission is not Mission.DELIVERY or f.suit != suit(town):
             continue
         goods = sorted((c for c in player["holds"] if suit(c) == f.suit), key=size, reverse=True)
-        need, paid = f.size + 2, []
+        need, paid = delivery_need(card), []
         for c in goods:
             if sum(size(x) for x in paid) >= need:
                 break

@@ -6,6 +6,7 @@ from __future__ import annotations
 from games.core import JSON
 from games.i18n import T
 from games.pirates.cards import CODES, code, face
+from games.pirates.missions import needs
 from games.pirates.table import limit, p, weight
 
 
@@ -113,6 +114,8 @@ def build_view(state: JSON, seat: int | None) -> JSON:
         player = state["players"][seat]
         view["hand"] = _codes(player["hand"])
         view["missions"] = _codes(player["missions"])
+        # What each unfinished mission still needs, by its card's code: the rules say, not the renderer.
+        view["needs"] = {code(card): needs(state, seat, card) for card in player["missions"]}
         pending = state["pending"]
         view["offered"] = (
             _codes(pending["cards"]) if pending and pending["kind"] == "keep" and pending["seat"] == seat else []

@@ -12,7 +12,7 @@ from PIL import Image
 
 from games.core import format_seats
 from games.i18n import localize, localize_tree, ntr, tr
-from games.pirates.cards import A_TOWN, BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission
+from games.pirates.cards import BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission
 from games.pirates.view import prompt_text
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -485,31 +485,6 @@ def _final_row(
         t.text(canvas, (mx, y + 70), none, fnt, t.INK_SOFT, anchor="lm")
 
 
-def _needs(view: View, f: Face, locale: str) -> str:
-    """What an unfinished mission still needs, from the viewer's cargo."""
-    me = view["players"][view["viewer"]]
-    if f.mission is Mission.DELIVERY:
-        have = sum(BY_CODE[c].size for c in me["holds"] if BY_CODE[c].suit == f.suit)
-        need = f.size + 2
-        return tr(
-            locale,
-            "{have}/{need} t {good} aboard; then dock at {town}",
-            have=min(have, need),
-            need=need,
-            good=f.good_name,
-            town=f.a_town,
-        )
-    if f.mission is Mission.RAID:
-        return tr(locale, "Attack {town}: win with 2 × its size + 1 cannons", town=A_TOWN[f.suit or "h"])
-    if f.mission is Mission.BOUNTY:
-        if view["seats"] > 1:
-            return tr(locale, "Win a combat against another captain")
-        return tr(locale, "Sink a size-10 ship")
-    if f.mission is Mission.HUNT:
-        return tr(locale, "Look for ships at sea; sinking one takes its size + 1 cannons")
-    return tr(locale, "Look for ships at sea until a Joker shows the fleet; sink it and its escort")
-
-
 HAND_CARD_W, HAND_CARD_H = 96, 137
 """The small card beside each hand row (its words are in the row, large enough for a phone)."""
 HAND_LINE = 34
@@ -559,7 +534,7 @@ def hand_view(view: View) -> View:
     is their decision. Another captain's move changes none of it unless it takes from the viewer or passes
     the decision to them, so their direct message is not drawn and sent again for it."""
     seat = view.get("viewer")
-    mine = {k: view[k] for k in ("hand", "missions", "offered", "chosen") if k in view}
+    mine = {k: view[k] for k in ("hand", "missions", "needs", "offered", "chosen") if k in view}
     players = view["players"]
     return {
         "viewer": seat,
@@ -666,5 +641,5 @@ def _mission_block(view: View, code: str, tag: str, width: float, locale: str) -
     fnt = t.font(t.MIN_TEXT)
     lines = [(part, t.INK) for part in t.wrap(body, fnt, width)]
     if not tag:
-        lines += [(part, t.INK_SOFT) for part in t.wrap(_needs(view, f, locale), fnt, width)]
+        lines += [(part, t.INK_SOFT) for part in t.wrap(localize(view["needs"][code], locale), fnt, width)]
     return lines

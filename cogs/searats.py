@@ -1,7 +1,0 @@
-"""``/searats``: Sea Rats!, its commands built from its registry entry (:func:`cogs.base.game_cog`)."""
-
-from __future__ import annotations
-
-from cogs.base import game_cog
-
-setup = game_cog(__name__)
