@@ -179,14 +179,40 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("run", help="connect to Discord (the default)")
     sync = sub.add_parser("sync", help="publish the slash commands to Discord")
     sync.add_argument("--guild", type=int, help="publish to one server only (instant; for testing)")
+    for add in (_add_demo, _add_play, _add_simulate, _add_arena, _add_records, _add_database):
+        add(sub)
+    return parser
 
+
+def _game_command(sub: Any, name: str, help: str) -> argparse.ArgumentParser:
+    """A command that plays a game: its name, ``--option``, and every game's options in its help."""
     shown = {"epilog": _options_epilog(), "formatter_class": argparse.RawDescriptionHelpFormatter}
-    demo = sub.add_parser("demo", help="play one complete game offline in a simulated Discord", **shown)
-    _add_game_arguments(demo)
-    demo.set_defaults(command_parser=demo)
-    demo.add_argument(
-        "--players", type=_whole(1), default=3, metavar="N", help="number of players (default: %(default)s)"
+    command = sub.add_parser(name, help=help, **shown)
+    _add_game_arguments(command)
+    command.set_defaults(command_parser=command)
+    return command
+
+
+def _add_table_arguments(command: argparse.ArgumentParser, players: int) -> None:
+    """What the demo and ``play`` share: the players, the AI's level, the language."""
+    command.add_argument(
+        "--players", type=_whole(1), default=players, metavar="N", help="number of players (default: %(default)s)"
     )
+    command.add_argument(
+        "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
+    )
+    command.add_argument(
+        "--locale",
+        type=_locale,
+        default="en-US",
+        metavar="L",
+        help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
+    )
+
+
+def _add_demo(sub: Any) -> None:
+    demo = _game_command(sub, "demo", "play one complete game offline in a simulated Discord")
+    _add_table_arguments(demo, 3)
     demo.add_argument("--seed", default="demo", metavar="S", help="the game's seed (default: %(default)s)")
     demo.add_argument(
         "--out",
@@ -195,27 +221,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="where the transcript and images go (default: %(default)s)",
     )
-    demo.add_argument(
-        "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
-    )
-    demo.add_argument(
-        "--locale",
-        type=_locale,
-        default="en-US",
-        metavar="L",
-        help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
-    )
 
-    play = sub.add_parser(
-        "play",
-        help="play a game yourself offline: a Discord-like page in your browser (no token needed)",
-        **shown,
-    )
-    _add_game_arguments(play)
-    play.set_defaults(command_parser=play)
-    play.add_argument(
-        "--players", type=_whole(1), default=2, metavar="N", help="number of players (default: %(default)s)"
-    )
+
+def _add_play(sub: Any) -> None:
+    play = _game_command(sub, "play", "play a game yourself offline: a Discord-like page in your browser (no token)")
+    _add_table_arguments(play, 2)
     play.add_argument(
         "--humans",
         type=_names,
@@ -223,16 +233,6 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME,NAME…",
         help="the members you play (default: You); more than one make a hot-seat table, switched with "
         "“Viewing as” on the page; the other seats are the AI",
-    )
-    play.add_argument(
-        "--ai-level", choices=LEVELS, default="normal", help="how the AI seats play (default: %(default)s)"
-    )
-    play.add_argument(
-        "--locale",
-        type=_locale,
-        default="en-US",
-        metavar="L",
-        help="the Discord locale of the server and its members, e.g. de (default: %(default)s)",
     )
     play.add_argument("--port", type=_port, default=0, metavar="PORT", help="the page's port (default: a free one)")
     play.add_argument(
@@ -246,9 +246,9 @@ def _parser() -> argparse.ArgumentParser:
         "--no-start", dest="start", action="store_false", help="open the tavern only: start a game with /GAME new"
     )
 
-    sim = sub.add_parser("simulate", help="AI-versus-AI games at engine level; prints JSON", **shown)
-    _add_game_arguments(sim)
-    sim.set_defaults(command_parser=sim)
+
+def _add_simulate(sub: Any) -> None:
+    sim = _game_command(sub, "simulate", "AI-versus-AI games at engine level; prints JSON")
     sim.add_argument(
         "--games", type=_whole(1), default=100, metavar="N", help="how many games to play (default: %(default)s)"
     )
@@ -260,9 +260,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--players", type=_whole(1), metavar="N", help="number of players (default: the game's minimum)")
 
-    duel = sub.add_parser("arena", help="two AI levels play seeded games against each other; prints JSON", **shown)
-    _add_game_arguments(duel)
-    duel.set_defaults(command_parser=duel)
+
+def _add_arena(sub: Any) -> None:
+    duel = _game_command(sub, "arena", "two AI levels play seeded games against each other; prints JSON")
     for flag, level in (("--a", "hard"), ("--b", "normal")):
         duel.add_argument(flag, choices=LEVELS, default=level, help="an AI level (default: %(default)s)")
     duel.add_argument(
@@ -282,23 +282,15 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", default="arena", metavar="S", help="seed of the run: deal i has seed S-i (default: %(default)s)"
     )
 
+
+def _add_records(sub: Any) -> None:
+    """``verify`` and ``invite-url``."""
     verify = sub.add_parser(
         "verify",
         help="check a game log (attached to a finished game): the seed matches its posted SHA-256, every "
         "action was legal, and replaying them gives the posted result",
     )
     verify.add_argument("log_file", type=Path, metavar="LOG_FILE", help="the game's log file (.txt)")
-
-    saving = sub.add_parser(
-        "backup",
-        help="copy the database into an SQLite file while the bot runs (PostgreSQL: pg_dump, see the README)",
-    )
-    saving.add_argument("file", type=Path, metavar="FILE", help="the backup's file (replaced if it exists)")
-    restoring = sub.add_parser(
-        "restore",
-        help="write a backup into the database, unless a program (a running bot) has it open",
-    )
-    restoring.add_argument("file", type=Path, metavar="FILE", help="a file python bot.py backup wrote")
 
     inviting = (
         "print the link that adds the bot to a server: its slash commands (scope applications.commands) and a bot "
@@ -313,6 +305,20 @@ def _parser() -> argparse.ArgumentParser:
         "DISCORD_CLIENT_ID, or else the id DISCORD_TOKEN begins with",
     )
 
+
+def _add_database(sub: Any) -> None:
+    """``backup``, ``restore`` and ``migrate-db``."""
+    saving = sub.add_parser(
+        "backup",
+        help="copy the database into an SQLite file while the bot runs (PostgreSQL: pg_dump, see the README)",
+    )
+    saving.add_argument("file", type=Path, metavar="FILE", help="the backup's file (replaced if it exists)")
+    restoring = sub.add_parser(
+        "restore",
+        help="write a backup into the database, unless a program (a running bot) has it open",
+    )
+    restoring.add_argument("file", type=Path, metavar="FILE", help="a file python bot.py backup wrote")
+
     copying = (
         "copy every game, lobby, rating and setting into a new, empty database (an SQLite file to PostgreSQL, "
         "or back), keeping their ids, in one transaction; the source is only read, after the migrations it has "
@@ -322,7 +328,6 @@ def _parser() -> argparse.ArgumentParser:
     where = "sqlite:PATH, PATH (an SQLite file) or postgresql://USER:PASSWORD@HOST/DATABASE"
     migrate.add_argument("--from", dest="source", required=True, type=_database(True), metavar="DB", help=where)
     migrate.add_argument("--to", dest="target", required=True, type=_database(False), metavar="DB", help=where)
-    return parser
 
 
 def _names(text: str) -> tuple[str, ...]:

@@ -80,6 +80,21 @@ def _check_options(kind: str, options: dict[str, Any]) -> None:
         raise GameError(str(exc)) from exc
 
 
+def _check_invitees(caller: Caller, invitees: Sequence[Caller]) -> None:
+    """Members a challenge may invite: no bot account, not the host, nobody twice."""
+    seen: set[int] = set()
+    for member in invitees:
+        if member.bot:
+            raise GameError(
+                T("{name} is a bot account; add AI seats with the `ai` option instead.", name=words.shown(member.name))
+            )
+        if member.user_id == caller.user_id:
+            raise GameError(T("You are already at the table: challenge other members."))
+        if member.user_id in seen:
+            raise GameError(T("You invited {name} twice.", name=words.shown(member.name)))
+        seen.add(member.user_id)
+
+
 def _check_level(level: str) -> None:
     if level not in words.AI_LEVELS:
         raise GameError(
@@ -240,20 +255,7 @@ class Lobbies:
         """``/<game> new``: invite members (they must accept) and add AI seats playing at ``ai_level``, with a
         turn clock of ``clock`` seconds per decision; with no invitee, the game starts at once.
         ``parent_id``: the channel of the thread the command was used in."""
-        seen: set[int] = set()
-        for member in invitees:
-            if member.bot:
-                raise GameError(
-                    T(
-                        "{name} is a bot account; add AI seats with the `ai` option instead.",
-                        name=words.shown(member.name),
-                    )
-                )
-            if member.user_id == caller.user_id:
-                raise GameError(T("You are already at the table: challenge other members."))
-            if member.user_id in seen:
-                raise GameError(T("You invited {name} twice.", name=words.shown(member.name)))
-            seen.add(member.user_id)
+        _check_invitees(caller, invitees)
         if ai < 0:
             raise GameError(T("The number of AI seats cannot be negative."))
         _check_level(ai_level)
@@ -275,9 +277,16 @@ class Lobbies:
                 parent_id,
                 ai_level,
             )
-        spec = GAMES[kind]
+        return await self._start_alone(
+            caller, Table(kind, [(caller.user_id, caller.name)], ai, options, clock, ai_level), parent_id
+        )
+
+    async def _start_alone(self, caller: Caller, table: Table, parent_id: int | None) -> Answer:
+        """A game with nobody to wait for (the AI's seats, or solo): started at once, announced where the command
+        was used (or, from a running game's thread, in its channel, the caller told so)."""
+        spec = GAMES[table.kind]
         parent = await self._place(caller, parent_id)
-        if ai:
+        if table.ai:
             text = spec.emoji + " " + T("Starting **{game}** against the AI…", game=spec.title)
         else:
             text = spec.emoji + " " + T("Starting **{game}** solo…", game=spec.title)
@@ -285,7 +294,7 @@ class Lobbies:
         async with self.store.transaction() as db:
             started = await self.starter.create(
                 db,
-                Table(kind, [(caller.user_id, caller.name)], ai, options, clock, ai_level),
+                table,
                 guild_id=caller.guild_id,
                 channel_id=channel,
                 host_id=caller.user_id,

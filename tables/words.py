@@ -397,10 +397,8 @@ def lobby_outcome(lobby: LobbyRecord) -> str:
     return ""
 
 
-def lobby_text(lobby: LobbyRecord) -> str:
-    """A lobby's message: who invites whom (or who sits at an open table), its options, and how it stands."""
-    spec = GAMES[lobby.kind]
-    host = lobby_name(lobby, lobby.host_id)
+def _lobby_detail(spec: GameSpec, lobby: LobbyRecord) -> str:
+    """A lobby's table in brackets: its AI seats and their level, options and turn clock."""
     extras = []
     if lobby.ai:
         seats = N("{n} AI seat", "{n} AI seats", lobby.ai)
@@ -409,11 +407,13 @@ def lobby_text(lobby: LobbyRecord) -> str:
     if lobby.options:
         extras.append(options_text(spec, lobby.options))
     extras.append(T("turn clock: {clock}", clock=clock_name(lobby.clock)))
-    detail = f" ({'; '.join(extras)})"
-    expires = f"<t:{int(lobby.expires_at)}:R>"
-    is_open = lobby.status == "open"
-    if lobby.mode == "challenge":
-        invited = " ".join(mention(uid) for uid in lobby.invitees)
+    return f" ({'; '.join(extras)})"
+
+
+def _challenge_lines(spec: GameSpec, lobby: LobbyRecord, detail: str, expires: str) -> list[str]:
+    """A challenge (or a rematch): who invites whom, each invitee's answer, and until when."""
+    host, invited = lobby_name(lobby, lobby.host_id), " ".join(mention(uid) for uid in lobby.invitees)
+    if lobby.rematch_of is None:
         head = (
             spec.emoji
             + " "
@@ -425,49 +425,55 @@ def lobby_text(lobby: LobbyRecord) -> str:
                 detail=detail,
             )
         )
-        if lobby.rematch_of is not None:
-            head = "🔁 " + T(
-                "**{host}** asks {invited} for a rematch of {game}{detail}!",
-                host=host,
-                invited=invited,
-                game=f"{spec.title} #{lobby.rematch_of}",
-                detail=detail,
-            )
-        rows = [f"{'✅' if uid in lobby.accepted else '⏳'} {lobby_name(lobby, uid)}" for uid in lobby.invitees]
-        tail = T("Everyone invited must accept; the invitation expires {expires}.", expires=expires) if is_open else ""
     else:
-        need = max(spec.game.min_players - len(lobby.accepted) - lobby.ai, 0)
-        head = (
-            spec.emoji
-            + " "
-            + T(
-                "**{host}** opened a **{game}** table{detail}. Anyone may join!",
-                host=host,
-                game=spec.title,
-                detail=detail,
-            )
+        head = "🔁 " + T(
+            "**{host}** asks {invited} for a rematch of {game}{detail}!",
+            host=host,
+            invited=invited,
+            game=f"{spec.title} #{lobby.rematch_of}",
+            detail=detail,
         )
-        rows = [f"• {lobby_name(lobby, uid)}" for uid in lobby.accepted]
-        taken, seats = len(lobby.accepted) + lobby.ai, spec.game.max_players
-        if not is_open:
-            tail = ""
-        elif need:
-            tail = N(
-                "{taken}/{seats} seats taken, {n} more needed to start · closes {expires}.",
-                "{taken}/{seats} seats taken, {n} more needed to start · closes {expires}.",
-                need,
-                taken=taken,
-                seats=seats,
-                expires=expires,
-            )
-        else:
-            tail = T(
-                "{taken}/{seats} seats taken, ready to start · closes {expires}.",
-                taken=taken,
-                seats=seats,
-                expires=expires,
-            )
-    return "\n".join(part for part in (head, *rows, tail, lobby_outcome(lobby)) if part)
+    rows = [f"{'✅' if uid in lobby.accepted else '⏳'} {lobby_name(lobby, uid)}" for uid in lobby.invitees]
+    if lobby.status == "open":
+        rows.append(T("Everyone invited must accept; the invitation expires {expires}.", expires=expires))
+    return [head, *rows]
+
+
+def _open_table_lines(spec: GameSpec, lobby: LobbyRecord, detail: str, expires: str) -> list[str]:
+    """An open table: who sits at it, and how many seats are taken and still needed."""
+    host = lobby_name(lobby, lobby.host_id)
+    head = (
+        spec.emoji
+        + " "
+        + T("**{host}** opened a **{game}** table{detail}. Anyone may join!", host=host, game=spec.title, detail=detail)
+    )
+    rows = [f"• {lobby_name(lobby, uid)}" for uid in lobby.accepted]
+    if lobby.status != "open":
+        return [head, *rows]
+    need = max(spec.game.min_players - len(lobby.accepted) - lobby.ai, 0)
+    taken, seats = len(lobby.accepted) + lobby.ai, spec.game.max_players
+    if need:
+        tail = N(
+            "{taken}/{seats} seats taken, {n} more needed to start · closes {expires}.",
+            "{taken}/{seats} seats taken, {n} more needed to start · closes {expires}.",
+            need,
+            taken=taken,
+            seats=seats,
+            expires=expires,
+        )
+    else:
+        tail = T(
+            "{taken}/{seats} seats taken, ready to start · closes {expires}.", taken=taken, seats=seats, expires=expires
+        )
+    return [head, *rows, tail]
+
+
+def lobby_text(lobby: LobbyRecord) -> str:
+    """A lobby's message: who invites whom (or who sits at an open table), its options, and how it stands."""
+    spec = GAMES[lobby.kind]
+    detail, expires = _lobby_detail(spec, lobby), f"<t:{int(lobby.expires_at)}:R>"
+    lines = (_challenge_lines if lobby.mode == "challenge" else _open_table_lines)(spec, lobby, detail, expires)
+    return "\n".join(part for part in (*lines, lobby_outcome(lobby)) if part)
 
 
 def lobby_moved(channel_id: int, what: str) -> str:

@@ -84,103 +84,113 @@ def write_transcript(table: SimTable, out: Path, edits: Sequence[Edit] = ()) -> 
     where it happened ("✏️ edited: …"), with a 🔔 line naming the members a message notified (channel,
     thread, DM, ephemeral), and every attachment: an image shown, another file (a game's log) linked.
     Returns the number of images."""
-    env = table.env
-    backend = env.backend
-    images = out / IMAGES
-    images.mkdir(parents=True, exist_ok=True)
-    users = {u.id: (u.global_name or u.name) for u in backend.users.values()}
-    lang = table.locale
-    saved = 0
-
-    def said(text: str) -> str:
-        return localize(text, lang)
-
-    def where(message: Any) -> str:
-        channel = backend.channels.get(message.channel_id)
-        if channel is None:
-            place = "?"
-        elif channel.recipient_ids:
-            others = [users.get(r, "?") for r in channel.recipient_ids if r != table.bot.user.id]
-            place = said(T("DM to {members}", members=", ".join(others)))
-        elif channel.is_thread:
-            place = said(T("thread “{name}”", name=channel.name))
-        else:
-            place = f"#{channel.name}"
-        if message.is_ephemeral:
-            viewer = (message.interaction_metadata or {}).get("user") or {}
-            place += " · " + said(
-                T("ephemeral, only {member} sees it", member=users.get(int(viewer.get("id", 0)), "?"))
-            )
-        return place
-
-    def content(shown: Shown) -> str:
-        return _MENTION.sub(lambda m: "@" + users.get(int(m.group(1)), said(T("someone"))), shown.content)
-
-    def images_of(message: Any, shown: Shown, version: int) -> list[str]:
-        nonlocal saved
-        lines = []
-        for attachment in shown.attachments:
-            data = backend.cdn.get(attachment["url"])
-            if data is None:
-                continue
-            name = f"{message.id}{f'-v{version}' if version else ''}-{attachment['filename']}"
-            (images / name).write_bytes(data)
-            described = attachment.get("description") or ""
-            if (mimetypes.guess_type(name)[0] or "").startswith("image/"):
-                saved += 1
-                lines.append(f"![{described}]({IMAGES}/{name})")
-            else:  # Markdown would show it as a broken image
-                lines.append(f"📎 [{described or name}]({IMAGES}/{name})")
-        return lines
-
-    def buttons_of(shown: Shown) -> list[str]:
-        labels = [c.get("label") or c.get("placeholder") for row in shown.components for c in row.get("components", [])]
-        if not any(labels):
-            return []
-        return ["  " + said(T("buttons: {buttons}", buttons=" · ".join(f"[{label}]" for label in labels if label)))]
-
-    def posted(message: Any, shown: Shown) -> list[str]:
-        author = users.get(message.author_id, "?")
-        lines = [f"**[{where(message)}] {author}:** {content(shown)}".rstrip()]
-        for embed in shown.embeds:
-            lines.append(f"> **{embed.get('title', '')}**")
-            lines += [f"> {row}" for row in str(embed.get("description", "")).splitlines()]
-        lines += images_of(message, shown, 0) + buttons_of(shown)
-        if shown.pings:  # whom the message notified: anyone can count the pings of a game
-            lines.append("🔔 " + ", ".join(users.get(u, "?") for u in shown.pings))
-        return [*lines, ""]
-
-    def edited(message: Any, edit: Edit, version: int) -> list[str]:
-        """What an edit changed: the new text, the new images, the buttons now (or that they are gone)."""
-        before, after = edit.before, edit.after
-        head = f"✏️ **[{where(message)}] " + said(T("{author} edited:", author=users.get(message.author_id, "?")))
-        if after.content != before.content:
-            lines = [f"{head}** {content(after)}".rstrip()]
-        else:  # the same words: say which message it is by its first line
-            first_line = content(after).split("\n")[0]
-            lines = [f"{head}** “{first_line}”" if first_line else f"{head}**"]
-        if after.attachments != before.attachments:
-            lines += images_of(message, after, version)
-        if after.components != before.components:
-            lines += buttons_of(after) or ["  " + said(T("no buttons now"))]
-        return [*lines, ""]
-
-    messages = {m.id: m for msgs in backend.messages.values() for m in msgs.values()}
+    writer = _Writer(table, out / IMAGES)
+    messages = {m.id: m for msgs in table.env.backend.messages.values() for m in msgs.values()}
     first: dict[int, Shown] = {}
     for edit in edits:
         first.setdefault(edit.message_id, edit.before)
     # What happened, in order: each message where it was posted, each driver note and edit after the newest
     # message of its moment, in the order they happened.
-    happened = [(m.id, -1, posted(m, first.get(m.id) or Shown.of(m))) for m in messages.values()]
+    happened = [(m.id, -1, writer.posted(m, first.get(m.id) or Shown.of(m))) for m in messages.values()]
     happened += [(newest, moment, [f"▶ *{text}*"]) for newest, moment, text in table.log]
     versions: dict[int, int] = {}
     for edit in edits:
         message = messages.get(edit.message_id)
         if message is not None:
             versions[edit.message_id] = versions.get(edit.message_id, 0) + 1
-            happened.append((edit.newest, edit.moment, edited(message, edit, versions[edit.message_id])))
-    lines = ["# " + said(T("Transcript")), ""]
+            happened.append((edit.newest, edit.moment, writer.edited(message, edit, versions[edit.message_id])))
+    lines = ["# " + writer.said(T("Transcript")), ""]
     for _newest, _moment, told in sorted(happened, key=lambda h: (h[0], h[1])):
         lines += told
     (out / TRANSCRIPT).write_text("\n".join(lines), encoding="utf-8")
-    return saved
+    return writer.saved
+
+
+class _Writer:
+    """Writes messages of ``table``'s world as lines of the transcript, saving their attachments to ``images``."""
+
+    def __init__(self, table: SimTable, images: Path) -> None:
+        self.table = table
+        self.backend = table.env.backend
+        self.images = images
+        images.mkdir(parents=True, exist_ok=True)
+        self.users = {u.id: (u.global_name or u.name) for u in self.backend.users.values()}
+        self.saved = 0
+        """Images written so far."""
+
+    def said(self, text: str) -> str:
+        return localize(text, self.table.locale)
+
+    def where(self, message: Any) -> str:
+        """Where a message was posted, as its readers know the place (and who alone sees an ephemeral one)."""
+        channel = self.backend.channels.get(message.channel_id)
+        if channel is None:
+            place = "?"
+        elif channel.recipient_ids:
+            others = [self.users.get(r, "?") for r in channel.recipient_ids if r != self.table.bot.user.id]
+            place = self.said(T("DM to {members}", members=", ".join(others)))
+        elif channel.is_thread:
+            place = self.said(T("thread “{name}”", name=channel.name))
+        else:
+            place = f"#{channel.name}"
+        if message.is_ephemeral:
+            viewer = (message.interaction_metadata or {}).get("user") or {}
+            member = self.users.get(int(viewer.get("id", 0)), "?")
+            place += " · " + self.said(T("ephemeral, only {member} sees it", member=member))
+        return place
+
+    def content(self, shown: Shown) -> str:
+        someone = self.said(T("someone"))
+        return _MENTION.sub(lambda m: "@" + self.users.get(int(m.group(1)), someone), shown.content)
+
+    def attachments(self, message: Any, shown: Shown, version: int) -> list[str]:
+        """A message's files, saved: an image shown, another file (a game's log) linked."""
+        lines = []
+        for attachment in shown.attachments:
+            data = self.backend.cdn.get(attachment["url"])
+            if data is None:
+                continue
+            name = f"{message.id}{f'-v{version}' if version else ''}-{attachment['filename']}"
+            (self.images / name).write_bytes(data)
+            described = attachment.get("description") or ""
+            if (mimetypes.guess_type(name)[0] or "").startswith("image/"):
+                self.saved += 1
+                lines.append(f"![{described}]({IMAGES}/{name})")
+            else:  # Markdown would show it as a broken image
+                lines.append(f"📎 [{described or name}]({IMAGES}/{name})")
+        return lines
+
+    def buttons(self, shown: Shown) -> list[str]:
+        labels = [c.get("label") or c.get("placeholder") for row in shown.components for c in row.get("components", [])]
+        if not any(labels):
+            return []
+        listed = " · ".join(f"[{label}]" for label in labels if label)
+        return ["  " + self.said(T("buttons: {buttons}", buttons=listed))]
+
+    def posted(self, message: Any, shown: Shown) -> list[str]:
+        """A message as it was posted."""
+        author = self.users.get(message.author_id, "?")
+        lines = [f"**[{self.where(message)}] {author}:** {self.content(shown)}".rstrip()]
+        for embed in shown.embeds:
+            lines.append(f"> **{embed.get('title', '')}**")
+            lines += [f"> {row}" for row in str(embed.get("description", "")).splitlines()]
+        lines += self.attachments(message, shown, 0) + self.buttons(shown)
+        if shown.pings:  # whom the message notified: anyone can count the pings of a game
+            lines.append("🔔 " + ", ".join(self.users.get(u, "?") for u in shown.pings))
+        return [*lines, ""]
+
+    def edited(self, message: Any, edit: Edit, version: int) -> list[str]:
+        """What an edit changed: the new text, the new images, the buttons now (or that they are gone)."""
+        before, after = edit.before, edit.after
+        author = self.users.get(message.author_id, "?")
+        head = f"✏️ **[{self.where(message)}] " + self.said(T("{author} edited:", author=author))
+        if after.content != before.content:
+            lines = [f"{head}** {self.content(after)}".rstrip()]
+        else:  # the same words: say which message it is by its first line
+            first_line = self.content(after).split("\n")[0]
+            lines = [f"{head}** “{first_line}”" if first_line else f"{head}**"]
+        if after.attachments != before.attachments:
+            lines += self.attachments(message, after, version)
+        if after.components != before.components:
+            lines += self.buttons(after) or ["  " + self.said(T("no buttons now"))]
+        return [*lines, ""]
