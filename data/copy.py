@@ -20,7 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from data.engine import Database, Transaction, checked_url, is_postgres, open_database
+from data.connect import open_database
+from data.engine import Database, Transaction, checked_url, is_postgres
 from data.migrations import MIGRATIONS
 
 BATCH_ROWS = 500
@@ -132,7 +133,7 @@ def schema_tables(scripts: Sequence[str]) -> list[Table]:
 
 
 def database_target(text: str) -> str:
-    """What :func:`data.engine.open_database` takes for a command-line database: a ``postgresql://`` URL as
+    """What :func:`data.connect.open_database` takes for a command-line database: a ``postgresql://`` URL as
     it is, ``sqlite:PATH`` or a bare ``PATH`` as the SQLite file's path. Raises ``ValueError`` otherwise."""
     if is_postgres(text):
         return checked_url(text)

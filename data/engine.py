@@ -1,4 +1,5 @@
-"""What :class:`data.store.Store` needs of a database engine, and the choice of engine from the setting.
+"""What :class:`data.store.Store` needs of a database engine: the transaction both engines' transactions
+extend, the database each engine is, and which engine the setting names (:mod:`data.connect` opens it).
 
 The store's SQL is written once, in the subset both engines accept: ``?`` placeholders, ``ON CONFLICT``
 upserts (never ``INSERT OR ...``), no ``rowid``. Migration scripts use SQLite's types (``INTEGER``,
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
@@ -55,31 +57,34 @@ class Later:
         return self._rows
 
 
-class Transaction(Protocol):
+Deferred = tuple[str, Any, bool, Later | None]
+"""A write waiting for its transaction's next trip: ``(sql, args, many, later)``, where ``later`` takes the
+rows of a write read back after the commit (``None``: nobody reads its outcome)."""
+
+
+class Transaction(ABC):
     """Writes that commit together when the ``async with`` block ends (and roll back if it raises), and
-    reads that see them before they commit."""
+    reads that see them before they commit.
 
-    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
+    The base of both engines' transactions: the writes they hold back for the next statement
+    (:meth:`defer`, :meth:`later`) are kept here, and each engine runs them its own way before that
+    statement (on SQLite in the same trip to the connection's thread)."""
 
-    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
+    __slots__ = ("_deferred",)
 
-    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """Run one statement; the number of rows it changed."""
-        ...
+    def __init__(self) -> None:
+        self._deferred: list[Deferred] = []
 
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        """Run one statement once per row of arguments."""
-        ...
-
-    async def insert(self, sql: str, args: Sequence[Any]) -> int:
-        """Run one ``INSERT`` into a table with an ``id INTEGER PRIMARY KEY``; the new row's id."""
-        ...
+    def _take_deferred(self) -> list[Deferred]:
+        """The writes waiting for this trip, in order; none wait after it."""
+        deferred, self._deferred = self._deferred, []
+        return deferred
 
     def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
         """A write whose outcome nobody reads (with ``many``: once per row of ``args``), run before the
         transaction's next statement, or before it commits: on SQLite in the same trip to the connection's
         thread. It fails where it runs, and the transaction rolls back then as for any statement."""
-        ...
+        self._deferred.append((sql, args, many, None))
 
     def later(self, sql: str, args: Sequence[Any], *, required: bool = False) -> Later:
         """A write whose rows (``… RETURNING``) are read only once the transaction has committed. It runs
@@ -88,12 +93,34 @@ class Transaction(Protocol):
         ``required`` write that returns no row (a conditional ``UPDATE … WHERE version = ?`` that found the
         row changed) raises :class:`Conflict` where it runs, and the transaction rolls back: a check and
         its writes in one trip."""
-        ...
+        written = Later(required=required)
+        self._deferred.append((sql, args, False, written))
+        return written
 
+    @abstractmethod
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
+
+    @abstractmethod
+    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query."""
+
+    @abstractmethod
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of arguments."""
+
+    @abstractmethod
+    async def insert(self, sql: str, args: Sequence[Any]) -> int:
+        """Run one ``INSERT`` into a table with an ``id INTEGER PRIMARY KEY``; the new row's id."""
+
+    @abstractmethod
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
         """After rows were inserted with their ids given (``(table, column)`` per generated id column):
         make the engine number new rows after the largest id there."""
-        ...
 
 
 class Database(Protocol):
@@ -146,18 +173,6 @@ def checked_url(url: str) -> str:
         masked = re.sub(r"^(\w+://[^:/@]*:)[^@]*@", r"\1***@", url)
         raise ValueError(f"{masked!r} is not a PostgreSQL URL that can be read: {exc}") from None
     return url
-
-
-async def open_database(target: str | os.PathLike[str]) -> Database:
-    """Connect to ``postgresql://…`` through a pool, or open the SQLite file at ``target`` (or ``:memory:``)."""
-    if is_postgres(target):
-        # Imported here: an SQLite bot never loads asyncpg.
-        from data.postgres import PostgresDatabase
-
-        return await PostgresDatabase.open(str(target))
-    from data.sqlite import SqliteDatabase
-
-    return await SqliteDatabase.open(target)
 
 
 class Repository:
