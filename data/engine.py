@@ -8,16 +8,13 @@ upserts (never ``INSERT OR ...``), no ``rowid``. Migration scripts use SQLite's 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 from urllib.parse import urlsplit
-
-import orjson
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -173,84 +170,3 @@ def checked_url(url: str) -> str:
         masked = re.sub(r"^(\w+://[^:/@]*:)[^@]*@", r"\1***@", url)
         raise ValueError(f"{masked!r} is not a PostgreSQL URL that can be read: {exc}") from None
     return url
-
-
-class Repository:
-    """Statements of one concern (games, lobbies, the outbox…), bound either to the database (each write
-    commits by itself) or to a transaction (everything commits together: :meth:`data.store.Store.transaction`)."""
-
-    __slots__ = ("_q",)
-
-    def __init__(self, queries: Database | Transaction) -> None:
-        self._q = queries
-
-    async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """One write, in the transaction this repository is bound to or in one of its own (on SQLite the
-        statement and its commit go in one trip to the connection's thread, with the writes of their own
-        queued beside it: :meth:`SqliteDatabase.execute <data.sqlite.SqliteDatabase.execute>`); the rows
-        it changed."""
-        return await self._q.execute(sql, args)
-
-    def _bound(self) -> Transaction | None:
-        """The transaction this repository is bound to; ``None`` when it is bound to the database (each write
-        in a transaction of its own)."""
-        return None if hasattr(self._q, "transaction") else self._q  # type: ignore[return-value]
-
-    def _transaction(self) -> Transaction:
-        """The transaction this repository is bound to, for a write that goes with its commit."""
-        tx = self._bound()
-        if tx is None:
-            raise RuntimeError("this write goes with a transaction's commit: use it inside Store.transaction()")
-        return tx
-
-    async def _write_unread(self, sql: str, args: Sequence[Any] = ()) -> None:
-        """A write whose outcome nobody reads: in the transaction this repository is bound to, it goes with
-        the transaction's next trip (:meth:`Transaction.defer`); unbound, it is a write of its own."""
-        tx = self._bound()
-        if tx is None:
-            await self._write(sql, args)
-        else:
-            tx.defer(sql, args)
-
-    async def _write_returning(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        """One write whose row is read back (``… RETURNING``), in the transaction this repository is bound
-        to or in one of its own (on SQLite with the writes of their own queued beside it, in one trip); its
-        first row."""
-        bound = self._bound()
-        if bound is not None:
-            return await bound.fetchone(sql, args)
-        rows = await self._q.write_returning(sql, args)  # type: ignore[union-attr]  # bound to the database
-        return rows[0] if rows else None
-
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[Transaction]:
-        """The transaction writes go in: the one this repository is bound to, or a new one of their own."""
-        tx = self._bound()
-        if tx is not None:
-            yield tx
-            return
-        async with self._q.transaction() as tx:  # type: ignore[union-attr]  # bound to the database
-            yield tx
-
-
-def dumps(value: Any) -> str:
-    """JSON as the store writes it: compact, in UTF-8 as it is.
-
-    Written by orjson: in the scale bench's bursts an action writes 3.3 values of 6.8 KB on average (its
-    game's state, its board's outbox row with the whole view), 58 µs on the event loop against 199 with
-    ``json``. What orjson refuses (an integer beyond 64 bits) the standard library writes. (A float that is
-    not a number would be written as ``null``, where ``json`` wrote ``NaN``: no state or view holds one.)"""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # orjson.JSONEncodeError
-        return json.dumps(value, separators=(",", ":"))
-
-
-def loads(text: str | bytes) -> Any:
-    """A value the store wrote (by :func:`dumps`, or by ``json`` before it), read by orjson (an action reads
-    5.1 values of 4.0 KB: 60 µs against 84); what orjson refuses (``NaN``, an integer beyond 64 bits) by the
-    standard library."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Later, Repository, Row, dumps, loads
+from data.engine import Later
+from data.repository import Repository
+from data.rows import FLAG, JSON, MAYBE_JSON, Rows, column, derived, dumps
 
 
 @dataclass(slots=True)
@@ -25,10 +27,10 @@ class SeatRecord:
     name: str
     user_id: int | None = None
     """``None`` for an AI seat."""
-    resigned: bool = False
+    resigned: bool = column(FLAG, default=False)
     timeouts: int = 0
     """Decisions in a row that the turn clock made for this player."""
-    away: bool = False
+    away: bool = column(FLAG, default=False)
     """Timed out twice in a row: the AI plays for the member until they act again."""
     acted_at: float | None = None
     """When the member last made a decision of their own in this game."""
@@ -54,16 +56,17 @@ class GameRecord:
     """``active``, ``finished`` or ``abandoned``."""
     version: int
     seed: str
-    options: dict[str, Any]
-    state: dict[str, Any]
-    seats: list[SeatRecord]
+    options: dict[str, Any] = column(JSON)
+    state: dict[str, Any] = column(JSON)
+    seats: list[SeatRecord] = derived()
+    """From the ``seats`` table."""
     guild_id: int | None
     channel_id: int
     thread_id: int | None
     message_id: int | None
     host_id: int
     created_at: float
-    result: dict[str, Any] | None = None
+    result: dict[str, Any] | None = column(MAYBE_JSON, default=None)
     clock: int = 0
     """Seconds each decision may take before the AI makes it (0: no clock)."""
     ended_at: float | None = None
@@ -112,21 +115,12 @@ class Commit:
     presence: tuple[int, int, bool] | None = None
 
 
-_SEAT_COLUMNS = "seat, user_id, name, resigned, timeouts, away, acted_at, seated_at"
-_SEATS = f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat"
-
-
-def _seat(r: Row) -> SeatRecord:
-    return SeatRecord(
-        r["seat"],
-        r["name"],
-        r["user_id"],
-        bool(r["resigned"]),
-        r["timeouts"],
-        bool(r["away"]),
-        r["acted_at"],
-        r["seated_at"],
-    )
+_GAMES = Rows(GameRecord)
+_SEATS = Rows(SeatRecord)
+_SEATS_OF = (
+    "SELECT seat, user_id, name, resigned, timeouts, away, acted_at, seated_at FROM seats"
+    " WHERE game_id = ? ORDER BY seat"
+)
 
 
 class GamesRepo(Repository):
@@ -183,32 +177,8 @@ class GamesRepo(Repository):
         row = await self._q.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
-        seats = [_seat(r) for r in await self._q.fetchall(_SEATS, (game_id,))]
-        return GameRecord(
-            id=row["id"],
-            kind=row["kind"],
-            status=row["status"],
-            version=row["version"],
-            seed=row["seed"],
-            options=loads(row["options"]),
-            state=loads(row["state"]),
-            seats=seats,
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            thread_id=row["thread_id"],
-            message_id=row["message_id"],
-            host_id=row["host_id"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            result=loads(row["result"]) if row["result"] else None,
-            clock=row["clock"],
-            ended_at=row["ended_at"],
-            revision=row["revision"],
-            runner=row["runner"],
-            runner_until=row["runner_until"],
-            last_member=row["last_member"],
-            ai_level=row["ai_level"],
-        )
+        seats = [_SEATS.read(r) for r in await self._q.fetchall(_SEATS_OF, (game_id,))]
+        return _GAMES.read(row, seats=seats)
 
     async def revision(self, game_id: int) -> int | None:
         """The game's revision in the database (``None``: no such game): one small read that tells a process
@@ -252,7 +222,7 @@ class GamesRepo(Repository):
                 dumps(step.state),
                 len(step.actions),
                 step.status,
-                dumps(step.result) if step.result else None,
+                MAYBE_JSON.write(step.result),
                 now,
                 None if step.status == "active" else now,
                 runner,
@@ -290,7 +260,7 @@ class GamesRepo(Repository):
         changed = await self._write(
             "UPDATE games SET status = ?, result = ?, version = version + 1, revision = revision + 1,"
             " updated_at = ?, ended_at = ? WHERE id = ? AND status = 'active'",
-            (status, dumps(result) if result else None, now, now, game_id),
+            (status, MAYBE_JSON.write(result), now, now, game_id),
         )
         return changed == 1
 
