@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Later
+from data.engine import Later, Transaction
 from data.repository import Repository
 from data.rows import FLAG, JSON, MAYBE_JSON, Rows, column, derived, dumps
 
@@ -123,6 +123,38 @@ _SEATS_OF = (
 )
 
 
+_STORE_STEP = (
+    "UPDATE games SET state = ?, version = version + ?, revision = revision + 1, status = ?, result = ?,"
+    " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?,"
+    " last_member = COALESCE(?, last_member)"
+    " WHERE id = ? AND version = ? AND status = 'active'"
+    " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?)"
+    " AND (? OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.seat = ?"
+    " AND s.user_id = ? AND s.resigned = 0)) RETURNING revision"
+)
+"""A step's snapshot, stored by :meth:`GamesRepo.commit`. The check is the write: it is stored only over
+the version it was applied to, by a process that may move in the game, and (for a member's own decision)
+while the member holds their place."""
+
+
+def _defer_seats_and_log(tx: Transaction, game_id: int, step: Commit, version: int, now: float) -> None:
+    """The writes of a step stored over ``version`` that follow its check and that nobody reads
+    (:meth:`Transaction.defer`): the acting player's presence and decision time, and the action log."""
+    if step.presence is not None:
+        seat_no, timeouts, away = step.presence
+        tx.defer(
+            "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
+            (timeouts, int(away), game_id, seat_no),
+        )
+    if step.member is not None:
+        tx.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, step.member[1]))
+    tx.defer(
+        "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, version + i, seat, text, now) for i, (seat, text) in enumerate(step.actions, 1)],
+        many=True,
+    )
+
+
 class GamesRepo(Repository):
     """The ``games``, ``seats`` and ``actions`` tables."""
 
@@ -209,15 +241,8 @@ class GamesRepo(Repository):
         this process's or has run out, so a process that lost a game cannot move in it any more."""
         member_user, member_seat = step.member or (None, None)
         tx = self._transaction()
-        # The check is the write: the snapshot is stored only over the version it was applied to.
         stored = tx.later(
-            "UPDATE games SET state = ?, version = version + ?, revision = revision + 1, status = ?, result = ?,"
-            " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?,"
-            " last_member = COALESCE(?, last_member)"
-            " WHERE id = ? AND version = ? AND status = 'active'"
-            " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?)"
-            " AND (? OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.seat = ?"
-            " AND s.user_id = ? AND s.resigned = 0)) RETURNING revision",
+            _STORE_STEP,
             (
                 dumps(step.state),
                 len(step.actions),
@@ -239,20 +264,7 @@ class GamesRepo(Repository):
             ),
             required=True,
         )
-        # The rest only writes, after the check (tx.defer).
-        if step.presence is not None:
-            seat_no, timeouts, away = step.presence
-            tx.defer(
-                "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
-                (timeouts, int(away), game_id, seat_no),
-            )
-        if step.member is not None:
-            tx.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, member_seat))
-        tx.defer(
-            "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, expected_version + i, seat, text, now) for i, (seat, text) in enumerate(step.actions, 1)],
-            many=True,
-        )
+        _defer_seats_and_log(tx, game_id, step, expected_version, now)
         return stored
 
     async def finish(self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float) -> bool:
