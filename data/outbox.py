@@ -14,10 +14,12 @@ nor loses them.
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from cachetools import LRUCache
 
 from data.engine import Database, Later, Row, Transaction
 from data.repository import Repository
@@ -105,19 +107,16 @@ class MarkerCache:
     SIZE = 4096
 
     def __init__(self) -> None:
-        self._values: OrderedDict[Key, str | None] = OrderedDict()
+        self._values: LRUCache[Key, str | None] = LRUCache(self.SIZE)
 
     def get(self, key: Key) -> tuple[bool, str | None]:
+        """Whether the marker is known here, and its value (``None`` is a value: no marker)."""
         if key in self._values:
-            self._values.move_to_end(key)
             return True, self._values[key]
         return False, None
 
     def put(self, key: Key, value: str | None) -> None:
         self._values[key] = value
-        self._values.move_to_end(key)
-        if len(self._values) > self.SIZE:
-            self._values.popitem(last=False)
 
     def commit(self, pending: dict[Key, str | None]) -> None:
         for key, value in pending.items():
