@@ -93,12 +93,12 @@ class Rows(Generic[R]):
         self._reads = tuple((name, c and c.read) for name, c in conversions.items())
         self._writes = {name: c and c.write for name, c in conversions.items()}
 
-    def read(self, row: Row, **derived: Any) -> R:
-        """The record a row holds, with its :func:`derived` fields given."""
+    def read(self, row: Row, **given: Any) -> R:
+        """The record a row holds, with its :func:`derived` fields ``given``."""
         for name, convert in self._reads:
             value = row[name]
-            derived[name] = value if convert is None else convert(value)
-        return self._record(**derived)
+            given[name] = value if convert is None else convert(value)
+        return self._record(**given)
 
     def values(self, record: R, names: Sequence[str]) -> tuple[Any, ...]:
         """What ``record``'s fields ``names`` are written as, in that order (a statement's arguments)."""
