@@ -20,7 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from data.engine import Database, Transaction, database_target, is_postgres, open_database
+from data.connect import open_database
+from data.engine import Database, Transaction, database_target, is_postgres
 from data.migrations import MIGRATIONS
 
 BATCH_ROWS = 500

@@ -1,4 +1,5 @@
-"""What :class:`data.store.Store` needs of a database engine, and the choice of engine from the setting.
+"""What :class:`data.store.Store` needs of a database engine: the transaction both engines' transactions
+extend, the database each engine is, and which engine the setting names (:mod:`data.connect` opens it).
 
 The store's SQL is written once, in the subset both engines accept: ``?`` placeholders, ``ON CONFLICT``
 upserts (never ``INSERT OR ...``), no ``rowid``. Migration scripts use SQLite's types (``INTEGER``,
@@ -7,15 +8,13 @@ upserts (never ``INSERT OR ...``), no ``rowid``. Migration scripts use SQLite's 
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 from urllib.parse import urlsplit
-
-import orjson
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:"
@@ -56,31 +55,34 @@ class Later:
         return self._rows
 
 
-class Transaction(Protocol):
+Deferred = tuple[str, Any, bool, Later | None]
+"""A write waiting for its transaction's next trip: ``(sql, args, many, later)``, where ``later`` takes the
+rows of a write read back after the commit (``None``: nobody reads its outcome)."""
+
+
+class Transaction(ABC):
     """Writes that commit together when the ``async with`` block ends (and roll back if it raises), and
-    reads that see them before they commit."""
+    reads that see them before they commit.
 
-    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None: ...
+    The base of both engines' transactions: the writes they hold back for the next statement
+    (:meth:`defer`, :meth:`later`) are kept here, and each engine runs them its own way before that
+    statement (on SQLite in the same trip to the connection's thread)."""
 
-    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]: ...
+    __slots__ = ("_deferred",)
 
-    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """Run one statement; the number of rows it changed."""
-        ...
+    def __init__(self) -> None:
+        self._deferred: list[Deferred] = []
 
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        """Run one statement once per row of arguments."""
-        ...
-
-    async def insert(self, sql: str, args: Sequence[Any]) -> int:
-        """Run one ``INSERT`` into a table with an ``id INTEGER PRIMARY KEY``; the new row's id."""
-        ...
+    def _take_deferred(self) -> list[Deferred]:
+        """The writes waiting for this trip, in order; none wait after it."""
+        deferred, self._deferred = self._deferred, []
+        return deferred
 
     def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
         """A write whose outcome nobody reads (with ``many``: once per row of ``args``), run before the
         transaction's next statement, or before it commits: on SQLite in the same trip to the connection's
         thread. It fails where it runs, and the transaction rolls back then as for any statement."""
-        ...
+        self._deferred.append((sql, args, many, None))
 
     def later(self, sql: str, args: Sequence[Any], *, required: bool = False) -> Later:
         """A write whose rows (``… RETURNING``) are read only once the transaction has committed. It runs
@@ -89,12 +91,34 @@ class Transaction(Protocol):
         ``required`` write that returns no row (a conditional ``UPDATE … WHERE version = ?`` that found the
         row changed) raises :class:`Conflict` where it runs, and the transaction rolls back: a check and
         its writes in one trip."""
-        ...
+        written = Later(required=required)
+        self._deferred.append((sql, args, False, written))
+        return written
 
+    @abstractmethod
+    async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        """The first row of a query, or ``None``."""
+
+    @abstractmethod
+    async def fetchall(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a query."""
+
+    @abstractmethod
+    async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of arguments."""
+
+    @abstractmethod
+    async def insert(self, sql: str, args: Sequence[Any]) -> int:
+        """Run one ``INSERT`` into a table with an ``id INTEGER PRIMARY KEY``; the new row's id."""
+
+    @abstractmethod
     async def after_bulk_copy(self, generated: Sequence[tuple[str, str]]) -> None:
         """After rows were inserted with their ids given (``(table, column)`` per generated id column):
         make the engine number new rows after the largest id there."""
-        ...
 
 
 class Database(Protocol):
@@ -161,96 +185,3 @@ def database_target(text: str) -> str:
     if not path:
         raise ValueError(f"{text!r} names no SQLite file")
     return path
-
-
-async def open_database(target: str | os.PathLike[str]) -> Database:
-    """Connect to ``postgresql://…`` through a pool, or open the SQLite file at ``target`` (or ``:memory:``)."""
-    if is_postgres(target):
-        # Imported here: an SQLite bot never loads asyncpg.
-        from data.postgres import PostgresDatabase
-
-        return await PostgresDatabase.open(str(target))
-    from data.sqlite import SqliteDatabase
-
-    return await SqliteDatabase.open(target)
-
-
-class Repository:
-    """Statements of one concern (games, lobbies, the outbox…), bound either to the database (each write
-    commits by itself) or to a transaction (everything commits together: :meth:`data.store.Store.transaction`)."""
-
-    __slots__ = ("_q",)
-
-    def __init__(self, queries: Database | Transaction) -> None:
-        self._q = queries
-
-    async def _write(self, sql: str, args: Sequence[Any] = ()) -> int:
-        """One write, in the transaction this repository is bound to or in one of its own (on SQLite the
-        statement and its commit go in one trip to the connection's thread, with the writes of their own
-        queued beside it: :meth:`SqliteDatabase.execute <data.sqlite.SqliteDatabase.execute>`); the rows
-        it changed."""
-        return await self._q.execute(sql, args)
-
-    def _bound(self) -> Transaction | None:
-        """The transaction this repository is bound to; ``None`` when it is bound to the database (each write
-        in a transaction of its own)."""
-        return None if hasattr(self._q, "transaction") else self._q  # type: ignore[return-value]
-
-    def _transaction(self) -> Transaction:
-        """The transaction this repository is bound to, for a write that goes with its commit."""
-        tx = self._bound()
-        if tx is None:
-            raise RuntimeError("this write goes with a transaction's commit: use it inside Store.transaction()")
-        return tx
-
-    async def _write_unread(self, sql: str, args: Sequence[Any] = ()) -> None:
-        """A write whose outcome nobody reads: in the transaction this repository is bound to, it goes with
-        the transaction's next trip (:meth:`Transaction.defer`); unbound, it is a write of its own."""
-        tx = self._bound()
-        if tx is None:
-            await self._write(sql, args)
-        else:
-            tx.defer(sql, args)
-
-    async def _write_returning(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        """One write whose row is read back (``… RETURNING``), in the transaction this repository is bound
-        to or in one of its own (on SQLite with the writes of their own queued beside it, in one trip); its
-        first row."""
-        bound = self._bound()
-        if bound is not None:
-            return await bound.fetchone(sql, args)
-        rows = await self._q.write_returning(sql, args)  # type: ignore[union-attr]  # bound to the database
-        return rows[0] if rows else None
-
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[Transaction]:
-        """The transaction writes go in: the one this repository is bound to, or a new one of their own."""
-        tx = self._bound()
-        if tx is not None:
-            yield tx
-            return
-        async with self._q.transaction() as tx:  # type: ignore[union-attr]  # bound to the database
-            yield tx
-
-
-def dumps(value: Any) -> str:
-    """JSON as the store writes it: compact, in UTF-8 as it is.
-
-    Written by orjson: in the scale bench's bursts an action writes 3.3 values of 6.8 KB on average (its
-    game's state, its board's outbox row with the whole view), 58 µs on the event loop against 199 with
-    ``json``. What orjson refuses (an integer beyond 64 bits) the standard library writes. (A float that is
-    not a number would be written as ``null``, where ``json`` wrote ``NaN``: no state or view holds one.)"""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # orjson.JSONEncodeError
-        return json.dumps(value, separators=(",", ":"))
-
-
-def loads(text: str | bytes) -> Any:
-    """A value the store wrote (by :func:`dumps`, or by ``json`` before it), read by orjson (an action reads
-    5.1 values of 4.0 KB: 60 µs against 84); what orjson refuses (``NaN``, an integer beyond 64 bits) by the
-    standard library."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)

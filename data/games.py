@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Later, Repository, Row, dumps, loads
+from data.engine import Later, Transaction
+from data.repository import Repository
+from data.rows import FLAG, JSON, MAYBE_JSON, Rows, column, derived, dumps
 
 
 @dataclass(slots=True)
@@ -25,10 +27,10 @@ class SeatRecord:
     name: str
     user_id: int | None = None
     """``None`` for an AI seat."""
-    resigned: bool = False
+    resigned: bool = column(FLAG, default=False)
     timeouts: int = 0
     """Decisions in a row that the turn clock made for this player."""
-    away: bool = False
+    away: bool = column(FLAG, default=False)
     """Timed out twice in a row: the AI plays for the member until they act again."""
     acted_at: float | None = None
     """When the member last made a decision of their own in this game."""
@@ -54,16 +56,17 @@ class GameRecord:
     """``active``, ``finished`` or ``abandoned``."""
     version: int
     seed: str
-    options: dict[str, Any]
-    state: dict[str, Any]
-    seats: list[SeatRecord]
+    options: dict[str, Any] = column(JSON)
+    state: dict[str, Any] = column(JSON)
+    seats: list[SeatRecord] = derived()
+    """From the ``seats`` table."""
     guild_id: int | None
     channel_id: int
     thread_id: int | None
     message_id: int | None
     host_id: int
     created_at: float
-    result: dict[str, Any] | None = None
+    result: dict[str, Any] | None = column(MAYBE_JSON, default=None)
     clock: int = 0
     """Seconds each decision may take before the AI makes it (0: no clock)."""
     ended_at: float | None = None
@@ -112,20 +115,43 @@ class Commit:
     presence: tuple[int, int, bool] | None = None
 
 
-_SEAT_COLUMNS = "seat, user_id, name, resigned, timeouts, away, acted_at, seated_at"
-_SEATS = f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat"
+_GAMES = Rows(GameRecord)
+_SEATS = Rows(SeatRecord)
+_SEATS_OF = (
+    "SELECT seat, user_id, name, resigned, timeouts, away, acted_at, seated_at FROM seats"
+    " WHERE game_id = ? ORDER BY seat"
+)
 
 
-def _seat(r: Row) -> SeatRecord:
-    return SeatRecord(
-        r["seat"],
-        r["name"],
-        r["user_id"],
-        bool(r["resigned"]),
-        r["timeouts"],
-        bool(r["away"]),
-        r["acted_at"],
-        r["seated_at"],
+_STORE_STEP = (
+    "UPDATE games SET state = ?, version = version + ?, revision = revision + 1, status = ?, result = ?,"
+    " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?,"
+    " last_member = COALESCE(?, last_member)"
+    " WHERE id = ? AND version = ? AND status = 'active'"
+    " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?)"
+    " AND (? OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.seat = ?"
+    " AND s.user_id = ? AND s.resigned = 0)) RETURNING revision"
+)
+"""A step's snapshot, stored by :meth:`GamesRepo.commit`. The check is the write: it is stored only over
+the version it was applied to, by a process that may move in the game, and (for a member's own decision)
+while the member holds their place."""
+
+
+def _defer_seats_and_log(tx: Transaction, game_id: int, step: Commit, version: int, now: float) -> None:
+    """The writes of a step stored over ``version`` that follow its check and that nobody reads
+    (:meth:`Transaction.defer`): the acting player's presence and decision time, and the action log."""
+    if step.presence is not None:
+        seat_no, timeouts, away = step.presence
+        tx.defer(
+            "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
+            (timeouts, int(away), game_id, seat_no),
+        )
+    if step.member is not None:
+        tx.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, step.member[1]))
+    tx.defer(
+        "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, version + i, seat, text, now) for i, (seat, text) in enumerate(step.actions, 1)],
+        many=True,
     )
 
 
@@ -183,32 +209,8 @@ class GamesRepo(Repository):
         row = await self._q.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
-        seats = [_seat(r) for r in await self._q.fetchall(_SEATS, (game_id,))]
-        return GameRecord(
-            id=row["id"],
-            kind=row["kind"],
-            status=row["status"],
-            version=row["version"],
-            seed=row["seed"],
-            options=loads(row["options"]),
-            state=loads(row["state"]),
-            seats=seats,
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            thread_id=row["thread_id"],
-            message_id=row["message_id"],
-            host_id=row["host_id"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            result=loads(row["result"]) if row["result"] else None,
-            clock=row["clock"],
-            ended_at=row["ended_at"],
-            revision=row["revision"],
-            runner=row["runner"],
-            runner_until=row["runner_until"],
-            last_member=row["last_member"],
-            ai_level=row["ai_level"],
-        )
+        seats = [_SEATS.read(r) for r in await self._q.fetchall(_SEATS_OF, (game_id,))]
+        return _GAMES.read(row, seats=seats)
 
     async def revision(self, game_id: int) -> int | None:
         """The game's revision in the database (``None``: no such game): one small read that tells a process
@@ -239,20 +241,13 @@ class GamesRepo(Repository):
         this process's or has run out, so a process that lost a game cannot move in it any more."""
         member_user, member_seat = step.member or (None, None)
         tx = self._transaction()
-        # The check is the write: the snapshot is stored only over the version it was applied to.
         stored = tx.later(
-            "UPDATE games SET state = ?, version = version + ?, revision = revision + 1, status = ?, result = ?,"
-            " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?,"
-            " last_member = COALESCE(?, last_member)"
-            " WHERE id = ? AND version = ? AND status = 'active'"
-            " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?)"
-            " AND (? OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.seat = ?"
-            " AND s.user_id = ? AND s.resigned = 0)) RETURNING revision",
+            _STORE_STEP,
             (
                 dumps(step.state),
                 len(step.actions),
                 step.status,
-                dumps(step.result) if step.result else None,
+                MAYBE_JSON.write(step.result),
                 now,
                 None if step.status == "active" else now,
                 runner,
@@ -269,20 +264,7 @@ class GamesRepo(Repository):
             ),
             required=True,
         )
-        # The rest only writes, after the check (tx.defer).
-        if step.presence is not None:
-            seat_no, timeouts, away = step.presence
-            tx.defer(
-                "UPDATE seats SET timeouts = ?, away = ? WHERE game_id = ? AND seat = ?",
-                (timeouts, int(away), game_id, seat_no),
-            )
-        if step.member is not None:
-            tx.defer("UPDATE seats SET acted_at = ? WHERE game_id = ? AND seat = ?", (now, game_id, member_seat))
-        tx.defer(
-            "INSERT INTO actions (game_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, expected_version + i, seat, text, now) for i, (seat, text) in enumerate(step.actions, 1)],
-            many=True,
-        )
+        _defer_seats_and_log(tx, game_id, step, expected_version, now)
         return stored
 
     async def finish(self, game_id: int, *, status: str, result: dict[str, Any] | None, now: float) -> bool:
@@ -290,7 +272,7 @@ class GamesRepo(Repository):
         changed = await self._write(
             "UPDATE games SET status = ?, result = ?, version = version + 1, revision = revision + 1,"
             " updated_at = ?, ended_at = ? WHERE id = ? AND status = 'active'",
-            (status, dumps(result) if result else None, now, now, game_id),
+            (status, MAYBE_JSON.write(result), now, now, game_id),
         )
         return changed == 1
 

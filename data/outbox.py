@@ -14,12 +14,16 @@ nor loses them.
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from data.engine import Database, Later, Repository, Row, Transaction, dumps, loads
+from cachetools import LRUCache
+
+from data.engine import Database, Later, Row, Transaction
+from data.repository import Repository
+from data.rows import JSON, Rows, column, derived, dumps
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +50,7 @@ class Entry:
     """Rows of one lane are delivered in order."""
     kind: str
     """What to do: the table service's vocabulary (post, edit, direct message…)."""
-    payload: dict[str, Any]
+    payload: dict[str, Any] = column(JSON)
     priority: int
     """Lower goes first between lanes."""
     game_id: int | None
@@ -56,30 +60,16 @@ class Entry:
     created_at: float
     status: str = "pending"
     """``pending``, ``done`` (Discord accepted it), ``failed`` (it could not be delivered) or ``dropped``."""
-    followed: bool = True
+    followed: bool = derived(default=True)
     """Whether a pending row of the same kind may wait behind it in its lane (as read by
     :meth:`OutboxRepo.due` or written by :meth:`OutboxRepo.write`; ``True`` where nobody looked:
     :meth:`OutboxRepo.later` tells)."""
-    head: bool | None = None
+    head: bool | None = derived(default=None)
     """Whether it is the next to deliver in its lane: the oldest pending row, waiting for no other (as read
     by :meth:`OutboxRepo.due` or written by :meth:`OutboxRepo.write`; ``None``: nobody looked)."""
 
 
-def _entry(row: Row, followed: bool = True, head: bool | None = None) -> Entry:
-    return Entry(
-        row["id"],
-        row["lane"],
-        row["kind"],
-        loads(row["payload"]),
-        row["priority"],
-        row["game_id"],
-        row["attempts"],
-        row["due_at"],
-        row["created_at"],
-        row["status"],
-        followed,
-        head,
-    )
+_ENTRIES = Rows(Entry)
 
 
 def _head(row: str) -> str:
@@ -117,19 +107,16 @@ class MarkerCache:
     SIZE = 4096
 
     def __init__(self) -> None:
-        self._values: OrderedDict[Key, str | None] = OrderedDict()
+        self._values: LRUCache[Key, str | None] = LRUCache(self.SIZE)
 
     def get(self, key: Key) -> tuple[bool, str | None]:
+        """Whether the marker is known here, and its value (``None`` is a value: no marker)."""
         if key in self._values:
-            self._values.move_to_end(key)
             return True, self._values[key]
         return False, None
 
     def put(self, key: Key, value: str | None) -> None:
         self._values[key] = value
-        self._values.move_to_end(key)
-        if len(self._values) > self.SIZE:
-            self._values.popitem(last=False)
 
     def commit(self, pending: dict[Key, str | None]) -> None:
         for key, value in pending.items():
@@ -252,7 +239,7 @@ class OutboxRepo(Repository):
         of its own are claimed in memory only)."""
         skipped = f" AND o.id NOT IN ({', '.join('?' * len(besides))})" if besides else ""
         return [
-            _entry(r, bool(r["followed"]), head=True)
+            _ENTRIES.read(r, followed=bool(r["followed"]), head=True)
             for r in await self._q.fetchall(
                 "SELECT o.*, EXISTS (SELECT 1 FROM outbox l WHERE l.lane = o.lane AND l.status = 'pending'"
                 " AND l.id > o.id AND l.kind = o.kind) AS followed"
@@ -275,7 +262,7 @@ class OutboxRepo(Repository):
 
     async def get(self, entry_id: int) -> Entry | None:
         row = await self._q.fetchone("SELECT * FROM outbox WHERE id = ?", (entry_id,))
-        return None if row is None else _entry(row)
+        return None if row is None else _ENTRIES.read(row)
 
     async def first(self, entry: Entry) -> bool:
         """Whether a row is the next to deliver in its lane (the oldest pending one, not waiting for another)."""
@@ -341,7 +328,7 @@ class OutboxRepo(Repository):
         if kind == entry.kind and not entry.followed:
             return []
         return [
-            _entry(r)
+            _ENTRIES.read(r)
             for r in await self._q.fetchall(
                 "SELECT * FROM outbox WHERE lane = ? AND kind = ? AND status = 'pending' AND id > ? ORDER BY id",
                 (entry.lane, kind, entry.id),
@@ -364,7 +351,7 @@ class OutboxRepo(Repository):
         elif lane is not None:
             where, args = "AND lane = ?", (lane,)
         return [
-            _entry(r)
+            _ENTRIES.read(r)
             for r in await self._q.fetchall(f"SELECT * FROM outbox WHERE status = 'pending' {where} ORDER BY id", args)
         ]
 
@@ -372,7 +359,7 @@ class OutboxRepo(Repository):
         """Rows closed with ``status`` (of one game) and their results, oldest first."""
         where, args = ("AND game_id = ?", (game_id,)) if game_id is not None else ("", ())
         return [
-            (_entry(r), r["result"])
+            (_ENTRIES.read(r), r["result"])
             for r in await self._q.fetchall(
                 f"SELECT * FROM outbox WHERE status = ? {where} ORDER BY id", (status, *args)
             )

@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncpg
 
-from data.engine import Later
+from data.engine import Transaction
 
 POOL_MIN_SIZE = 1
 POOL_MAX_SIZE = 10
@@ -49,33 +49,24 @@ def _changed(status: str) -> int:
     return int(status.rsplit(" ", 1)[1])
 
 
-class PostgresTransaction:
+class PostgresTransaction(Transaction):
     """Statements on one pooled connection inside a transaction."""
 
-    __slots__ = ("_conn", "_deferred")
+    __slots__ = ("_conn",)
 
     def __init__(self, conn: asyncpg.Connection) -> None:
+        super().__init__()
         self._conn = conn
-        self._deferred: list[tuple[str, Sequence[Any], bool, Later | None]] = []
 
     async def flush(self) -> None:
         """Run the deferred writes, in order (before any other statement, and before the commit)."""
-        while self._deferred:
-            sql, args, many, later = self._deferred.pop(0)
+        for sql, args, many, later in self._take_deferred():
             if later is not None:
                 later.fill(await self._conn.fetch(placeholders(sql), *args))
             elif many:
                 await self._conn.executemany(placeholders(sql), args)
             else:
                 await self._conn.execute(placeholders(sql), *args)
-
-    def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
-        self._deferred.append((sql, args, many, None))
-
-    def later(self, sql: str, args: Sequence[Any], *, required: bool = False) -> Later:
-        written = Later(required=required)
-        self._deferred.append((sql, args, False, written))
-        return written
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> asyncpg.Record | None:
         await self.flush()

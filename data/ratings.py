@@ -28,7 +28,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from data.engine import Repository, Row
+from data.engine import Row
+from data.repository import Repository
+from data.rows import Rows, derived
 
 MODEL = PlackettLuce()
 """openskill's defaults: μ = 25, σ = 25/3."""
@@ -85,16 +87,21 @@ class Standing:
 
     user_id: int
     """``AI_USER`` for the game's AI."""
-    name: str | None
+    name: str | None = derived()
     """Their latest display name at a table (``None`` when not asked for)."""
-    rating: Rating
+    rating: Rating = derived()
+    """From the columns ``mu`` and ``sigma``."""
     games: int
     wins: int
 
 
+_STANDINGS = Rows(Standing)
+
+
 def _standing(row: Row) -> Standing:
+    """A row of ``ratings``, with the latest name of its player in ``name`` (the AI is named here)."""
     name = "🤖 AI" if row["user_id"] == AI_USER else row["name"]
-    return Standing(row["user_id"], name, Rating(row["mu"], row["sigma"]), row["games"], row["wins"])
+    return _STANDINGS.read(row, name=name, rating=Rating(row["mu"], row["sigma"]))
 
 
 class RatingsRepo(Repository):

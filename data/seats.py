@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from data.engine import Repository
+from data.repository import Repository
 
 
 class SeatsRepo(Repository):

@@ -3,7 +3,7 @@ language, and a server's language for its games."""
 
 from __future__ import annotations
 
-from data.engine import Repository
+from data.repository import Repository
 
 
 class SettingsRepo(Repository):

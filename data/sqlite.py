@@ -13,7 +13,7 @@ from typing import Any
 
 import aiosqlite
 
-from data.engine import Later
+from data.engine import Deferred, Transaction
 
 log = logging.getLogger("data.sqlite")
 
@@ -30,12 +30,9 @@ def _run(conn: sqlite3.Connection, sql: str, args: Any, *, many: bool = False) -
         cursor.close()
 
 
-Deferred = list[tuple[str, Any, bool, Later | None]]
-"""Writes waiting for a transaction's next trip to the connection's thread: ``(sql, args, many, later)``,
-where ``later`` takes the rows of a write read back after the commit."""
-
-
-def _after(conn: sqlite3.Connection, deferred: Deferred, then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def _after(
+    conn: sqlite3.Connection, deferred: Sequence[Deferred], then: Callable[..., Any], *args: Any, **kwargs: Any
+) -> Any:
     """On the connection's thread: the deferred writes, then ``then(conn, *args, **kwargs)``."""
     for sql, params, many, later in deferred:
         if later is None:
@@ -96,22 +93,21 @@ CHECKPOINT_EVERY = 64
 (:meth:`SqliteDatabase.transaction`)."""
 
 
-class SqliteTransaction:
+class SqliteTransaction(Transaction):
     """Statements on the connection (writes only while its write lock is held)."""
 
-    __slots__ = ("_conn", "_deferred")
+    __slots__ = ("_conn",)
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
+        super().__init__()
         self._conn = conn
-        self._deferred: Deferred = []
 
     # Each statement is one call on the connection's thread (a read is :func:`_rows`, a write is :func:`_run`,
     # not a cursor's execute, fetch and close), with the writes deferred before it: every hop to that thread
     # and back waits for the event loop, and no cursor may outlive its call there (:func:`_run`).
 
     async def _hop(self, then: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        deferred, self._deferred = self._deferred, []
-        return await _on_thread(self._conn, _after, deferred, then, *args, **kwargs)
+        return await _on_thread(self._conn, _after, self._take_deferred(), then, *args, **kwargs)
 
     async def fetchone(self, sql: str, args: Sequence[Any] = ()) -> aiosqlite.Row | None:
         return next(iter(await self._hop(_rows, sql, args)), None)
@@ -130,14 +126,6 @@ class SqliteTransaction:
         _, row_id = await self._call(sql, args)
         assert row_id is not None
         return row_id
-
-    def defer(self, sql: str, args: Sequence[Any], *, many: bool = False) -> None:
-        self._deferred.append((sql, args, many, None))
-
-    def later(self, sql: str, args: Sequence[Any], *, required: bool = False) -> Later:
-        written = Later(required=required)
-        self._deferred.append((sql, args, False, written))
-        return written
 
     async def commit(self) -> None:
         """The deferred writes and the commit, in one trip."""

@@ -20,7 +20,8 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from data.engine import Database, Transaction, open_database
+from data.connect import open_database
+from data.engine import Database, Transaction
 from data.games import GameRecord, GamesRepo, SeatRecord
 from data.lobbies import LobbiesRepo, LobbyRecord
 from data.migrations import MIGRATIONS

@@ -15,6 +15,7 @@ from typing import Any
 
 from games.core import JSON, Action, Game, Player
 from games.registry import GameSpec
+from games.search import player_for
 from games.simulate import play_game
 
 
@@ -67,7 +68,7 @@ def arena(
     decisions that had more than one legal action. ``progress``, if given, is told after every game how many
     have been played and each level's wins so far."""
     times: dict[str, list[float]] = {level: [] for level in levels}
-    ais = {level: _Timed(spec.player_for(level, think_ms), times[level]) for level in levels}
+    ais = {level: _Timed(player_for(spec, level, think_ms), times[level]) for level in levels}
     wins = dict.fromkeys(levels, 0.0)
     draws = 0
     for i in range(games):

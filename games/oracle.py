@@ -41,26 +41,18 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.core import JSON, Action, Game, clone
 from games.i18n import unread
 from games.options import game_options
+from games.registry import GAMES
 from games.search import THINK_MS, candidates, decide, determinize, playout
 from games.simulate import self_play
-
-if TYPE_CHECKING:
-    from games.registry import GameSpec
 
 PLAYOUTS = 150
 """Worlds each candidate of a position is played to the end in (the same for every candidate). With the
 default 8 games, a 4-player Pirates Card Game oracle is about 250 positions: 12 minutes on 2 cores."""
-
-
-def _spec(kind: str) -> GameSpec:
-    from games.registry import spec  # the registry imports the search: imported when called
-
-    return spec(kind)
 
 
 def positions(
@@ -68,7 +60,7 @@ def positions(
 ) -> Iterator[tuple[JSON, int]]:
     """About ``share`` of the decisions with more than one candidate in ``games`` seeded games of the normal
     AI against itself (seeds ``seed-0`` …), each as a copy of the state and the seat to decide."""
-    spec = _spec(kind)
+    spec = GAMES[kind]
     pick = random.Random(f"{seed}/positions")
     for number in range(games):
         for state in self_play(spec.game, spec.player, players, f"{seed}-{number}", options):
@@ -86,7 +78,7 @@ def world(game: Game, state: JSON, seat: int, rng: random.Random, worlds: str) -
     (``worlds="true"``), or one sampled from what ``seat`` may know, as the search samples them
     (``"sampled"``)."""
     if worlds == "sampled":
-        return determinize(game, state, seat, rng, _spec(game.kind).player)
+        return determinize(game, state, seat, rng, GAMES[game.kind].player)
     played = clone(state)
     played["seed"] = f"oracle-{rng.getrandbits(64):x}"
     return played
@@ -96,7 +88,7 @@ def world(game: Game, state: JSON, seat: int, rng: random.Random, worlds: str) -
 def values(kind: str, state: JSON, seat: int, playouts: int, seed: str, worlds: str = "true") -> dict[str, Any]:
     """One position of the oracle: each candidate's mean share of the victory over ``playouts`` worlds
     (:func:`world`) played to the end (the same worlds and the same luck for every candidate)."""
-    spec = _spec(kind)
+    spec = GAMES[kind]
     game, policy = spec.game, spec.player
     rng = random.Random(seed)
     moves = candidates(game, determinize(game, state, seat, rng), seat, policy, rng)
@@ -152,7 +144,7 @@ def build(
         "share": share,
         "playouts": playouts,
         "worlds": worlds,
-        "options": _spec(kind).game.resolve_options(options or {}),
+        "options": GAMES[kind].game.resolve_options(options or {}),
         "positions": measured,
     }
 
@@ -247,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "build":
         try:
-            options = game_options(_spec(args.kind).game, args.option)
+            options = game_options(GAMES[args.kind].game, args.option)
         except ValueError as exc:
             parser.error(str(exc))
 

@@ -21,13 +21,12 @@ from games.i18n import L
 from games.pirates import Pirates, PiratesAI
 from games.piratz import Piratz, PiratzAI
 from games.searats import SeaRats, SeaRatsAI
-from games.search import THINK_MS, HardPlayer
 from games.sewerpirats import SewerPirats, SewerPiratsAI
 from games.sewerrat import SewerRat, SewerRatAI
 
 LEVELS = ("normal", "hard")
 """The AI levels of every game: ``normal``, its heuristic AI (:attr:`GameSpec.player`), and ``hard``, the
-search over it (:mod:`games.search`)."""
+search over it (:mod:`games.search`, which builds on this registry: :func:`games.search.player_for`)."""
 
 
 Renderer = Callable[[Mapping[str, Any], Sequence[str], str], bytes]
@@ -71,14 +70,6 @@ class GameSpec:
         object.__setattr__(self, "player", self.ai())
         if not self.members:
             object.__setattr__(self, "members", self.game.max_players)
-
-    def player_for(self, level: str, think_ms: int = THINK_MS, iterations: int | None = None) -> Player:
-        """The AI of ``level`` (one of :data:`LEVELS`): the normal AI, or a hard AI searching for
-        ``think_ms`` per decision (or ``iterations`` playouts). In-process; a process pool calls
-        :func:`games.search.decide` instead."""
-        if level not in LEVELS:
-            raise ValueError(f"unknown AI level {level!r}; the levels are {', '.join(LEVELS)}")
-        return self.player if level == "normal" else HardPlayer(self.player, think_ms, iterations)
 
     @property
     def challenge(self) -> str:

@@ -32,7 +32,11 @@ playouts, a deeper tree is never visited often enough to learn anything):
   finalist), so with too small a budget the hard AI plays like the normal one rather than at random.
 
 :func:`decide` is a plain top-level function over JSON, for a process pool; :class:`HardPlayer` is the
-same search as a :class:`~games.core.Player`, for arenas and tests.
+same search as a :class:`~games.core.Player`, for arenas and tests (:func:`player_for` gives a game's AI of
+either level).
+
+The search is built over any registered game's normal AI, so it sits above the registry
+(:mod:`games.registry`), which names each game's AI and knows nothing of this module.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from typing import ClassVar
 
 from games.core import JSON, Action, Game, Player, clone
 from games.i18n import unread
+from games.registry import GAMES, LEVELS, GameSpec
 from games.simulate import next_actor
 
 THINK_MS = 1000
@@ -252,16 +257,23 @@ def decide(
     """The hard AI's action for ``seat`` in a game of ``kind``, as action text: a plain top-level function
     of JSON values, so a :class:`concurrent.futures.ProcessPoolExecutor` can run it. ``seed`` makes the
     search's sampling reproducible (with ``iterations``, the decision itself)."""
-    from games.registry import spec  # the registry hands out hard players: imported when called
-
-    policy = spec(kind)
+    hosted = GAMES[kind]
     return search(
-        policy.game,
+        hosted.game,
         state,
         seat,
-        policy.player,
+        hosted.player,
         random.Random(seed),
         think_ms=think_ms,
         iterations=iterations,
         pause=pause,
     ).encode()
+
+
+def player_for(spec: GameSpec, level: str, think_ms: int = THINK_MS, iterations: int | None = None) -> Player:
+    """A game's AI of ``level`` (one of :data:`games.registry.LEVELS`): its normal AI, or a hard AI searching
+    for ``think_ms`` per decision (or ``iterations`` playouts). In-process; a process pool calls
+    :func:`decide` instead."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r}; the levels are {', '.join(LEVELS)}")
+    return spec.player if level == "normal" else HardPlayer(spec.player, think_ms, iterations)

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 import data.copy as copy_module
+from data.connect import open_database
 from data.copy import CopyError, copy_database, describe, schema_tables, source_target
-from data.engine import Database, database_target, is_postgres, open_database
+from data.engine import Database, database_target, is_postgres
 from data.migrations import MIGRATIONS
 from data.ratings import GLOBAL
 from data.store import LobbyRecord, Store

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from data.outbox import Owed
+from data.outbox import MarkerCache, Owed
 from data.store import SeatRecord, Store
 
 
@@ -262,6 +262,23 @@ async def test_markers_read_in_a_transaction_that_rolls_back_are_never_remembere
         assert await db.outbox.marker(game, 0, "hand") is None
         await db.outbox.set_marker(game, 0, "turn", "2")
     assert await store.outbox.marker(game, 0, "hand") is None and await store.outbox.marker(game, 0, "turn") == "2"
+
+
+def test_the_marker_cache_keeps_the_markers_used_most_recently(monkeypatch):
+    monkeypatch.setattr(MarkerCache, "SIZE", 3)
+    cache = MarkerCache()
+    for seat in range(3):
+        cache.put((1, seat, "hand"), f"v{seat}")
+    assert cache.get((1, 0, "hand")) == (True, "v0")  # used: now the most recent
+    cache.put((1, 3, "hand"), None)  # a marker known to be missing is kept too
+    assert [cache.get((1, seat, "hand")) for seat in range(4)] == [
+        (True, "v0"),
+        (False, None),
+        (True, "v2"),
+        (True, None),
+    ]
+    cache.commit({(1, 0, "*"): None})  # a seat forgotten: every kind of it
+    assert cache.get((1, 0, "hand")) == (False, None) and cache.get((1, 2, "hand")) == (True, "v2")
 
 
 async def test_a_change_and_what_it_owes_commit_or_roll_back_together(store):

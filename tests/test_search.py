@@ -16,7 +16,7 @@ from games import search as search_module
 from games.core import JSON, Action, Game, Player, clone
 from games.i18n import unread
 from games.registry import GAMES, LEVELS
-from games.search import HardPlayer, decide, determinize, playout, reward, search
+from games.search import HardPlayer, decide, determinize, player_for, playout, reward, search
 from games.simulate import next_actor, self_play
 
 KINDS = list(GAMES)
@@ -180,11 +180,11 @@ def test_decide_runs_in_a_process_pool() -> None:
 def test_every_game_has_a_player_for_each_level() -> None:
     assert LEVELS == ("normal", "hard")
     for spec in GAMES.values():
-        assert spec.player_for("normal") is spec.player
-        hard = spec.player_for("hard", think_ms=300)
+        assert player_for(spec, "normal") is spec.player
+        hard = player_for(spec, "hard", think_ms=300)
         assert isinstance(hard, HardPlayer) and hard.policy is spec.player and hard.think_ms == 300
     with pytest.raises(ValueError, match="normal, hard"):
-        GAMES["piratz"].player_for("expert")
+        player_for(GAMES["piratz"], "expert")
 
 
 class Counting(Player):

@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 import data.store as store_module
-from data.engine import Conflict, dumps, is_postgres, loads
+from data.engine import Conflict, is_postgres
 from data.games import Commit
 from data.migrations import MIGRATIONS
 from data.outbox import Owed
 from data.postgres import placeholders, schema_script
+from data.rows import dumps, loads
 from data.store import LobbyRecord, SeatRecord, Store
 from tests.support import sqlite_trips
 

@@ -41,6 +41,17 @@ WRECK = {
 DISCARD_DOWN = T("Discard down to your limit")
 FIGHT = T("Fight")
 PLUNDER = T("Plunder")
+SPOILS = {"crew": T("A random crew card"), "mission": T("A random unfinished mission"), "none": T("Nothing")}
+"""What a victor may plunder besides a cargo card."""
+FIXED = {
+    "done": (T("Done taking cargo"),),
+    "stay": (T("Stay at sea"),),
+    "hail": (T("Hail the friendly ship"), T("Draw a card into your hand")),
+    "sail": (T("Sail on"),),
+    "flee": (T("Flee"),),
+    "yield": (T("Strike your colours"), T("Be boarded: lose a random crew card and your heaviest cargo")),
+}
+"""The label paths of the decisions that depend on nothing but their verb."""
 
 
 def _card(code: str) -> str:
@@ -69,13 +80,15 @@ def _fire(player: JSON, code: str) -> str:
 
 
 def describe(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
-    pending = state["pending"]
-    player = state["players"][seat]
-    verb, args = action.verb, action.args
-    if pending is None and state["duel"] is None:
+    """The label path of a legal ``action`` of ``seat``: a turn's main action, or the decision pending."""
+    if state["pending"] is None and state["duel"] is None:
         return _main(state, seat, action)
-    if verb == "play":
-        return (T("Choose your combat card"), _fire(player, args[0]))
+    if action.verb in FIXED:
+        return FIXED[action.verb]
+    pending, player = state["pending"], state["players"][seat]
+    verb, args = action.verb, action.args
+    if verb in ("play", "fire"):
+        return (T("Choose your combat card") if verb == "play" else T("Fire"), _fire(player, args[0]))
     if verb == "keep":
         f = BY_CODE[args[0]]
         return (T("Keep a mission"), T("{card} {kind}: {text}", card=f.label, kind=f.mission_name, text=f.mission_text))
@@ -87,15 +100,9 @@ def describe(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "take":
         f = BY_CODE[args[0]]
         return (T("Take from the discard pile"), NATION_GOOD[f.suit or "h"], _cargo(args[0]))
-    if verb == "done":
-        return (T("Done taking cargo"),)
     if verb == "dock":
         dock = T("Dock at {town}", town=face(state["encounter"]["cards"][0]).town)
-        if not args:
-            return (dock,)
-        return (dock, T("{card} deserts", card=_card(args[0])))
-    if verb == "stay":
-        return (T("Stay at sea"),)
+        return (dock, T("{card} deserts", card=_card(args[0]))) if args else (dock,)
     if verb == "cove":
         return (T("Pirate Cove"), COVE[args[0]])
     if verb == "swap":
@@ -106,35 +113,24 @@ def describe(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         if pending is not None and pending["kind"] == "trim":
             return (DISCARD_DOWN, T("Cargo: {card}", card=_cargo(args[0])))
         return (T("Dump cargo"), _cargo(args[0]))
-    if verb == "hail":
-        return (T("Hail the friendly ship"), T("Draw a card into your hand"))
-    if verb == "sail":
-        return (T("Sail on"),)
     if verb == "fight":
-        if not args:
-            f = face(state["encounter"]["cards"][0])
-            return (FIGHT, T("The {ship} ({card})", ship=f.nation_ship, card=f.label))
-        rival = int(args[0])
-        ship = SHIP_OF[face(state["players"][rival]["ship"]).suit]
-        return (FIGHT, T("{seat}'s {ship} instead", seat=p(rival), ship=ship))
-    if verb == "fire":
-        return (T("Fire"), _fire(player, args[0]))
-    if verb == "flee":
-        return (T("Flee"),)
-    if verb == "yield":
-        return (T("Strike your colours"), T("Be boarded: lose a random crew card and your heaviest cargo"))
+        return _fight(state, args)
     if verb == "plunder":
         return (T("Keep the wreck"), WRECK[args[0]])
     if verb == "spoils":
         what = args[0]
-        if what == "crew":
-            return (PLUNDER, T("A random crew card"))
-        if what == "mission":
-            return (PLUNDER, T("A random unfinished mission"))
-        if what == "none":
-            return (PLUNDER, T("Nothing"))
-        return (PLUNDER, T("Cargo {card}", card=_cargo(what)))
+        return (PLUNDER, SPOILS[what] if what in SPOILS else T("Cargo {card}", card=_cargo(what)))
     raise ValueError(action)
+
+
+def _fight(state: JSON, args: tuple[str, ...]) -> tuple[str, ...]:
+    """Fight the ship met, or (``fight <seat>``) a rival's ship met at sea instead."""
+    if not args:
+        f = face(state["encounter"]["cards"][0])
+        return (FIGHT, T("The {ship} ({card})", ship=f.nation_ship, card=f.label))
+    rival = int(args[0])
+    ship = SHIP_OF[face(state["players"][rival]["ship"]).suit]
+    return (FIGHT, T("{seat}'s {ship} instead", seat=p(rival), ship=ship))
 
 
 def _main(state: JSON, seat: int, action: Action) -> tuple[str, ...]:

@@ -298,35 +298,14 @@ def pending_actions(state: JSON, seat: int) -> list[Action]:
 
 
 def play_pending(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
-    pending = state["pending"]
-    player = state["players"][seat]
-    kind = pending["kind"]
+    """Play ``seat``'s answer to the decision pending after its action (or a combat's next step)."""
+    kind = state["pending"]["kind"]
     if kind == "keep":
-        kept = take(pending["cards"], action.args[0])
-        player["missions"].append(kept)
-        discard(state, pending["cards"])
-        events.append(
-            Event(
-                T("{seat} keeps one mission and discards {cards}.", seat=p(seat), cards=names(pending["cards"])),
-                data={"reveal": [name(c) for c in pending["cards"]]},
-            )
-        )
-        events.append(Event(_new_mission(kept), seat))
-        end_action(state, events)
+        _keep(state, seat, action.args[0], events)
     elif kind == "trade":
         _trade(state, seat, action, rng, events)
     elif kind == "salvage":
-        if action.verb == "done":
-            events.append(Event(T("{seat} is done taking cargo from the discard pile.", seat=p(seat))))
-            end_action(state, events)
-            return
-        card = take(state["discard"], action.args[0])
-        player["holds"].append(card)
-        events.append(
-            Event(T("{seat} takes {card} from the discard pile into the holds.", seat=p(seat), card=label(card)))
-        )
-        if len(player["holds"]) >= limit(player):
-            end_action(state, events)
+        _salvage(state, seat, action, events)
     elif kind == "dock":
         _dock(state, seat, action, events)
     elif kind == "cove":
@@ -334,32 +313,78 @@ def play_pending(state: JSON, seat: int, action: Action, rng: random.Random, eve
     elif kind == "swap":
         _swap(state, seat, action.args[0], events)
     elif kind == "trim":
-        pile = player["hand"] if action.verb == "drop" else player["holds"]
-        card = take(pile, action.args[0])
-        discard(state, [card])
-        if action.verb == "drop":
-            trimmed = T("{seat} discards {card} (crew card) down to the limit.", seat=p(seat), card=label(card))
-        else:
-            trimmed = T("{seat} discards {card} (cargo) down to the limit.", seat=p(seat), card=label(card))
-        events.append(Event(trimmed))
-        end_action(state, events, hand_limit=pending["hand"])
+        _trim(state, seat, action, events)
     elif kind == "friend":
-        if action.verb == "hail":
-            draw_to_hand(state, seat, 1, rng, events, "hail")
-        else:
-            events.append(Event(T("{seat} sails on.", seat=p(seat))))
-        discard(state, state["encounter"]["cards"])
-        end_action(state, events)
+        _friend(state, seat, action, rng, events)
     elif kind == "encounter":
-        cards = state["encounter"]["cards"]
-        if action.args:
-            discard(state, cards)
-            state["encounter"] = None
-            duel.start(state, seat, int(action.args[0]), events)
-        else:
-            combat.start(state, seat, "ship", cards, events)
+        _encounter(state, seat, action, events)
     else:
         combat.play(state, seat, action, rng, events)
+
+
+def _keep(state: JSON, seat: int, code: str, events: list[Event]) -> None:
+    """The magistrate's missions: ``seat`` keeps one and discards the others."""
+    pending = state["pending"]
+    kept = take(pending["cards"], code)
+    state["players"][seat]["missions"].append(kept)
+    discard(state, pending["cards"])
+    events.append(
+        Event(
+            T("{seat} keeps one mission and discards {cards}.", seat=p(seat), cards=names(pending["cards"])),
+            data={"reveal": [name(c) for c in pending["cards"]]},
+        )
+    )
+    events.append(Event(_new_mission(kept), seat))
+    end_action(state, events)
+
+
+def _salvage(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
+    """Cargo taken from the discard pile into the holds, one card at a time, until ``done`` or full."""
+    if action.verb == "done":
+        events.append(Event(T("{seat} is done taking cargo from the discard pile.", seat=p(seat))))
+        end_action(state, events)
+        return
+    player = state["players"][seat]
+    card = take(state["discard"], action.args[0])
+    player["holds"].append(card)
+    events.append(Event(T("{seat} takes {card} from the discard pile into the holds.", seat=p(seat), card=label(card))))
+    if len(player["holds"]) >= limit(player):
+        end_action(state, events)
+
+
+def _trim(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
+    """A crew card (``drop``) or a cargo card (``dump``) discarded down to the limits."""
+    player = state["players"][seat]
+    pile = player["hand"] if action.verb == "drop" else player["holds"]
+    card = take(pile, action.args[0])
+    discard(state, [card])
+    if action.verb == "drop":
+        trimmed = T("{seat} discards {card} (crew card) down to the limit.", seat=p(seat), card=label(card))
+    else:
+        trimmed = T("{seat} discards {card} (cargo) down to the limit.", seat=p(seat), card=label(card))
+    events.append(Event(trimmed))
+    end_action(state, events, hand_limit=state["pending"]["hand"])
+
+
+def _friend(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    """A friendly ship met at sea: ``hail`` it for a card, or sail on."""
+    if action.verb == "hail":
+        draw_to_hand(state, seat, 1, rng, events, "hail")
+    else:
+        events.append(Event(T("{seat} sails on.", seat=p(seat))))
+    discard(state, state["encounter"]["cards"])
+    end_action(state, events)
+
+
+def _encounter(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
+    """A ship met at sea: fight it, or (``fight <seat>``) duel a rival met there instead."""
+    cards = state["encounter"]["cards"]
+    if action.args:
+        discard(state, cards)
+        state["encounter"] = None
+        duel.start(state, seat, int(action.args[0]), events)
+    else:
+        combat.start(state, seat, "ship", cards, events)
 
 
 def _trade(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:

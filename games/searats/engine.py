@@ -253,7 +253,7 @@ class SeaRats(Game):
         return strength.get(player, 0.0) / total if total else 0.0
 
     def view(self, state: JSON, seat: int | None) -> JSON:
-        return build_view(self, state, seat)
+        return build_view(state, seat, self.to_act(state), self.outcome(state))
 
     def summary(self, view: JSON) -> str:
         return summary_line(view)

@@ -39,39 +39,36 @@ def _cargo_path(first: str, args: tuple[str, ...], chest_level: bool) -> tuple[s
     return (*path, balls_text(b), last)
 
 
+FIXED = {
+    "roll": (T("Roll the die"),),
+    "wind": (T("Stronger Wind: turn in the Treasure, roll 2 dice"),),
+    "haven": (T("Make port (Safe Haven)"),),
+    "skip": (T("Do not make port"),),
+    "booty": (T("More Booty: turn in the Treasure for another die"),),
+    "end": (T("End the turn"),),
+    "hold": (T("Hold fire"),),
+    "sink": (T("Sink it"),),
+    "abandon": (T("Abandon the trade"),),
+    "accept": (T("Accept"),),
+    "decline": (T("Decline"),),
+}
+"""The label paths of the actions that depend on nothing but their verb."""
+
+
 def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     """The label path of a legal ``action`` of ``seat``."""
     verb, args = action.verb, action.args
-    phase = state["phase"]
-    if verb == "roll":
-        return (T("Roll the die"),)
-    if verb == "wind":
-        return (T("Stronger Wind: turn in the Treasure, roll 2 dice"),)
+    if verb in FIXED:
+        return FIXED[verb]
     if verb in ("sail", "anchor"):
-        if phase == "flee":
-            return _sail_path(state, seat, action, T("Flee"))
-        charted = len(args) >= 2 and args[-2] == "chart"
-        if charted:
-            first = T("Chart port {port}, then sail", port=args[-1])
-            action = Action(verb, args[:-2])
-        else:
-            first = T("Sail, keep course") if _can_chart(state) else T("Sail")
-        return _sail_path(state, seat, action, first)
-    if verb == "haven":
-        return (T("Make port (Safe Haven)"),)
-    if verb == "skip":
-        return (T("Do not make port"),)
+        return _sail_or_flee(state, seat, action)
     if verb == "stock":
         b = int(args[0])
         return (T("Stock up"), goods(b, port_take(state) - b) if port_take(state) else T("Nothing: the hold is full"))
-    if verb == "booty":
-        return (T("More Booty: turn in the Treasure for another die"),)
     if verb in ("aim", "trade"):
         target = SHIPS.index(args[0])
         distance = _distance(state, seat, target)
         return (T("Attack") if verb == "aim" else T("Trade"), _ship(target, distance))
-    if verb == "end":
-        return (T("End the turn"),)
     if verb in ("offer", "demand"):
         if args == ("chest",):
             if verb == "offer":
@@ -82,28 +79,29 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "brace":
         return (T("Stop bargaining"),) if state["battle"]["offers"][1] else (T("No bribe"),)
     if verb == "fire":
-        battle = state["battle"]
         n = int(args[0])
-        if phase == "counter":
+        if state["phase"] == "counter":
             return (T("Fire back"), balls_text(n))
-        return (T("Fire at {ship}", ship=ship_name(battle["def"])), balls_text(n))
-    if verb == "hold":
-        return (T("Hold fire"),)
-    if verb == "sink":
-        return (T("Sink it"),)
+        return (T("Fire at {ship}", ship=ship_name(state["battle"]["def"])), balls_text(n))
     if verb == "capture":
         return _capture_path(state, int(args[0]), int(args[1]), len(args) == 3)
     if verb in ("give", "ask"):
         holder = state["offer"]["from"] if verb == "give" else state["offer"]["to"]
         first = T("Give") if verb == "give" else T("Ask in return")
         return _cargo_path(first, args, state["treasure"] == holder)
-    if verb == "abandon":
-        return (T("Abandon the trade"),)
-    if verb == "accept":
-        return (T("Accept"),)
-    if verb == "decline":
-        return (T("Decline"),)
     return (verb.title(),)  # no legal action comes here: every verb above has its label
+
+
+def _sail_or_flee(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
+    """A sail (or ``anchor``) of the turn, charting a port first or keeping the course, or a flight."""
+    if state["phase"] == "flee":
+        return _sail_path(state, seat, action, T("Flee"))
+    args = action.args
+    if len(args) >= 2 and args[-2] == "chart":
+        first = T("Chart port {port}, then sail", port=args[-1])
+        return _sail_path(state, seat, Action(action.verb, args[:-2]), first)
+    first = T("Sail, keep course") if _can_chart(state) else T("Sail")
+    return _sail_path(state, seat, action, first)
 
 
 def _can_chart(state: JSON) -> bool:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from games.core import JSON
+from games.core import JSON, Outcome
 from games.i18n import T
 from games.searats.board import aim_targets, sail_targets
 from games.searats.components import ROUNDS, SHIPS, balls_text, ship_name, supplies_text, who
 from games.searats.geometry import PORTS, X, coords, distance, name
-
-if TYPE_CHECKING:
-    from games.searats.engine import SeaRats
 
 WAITING = {
     "start": T("to roll"),
@@ -60,12 +55,12 @@ def _reach(state: JSON) -> tuple[int | None, list[list[int]]]:
     return seat, [list(coords(at)) for at in dots]
 
 
-def build_view(game: SeaRats, state: JSON, seat: int | None) -> JSON:
-    """The whole public position, plus ``viewer`` (Sea Rats! hides nothing)."""
+def build_view(state: JSON, seat: int | None, to_act: tuple[int, ...], outcome: Outcome | None) -> JSON:
+    """The whole public position, plus ``viewer`` (Sea Rats! hides nothing). Who is ``to_act`` and the
+    ``outcome`` are the engine's to say: it gives them, so that this module needs nothing of it."""
     phase = state["phase"]
     mover, reach = _reach(state)
     battle = state["battle"]
-    outcome = game.outcome(state)
     targets: list[JSON] = []
     if phase == "act":
         targets = [{"ship": s, "dist": d} for s, d in aim_targets(state)]
@@ -78,7 +73,7 @@ def build_view(game: SeaRats, state: JSON, seat: int | None) -> JSON:
         "rounds": ROUNDS,
         "phase": phase,
         "turn": state["turn"],
-        "to_act": list(game.to_act(state)),
+        "to_act": list(to_act),
         "waiting": WAITING.get(phase, ""),
         "ships": [_ship(state, s) for s in range(state["seats"])],
         "ports": [{"number": n, "at": list(coords(at))} for n, at in PORTS.items()],

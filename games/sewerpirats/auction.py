@@ -58,39 +58,10 @@ def play_auction(state: JSON, seat: int, action: Action, rng: StepRng, events: l
     """Apply ``hire``, ``bid``, ``pass`` or (paying) ``discard``; IllegalAction changes nothing."""
     a = state["auction"]
     kind, verb, args = a["kind"], action.verb, action.args
-    held = len(state["players"][seat]["hand"])
     if kind == "hire":
         if verb != "hire" or len(args) != 1 or not args[0].isdigit():
             raise IllegalAction(T("Pick a figure at the bar by its stool number, e.g. `hire 0`."))
-        lot = int(args[0])
-        if lot >= len(a["bar"]):
-            raise IllegalAction(T("The bar has stools 0 to {last}.", last=len(a["bar"]) - 1))
-        if lot > held:
-            raise IllegalAction(
-                N(
-                    "That figure's minimum bid is {n} card and you hold only {held}.",
-                    "That figure's minimum bid is {n} cards and you hold only {held}.",
-                    lot,
-                    held=held,
-                )
-            )
-        a["lot"] = lot
-        a["kind"] = "open"
-        log(
-            state,
-            events,
-            T(
-                "{seat} auctions the {figure} on stool {stool}.",
-                seat=seat_ref(seat),
-                figure=TRIBE[a["bar"][lot]["tribe"]],
-                stool=lot + 1,
-            ),
-        )
-        if lot:
-            card = draw_card(state, rng)
-            if card is not None:
-                a["bar"][0]["under"].append(card)
-                log(state, events, T("A card goes face down under the front figure of the bar."))
+        _hire(state, seat, int(args[0]), rng, events)
     elif kind == "pay":
         if verb != "discard" or len(args) != 1 or args[0] not in SHIP_INDEX:
             raise IllegalAction(T("Pay your bid one card at a time: `discard cat`, `bird` or `fish`."))
@@ -103,28 +74,66 @@ def play_auction(state: JSON, seat: int, action: Action, rng: StepRng, events: l
         log(state, events, T("{seat} passes.", seat=seat_ref(seat)))
         _next_bidder(state, seat, events)
     elif verb == "bid" and len(args) == 1 and args[0].isdigit():
-        bid = int(args[0])
-        floor = a["lot"] if kind == "open" else a["bid"] + 1
-        if bid < floor:
-            least = cards(floor)
-            raise IllegalAction(
-                T("Bid at least {cards}, or pass.", cards=least)
-                if kind == "raise"
-                else T("Bid at least {cards}.", cards=least)
-            )
-        if bid > held:
-            raise IllegalAction(T("You cannot bid more cards than you hold ({held}).", held=held))
-        if kind == "open":
-            a["active"] = [s for s in range(state["seats"]) if len(state["players"][s]["area"]) < CREW_SIZE]
-        a["bid"], a["bidder"] = bid, seat
-        log(state, events, T("{seat} bids {cards}.", seat=seat_ref(seat), cards=cards(bid)))
-        _next_bidder(state, seat, events)
+        _bid(state, seat, int(args[0]), events)
     else:
         raise IllegalAction(
             T("Bid a number of cards, e.g. `bid 2`, or pass.")
             if kind == "raise"
             else T("Bid a number of cards, e.g. `bid 2`.")
         )
+
+
+def _hire(state: JSON, seat: int, lot: int, rng: StepRng, events: list[Event]) -> None:
+    """``seat`` opens the auction of the figure on stool ``lot``; a card goes under the front figure when
+    it is not the one auctioned."""
+    a = state["auction"]
+    if lot >= len(a["bar"]):
+        raise IllegalAction(T("The bar has stools 0 to {last}.", last=len(a["bar"]) - 1))
+    held = len(state["players"][seat]["hand"])
+    if lot > held:
+        raise IllegalAction(
+            N(
+                "That figure's minimum bid is {n} card and you hold only {held}.",
+                "That figure's minimum bid is {n} cards and you hold only {held}.",
+                lot,
+                held=held,
+            )
+        )
+    a["lot"] = lot
+    a["kind"] = "open"
+    figure = TRIBE[a["bar"][lot]["tribe"]]
+    log(
+        state,
+        events,
+        T("{seat} auctions the {figure} on stool {stool}.", seat=seat_ref(seat), figure=figure, stool=lot + 1),
+    )
+    if lot:
+        card = draw_card(state, rng)
+        if card is not None:
+            a["bar"][0]["under"].append(card)
+            log(state, events, T("A card goes face down under the front figure of the bar."))
+
+
+def _bid(state: JSON, seat: int, bid: int, events: list[Event]) -> None:
+    """``seat`` opens the bidding or raises it to ``bid`` cards."""
+    a = state["auction"]
+    kind = a["kind"]
+    floor = a["lot"] if kind == "open" else a["bid"] + 1
+    if bid < floor:
+        least = cards(floor)
+        raise IllegalAction(
+            T("Bid at least {cards}, or pass.", cards=least)
+            if kind == "raise"
+            else T("Bid at least {cards}.", cards=least)
+        )
+    held = len(state["players"][seat]["hand"])
+    if bid > held:
+        raise IllegalAction(T("You cannot bid more cards than you hold ({held}).", held=held))
+    if kind == "open":
+        a["active"] = [s for s in range(state["seats"]) if len(state["players"][s]["area"]) < CREW_SIZE]
+    a["bid"], a["bidder"] = bid, seat
+    log(state, events, T("{seat} bids {cards}.", seat=seat_ref(seat), cards=cards(bid)))
+    _next_bidder(state, seat, events)
 
 
 def _next_bidder(state: JSON, after: int, events: list[Event]) -> None:

@@ -68,21 +68,7 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "tribe":
         return (T("Tribe"), TRIBES_TITLE[args[0]])
     if verb == "hire":
-        stool = int(args[0])
-        entry = state["auction"]["bar"][stool]
-        figure, least = TRIBE[entry["tribe"]], cards(stool)
-        if entry["under"]:
-            under = cards(len(entry["under"]))
-            label = T(
-                "Stool {stool}: {figure} — min {cards} (+{under} under it)",
-                stool=stool + 1,
-                figure=figure,
-                cards=least,
-                under=under,
-            )
-        else:
-            label = T("Stool {stool}: {figure} — min {cards}", stool=stool + 1, figure=figure, cards=least)
-        return (T("Hire"), label)
+        return (T("Hire"), _stool_label(state, int(args[0])))
     if verb == "bid":
         return (T("Bid"), cards(int(args[0])))
     if verb == "pass":
@@ -90,6 +76,21 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "done":
         return (T("Done"),)
     raise ValueError(f"no label for {action}")
+
+
+def _stool_label(state: JSON, stool: int) -> str:
+    """A stool of the bar: its figure, the least bid for it, and how many cards lie under it."""
+    entry = state["auction"]["bar"][stool]
+    figure, least = TRIBE[entry["tribe"]], cards(stool)
+    if not entry["under"]:
+        return T("Stool {stool}: {figure} — min {cards}", stool=stool + 1, figure=figure, cards=least)
+    return T(
+        "Stool {stool}: {figure} — min {cards} (+{under} under it)",
+        stool=stool + 1,
+        figure=figure,
+        cards=least,
+        under=cards(len(entry["under"])),
+    )
 
 
 def _toad_step(state: JSON, seat: int) -> str:

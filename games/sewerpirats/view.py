@@ -40,12 +40,16 @@ TOKEN_KINDS: JSON = {
 whether it is a bonus token, what a bonus does (marked), and whether booty scores nothing without its bonus."""
 
 
+_Copy = Callable[[list[JSON | None]], list[JSON | None]]
+"""How a view takes the state's lists of figures and tokens: copied (:func:`_copied`), or shared (``list``)."""
+
+
 def _copied(items: list[JSON | None]) -> list[JSON | None]:
     """A list of the state's figure or token dicts (or empty spaces), each copied."""
     return [None if item is None else dict(item) for item in items]
 
 
-def _group(group: JSON | None, copy: Callable[[list[JSON | None]], list[JSON | None]]) -> JSON | None:
+def _group(group: JSON | None, copy: _Copy) -> JSON | None:
     if group is None:
         return None
     bonus = group["bonus"]
@@ -66,42 +70,7 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
     (they hold nothing secret; the AI only reads its view)."""
     over = state["result"] is not None
     copy = list if brief else _copied  # a brief view's lists share the state's dicts
-    captains: dict[int, str] = {}
-    for i, ship in enumerate(state["ships"]):
-        if ship["spaces"][CAPTAIN] is not None:
-            captains[ship["spaces"][CAPTAIN]["owner"]] = SHIPS[i]
-    players = []
-    for s, p in enumerate(state["players"]):
-        mine = s == seat or over
-        players.append(
-            {
-                "seat": s,
-                "color": p["color"],
-                "play_area": copy(p["area"]),
-                "hand_count": len(p["hand"]),
-                "token_count": len(p["tokens"]),
-                "captain": captains.get(s),
-                "tokens": copy(p["tokens"]) if mine else None,
-                "score": total(p["tokens"]) if mine and not brief else None,
-                "breakdown": [line.as_json() for line in breakdown(p["tokens"])] if mine and not brief else None,
-            }
-        )
-    a = state["auction"]
-    auction = None
-    if a is not None:
-        auction = {
-            "bar": [
-                {"tribe": stool["tribe"], "cards_under": len(stool["under"]), "min_bid": i}
-                for i, stool in enumerate(a["bar"])
-            ],
-            "lot": a["lot"],
-            "bid": a["bid"],
-            "bidder": a["bidder"],
-            "active": list(a["active"]),
-            "crew_counts": [len(p["area"]) for p in state["players"]],
-        }
     sail = state["sail"]
-    sailing = None if sail is None else {"ship": SHIPS[sail["ship"]], "space": sail["at"]}
     phase = state["phase"]
     must_sail = captain_ship(state, state["actor"]) if phase == "action" else None
     if state["final"] is not None and phase in ("seize", "toad", "weasel"):
@@ -127,18 +96,63 @@ def build_view(state: JSON, seat: int | None, *, brief: bool = False) -> JSON:
         "booty_pool": len(state["booty_pool"]),
         "bonus_pool": len(state["bonus_pool"]),
         "groups_left": min(len(state["booty_pool"]) // GROUP_BOOTY, len(state["bonus_pool"])),
-        "players": players,
+        "players": _players(state, seat, copy, brief=brief, over=over),
         "hand": None if seat is None else list(state["players"][seat]["hand"]),
         "phase": phase,
         "to_act": [] if state["actor"] is None else [state["actor"]],
         "turn": state["turn"],
         "pending": None if brief else pending(state),
-        "sailing": sailing,
+        "sailing": None if sail is None else {"ship": SHIPS[sail["ship"]], "space": sail["at"]},
         "must_sail": None if must_sail is None else SHIPS[must_sail],
         "token_kinds": TOKEN_KINDS,
-        "auction": auction,
+        "auction": _auction(state),
         "events": [] if brief else list(state["log"]),
         "final": _final(state) if over else None,
+    }
+
+
+def _players(state: JSON, seat: int | None, copy: _Copy, *, brief: bool, over: bool) -> list[JSON]:
+    """Every player as ``seat`` sees them: their crew, how many cards and tokens they hold, the ship they
+    captain, and their tokens and score only to themselves (to everyone once the game is over)."""
+    captains: dict[int, str] = {}
+    for i, ship in enumerate(state["ships"]):
+        if ship["spaces"][CAPTAIN] is not None:
+            captains[ship["spaces"][CAPTAIN]["owner"]] = SHIPS[i]
+    players = []
+    for s, p in enumerate(state["players"]):
+        mine = s == seat or over
+        players.append(
+            {
+                "seat": s,
+                "color": p["color"],
+                "play_area": copy(p["area"]),
+                "hand_count": len(p["hand"]),
+                "token_count": len(p["tokens"]),
+                "captain": captains.get(s),
+                "tokens": copy(p["tokens"]) if mine else None,
+                "score": total(p["tokens"]) if mine and not brief else None,
+                "breakdown": [line.as_json() for line in breakdown(p["tokens"])] if mine and not brief else None,
+            }
+        )
+    return players
+
+
+def _auction(state: JSON) -> JSON | None:
+    """The Crew Member Auction as everyone sees it: the bar (only how many cards lie under each figure),
+    the lot, the bid and who made it (``None`` outside an auction)."""
+    a = state["auction"]
+    if a is None:
+        return None
+    return {
+        "bar": [
+            {"tribe": stool["tribe"], "cards_under": len(stool["under"]), "min_bid": i}
+            for i, stool in enumerate(a["bar"])
+        ],
+        "lot": a["lot"],
+        "bid": a["bid"],
+        "bidder": a["bidder"],
+        "active": list(a["active"]),
+        "crew_counts": [len(p["area"]) for p in state["players"]],
     }
 
 

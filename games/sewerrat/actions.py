@@ -11,6 +11,7 @@ A refused action says why: the rule it breaks, or what the phase asks for instea
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from games.core import JSON, Action, Event, IllegalAction, act
 from games.i18n import N, T
@@ -134,89 +135,57 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
     if not is_legal(state, seat, action):
         raise IllegalAction(_why_not(state, seat, action))
     events: list[Event] = []
-    verb, args = action.verb, action.args
-    if verb == "place":
-        q = SQUARE_BY_TEXT[args[0]]
-        state["rats"][seat] = q
-        events.append(Event(T("{seat} places their rat on {square}.", seat=p(seat), square=square_text(q))))
-        if seat + 1 < state["seats"]:
-            state["actor"] = seat + 1
-        else:
-            flow.begin_turn(state, 0, rng, events)
-    elif verb == "flee":
-        d = DIR_BY_NAME[args[0]]
-        kind, q = state["queue"].pop(0)
-        flow.flee(state, seat, d, escapes(state, seat)[d], events)
-        flow.drop(state, q, RED if kind == "red" else BLACK, events)
-        flow.resolve(state, rng, events)
-    elif verb in ("black", "red"):
-        q = SQUARE_BY_TEXT[args[0]]
-        state["queue"].pop(0)
-        now = add_trap(state["traps"], q, RED if verb == "red" else BLACK)
-        state["roll"]["at"].append(q)
-        where = {"seat": p(seat), "square": square_text(q)}
-        if verb == "red":
-            events.append(Event(T("{seat} puts a red trap on {square}: now a red trap.", **where)))
-        elif now == RED:
-            events.append(Event(T("{seat} puts a black trap on {square}: now a red trap.", **where)))
-        else:
-            events.append(Event(T("{seat} puts a black trap on {square}: now a black trap.", **where)))
-        flow.resolve(state, rng, events)
-    elif verb == "extra":
-        state["queue"][0:1] = [["red", -1]] if args[0] == "red" else [["black", -1], ["black", -1]]
-        if args[0] == "red":
-            events.append(Event(T("{seat} chooses one red trap.", seat=p(seat))))
-        else:
-            events.append(Event(T("{seat} chooses two black traps.", seat=p(seat))))
-        flow.resolve(state, rng, events)
-    elif verb in ("move", "toilet"):
-        _move(state, seat, action, events)
-    elif verb == "push":
-        q, d = SQUARE_BY_TEXT[args[0]], DIR_BY_NAME[args[1]]
-        there = NEIGHBOUR[q][d]
-        state["traps"][q] = 0
-        now = add_trap(state["traps"], there, BLACK)
-        where = {"seat": p(seat), "start": square_text(q), "square": square_text(there)}
-        if now == RED:
-            events.append(Event(T("{seat} pushes the black trap on {start} to {square} (red).", **where)))
-        else:
-            events.append(Event(T("{seat} pushes the black trap on {start} to {square} (black).", **where)))
-        flow.end_turn(state, rng, events)
-    elif verb == "tile" and len(args) == 1:
-        state.update(phase="tile", picking=SQUARE_BY_TEXT[args[0]], refused=False)
-    elif verb in ("tile", "lay"):
-        if verb == "tile":  # the one-line form: the square and its tile
-            state.update(picking=SQUARE_BY_TEXT[args[0]], refused=False)
-        q, mask = state["picking"], mask_of(args[-1])
-        assert mask is not None
-        state["pending"].append([q, mask])
-        state.update(phase="tiles", picking=None)
-        if mask == state["board"][q]:
-            events.append(Event(T("{seat} keeps the tile on {square}.", seat=p(seat), square=square_text(q))))
-        else:
-            tile = tile_phrase(mask)
-            events.append(Event(T("{seat} plans {tile} on {square}.", seat=p(seat), tile=tile, square=square_text(q))))
-    elif verb == "confirm":
-        reason = change_problem(state)
-        if reason is not None:
-            state["refused"] = True
-            events.append(Event(T("The tile change is refused: {reason}. Change more tiles or cancel.", reason=reason)))
-        else:
-            changed = ", ".join(square_text(q) for q, _ in state["pending"])
-            commit(state)
-            events.append(Event(T("{seat} changes the tiles on {squares}.", seat=p(seat), squares=changed)))
-            flow.end_turn(state, rng, events)
-    elif verb == "cancel":
-        state["pending"] = []
-        events.append(Event(T("{seat} cancels the tile change.", seat=p(seat))))
-        flow.end_turn(state, rng, events)
-    else:  # pass
-        events.append(Event(T("{seat} ends their turn.", seat=p(seat))))
-        flow.end_turn(state, rng, events)
+    _PLAY[action.verb](state, seat, action, rng, events)
     return events
 
 
-def _move(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
+def _place(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    q = SQUARE_BY_TEXT[action.args[0]]
+    state["rats"][seat] = q
+    events.append(Event(T("{seat} places their rat on {square}.", seat=p(seat), square=square_text(q))))
+    if seat + 1 < state["seats"]:
+        state["actor"] = seat + 1
+    else:
+        flow.begin_turn(state, 0, rng, events)
+
+
+def _flee(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    d = DIR_BY_NAME[action.args[0]]
+    kind, q = state["queue"].pop(0)
+    flow.flee(state, seat, d, escapes(state, seat)[d], events)
+    flow.drop(state, q, RED if kind == "red" else BLACK, events)
+    flow.resolve(state, rng, events)
+
+
+def _put_trap(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    """``black r3c4`` or ``red r3c4``: the roller puts the next trap of their roll."""
+    verb, q = action.verb, SQUARE_BY_TEXT[action.args[0]]
+    state["queue"].pop(0)
+    now = add_trap(state["traps"], q, RED if verb == "red" else BLACK)
+    state["roll"]["at"].append(q)
+    where = {"seat": p(seat), "square": square_text(q)}
+    if verb == "red":
+        events.append(Event(T("{seat} puts a red trap on {square}: now a red trap.", **where)))
+    elif now == RED:
+        events.append(Event(T("{seat} puts a black trap on {square}: now a red trap.", **where)))
+    else:
+        events.append(Event(T("{seat} puts a black trap on {square}: now a black trap.", **where)))
+    flow.resolve(state, rng, events)
+
+
+def _choose_extra(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    """Doubles on a red trap: one red trap more, or two black ones."""
+    red = action.args[0] == "red"
+    state["queue"][0:1] = [["red", -1]] if red else [["black", -1], ["black", -1]]
+    if red:
+        events.append(Event(T("{seat} chooses one red trap.", seat=p(seat))))
+    else:
+        events.append(Event(T("{seat} chooses two black traps.", seat=p(seat))))
+    flow.resolve(state, rng, events)
+
+
+def _move(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    """``move <direction> <stops>`` along the pipes, or ``toilet <side>`` to the toilet's exit."""
     start = state["rats"][seat]
     d = DIR_BY_NAME[action.args[0]]
     if action.verb == "toilet":
@@ -247,6 +216,82 @@ def _move(state: JSON, seat: int, action: Action, events: list[Event]) -> None:
         )
     state["rats"][seat] = there
     state["phase"] = "after"
+
+
+def _push(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    q, d = SQUARE_BY_TEXT[action.args[0]], DIR_BY_NAME[action.args[1]]
+    there = NEIGHBOUR[q][d]
+    state["traps"][q] = 0
+    now = add_trap(state["traps"], there, BLACK)
+    where = {"seat": p(seat), "start": square_text(q), "square": square_text(there)}
+    if now == RED:
+        events.append(Event(T("{seat} pushes the black trap on {start} to {square} (red).", **where)))
+    else:
+        events.append(Event(T("{seat} pushes the black trap on {start} to {square} (black).", **where)))
+    flow.end_turn(state, rng, events)
+
+
+def _pick_tile(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    """``tile r3c4``: the square whose tile the change takes next; ``tile r3c4 ne`` lays its new tile too."""
+    if len(action.args) == 1:
+        state.update(phase="tile", picking=SQUARE_BY_TEXT[action.args[0]], refused=False)
+        return
+    state.update(picking=SQUARE_BY_TEXT[action.args[0]], refused=False)
+    _lay(state, seat, action, rng, events)
+
+
+def _lay(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    """The new tile of the square being picked (its openings are the action's last argument)."""
+    q, mask = state["picking"], mask_of(action.args[-1])
+    assert mask is not None
+    state["pending"].append([q, mask])
+    state.update(phase="tiles", picking=None)
+    if mask == state["board"][q]:
+        events.append(Event(T("{seat} keeps the tile on {square}.", seat=p(seat), square=square_text(q))))
+    else:
+        tile = tile_phrase(mask)
+        events.append(Event(T("{seat} plans {tile} on {square}.", seat=p(seat), tile=tile, square=square_text(q))))
+
+
+def _confirm(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    reason = change_problem(state)
+    if reason is not None:
+        state["refused"] = True
+        events.append(Event(T("The tile change is refused: {reason}. Change more tiles or cancel.", reason=reason)))
+        return
+    changed = ", ".join(square_text(q) for q, _ in state["pending"])
+    commit(state)
+    events.append(Event(T("{seat} changes the tiles on {squares}.", seat=p(seat), squares=changed)))
+    flow.end_turn(state, rng, events)
+
+
+def _cancel(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    state["pending"] = []
+    events.append(Event(T("{seat} cancels the tile change.", seat=p(seat))))
+    flow.end_turn(state, rng, events)
+
+
+def _pass(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
+    events.append(Event(T("{seat} ends their turn.", seat=p(seat))))
+    flow.end_turn(state, rng, events)
+
+
+_PLAY: dict[str, Callable[[JSON, int, Action, random.Random, list[Event]], None]] = {
+    "place": _place,
+    "flee": _flee,
+    "black": _put_trap,
+    "red": _put_trap,
+    "extra": _choose_extra,
+    "move": _move,
+    "toilet": _move,
+    "push": _push,
+    "tile": _pick_tile,
+    "lay": _lay,
+    "confirm": _confirm,
+    "cancel": _cancel,
+    "pass": _pass,
+}
+"""How each legal verb is played (:func:`play` has checked the action)."""
 
 
 def _asked(state: JSON) -> str:
@@ -309,95 +354,134 @@ def _blocked(state: JSON, seat: int, d: int) -> str:
 
 def _why_not(state: JSON, seat: int, action: Action) -> str:
     """A specific reason for refusing ``action``: the rule it breaks, or what the phase asks for."""
-    verb = action.verb
     phase = state["phase"]
     if phase not in VERBS:
         return T("This game is over.")
-    if verb not in VERBS[phase]:
+    if action.verb not in VERBS[phase]:
         return _asked(state)
-    rats, traps = occupied(state), state["traps"]
-    if verb == "place":
-        q = _square(_args(action, 1)[0])
-        if q in rats:
-            return T("A rat is already on {square}.", square=square_text(q))
-        return T(
-            "{square} is not a white dot: rats start on the dead ends marked with a white circle.",
-            square=square_text(q),
-        )
-    if verb == "flee":
-        d = _direction(_args(action, 1)[0])
-        return T("Your rat cannot flee {direction}: {reason}.", direction=DIR_WAY[d], reason=_blocked(state, seat, d))
-    if verb in ("black", "red"):
-        kind = state["queue"][0][0]
-        if verb != kind:
-            if kind == "red":
-                return T("The next trap of your roll is red: `red r3c4`.")
-            return T("The next trap of your roll is black: `black r3c4`.")
-        q = _square(_args(action, 1)[0])
-        if traps[q] == RED:
-            return T("{square} already has a red trap: put the trap on a square without one.", square=square_text(q))
-        if q in rats:
-            return T("A rat is on {square}: traps go on squares without a rat.", square=square_text(q))
-    if verb == "extra":
-        return T("Choose `extra red` (one red trap) or `extra black` (two black traps).")
-    if verb == "move":
-        d = _direction(_args(action, 2)[0])
-        runs, _ = moves(state, seat)
-        if d not in runs:
-            return T(
-                "Your rat cannot move {direction}: {reason}.", direction=DIR_WAY[d], reason=_blocked(state, seat, d)
-            )
-        return N(
-            "Your rat can move {direction} only {n} stop from here.",
-            "Your rat can move {direction} 1 to {n} stops from here.",
-            len(runs[d]),
-            direction=DIR_WAY[d],
-        )
-    if verb == "toilet":
-        d = _direction(_args(action, 1)[0])
-        start = state["rats"][seat]
-        if not OUTWARD[start] & d:
-            return T("There is no toilet on {side} of {square}.", side=DIR_SIDE[d], square=square_text(start))
-        if not state["board"][start] & d:
-            return T("Your tile has no opening to toilet {toilet}.", toilet=toilet_name(start, d))
-        exit_ = toilet_exit(start, d)
-        where = {"square": square_text(exit_), "toilet": toilet_name(start, d)}
-        if traps[exit_] == RED:
-            return T("A red trap is on {square}, the exit of toilet {toilet}.", **where)
-        if traps[exit_]:
-            return T("A black trap is on {square}, the exit of toilet {toilet}.", **where)
-        if exit_ in rats:
-            return T("A rat is on {square}, the exit of toilet {toilet}.", **where)
-    if verb == "push":
-        q = _square(_args(action, 2)[0])
-        d = _direction(action.args[1])
-        if traps[q] != BLACK:
-            return T("There is no black trap on {square} to push.", square=square_text(q))
-        there = NEIGHBOUR[q][d]
-        if there < 0:
-            return T("A trap cannot be pushed off the board (nor through a toilet).")
-        if traps[there] == RED:
-            return T("{square} has a red trap: a black trap cannot be pushed onto it.", square=square_text(there))
-        if there in rats:
-            return T("A rat is on {square}: a trap cannot be pushed onto a rat.", square=square_text(there))
-    if verb == "tile":
-        args = action.args
-        if len(args) not in (1, 2):
-            return T("`tile` takes a square, and may name its new tile: `tile r3c4` or `tile r3c4 ne`.")
-        q = _square(args[0])
-        if len(state["pending"]) >= MAX_TILES:
-            return T("A change takes at most {n} tiles: `confirm` or `cancel` it.", n=MAX_TILES)
-        if any(q == p for p, _ in state["pending"]):
-            return T("{square} is already in this change.", square=square_text(q))
-        if q in rats or traps[q]:
-            return T("You cannot change a tile with a rat or a trap on it.")
-        if len(args) == 2:
-            return _lay_refusal(state, q, args[1])
-    if verb == "lay":
-        return _lay_refusal(state, state["picking"], _args(action, 1)[0])
-    if verb == "confirm" and state["refused"]:
-        return T("This change was refused as it stands: change another tile, or `cancel`.")
-    return T("`{action}` is not one of your moves right now; autocomplete lists them.", action=action.encode()[:40])
+    why_not = _WHY_NOT.get(action.verb)
+    reason = None if why_not is None else why_not(state, seat, action)
+    if reason is None:
+        return T("`{action}` is not one of your moves right now; autocomplete lists them.", action=action.encode()[:40])
+    return reason
+
+
+def _why_not_place(state: JSON, seat: int, action: Action) -> str:
+    q = _square(_args(action, 1)[0])
+    if q in occupied(state):
+        return T("A rat is already on {square}.", square=square_text(q))
+    return T(
+        "{square} is not a white dot: rats start on the dead ends marked with a white circle.",
+        square=square_text(q),
+    )
+
+
+def _why_not_flee(state: JSON, seat: int, action: Action) -> str:
+    d = _direction(_args(action, 1)[0])
+    return T("Your rat cannot flee {direction}: {reason}.", direction=DIR_WAY[d], reason=_blocked(state, seat, d))
+
+
+def _why_not_trap(state: JSON, seat: int, action: Action) -> str | None:
+    kind = state["queue"][0][0]
+    if action.verb != kind:
+        if kind == "red":
+            return T("The next trap of your roll is red: `red r3c4`.")
+        return T("The next trap of your roll is black: `black r3c4`.")
+    q = _square(_args(action, 1)[0])
+    if state["traps"][q] == RED:
+        return T("{square} already has a red trap: put the trap on a square without one.", square=square_text(q))
+    if q in occupied(state):
+        return T("A rat is on {square}: traps go on squares without a rat.", square=square_text(q))
+    return None
+
+
+def _why_not_extra(state: JSON, seat: int, action: Action) -> str:
+    return T("Choose `extra red` (one red trap) or `extra black` (two black traps).")
+
+
+def _why_not_move(state: JSON, seat: int, action: Action) -> str:
+    d = _direction(_args(action, 2)[0])
+    runs, _ = moves(state, seat)
+    if d not in runs:
+        return T("Your rat cannot move {direction}: {reason}.", direction=DIR_WAY[d], reason=_blocked(state, seat, d))
+    return N(
+        "Your rat can move {direction} only {n} stop from here.",
+        "Your rat can move {direction} 1 to {n} stops from here.",
+        len(runs[d]),
+        direction=DIR_WAY[d],
+    )
+
+
+def _why_not_toilet(state: JSON, seat: int, action: Action) -> str | None:
+    d = _direction(_args(action, 1)[0])
+    start = state["rats"][seat]
+    if not OUTWARD[start] & d:
+        return T("There is no toilet on {side} of {square}.", side=DIR_SIDE[d], square=square_text(start))
+    if not state["board"][start] & d:
+        return T("Your tile has no opening to toilet {toilet}.", toilet=toilet_name(start, d))
+    exit_, traps = toilet_exit(start, d), state["traps"]
+    where = {"square": square_text(exit_), "toilet": toilet_name(start, d)}
+    if traps[exit_] == RED:
+        return T("A red trap is on {square}, the exit of toilet {toilet}.", **where)
+    if traps[exit_]:
+        return T("A black trap is on {square}, the exit of toilet {toilet}.", **where)
+    if exit_ in occupied(state):
+        return T("A rat is on {square}, the exit of toilet {toilet}.", **where)
+    return None
+
+
+def _why_not_push(state: JSON, seat: int, action: Action) -> str | None:
+    q = _square(_args(action, 2)[0])
+    d = _direction(action.args[1])
+    traps = state["traps"]
+    if traps[q] != BLACK:
+        return T("There is no black trap on {square} to push.", square=square_text(q))
+    there = NEIGHBOUR[q][d]
+    if there < 0:
+        return T("A trap cannot be pushed off the board (nor through a toilet).")
+    if traps[there] == RED:
+        return T("{square} has a red trap: a black trap cannot be pushed onto it.", square=square_text(there))
+    if there in occupied(state):
+        return T("A rat is on {square}: a trap cannot be pushed onto a rat.", square=square_text(there))
+    return None
+
+
+def _why_not_tile(state: JSON, seat: int, action: Action) -> str | None:
+    args = action.args
+    if len(args) not in (1, 2):
+        return T("`tile` takes a square, and may name its new tile: `tile r3c4` or `tile r3c4 ne`.")
+    q = _square(args[0])
+    if len(state["pending"]) >= MAX_TILES:
+        return T("A change takes at most {n} tiles: `confirm` or `cancel` it.", n=MAX_TILES)
+    if any(q == p for p, _ in state["pending"]):
+        return T("{square} is already in this change.", square=square_text(q))
+    if q in occupied(state) or state["traps"][q]:
+        return T("You cannot change a tile with a rat or a trap on it.")
+    return _lay_refusal(state, q, args[1]) if len(args) == 2 else None
+
+
+def _why_not_lay(state: JSON, seat: int, action: Action) -> str:
+    return _lay_refusal(state, state["picking"], _args(action, 1)[0])
+
+
+def _why_not_confirm(state: JSON, seat: int, action: Action) -> str | None:
+    return T("This change was refused as it stands: change another tile, or `cancel`.") if state["refused"] else None
+
+
+_WHY_NOT: dict[str, Callable[[JSON, int, Action], str | None]] = {
+    "place": _why_not_place,
+    "flee": _why_not_flee,
+    "black": _why_not_trap,
+    "red": _why_not_trap,
+    "extra": _why_not_extra,
+    "move": _why_not_move,
+    "toilet": _why_not_toilet,
+    "push": _why_not_push,
+    "tile": _why_not_tile,
+    "lay": _why_not_lay,
+    "confirm": _why_not_confirm,
+}
+"""The specific reason a verb of the phase is refused, where there is one (``None``: the general refusal)."""
 
 
 def _lay_refusal(state: JSON, q: int, text: str) -> str:

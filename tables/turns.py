@@ -1,0 +1,123 @@
+"""A calm thread: one live board per turn.
+
+A *turn* is a stretch of the game during which the same members decide. Its board is one message: posted
+when the decision passes to other members (who are notified then, once), and while the same members keep
+deciding, updated in place with each decision's lines, image and buttons (a click's answer is that update:
+no new message, nothing against Discord's global limit). When the turn ends the board keeps its lines, loses
+its buttons, and says who is next: scrolling up reads as the game's history, a turn a message. The AI's
+moves between two members' turns are lines of the next board; a stretch where no member decides (only the
+AI's seats, or members away) posts at most one board per round and per :data:`AI_BOARD_EVERY` seconds.
+
+:class:`Turn` is the live board's state, stored with the game (its ``turn`` column, written by the commit
+that changes it); :func:`plan` decides, for one committed change, what the thread gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from tables.words import longest
+
+AI_BOARD_EVERY = 10.0
+"""Seconds at least between two boards while no member decides."""
+BOARD_LIMIT = 1800
+"""The longest a board's lines may grow (in any language) before its turn goes on in a new message:
+Discord's 2,000 characters, less room for the line of whose decision it is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The live board of a game, as stored with it."""
+
+    n: int = 0
+    """The number of the latest board (its message is the game's ``message_id`` once posted); 0: none yet."""
+    deciders: tuple[int, ...] = ()
+    """The members the live board's buttons are for (none: it has no buttons: the AI decides, or it is over)."""
+    lines: tuple[str, ...] = ()
+    """The event lines on the live board."""
+    carried: tuple[str, ...] = ()
+    """Lines for the next board (the AI's moves while no member decides)."""
+    followed: tuple[str, ...] = ()
+    """Lines the game's followers have not been sent yet."""
+    posted_at: float = 0.0
+    round: int = 0
+    """The round of the game when the latest board was posted."""
+
+    @classmethod
+    def of(cls, stored: dict[str, Any] | None) -> Turn:
+        if not stored:
+            return cls()
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in stored.items()})
+
+    def stored(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What one change shows in the thread."""
+
+    turn: Turn
+    """The live board after it."""
+    edit: tuple[str, ...] | None = None
+    """The live board's lines after an update in place (``None``: no update)."""
+    edit_live: bool = False
+    """The update keeps the board live (its buttons, for the same members); else it closes the turn."""
+    post: tuple[str, ...] | None = None
+    """The lines of a new board (``None``: no new board)."""
+    strip: bool = False
+    """The board before the new one still has buttons: they go as it is posted."""
+    followers: tuple[str, ...] = ()
+    """Lines sent to the game's followers now (with a new board)."""
+    final: tuple[str, ...] = ()
+    """Lines the final message begins with (the game ended on the AI's moves, after the last board)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One committed change, as :func:`plan` needs it."""
+
+    lines: Sequence[str]
+    """Its public event lines."""
+    actor: int | None
+    """The member whose own decision it was (``None``: the platform's: the AI, a time-out, a lapse)."""
+    deciders: tuple[int, ...]
+    """The members who decide after it."""
+    over: bool
+    now: float
+    round: int
+    repost: bool = False
+    """A new board asked for (``/GAME board``, a seat handed over, the game moved out of its thread)."""
+
+
+def fits(lines: Sequence[str]) -> bool:
+    return sum(longest(line) + 1 for line in lines) <= BOARD_LIMIT
+
+
+def plan(turn: Turn, step: Step) -> Plan:
+    """What ``step`` shows in the thread, the live board being ``turn`` before it."""
+    lines = tuple(step.lines)
+    followed = turn.followed + lines
+    own = step.actor is not None and step.actor in turn.deciders
+    if step.repost:
+        return Plan(replace(turn, n=turn.n + 1, lines=turn.lines), post=turn.lines, strip=bool(turn.deciders))
+    if step.over:
+        if own and fits(turn.lines + lines):
+            return Plan(Turn(n=turn.n), edit=turn.lines + lines, followers=followed)
+        return Plan(Turn(n=turn.n), strip=bool(turn.deciders), final=turn.carried + lines, followers=followed)
+    if own and step.deciders == turn.deciders and fits(turn.lines + lines):
+        return Plan(replace(turn, lines=turn.lines + lines, followed=followed), edit=turn.lines + lines, edit_live=True)
+    if own:  # the turn ends with this decision: its board keeps its lines, and the next is someone else's
+        closed = turn.lines + lines if fits(turn.lines + lines) else turn.lines
+        rest = () if fits(turn.lines + lines) else lines
+        if not step.deciders:
+            return Plan(Turn(n=turn.n, carried=rest, followed=followed), edit=closed)
+        nxt = Turn(n=turn.n + 1, deciders=step.deciders, lines=rest, posted_at=step.now, round=step.round)
+        return Plan(nxt, edit=closed, post=rest, followers=followed)
+    carried = turn.carried + lines
+    if step.deciders or (carried and step.now - turn.posted_at >= AI_BOARD_EVERY and step.round != turn.round):
+        nxt = Turn(n=turn.n + 1, deciders=step.deciders, lines=carried, posted_at=step.now, round=step.round)
+        return Plan(nxt, post=carried, strip=bool(turn.deciders), followers=followed)
+    return Plan(replace(turn, carried=carried, followed=followed))
