@@ -115,12 +115,20 @@ class Courier:
         async with refusals():  # discord.py sends a nonce with enforce_nonce: Discord creates the message once
             return (await self._place(channel_id, guild_id).send(**kwargs, nonce=nonce)).id
 
-    async def edit(self, channel_id: int, message_id: int, message: Message) -> None:
-        kwargs = await self.kwargs(message)
-        kwargs.setdefault("view", None)
-        kwargs["attachments"] = kwargs.pop("files", [])
+    async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:
+        kwargs = await self.edited(message, keep_images=keep_images)
         async with refusals():
             await self._place(channel_id).get_partial_message(message_id).edit(**kwargs)
+
+    async def edited(self, message: Message, *, keep_images: bool) -> dict[str, Any]:
+        """``edit`` arguments of a message: its components in place of the old ones (none: they go), its
+        images in place of the old attachments unless they stay (``keep_images``)."""
+        kwargs = await self.kwargs(message)
+        kwargs.setdefault("view", None)
+        files = kwargs.pop("files", [])
+        if not keep_images:
+            kwargs["attachments"] = files
+        return kwargs
 
     async def _dm(self, user_id: int) -> discord.DMChannel:
         # create_dm needs only the id and is cached, so no user lookup (the bot has no members intent).
@@ -213,12 +221,34 @@ class Answer(Courier):
         async with refusals():
             return (await self.interaction.original_response()).id
 
-    async def edit(self, channel_id: int, message_id: int, message: Message) -> None:
+    async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:
         clicked = self.interaction.message
         if self.interaction.response.is_done() or clicked is None or clicked.id != message_id:
             raise Transient("not this interaction's answer")
-        kwargs = await self.kwargs(message)
-        kwargs.setdefault("view", None)
-        kwargs["attachments"] = kwargs.pop("files", [])
+        kwargs = await self.edited(message, keep_images=keep_images)
         async with refusals():
             await self.interaction.response.edit_message(**kwargs)
+
+
+class Opened(Answer):
+    """Delivers a board's update through the click on that board that opened the member's picker (deferred:
+    its original response is the board), once the picker's last click has made the move: an edit of the board
+    by the interaction's webhook, outside Discord's global limit, and with no notification. Anything else is
+    left to the loop."""
+
+    def __init__(
+        self, bot: discord.Client, tables: Tables, interaction: discord.Interaction, opener: discord.Interaction
+    ):
+        super().__init__(bot, tables, interaction)
+        self.opener = opener
+
+    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
+        raise Transient("not this interaction's answer")
+
+    async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:
+        board = self.opener.message
+        if board is None or board.id != message_id or self.opener.is_expired():
+            raise Transient("not this interaction's answer")
+        kwargs = await self.edited(message, keep_images=keep_images)
+        async with refusals():
+            await self.opener.edit_original_response(**kwargs)

@@ -9,10 +9,11 @@ import traceback
 from collections.abc import Awaitable
 from typing import Any
 
+import cachetools
 import discord
 
 from cogs.components import view_of
-from cogs.courier import Answer, Courier
+from cogs.courier import Answer, Courier, Opened
 from games.core import Choice, format_seats
 from games.i18n import T, language, localize
 from tables import words
@@ -50,6 +51,9 @@ def reply_text(interaction: discord.Interaction, text: str) -> str:
     limit: how every ephemeral answer reads."""
     return localize(text, interaction.locale)[: words.MESSAGE_LIMIT]
 
+
+OPENERS: cachetools.TTLCache[tuple[int, int], discord.Interaction] = cachetools.TTLCache(maxsize=4096, ttl=14 * 60)
+"""Per game and member, the board click that opened their picker (its token is good for 15 minutes)."""
 
 EXPIRED = (10015, 10062)
 """Discord's Unknown Webhook and Unknown Interaction: the interaction's token, good for 15 minutes, ran out."""
@@ -157,21 +161,40 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
     in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
     caller = caller_of(interaction)
     record, seat, node = await tables.moves.walk(caller, game_id, version, first, path)
+    key = (game_id, caller.user_id)
     if isinstance(node, Choice):
         label = format_seats(node.label, seat_names(tables.cache.spec(record).game, record))
-        await tables.play.act(caller, game_id, node.action.encode(), version=version, seat=seat)
-        await confirm(interaction, label, picker=in_picker)
+        opener = OPENERS.pop(key, None) if in_picker else None
+        clicked = opener if in_picker else interaction
+        board = clicked.message if clicked is not None else None
+        answered = board is not None and board.id == record.message_id and not clicked.is_expired()
+        applied = await tables.play.act(
+            caller, game_id, node.action.encode(), version=version, seat=seat, answered=answered
+        )
+        if applied.answer is not None:  # the board they clicked, updated as the click's answer
+            if opener is not None:
+                sender: Answer = Opened(interaction.client, tables, interaction, opener)
+            else:
+                sender = Answer(interaction.client, tables, interaction)
+            await tables.delivery.answer(applied.answer, sender)
+        if not interaction.response.is_done():
+            await confirm(interaction, label, picker=in_picker)
         return
     picker = tables.moves.picker(record, node)
     content = reply_text(interaction, picker.content)
+    ui = view_of(picker.components, interaction.locale)
     if in_picker:
-        await interaction.response.edit_message(content=content, view=view_of(picker.components, interaction.locale))
+        await interaction.response.edit_message(content=content, view=ui)
     else:
-        ui = view_of(picker.components, interaction.locale)
-        await interaction.response.send_message(content, view=ui, ephemeral=True)
-        # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for
-        # them. Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.
-        ui.stop()
+        # The board's click is acknowledged without changing it, and the picker follows, ephemeral: the move it
+        # leads to updates the board through this click (its original response is the board), not the bot's
+        # own requests (:class:`cogs.courier.Opened`).
+        await interaction.response.defer()
+        await follow_up(interaction, private=True, content=content, view=ui)
+        OPENERS[key] = interaction
+    # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for them.
+    # Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.
+    ui.stop()
 
 
 async def hand(interaction: discord.Interaction, game_id: int) -> None:

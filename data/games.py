@@ -84,6 +84,10 @@ class GameRecord:
     ai_level: str = "normal"
     """How the game's AI seats play (``normal``: the heuristic; ``hard``: the search). Away, resigned and
     timed-out members' seats are always played at ``normal``."""
+    turn: dict[str, Any] | None = column(MAYBE_JSON, default=None)
+    """The live board of the game's turn (:class:`tables.turns.Turn`), as the latest commit left it."""
+    board_turn: int = 0
+    """The number of the board whose message ``message_id`` is (0: none posted yet)."""
 
     @property
     def names(self) -> list[str]:
@@ -113,6 +117,8 @@ class Commit:
     result: dict[str, Any] | None = None
     member: tuple[int, int] | None = None
     presence: tuple[int, int, bool] | None = None
+    turn: dict[str, Any] | None = None
+    """The game's live board after the step (:class:`tables.turns.Turn`)."""
 
 
 _GAMES = Rows(GameRecord)
@@ -125,7 +131,7 @@ _SEATS_OF = (
 
 _STORE_STEP = (
     "UPDATE games SET state = ?, version = version + ?, revision = revision + 1, status = ?, result = ?,"
-    " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?,"
+    " updated_at = ?, ended_at = ?, runner = ?, runner_until = ?, turn = COALESCE(?, turn),"
     " last_member = COALESCE(?, last_member)"
     " WHERE id = ? AND version = ? AND status = 'active'"
     " AND (? OR runner IS NULL OR runner = ? OR runner_until < ?)"
@@ -252,6 +258,7 @@ class GamesRepo(Repository):
                 None if step.status == "active" else now,
                 runner,
                 lease_until,
+                MAYBE_JSON.write(step.turn),
                 member_user,
                 game_id,
                 expected_version,
@@ -277,17 +284,31 @@ class GamesRepo(Repository):
         return changed == 1
 
     async def set_place(
-        self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None, no_thread: bool = False
+        self,
+        game_id: int,
+        *,
+        thread_id: int | None = None,
+        message_id: int | None = None,
+        board_turn: int | None = None,
+        no_thread: bool = False,
     ) -> int | None:
-        """Remember the game's thread and its latest board message (the one that carries the buttons), or
-        forget its thread (``no_thread``: it was deleted, the game goes on in its channel); the game's new
-        revision (``None`` when there is no such game)."""
+        """Remember the game's thread and its latest board message (the one that carries the buttons) and that
+        board's number (``board_turn``), or forget its thread (``no_thread``: it was deleted, the game goes on
+        in its channel); the game's new revision (``None`` when there is no such game)."""
         row = await self._write_returning(
             "UPDATE games SET thread_id = CASE WHEN ? THEN NULL ELSE COALESCE(?, thread_id) END,"
-            " message_id = COALESCE(?, message_id), revision = revision + 1 WHERE id = ? RETURNING revision",
-            (no_thread, thread_id, message_id, game_id),
+            " message_id = COALESCE(?, message_id), board_turn = COALESCE(?, board_turn),"
+            " revision = revision + 1 WHERE id = ? RETURNING revision",
+            (no_thread, thread_id, message_id, board_turn, game_id),
         )
         return None if row is None else row["revision"]
+
+    async def set_turn(self, game_id: int, turn: dict[str, Any]) -> None:
+        """Store the game's live board (:class:`tables.turns.Turn`) as a change without moves left it (a board
+        asked for again, a seat handed over), with the transaction this repository is bound to."""
+        await self._write_unread(
+            "UPDATE games SET turn = ?, revision = revision + 1 WHERE id = ?", (dumps(turn), game_id)
+        )
 
     async def lose_thread(self, thread_id: int) -> list[int]:
         """Forget a deleted thread: the active games played in it go on in their channel. Their ids (none if

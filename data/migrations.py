@@ -197,4 +197,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE seats ADD COLUMN seated_at REAL;
     """,
+    # 11: a calm thread (tables/turns.py): the live board of the game's turn as the commit left it (``turn``),
+    # and the number of the board whose message ``message_id`` is (``board_turn``), set when it is posted.
+    """
+    ALTER TABLE games ADD COLUMN turn TEXT;
+    ALTER TABLE games ADD COLUMN board_turn INTEGER NOT NULL DEFAULT 0;
+    """,
 )

@@ -392,6 +392,11 @@ class Game(ABC):
         """The table options the game was set up with (defaults filled in)."""
         return state["options"]
 
+    def round_of(self, state: JSON) -> int:
+        """The game's round now (while only the AI decides, a board is posted at most once a round): by default,
+        a step of every seat."""
+        return self.step(state) // max(1, self.seats_of(state))
+
     @staticmethod
     def since(state: JSON, seat: int) -> int:
         """The step at which ``seat``'s current decision began: a board of step ``v`` is still good for that

@@ -81,16 +81,27 @@ class GameCache:
         self.forget(game_id)
         return claimed
 
-    async def set_place(self, game_id: int, *, thread_id: int | None = None, message_id: int | None = None) -> None:
-        """Record the game's thread or its latest board message, in the store and the cached record (one
-        write of its own: on SQLite one trip)."""
-        revision = await self.store.games.set_place(game_id, thread_id=thread_id, message_id=message_id)
+    async def set_place(
+        self,
+        game_id: int,
+        *,
+        thread_id: int | None = None,
+        message_id: int | None = None,
+        board_turn: int | None = None,
+    ) -> None:
+        """Record the game's thread or its latest board message (and that board's number), in the store and the
+        cached record (one write of its own: on SQLite one trip)."""
+        revision = await self.store.games.set_place(
+            game_id, thread_id=thread_id, message_id=message_id, board_turn=board_turn
+        )
         record = self._records.get(game_id)
         if record is not None and revision is not None:
             if thread_id is not None:
                 record.thread_id = thread_id
             if message_id is not None:
                 record.message_id = message_id
+            if board_turn is not None:
+                record.board_turn = board_turn
             # Exact: the store returned the revision this write made (any write by another process in
             # between makes it differ from what this copy saw, and the next get reads the game again).
             record.revision = revision if revision == record.revision + 1 else -1

@@ -24,6 +24,10 @@ class Ended:
     now: float
     closed: bool = False
     """Closed by a member (abandoned by its host or a moderator): its thread is archived at once."""
+    told: Sequence[str] = ()
+    """Lines no board has shown (the AI's moves, a time-out, after the last board): the final message's first."""
+    strip: bool = False
+    """The last board still has buttons: they go as the final message is posted."""
 
 
 Listener = Callable[[Unit, Ended], Awaitable[Sequence[Owed]]]
@@ -41,7 +45,7 @@ async def rate(db: Unit, ended: Ended) -> Sequence[Owed]:
 
 async def final_messages(db: Unit, ended: Ended) -> Sequence[Owed]:
     """The final message in the game's place and the result line where it began (:func:`notices.ending`)."""
-    return notices.ending(ended.spec, ended.record)
+    return notices.ending(ended.spec, ended.record, ended.told, strip=ended.strip)
 
 
 def archiving(after: float) -> Listener:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from data.outbox import Owed
 from data.store import GameRecord, Unit
@@ -23,6 +24,8 @@ from tables import menus, outbox, words
 from tables.deadlines import deadlines
 from tables.outbox import Image, Message
 from tables.seating import deciders, image_names, players_out, seat_names, seats_of
+from tables.turns import Plan, Step, Turn
+from tables.turns import plan as plan_turn
 
 ALT_LIMIT = 1000
 """Discord's limit for an attachment's description (an image's alt text)."""
@@ -54,37 +57,128 @@ def board_components(spec: GameSpec, record: GameRecord) -> list[dict]:
     return menus.board_components(record.id, record.version, choices, labels, active=record.status == "active")
 
 
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What a change shows in its game's thread (:func:`board`): the rows it owes, and how."""
+
+    owed: list[Owed]
+    plan: Plan
+    answer: int | None = None
+    """Of ``owed``, the update of the board the member clicked, which their click may deliver as its answer."""
+
+
+def members_deciding(spec: GameSpec, record: GameRecord) -> tuple[int, ...]:
+    """The members who decide now (not the AI, nor the AI for an away member)."""
+    seats = (record.seats[p] for p in deciders(spec, record)) if record.status == "active" else ()
+    return tuple(sorted({s.user_id for s in seats if not s.is_ai and s.user_id is not None}))
+
+
+def turn_of(
+    spec: GameSpec,
+    before: GameRecord,
+    record: GameRecord,
+    events: Sequence[Event],
+    *,
+    actor: int | None = None,
+    repost: bool = False,
+    now: float = 0.0,
+) -> Plan:
+    """What a change from ``before`` to ``record`` shows in the thread (:func:`tables.turns.plan`): the live
+    board updated in place, a new board when the decision passes to other members or one is asked for
+    (``repost``), nothing while the AI plays on. ``actor``: the member whose own decision the change was."""
+    names = words.names_shown(spec, record)
+    lines = [words.event_line(e, names) for e in events if e.seat is None]
+    over = record.status != "active"
+    step = Step(lines, actor, members_deciding(spec, record), over, now, spec.game.round_of(record.state), repost)
+    return plan_turn(Turn.of(before.turn), step)
+
+
 async def board(
     db: Unit,
     spec: GameSpec,
+    before: GameRecord,
     record: GameRecord,
-    events: Sequence[Event],
+    plan: Plan,
     notifies: Sequence[int],
     followers: Sequence[int],
-) -> list[Owed]:
-    """The posts of a new board: every public event of the step as a line, whose decision it is, then the
-    image with its buttons (earlier lines in posts of their own when they do not fit one message); and
-    the update each of the game's ``followers`` gets by DM."""
-    names = words.names_shown(spec, record)
+    *,
+    answered: bool = False,
+    now: float = 0.0,
+) -> Board:
+    """The rows that show ``plan`` (:func:`turn_of`) of a change from ``before`` to ``record``: the update of
+    the live board (``answered``: delivered by the click's answer, if it can be), the new board (it
+    ``notifies`` members), and, with a new board or as the game ends, what each of the game's ``followers``
+    gets by DM."""
     view = spec.game.view(record.state, None)
-    lines = [words.event_line(e, names) for e in events if e.seat is None]
+    owed: list[Owed] = []
+    answer = None
+    if plan.edit is not None:
+        owed.append(await _edit(db, spec, record, view, plan, Turn.of(before.turn).n))
+        if answered:
+            owed[-1], answer = outbox.answering(owed[-1], now=now), 0
+    if plan.post is not None:
+        owed += await _posts(db, spec, record, view, plan, notifies)
+    if plan.followers and (plan.post is not None or record.status != "active") and followers:
+        head = f"🔭 {words.title(spec, record)} — {words.HERE}"
+        update = Message(words.capped("\n".join([head, *plan.followers])), [board_image(spec, record, view)])
+        owed += [outbox.direct(record.id, f, update, priority=outbox.FOLLOWERS) for f in followers]
+    return Board(owed, plan, answer)
+
+
+async def board_again(
+    db: Unit, spec: GameSpec, record: GameRecord, notifies: Sequence[int], followers: Sequence[int], *, now: float
+) -> list[Owed]:
+    """A new board of the game as it stands (its first, one asked for, a seat handed over, the game moved out of
+    its thread), in transaction ``db``, which stores it as the live board (``record.turn`` too: the caller's
+    copy, then): it ``notifies`` those members."""
+    plan = turn_of(spec, record, record, [], repost=True, now=now)
+    await db.games.set_turn(record.id, plan.turn.stored())
+    record.turn, record.revision = plan.turn.stored(), record.revision + 1
+    return (await board(db, spec, record, record, plan, notifies, followers, now=now)).owed
+
+
+async def _edit(db: Unit, spec: GameSpec, record: GameRecord, view: dict, plan: Plan, n: int) -> Owed:
+    """The update of board ``n``: while its members decide on, the new position, its lines and its buttons;
+    as its turn ends, its lines (its image stays as it was, its buttons go)."""
+    assert plan.edit is not None
+    if plan.edit_live:
+        status = await _status(db, spec, record, view)
+        content = "\n".join([*plan.edit, *status])
+        message = Message(content, [board_image(spec, record, view)], components=board_components(spec, record))
+        return outbox.edit_board(record.id, n, message, plan.lines, keep_image=False, status=len(status))
+    return outbox.edit_board(record.id, n, Message("\n".join(plan.edit)), plan.lines, keep_image=True)
+
+
+async def _status(db: Unit, spec: GameSpec, record: GameRecord, view: dict) -> list[str]:
+    """A board's last lines: whose decision it is (with their deadline), and who is out."""
     status = [words.waiting_line(spec, record, view, await deadlines(db, record)), words.out_line(spec, record)]
-    status = [line for line in status if line]
-    *earlier, last = words.chunks([*lines, *status]) or [""]
+    return [line for line in status if line]
+
+
+async def _posts(
+    db: Unit, spec: GameSpec, record: GameRecord, view: dict, plan: Plan, notifies: Sequence[int]
+) -> list[Owed]:
+    """A new board: its lines, whose decision it is, the image with its buttons (earlier lines in posts of their
+    own when they do not fit one message)."""
+    status = await _status(db, spec, record, view)
+    *earlier, last = words.chunks([*(plan.post or ()), *status]) or [""]
     posts = [outbox.to_place(record.id, Message(text)) for text in earlier]
-    waited = any(not record.seats[p].is_ai for p in deciders(spec, record))
+    waited = bool(plan.turn.deciders)
     image = board_image(spec, record, view)
     message = Message(last, [image], components=board_components(spec, record), notifies=list(notifies))
     priority = outbox.WAITED_FOR if waited else outbox.THREAD
-    title = words.title(spec, record)
-    board = outbox.to_place(
-        record.id, message, priority=priority, board=record.version, title=title, status=len(status)
+    posts.append(
+        outbox.to_place(
+            record.id,
+            message,
+            priority=priority,
+            board=record.version,
+            turn=plan.turn.n,
+            strip=plan.strip,
+            title=words.title(spec, record),
+            status=len(status),
+        )
     )
-    posts.append(board)
-    for follower in followers:
-        head = f"🔭 {words.title(spec, record)} — {words.HERE}"
-        update = Message(words.capped("\n".join([head, *lines])), [image])
-        posts.append(outbox.direct(record.id, follower, update, priority=outbox.FOLLOWERS))
     return posts
 
 
@@ -168,17 +262,18 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, notes: dict[int,
     return owed
 
 
-def ending(spec: GameSpec, record: GameRecord) -> list[Owed]:
-    """Once a game is over: the final message (result, image, log, **Rematch**; the last board of a game
-    that did not end by its rules loses its buttons) and the result line where the game began."""
-    content = words.capped("\n".join(words.final_lines(spec, record)))
+def ending(spec: GameSpec, record: GameRecord, told: Sequence[str] = (), *, strip: bool = False) -> list[Owed]:
+    """Once a game is over: the final message (``told``: the lines no board showed; the result, image, log,
+    **Rematch**; the last board loses its buttons, if it still has them: ``strip``) and the result line where
+    the game began."""
+    content = words.capped("\n".join([*told, *words.final_lines(spec, record)]))
     images = []
     if record.status == "finished" and spec.game.is_over(record.state):
         images.append(board_image(spec, record, spec.game.view(record.state, None), render="final"))
-    components = [{"type": "rematch", "game": record.id}] if any(s.user_id for s in record.seats) else []
-    # Ended by the rules, the last board has no moves left; ended otherwise, its buttons are taken away.
-    stale = not spec.game.is_over(record.state)
-    final = outbox.to_place(record.id, Message(content, images, record.id, components), strip_board=stale)
+    # **Rematch**, and **My hand**: a member's final private view (the boards have no buttons left).
+    members = any(s.user_id for s in record.seats)
+    components = [{"type": "rematch", "game": record.id}, {"type": "hand", "game": record.id}] if members else []
+    final = outbox.to_place(record.id, Message(content, images, record.id, components), strip_board=strip)
     line = Message(words.result_line(spec, record))
     result = outbox.to_channel(
         outbox.game_lane(record.id), record.channel_id, record.guild_id, line, game_id=record.id, result_of=record.id

@@ -121,9 +121,10 @@ def lobby_lane(lobby_id: int) -> str:
 def to_place(game_id: int, message: Message, *, priority: int = THREAD, board: int | None = None, **extra: Any) -> Owed:
     """A post in the game's place (its thread, or its channel). ``board``: the version this board shows;
     once posted it is the game's latest board (its buttons), and the previous board loses its own.
-    ``extra``: ``title`` (a first line naming the game, when it is played in a shared channel),
-    ``status`` (how many of a board's last lines say how the game stands: stale once a newer board
-    follows), ``strip_board`` (the latest board loses its buttons: the final message)."""
+    ``extra``: ``turn`` (the board's number: :class:`tables.turns.Turn`), ``strip`` (the board before it
+    still has buttons: they go as it is posted), ``title`` (a first line naming the game, when it is played
+    in a shared channel), ``status`` (how many of a board's last lines say how the game stands: stale once a
+    newer board follows), ``strip_board`` (the latest board loses its buttons: the final message)."""
     payload: dict[str, Any] = {"to": "place", "message": message.to_json(), **extra}
     if board is not None:
         payload["board"] = board
@@ -156,6 +157,23 @@ def edit_message(
     """Edit a message the bot posted: in a channel, or in its direct messages with ``user``."""
     payload = {"channel": channel_id, "message_id": message_id, "user": user, "message": message.to_json()}
     return Owed(lane, "edit", payload, PRIVATE if user else THREAD, game_id)
+
+
+def edit_board(
+    game_id: int, turn: int, message: Message, added: Sequence[str], *, keep_image: bool, status: int = 0
+) -> Owed:
+    """Update board ``turn`` of a game in place (its message, once posted: the game's latest board) to
+    ``message``; ``keep_image``: its image stays as it is (a turn's board, closed). ``added``: the lines this
+    update adds, posted on their own should the board not be the latest any more (nothing said is dropped);
+    ``status``: how many of the message's last lines say how the game stands."""
+    payload = {
+        "live": turn,
+        "message": message.to_json(),
+        "added": list(added),
+        "keep_image": keep_image,
+        "status": status,
+    }
+    return Owed(game_lane(game_id), "edit", payload, WAITED_FOR, game_id)
 
 
 def open_thread(

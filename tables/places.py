@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from data.store import Store
 from games.i18n import T
@@ -49,7 +50,9 @@ class Places:
                     followers = await db.seats.followers(game_id)
                     owed = [
                         outbox.to_place(game_id, Message(text)),
-                        *await notices.board(db, spec, record, [], [u for u in members if u is not None], followers),
+                        *await notices.board_again(
+                            db, spec, record, [u for u in members if u is not None], followers, now=now
+                        ),
                     ]
                 await db.outbox.add(owed, now=now)
         for game_id in moved:
@@ -60,11 +63,12 @@ class Places:
 
     async def repost(self, caller: Caller, game_id: int) -> None:
         """Post the board again in the game's place (notifying nobody), and try at once what is still owed."""
-        record = await self.cache.reach(caller, game_id)
+        record = replace(await self.cache.reach(caller, game_id))
         spec = self.cache.spec(record)
         now = self.now()
         async with self.store.transaction() as db:
-            owed = await notices.board(db, spec, record, [], [], await db.seats.followers(record.id))
+            owed = await notices.board_again(db, spec, record, [], await db.seats.followers(record.id), now=now)
             await db.outbox.add(owed, now=now)
             await db.outbox.rush(now=now, game_id=game_id)
+        self.cache.forget(game_id)
         self.wake()

@@ -30,6 +30,7 @@ from tables.endings import Ended, Listener
 from tables.locks import KeyedLocks
 from tables.outbox import Message
 from tables.results import after_resignation, ended_without_play, result_of
+from tables.turns import Plan, Turn
 
 log = logging.getLogger("tables.play")
 
@@ -49,6 +50,8 @@ class Applied:
     seat: int
     action: Action | None
     events: list[Event]
+    answer: int | None = None
+    """The outbox row the member's click may deliver as its answer (the update of the board they clicked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,8 @@ class Change:
     """Lines posted in the game's place (a resignation, an abandon)."""
     closed: bool = False
     """Ended by a member's decision to close it (an abandon): its thread is archived at once."""
+    answered: bool = False
+    """A click on the game's latest board: its update may be the click's answer."""
 
 
 @dataclass
@@ -99,12 +104,20 @@ class Play:
     # ------------------------------------------------------------------ who changes a game
 
     async def act(
-        self, caller: Caller, game_id: int, action_text: str, *, version: int | None = None, seat: int | None = None
+        self,
+        caller: Caller,
+        game_id: int,
+        action_text: str,
+        *,
+        version: int | None = None,
+        seat: int | None = None,
+        answered: bool = False,
     ) -> Applied:
         """Apply a member's action for engine seat ``seat`` (the one the move was found for: a button, a picker,
         a label typed), checking the board ``version`` they acted on when given; the engine alone decides
         whether it is legal. Without a seat (an action's text as typed), for whichever of their seats may take
-        it. Commits, with every message it owes, before returning."""
+        it. Commits, with every message it owes, before returning. ``answered``: a click on the game's board,
+        whose update may be the click's answer (:attr:`Applied.answer`)."""
         with self.answering():
             async with self.lock(game_id):
                 before = await self.cache.reach(caller, game_id)
@@ -120,7 +133,9 @@ class Play:
                 acting = seat
                 player = before.seats[permit.player]
                 presence = (player.seat, 0, False) if player.timeouts or player.away else None
-                change = Change([(acting, action)], member=permit.member, presence=presence, take_over=True)
+                change = Change(
+                    [(acting, action)], member=permit.member, presence=presence, take_over=True, answered=answered
+                )
                 return await self.commit(before, change)
 
     async def ai_turn(self, game_id: int, moves: int) -> Applied | None:
@@ -310,20 +325,27 @@ class Play:
             if reading is not None:
                 reading.cancel()
             raise
-        notified = attention.notified(self.cache.spec(before), before, record, now=record.updated_at or 0.0)
+        spec = self.cache.spec(before)
+        notified = attention.notified(spec, before, record, now=record.updated_at or 0.0)
+        plan = None
+        if change.moves:
+            actor = change.member[0] if change.member else None
+            plan = notices.turn_of(spec, before, record, events, actor=actor, now=record.updated_at or 0.0)
+            record.turn = plan.turn.stored()
         followers = None if reading is None else await reading
         try:
             async with self.store.transaction() as db:
                 stored = await self._write(db, before, record, change)
-                owed = await self._owed(db, before, record, change, events, notified, followers)
+                owed, answer = await self._owed(db, before, record, change, events, plan, notified, followers)
                 written = db.outbox.write_later(owed, now=record.updated_at or self.now())
         except Conflict:  # the game moved on, or the member lost their place: nothing was written
             self.cache.forget(before.id)
             raise StaleBoard(T("The game moved on while you were acting; look at the latest board.")) from None
         record = await self._remembered(before, record, change, stored)
-        self.changed(record, written.entries)
+        entries = written.entries
+        self.changed(record, entries)
         seat, action = change.moves[-1] if change.moves else (change.resigned or 0, None)
-        return Applied(before, record, seat, action, events)
+        return Applied(before, record, seat, action, events, None if answer is None else entries[answer].id)
 
     def _after(self, before: GameRecord, change: Change) -> tuple[GameRecord, list[Event]]:
         """The game once ``change`` is applied (not stored yet), and the public and private events of its moves
@@ -378,7 +400,9 @@ class Play:
                 raise GameError(T("You have already resigned from this game."))
         if change.moves:
             actions = [(s, a.encode()) for s, a in change.moves]
-            step = Commit(actions, record.state, record.status, record.result, change.member, change.presence)
+            step = Commit(
+                actions, record.state, record.status, record.result, change.member, change.presence, record.turn
+            )
             return db.games.commit(
                 before.id,
                 expected_version=before.version,
@@ -401,23 +425,34 @@ class Play:
         record: GameRecord,
         change: Change,
         events: list[Event],
+        plan: Plan | None,
         notified: list[int],
         followers: list[int] | None,
-    ) -> list[Owed]:
-        """What the change owes: its lines, the board and private views after moves, and once the game is over
-        what every end-of-game listener owes."""
+    ) -> tuple[list[Owed], int | None]:
+        """What the change owes: its lines, the board and private views after moves (``plan`` says how the thread
+        shows them), and once the game is over what every end-of-game listener owes; and which of them the
+        member's click may deliver as its answer."""
         spec = self.cache.spec(record)
         owed: list[Owed] = [outbox.to_place(record.id, Message(line)) for line in change.said]
-        if change.moves:
+        answer = None
+        turn = Turn.of(before.turn)
+        told, strip = turn.carried, turn.open
+        if plan is not None:
             if followers is None:
                 followers = await db.seats.followers(before.id)
-            owed += await notices.board(db, spec, record, events, notified, followers)
+            now = record.updated_at or self.now()
+            shown = await notices.board(
+                db, spec, before, record, plan, notified, followers, answered=change.answered, now=now
+            )
+            answer = None if shown.answer is None else len(owed) + shown.answer
+            owed += shown.owed
             owed.append(notices.privates(spec, record, events))
+            told, strip = plan.final, plan.strip
         if record.status != "active":
-            ended = Ended(spec, record, record.ended_at or self.now(), closed=change.closed)
+            ended = Ended(spec, record, record.ended_at or self.now(), closed=change.closed, told=told, strip=strip)
             for listener in self.listeners:
                 owed += await listener(db, ended)
-        return owed
+        return owed, answer
 
     async def _remembered(self, before: GameRecord, record: GameRecord, change: Change, stored: Any) -> GameRecord:
         """The committed record, cached. A change with moves is known whole (its revision from the store);
@@ -432,5 +467,6 @@ class Play:
             # game's lock (its thread opened, its latest board posted: on the cached record). Kept: a 6-player
             # Sea Rats! table, whose AI moved while its thread opened, went on in the channel.
             record.thread_id, record.message_id = cached.thread_id, cached.message_id
+            record.board_turn = cached.board_turn
         self.cache.remember(record)
         return record

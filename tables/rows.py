@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from data.outbox import Entry
-from data.store import Store
+from data.store import GameRecord, Store
 from games.i18n import T, localize
 from tables import notices, outbox, words
 from tables.authority import GameError
@@ -76,42 +76,46 @@ class Rows:
                 await self.store.lobbies.set_message(p["lobby"], message_id)
             return "done", str(message_id)
         record = await self.cache.get(entry.game_id or 0)
-        channel = record.place_id
         board = p.get("board")
+        strip = bool(p.get("strip") or p.get("strip_board"))
         later = [e for e in await self.outbox.later(entry, "post") if "board" in e.payload] if board is not None else []
         if later:
             # A newer board follows: what happened is posted, but not how the game stood (its image, its
-            # buttons and its status lines would be stale). Whom it notified, the newer one does.
+            # buttons and its status lines would be stale). Whom it notified, the newer one does; the buttons
+            # it would have taken from the board before it, the newer one takes.
             newer = later[0]
             notifies = sorted({*message.notifies, *newer.payload["message"]["notifies"]})
-            await self.outbox.replace_payload(
-                newer.id, {**newer.payload, "message": {**newer.payload["message"], "notifies": notifies}}
-            )
+            payload = {**newer.payload, "message": {**newer.payload["message"], "notifies": notifies}}
+            await self.outbox.replace_payload(newer.id, {**payload, "strip": strip or payload.get("strip", False)})
             kept = message.content.split("\n")[: -p.get("status", 0) or None]
             if not kept:
                 return "dropped", f"overtaken by row {newer.id}"
-            board, message = None, Message("\n".join(kept))
+            board, strip, message = None, False, Message("\n".join(kept))
         if record.thread_id is None and p.get("title"):
             content = f"{p['title']}\n{message.content}"
             message = Message(content, message.images, message.log, message.components, message.notifies)
-        old = record.message_id if board is not None or p.get("strip_board") else None
+        message_id = await self._posted(entry, sender, record, message, record.message_id if strip else None)
+        if board is not None:
+            await self.cache.set_place(record.id, message_id=message_id, board_turn=p.get("turn"))
+        return "done", str(message_id)
+
+    async def _posted(self, entry: Entry, sender: Sender, record: GameRecord, message: Message, old: int | None) -> int:
+        """Post a message in the game's place, in its server's language (``old``: the message whose buttons go
+        meanwhile); a thread found deleted moves the game to its channel, where the row is tried again."""
         message = message.written(await self.languages.server(record.guild_id))
+        channel = record.place_id
         try:
             if old is None:
-                message_id = await sender.post(channel, record.guild_id, message, nonce=nonce(entry))
-            else:  # the old board's buttons go while the new one (or the final message) is posted
-                message_id, _ = await asyncio.gather(
-                    sender.post(channel, record.guild_id, message, nonce=nonce(entry)),
-                    self._strip(sender, channel, old),
-                )
+                return await sender.post(channel, record.guild_id, message, nonce=nonce(entry))
+            message_id, _ = await asyncio.gather(
+                sender.post(channel, record.guild_id, message, nonce=nonce(entry)), self._strip(sender, channel, old)
+            )
+            return message_id
         except Gone:
             if record.thread_id is None:
                 raise
             await self.places.lose_thread(record.thread_id, board=False)
             raise Transient("the game's thread is gone: posting in its channel instead") from None
-        if board is not None:
-            await self.cache.set_place(record.id, message_id=message_id)
-        return "done", str(message_id)
 
     async def privates(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         """Write what a step owes members privately (:func:`tables.notices.private`), closing this row in
@@ -128,6 +132,8 @@ class Rows:
 
     async def edit(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         p = entry.payload
+        if "live" in p:
+            return await self._board(entry, sender)
 
         def target(payload: dict) -> tuple:
             return payload.get("lobby"), payload.get("message_id")
@@ -157,6 +163,37 @@ class Rows:
         except EditsUsedUp:
             return "dropped", "the message is older than an hour and its edits are used up"
         return "done", str(message_id)
+
+    async def _board(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        """An update of a board in place (:func:`tables.outbox.edit_board`). A newer update of the same board
+        queued behind it takes its lines (and its image, if the newer keeps the old one). A board that is not
+        the game's latest message any more (overtaken by a newer one before it was posted) gets nothing: the
+        lines the update adds are posted on their own. A board that cannot be edited (deleted, or older than
+        an hour with Discord's edits used up) is posted anew, if the update keeps it live, else its lines."""
+        p = entry.payload
+        newer = next((e for e in await self.outbox.later(entry, "edit") if e.payload.get("live") == p["live"]), None)
+        if newer is not None:
+            payload = {**newer.payload, "added": [*p["added"], *newer.payload["added"]]}
+            if payload["keep_image"] and not p["keep_image"]:  # the newer keeps the image this one would show
+                images = p["message"].get("images", [])
+                payload |= {"keep_image": False, "message": {**payload["message"], "images": images}}
+            await self.outbox.replace_payload(newer.id, payload)
+            return "dropped", f"overtaken by row {newer.id}"
+        record = await self.cache.get(entry.game_id or 0)
+        message = Message.from_json(p["message"])
+        if record.board_turn == p["live"] and record.message_id is not None:
+            written = message.written(await self.languages.server(record.guild_id))
+            try:
+                await sender.edit(record.place_id, record.message_id, written, keep_images=p["keep_image"])
+                return "done", str(record.message_id)
+            except (Gone, EditsUsedUp):
+                if not p["keep_image"]:  # the turn goes on: its board, posted anew
+                    message_id = await self._posted(entry, sender, record, message, None)
+                    await self.cache.set_place(record.id, message_id=message_id, board_turn=p["live"])
+                    return "done", str(message_id)
+        if not p["added"]:
+            return "dropped", "its board was overtaken, and it adds no line"
+        return "done", str(await self._posted(entry, sender, record, Message("\n".join(p["added"])), None))
 
     async def dm(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         p = entry.payload

@@ -174,7 +174,7 @@ class Seats:
         owed = await self._hand_over(db, spec, record, player, old.user_id, caller.name)
         taken = await db.games.load(record.id)
         assert taken is not None
-        owed += await notices.board(db, spec, taken, [], [], await db.seats.followers(record.id))
+        owed += await notices.board_again(db, spec, taken, [], await db.seats.followers(record.id), now=now)
         owed += await notices.private(db, spec, taken, {})
         return owed
 

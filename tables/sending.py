@@ -57,7 +57,8 @@ class Sender(Protocol):
         """Post in a channel or thread; the new message's id."""
         ...
 
-    async def edit(self, channel_id: int, message_id: int, message: Message) -> None: ...
+    async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:
+        """Edit a message to ``message`` (``keep_images``: its attachments stay as they are)."""
 
     async def direct(self, user_id: int, message: Message, *, nonce: str) -> int:
         """A direct message; its id."""

@@ -119,7 +119,7 @@ class Starter:
         humans = [s.user_id for s in seats if s.user_id is not None]
         owed = [
             outbox.to_place(game_id, Message(words.opening(spec, record), notifies=humans)),
-            *await notices.board(db, spec, record, [], [], []),  # nobody follows a game yet
+            *await notices.board_again(db, spec, record, [], [], now=now),  # nobody follows a game yet
             # Private messages link to the game's thread: they go once it is open.
             *(replace(o, after=thread) for o in await notices.private(db, spec, record, {})),
         ]

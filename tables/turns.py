@@ -34,16 +34,19 @@ class Turn:
     n: int = 0
     """The number of the latest board (its message is the game's ``message_id`` once posted); 0: none yet."""
     deciders: tuple[int, ...] = ()
-    """The members the live board's buttons are for (none: it has no buttons: the AI decides, or it is over)."""
+    """The members the live board's buttons are for (none: the AI decides, or members away)."""
+    open: bool = False
+    """The latest board still has buttons (a board closed by its turn's last decision has none)."""
     lines: tuple[str, ...] = ()
-    """The event lines on the live board."""
+    """The event lines on the latest board."""
     carried: tuple[str, ...] = ()
     """Lines for the next board (the AI's moves while no member decides)."""
     followed: tuple[str, ...] = ()
     """Lines the game's followers have not been sent yet."""
     posted_at: float = 0.0
+    """When the latest board was posted, or its turn closed."""
     round: int = 0
-    """The round of the game when the latest board was posted."""
+    """The game's round then."""
 
     @classmethod
     def of(cls, stored: dict[str, Any] | None) -> Turn:
@@ -64,15 +67,18 @@ class Plan:
     edit: tuple[str, ...] | None = None
     """The live board's lines after an update in place (``None``: no update)."""
     edit_live: bool = False
-    """The update keeps the board live (its buttons, for the same members); else it closes the turn."""
+    """The update keeps the board live (the new position, its buttons); else it closes the turn (its lines,
+    its image as it was, no buttons)."""
     post: tuple[str, ...] | None = None
     """The lines of a new board (``None``: no new board)."""
     strip: bool = False
-    """The board before the new one still has buttons: they go as it is posted."""
+    """The board before the new one (or before the final message) still has buttons: they go then."""
     followers: tuple[str, ...] = ()
-    """Lines sent to the game's followers now (with a new board)."""
+    """Lines sent to the game's followers now (with a new board, or as the game ends)."""
     final: tuple[str, ...] = ()
-    """Lines the final message begins with (the game ended on the AI's moves, after the last board)."""
+    """Lines the final message begins with (the game ended after the last board: the AI's moves, a time-out)."""
+    lines: tuple[str, ...] = ()
+    """The change's own lines (posted on their own should its update find its board overtaken)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +95,8 @@ class Step:
     now: float
     round: int
     repost: bool = False
-    """A new board asked for (``/GAME board``, a seat handed over, the game moved out of its thread)."""
+    """A new board asked for (the game's first, ``/GAME board``, a seat handed over, the game moved out of
+    its thread)."""
 
 
 def fits(lines: Sequence[str]) -> bool:
@@ -98,26 +105,38 @@ def fits(lines: Sequence[str]) -> bool:
 
 def plan(turn: Turn, step: Step) -> Plan:
     """What ``step`` shows in the thread, the live board being ``turn`` before it."""
+    return replace(_plan(turn, step), lines=tuple(step.lines))
+
+
+def _plan(turn: Turn, step: Step) -> Plan:
     lines = tuple(step.lines)
     followed = turn.followed + lines
     own = step.actor is not None and step.actor in turn.deciders
+    grown = turn.lines + lines
     if step.repost:
-        return Plan(replace(turn, n=turn.n + 1, lines=turn.lines), post=turn.lines, strip=bool(turn.deciders))
+        return _posted(turn, step, turn.carried + lines, followed)
     if step.over:
-        if own and fits(turn.lines + lines):
-            return Plan(Turn(n=turn.n), edit=turn.lines + lines, followers=followed)
-        return Plan(Turn(n=turn.n), strip=bool(turn.deciders), final=turn.carried + lines, followers=followed)
-    if own and step.deciders == turn.deciders and fits(turn.lines + lines):
-        return Plan(replace(turn, lines=turn.lines + lines, followed=followed), edit=turn.lines + lines, edit_live=True)
-    if own:  # the turn ends with this decision: its board keeps its lines, and the next is someone else's
-        closed = turn.lines + lines if fits(turn.lines + lines) else turn.lines
-        rest = () if fits(turn.lines + lines) else lines
+        if own and turn.open and fits(grown):
+            return Plan(Turn(n=turn.n), edit=grown, final=turn.carried, followers=followed)
+        return Plan(Turn(n=turn.n, open=turn.open), strip=turn.open, final=turn.carried + lines, followers=followed)
+    same = bool(step.deciders) and set(step.deciders) <= set(turn.deciders) and turn.open and not turn.carried
+    if same and (own or step.deciders == turn.deciders) and fits(grown):
+        live = replace(turn, deciders=step.deciders, lines=grown, followed=followed)
+        return Plan(live, edit=grown, edit_live=True)
+    if own and turn.open:  # the turn ends with this decision: its board keeps its lines and loses its buttons
+        kept, rest = (grown, ()) if fits(grown) else (turn.lines, lines)
+        closed = Turn(n=turn.n, carried=rest, followed=followed, posted_at=step.now, round=step.round)
         if not step.deciders:
-            return Plan(Turn(n=turn.n, carried=rest, followed=followed), edit=closed)
-        nxt = Turn(n=turn.n + 1, deciders=step.deciders, lines=rest, posted_at=step.now, round=step.round)
-        return Plan(nxt, edit=closed, post=rest, followers=followed)
+            return Plan(closed, edit=kept)
+        nxt = _posted(closed, step, rest, followed)
+        return replace(nxt, edit=kept)
     carried = turn.carried + lines
     if step.deciders or (carried and step.now - turn.posted_at >= AI_BOARD_EVERY and step.round != turn.round):
-        nxt = Turn(n=turn.n + 1, deciders=step.deciders, lines=carried, posted_at=step.now, round=step.round)
-        return Plan(nxt, post=carried, strip=bool(turn.deciders), followers=followed)
+        return _posted(turn, step, carried, followed)
     return Plan(replace(turn, carried=carried, followed=followed))
+
+
+def _posted(turn: Turn, step: Step, lines: tuple[str, ...], followed: tuple[str, ...]) -> Plan:
+    """A new board with ``lines``: the game's followers get what they have not seen."""
+    nxt = Turn(n=turn.n + 1, deciders=step.deciders, open=True, lines=lines, posted_at=step.now, round=step.round)
+    return Plan(nxt, post=lines, strip=turn.open, followers=followed)

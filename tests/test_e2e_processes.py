@@ -148,7 +148,6 @@ def test_a_game_played_through_two_processes_in_turn_loses_and_repeats_nothing(p
     first, second = processes
     first.call(first.table.challenge("piratz", "Anne", ["Ben"]))
     game_id = first.call(first.table.latest_game()).id
-    posted = {p.name: len(p.boards()) for p in processes}
     for i in range(12):
         process = processes[i % 2]
         # Each process has this game cached from its last turn: it must notice the other's moves.
@@ -156,8 +155,8 @@ def test_a_game_played_through_two_processes_in_turn_loses_and_repeats_nothing(p
         after = process.record(game_id)
         assert after.version == before.version + 1, texts(result)
         assert after.runner == process.name  # the process that applied the move runs what follows
-        assert len(process.boards()) == posted[process.name] + 1  # its board, in its world
-        posted[process.name] += 1
+        # (What each world shows is not compared: each process has a Discord of its own here, whose message
+        # ids are the other's too, so an update of the turn's board lands on whatever message has its id.)
     record = second.record(game_id)
     assert record.version == 12
     check_the_log(record, second.call(second.bot.tables.store.games.actions(game_id)))

@@ -102,19 +102,27 @@ async def test_the_board_pings_only_a_new_decider(world: World) -> None:
     game_id = await duel(world)
     record = await table.play_to_end(game_id)
     log = await world.bot.tables.store.games.actions(game_id)
-    boards = [m for m in raw_messages(world.env, record.place_id) if "-final" not in str(m.attachments)]
-    boards = [m for m in boards if m.attachments]
-    assert len(boards) == len(log) + 1  # a board per action (no AI here)
-    # Who acted at each step: a ping goes only to a player whose turn has just come (not to one acting again).
-    # Board i is posted after action i and waits for the actor of action i + 1.
+    # A board per turn (no AI here): the opening one, then one each time the decision passes, which pings
+    # the member whose turn has come, and nobody else (the board updated while they act pings nobody). Who a
+    # post pinged is in its request (an edit of a message recomputes its mentions, and notifies nobody).
+    path = f"/channels/{record.place_id}/messages"
+    posts = [r.json for r in world.env.backend.http_requests if r.method == "POST" and r.path == path and r.json]
+    boards = [
+        p
+        for p in posts
+        if any(str(a.get("filename", "")).split("-")[-1][:-4].isdigit() for a in p.get("attachments", []))
+    ]
     actors = [seat for _seq, seat, _action in log]
-    changes = 0
-    for i, (before, now) in enumerate(itertools.pairwise(actors), start=1):
-        expected = [record.seats[now].user_id] if now != before else []
-        assert boards[i].ping_user_ids == expected, boards[i].content
-        changes += bool(expected)
-    assert boards[-1].ping_user_ids == []  # the game is over
-    assert changes < len(actors) / 2  # most boards ping nobody
+    turns = [actors[0]] + [now for before, now in itertools.pairwise(actors) if now != before]
+    assert len(boards) == len(turns)
+    pinged = [sorted(int(u) for u in b.get("allowed_mentions", {}).get("users", [])) for b in boards]
+    assert pinged[0] == []  # the opening message pinged the players
+    assert pinged[1:] == [[record.seats[seat].user_id] for seat in turns[1:]]
+    assert all(
+        not r.json or not r.json.get("allowed_mentions", {}).get("users")
+        for r in world.env.backend.http_requests
+        if r.method == "PATCH"
+    )
 
 
 async def test_the_result_is_posted_where_the_game_began(world: World) -> None:

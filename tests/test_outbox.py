@@ -151,6 +151,7 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
     tables = tables_on(store)
     record = await new_game(tables, 2)
     await deliver_all(tables)  # the game's thread and first board
+    await tables.cache.set_place(record.id, message_id=5000, board_turn=1)  # as its post would have
     sent: list[str] = []
     looked: list[int] = []
 
@@ -161,6 +162,9 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
 
         async def strip(self, channel_id, message_id) -> None:
             sent.append("strip")
+
+        async def edit(self, channel_id, message_id, message, *, keep_images=False) -> None:
+            sent.append("edit")
 
         async def direct(self, user_id, message, *, nonce) -> int:
             sent.append("dm")
@@ -185,8 +189,9 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
                 break
     finally:
         await tables.delivery.stop()
-    assert sent[0] == "board"
-    assert looked and looked[0] >= 1  # the loop's first look came after the board was posted
+    # The board the member clicked, updated (its turn goes on, or ends and the next member's board follows).
+    assert sent[0] == "edit"
+    assert looked and looked[0] >= 1  # the loop's first look came after it
     assert await store.outbox.pending(game_id=record.id) == []
 
 

@@ -181,7 +181,9 @@ class SimTable:
                 result = await member.select(message, [str(pick)], custom_id=select_id)
             turn.spans.append((started, time.perf_counter()))
             turn.results.append(result)
-            message = result.response
+            # A picker opened from the board follows the click (which leaves the board as it is); the next
+            # level replaces it.
+            message = result.followups[-1] if depth == 0 and result.followups else result.response
         return turn
 
     async def move(self, record: GameRecord, seat: int, choice: Choice) -> Turn:

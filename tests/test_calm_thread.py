@@ -1,0 +1,172 @@
+"""A calm thread (:mod:`tables.turns`): one live board per turn, updated in place while the same members
+decide, a new one only when the decision passes to other members; the story of the game readable in the
+thread, each line once; within Discord's budget of new messages."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from bench.budget import passes_to_members, thread_windows
+from games.core import Action
+from games.i18n import localize
+from games.registry import GAMES
+from tables import words
+from tables.turns import AI_BOARD_EVERY, BOARD_LIMIT, Step, Turn, plan
+from tests.conftest import World
+
+ANNE, BEN = 11, 22
+
+
+def step(lines=("a line",), actor=None, deciders=(ANNE,), *, over=False, now=100.0, rnd=1, repost=False) -> Step:
+    return Step(list(lines), actor, tuple(deciders), over, now, rnd, repost)
+
+
+def live(*lines: str, deciders=(ANNE,), n: int = 3) -> Turn:
+    return Turn(n=n, deciders=deciders, open=True, lines=lines, posted_at=90.0, round=1)
+
+
+# ------------------------------------------------------------------ the plan of one change
+
+
+def test_the_same_member_deciding_again_updates_their_board_in_place() -> None:
+    done = plan(live("rolled 4"), step(["sailed north"], actor=ANNE))
+    assert done.edit == ("rolled 4", "sailed north") and done.edit_live and done.post is None
+    assert done.turn.n == 3 and done.turn.lines == ("rolled 4", "sailed north") and done.turn.open
+
+
+def test_the_decision_passing_to_another_member_closes_the_board_and_posts_theirs() -> None:
+    done = plan(live("rolled 4"), step(["ended the turn"], actor=ANNE, deciders=(BEN,)))
+    assert done.edit == ("rolled 4", "ended the turn") and not done.edit_live  # its lines, no buttons
+    assert done.post == () and not done.strip  # the closed board has no buttons left to take away
+    assert done.turn == Turn(n=4, deciders=(BEN,), open=True, lines=(), posted_at=100.0, round=1)
+    assert done.followers == ("ended the turn",)
+
+
+def test_the_ais_moves_between_two_members_are_lines_of_the_next_board() -> None:
+    closed = plan(live("rolled 4"), step(["ended"], actor=ANNE, deciders=())).turn
+    assert not closed.open and closed.n == 3
+    first = plan(closed, step(["AI sailed"], deciders=(), now=101.0, rnd=2))
+    assert first.post is None and first.edit is None and first.turn.carried == ("AI sailed",)
+    second = plan(first.turn, step(["AI fired"], deciders=(ANNE,), now=102.0, rnd=2))
+    assert second.post == ("AI sailed", "AI fired") and second.turn.n == 4 and second.turn.deciders == (ANNE,)
+
+
+def test_a_stretch_of_the_ai_alone_posts_at_most_a_board_a_round_and_every_ten_seconds() -> None:
+    turn = Turn(n=1, open=True, posted_at=0.0, round=0)
+    posted = []
+    for i in range(1, 200):
+        now, rnd = i * 0.5, i // 8  # a move every half second, eight to a round
+        done = plan(turn, step([f"move {i}"], deciders=(), now=now, rnd=rnd))
+        if done.post is not None:
+            posted.append((now, rnd, done.post))
+            assert done.strip  # the board before it has buttons (My hand, Follow)
+        turn = done.turn
+    times = [now for now, _, _ in posted]
+    assert all(b - a >= AI_BOARD_EVERY for a, b in itertools.pairwise(times))
+    assert len({rnd for _, rnd, _ in posted}) == len(posted)
+    said = [line for *_, lines in posted for line in lines] + list(turn.carried)
+    assert said == [f"move {i}" for i in range(1, 200)]  # every move told once, in order
+
+
+def test_a_time_out_while_the_same_member_decides_updates_the_board() -> None:
+    done = plan(live("rolled 4"), step(["⏰ time ran out"], actor=None))
+    assert done.edit_live and done.edit == ("rolled 4", "⏰ time ran out")
+
+
+def test_a_simultaneous_decision_stays_on_one_board_until_everyone_has_decided() -> None:
+    both = live(deciders=(ANNE, BEN))
+    done = plan(both, step(["Anne chose"], actor=ANNE, deciders=(BEN,)))
+    assert done.edit_live and done.turn.deciders == (BEN,)
+
+
+def test_lines_beyond_a_message_go_on_in_a_new_board() -> None:
+    long = "x" * 590
+    turn = live(long, long, long)
+    done = plan(turn, step([long], actor=ANNE))
+    assert not done.edit_live and done.edit == (long, long, long)
+    assert done.post == (long,) and done.turn.n == 4
+    assert sum(len(line) + 1 for line in turn.lines) <= BOARD_LIMIT
+
+
+def test_the_last_move_by_the_member_closes_their_board_and_the_ais_goes_to_the_final() -> None:
+    own = plan(live("rolled 4"), step(["won"], actor=ANNE, deciders=(), over=True))
+    assert own.edit == ("rolled 4", "won") and own.final == () and not own.strip
+    carried = Turn(n=3, open=True, carried=("AI sailed",))
+    ai = plan(carried, step(["AI won"], deciders=(), over=True))
+    assert ai.edit is None and ai.final == ("AI sailed", "AI won") and ai.strip
+
+
+def test_a_board_asked_for_again_takes_the_buttons_and_the_untold_lines() -> None:
+    turn = Turn(n=3, deciders=(ANNE,), open=True, lines=("old",), carried=("AI sailed",))
+    done = plan(turn, step([], deciders=(ANNE,), repost=True))
+    assert done.post == ("AI sailed",) and done.strip and done.turn.n == 4 and done.turn.carried == ()
+
+
+def test_a_turn_survives_being_stored() -> None:
+    turn = Turn(n=2, deciders=(ANNE, BEN), open=True, lines=("a", "b"), carried=("c",), posted_at=3.5, round=4)
+    assert Turn.of(turn.stored()) == turn and Turn.of(None) == Turn()
+
+
+# ------------------------------------------------------------------ whole games in SimCord
+
+
+def public_lines(kind: str, record, actions) -> list[str]:
+    """Every public event line of a game, replayed from its log."""
+    spec = GAMES[kind]
+    game = spec.game
+    state = game.new_game(len(record.seats), record.options, record.seed)
+    names = words.names_shown(spec, record)
+    lines = []
+    for _seq, seat, text in actions:
+        applied = game.apply(state, seat, Action.decode(text), trusted=True)
+        state = applied.state
+        lines += [words.event_line(e, names) for e in applied.events if e.seat is None]
+    return lines
+
+
+@pytest.mark.parametrize(("kind", "players"), [("piratz", 3), ("sewerpirats", 3), ("pirates", 3), ("sewerrat", 2)])
+async def test_a_whole_game_posts_a_board_per_pass_and_tells_each_line_once(
+    world: World, kind: str, players: int
+) -> None:
+    table = world.table
+    names = list(table.members)
+    await table.challenge(kind, names[0], names[1:2], ai=players - 2)
+    record = await table.play_to_end((await table.latest_game()).id, via="mixed")
+    await world.env.settle()
+    assert record.status == "finished"
+    thread = table.place(record)
+    history = [m for m in thread.history() if m.author.id == world.bot.user.id]
+    boards = [m for m in history if any(a.filename.split("-")[-1][:-4].isdigit() for a in m.attachments)]
+    actions = await world.bot.tables.store.games.actions(record.id)
+    spec = GAMES[kind]
+    start = spec.game.new_game(len(record.seats), record.options, record.seed)
+    assert len(boards) <= passes_to_members(spec.game, record.seats, start, actions)
+    assert all(not m.components for m in boards), "the game is over: no board keeps buttons"
+    # The story: each public line in the thread as often as the game said it, in order.
+    expected = [localize(line, "en") for line in public_lines(kind, record, actions)]
+    shown = [line for m in history for line in m.content.split("\n") if line in set(expected)]
+    assert Counter(shown) == Counter(expected)
+    assert shown == expected
+    requests = list(world.env.backend.http_requests)
+    assert max(thread_windows(requests, f"/channels/{thread.id}/messages"), default=0) <= 5
+
+
+async def test_the_latest_board_carries_the_members_decision_and_older_buttons_are_refused(world: World) -> None:
+    table = world.table
+    await table.challenge("searats", "Anne", [], ai=1)
+    record = await table.latest_game()
+    thread = table.place(record)
+    for _ in range(12):
+        record = await table.record(record.id)
+        seat = table.human_to_act(record)
+        if record.status != "active" or seat is None:
+            break
+        latest = table.board_message(record)
+        assert latest is not None and latest.components, "the member's decision has its buttons on the latest board"
+        ours = [m for m in thread.history() if m.author.id == world.bot.user.id and m.attachments]
+        assert ours[-1].id == latest.id
+        assert all(not m.components for m in ours[:-1])
+        await table.click_through(record, seat, table.pick(record, seat))
