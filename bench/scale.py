@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -282,14 +282,9 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
     """The ``process`` role (see the module docstring)."""
     from cogs.app import create_bot
     from cogs.offline.driver import SimTable
-    from rendering import pool as render_pool
 
     out: dict[str, Any] = {}
-    began = time.perf_counter()
-
-    def phase(name: str) -> None:
-        print(f"scale: {name} at {time.perf_counter() - began:.1f} s, {rss_mb()} MB", file=sys.stderr, flush=True)
-
+    phase = _phases()
     with tempfile.TemporaryDirectory() as tmp:
         database = Path(tmp) / "scale.db"
         bot = create_bot(database=database, ai_delay=0, seed="scale", warm_renderers=False)
@@ -301,46 +296,80 @@ async def process(sizes: Sizes, seed_db: Path) -> dict[str, Any]:
                 table = SimTable(env, bot)
                 out["action_ms_1"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
                 phase("timed with 1 game")
-                first, last = load_seed(
-                    database, seed_db, table.guild.id, table.channel.id, [m.id for m in table.members.values()]
-                )
-                active = await bot.tables.cache.game_ids()
-                loaded = [g for g in active if first <= g <= last]
-                await _give_threads(bot, table, loaded)
-                phase("games stored, threads made")
-                # Each game acted on once through the bot, so it is in every cache an action fills. The bench
-                # reads the records of one burst's games at a time: the bot's memory is measured next, and
-                # its own copies of 1,000 games' records (~17 MB) would stay in the process's heap.
-                for start in range(0, len(loaded), sizes.burst):
-                    await burst(table, await playable(table, loaded[start : start + sizes.burst]))
-                    # Every image the bot posts stays in SimCord's stand-in for Discord's CDN: Discord's
-                    # memory, not the bot's (~360 MB after 1,000 boards), so it is let go as it comes.
-                    env.backend.cdn._blobs.clear()
-                phase("each active game acted on")
-                # The memory of a bot at rest with these games: its collected heap, and the free pages its
-                # render pool hands back once idle a while (real seconds: the pool's threads sleep them).
-                gc.collect()
-                await asyncio.to_thread(time.sleep, render_pool.TRIM_IDLE + 0.5)
+                loaded = await _stored_and_acted_on(table, database, seed_db, sizes.burst, phase)
+                await _at_rest()
                 out["rss_loaded_mb"], out["pss_loaded_mb"] = rss_mb(), pss_mb()
                 out["active_games"] = len(await bot.tables.cache.game_ids())
                 out["action_ms_1000"] = percentiles(await timed_actions(table, sizes.kind, sizes.actions))
                 ratio = out["action_ms_1000"]["p99"] / out["action_ms_1"]["p99"]
                 out["action_p99_ratio"] = round(ratio, 2)
                 phase("timed with every game")
-                samples: list[float] = []
-                rng = random.Random("bursts")
-                for _ in range(sizes.bursts):
-                    ready = await playable(table, rng.sample(loaded, min(len(loaded), sizes.burst * 2)))
-                    samples += await burst(table, ready[: sizes.burst])
-                out["burst_ms"] = percentiles(samples)
+                out["burst_ms"] = percentiles(await _random_bursts(table, loaded, sizes))
                 phase("bursts")
-                try:
-                    out["startup_s"] = await asyncio.wait_for(_restart(env, database), STARTUP_LIMIT)
-                except TimeoutError:
-                    out["startup_s"] = {"error": f"not ready and resumed within {STARTUP_LIMIT:.0f} s"}
+                out["startup_s"] = await _startup_s(env, database)
         finally:
             await bot.tables.close()
     return out
+
+
+def _phases() -> Callable[[str], None]:
+    """A reporter of the section's phases on stderr: each with the seconds since this call and the memory."""
+    began = time.perf_counter()
+
+    def phase(name: str) -> None:
+        print(f"scale: {name} at {time.perf_counter() - began:.1f} s, {rss_mb()} MB", file=sys.stderr, flush=True)
+
+    return phase
+
+
+async def _stored_and_acted_on(
+    table: SimTable, database: Path, seed_db: Path, burst_size: int, phase: Callable[[str], None]
+) -> list[int]:
+    """The prepared games copied into the bot's database, each given a thread and acted on once through the
+    bot, so that it is in every cache an action fills; their ids."""
+    bot = table.bot
+    first, last = load_seed(database, seed_db, table.guild.id, table.channel.id, [m.id for m in table.members.values()])
+    active = await bot.tables.cache.game_ids()
+    loaded = [g for g in active if first <= g <= last]
+    await _give_threads(bot, table, loaded)
+    phase("games stored, threads made")
+    # The bench reads the records of one burst's games at a time: the bot's memory is measured next, and
+    # its own copies of 1,000 games' records (~17 MB) would stay in the process's heap.
+    for start in range(0, len(loaded), burst_size):
+        await burst(table, await playable(table, loaded[start : start + burst_size]))
+        # Every image the bot posts stays in SimCord's stand-in for Discord's CDN: Discord's memory, not
+        # the bot's (~360 MB after 1,000 boards), so it is let go as it comes.
+        table.env.backend.cdn._blobs.clear()
+    phase("each active game acted on")
+    return loaded
+
+
+async def _at_rest() -> None:
+    """Waits until the bot is at rest with its games: its heap collected, and the free pages its render
+    pool hands back once idle a while given back (real seconds: the pool's threads sleep them)."""
+    from rendering import pool as render_pool
+
+    gc.collect()
+    await asyncio.to_thread(time.sleep, render_pool.TRIM_IDLE + 0.5)
+
+
+async def _random_bursts(table: SimTable, loaded: Sequence[int], sizes: Sizes) -> list[float]:
+    """The answer times of ``sizes.bursts`` bursts, each of ``sizes.burst`` games picked at random among
+    those with a member to act."""
+    samples: list[float] = []
+    rng = random.Random("bursts")
+    for _ in range(sizes.bursts):
+        ready = await playable(table, rng.sample(loaded, min(len(loaded), sizes.burst * 2)))
+        samples += await burst(table, ready[: sizes.burst])
+    return samples
+
+
+async def _startup_s(env: simcord.Env, database: Path) -> float | dict[str, str]:
+    """The seconds a restart on ``database`` takes (:func:`_restart`), or why it did not finish in time."""
+    try:
+        return await asyncio.wait_for(_restart(env, database), STARTUP_LIMIT)
+    except TimeoutError:
+        return {"error": f"not ready and resumed within {STARTUP_LIMIT:.0f} s"}
 
 
 async def _give_threads(bot: TableBot, table: SimTable, game_ids: Sequence[int]) -> None:

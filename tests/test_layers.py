@@ -35,15 +35,6 @@ LONGEST = 60
 """Lines a function may have (its ``def`` to its last line, docstring included)."""
 
 
-def restructured(packages: tuple[str, ...], *, being: set[str], reason: str) -> list[object]:
-    """``packages`` as test parameters, those ``being`` restructured expected to fail until they are done:
-    strictly, so that the test fails once one passes, until its name is taken out of ``being``."""
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=reason) if name in being else ())
-        for name in packages
-    ]
-
-
 def modules(package: str) -> dict[str, Path]:
     """Every module of ``package`` (its subpackages' too) by its dotted name, a package by its own."""
     found = {}
@@ -114,9 +105,7 @@ def test_the_store_knows_no_game() -> None:
         assert not any(n.startswith(("games", "tables", "cogs")) for n in names), f"{module} imports {names}"
 
 
-@pytest.mark.parametrize(
-    "package", restructured(PACKAGES, being={"tables", "rendering"}, reason="its import circles are being broken")
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_no_module_imports_another_that_imports_it_back(package: str) -> None:
     own = imports(package)
     graph = {module: {name for name in names if name in own and name != module} for module, names in own.items()}
@@ -144,14 +133,7 @@ def long_functions(where: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(
-    "where",
-    restructured(
-        (*PACKAGES, "bot.py"),
-        being={"tables", "cogs", "rendering", "bench", "bot.py"},
-        reason="its long functions are being split",
-    ),
-)
+@pytest.mark.parametrize("where", [*PACKAGES, "bot.py"])
 def test_no_function_is_longer_than_a_screen(where: str) -> None:
     assert not long_functions(where), f"functions over {LONGEST} lines: {long_functions(where)}"
 

@@ -106,7 +106,7 @@ def _piles(canvas: Image.Image, view: View, names: Sequence[str], locale: str) -
     if view["discard"]:
         t.paste(canvas, card_face(view["discard"][-1], 120, 172), (x, y))
     else:
-        t.panel(canvas, (x, y, x + 120, y + 172), fill=(20, 44, 58), border=t.MIST, radius=12, shadow=False)
+        _empty_place(canvas, (x, y, x + 120, y + 172))
     _pile_name(canvas, (x + 60, y + 178), tr(locale, "Discard {n}", n=len(view["discard"])))
     _stage(canvas, view, names, (M + 345, STAGE_Y + 16, W - M - 20, STAGE_Y + STAGE_H - 24), locale)
 
@@ -133,44 +133,70 @@ def _stage_title(canvas: Image.Image, xy: tuple[int, int], line: str, width: int
         t.text(canvas, (xy[0], xy[1] + n * 30), part, fnt, t.GOLD)
 
 
+STAGE_CARDS_DY = 66
+"""Where the stage's cards stand under its top (its title may take two lines)."""
+
+
 def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box, locale: str) -> None:
     """The encounter under way (its cards, named in words, and the cannons needed), or a duel: who has
     chosen, and the two cards once revealed."""
     x0, y0, x1, _ = box
-    shown, duel, encounter, pending = view["shown"], view["duel"], view["encounter"], view["pending"]
-    cards_y = y0 + 66
-    small = t.font(t.MIN_TEXT, bold=True)
+    duel, shown, encounter, pending = view["duel"], view["shown"], view["encounter"], view["pending"]
     if duel is not None or shown is not None:
-        seats = (duel or shown)["seats"]
-        duel_title = tr(locale, "Duel: {first} against {second}", first=names[seats[0]], second=names[seats[1]])
-        _stage_title(canvas, (x0, y0), duel_title, x1 - x0)
-        revealed = shown is not None and (duel is None or not any(duel["chosen"]))
-        for i in range(2):
-            x = x0 + i * 240
-            if revealed:
-                t.paste(canvas, card_face(shown["cards"][i], STAGE_CARD_W, STAGE_CARD_H), (x, cards_y))
-                value = str(shown["values"][i])
-                t.text(canvas, (x + STAGE_CARD_W + 12, cards_y + 50), value, t.font(40, bold=True), t.GOLD)
-                continue
-            chosen = duel is not None and duel["chosen"][i]
-            if chosen:
-                t.paste(canvas, back(STAGE_CARD_W, STAGE_CARD_H), (x, cards_y))
-            else:
-                t.panel(
-                    canvas,
-                    (x, cards_y, x + STAGE_CARD_W, cards_y + STAGE_CARD_H),
-                    fill=(20, 44, 58),
-                    border=t.MIST,
-                    radius=12,
-                    shadow=False,
-                )
-            state = tr(locale, "chosen") if chosen else tr(locale, "choosing…")
-            state, fnt = t.fit_text(state, 220, t.MIN_TEXT)
-            t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 18), state, fnt, t.FOAM, anchor="mm")
-        return
-    if encounter is None:
+        _duel(canvas, duel, shown, names, box, locale)
+    elif encounter is None:
         t.text(canvas, (x0, y0), tr(locale, "Open sea"), t.font(26, bold=True), t.MIST)
-        return
+    else:
+        _encounter(canvas, encounter, box, locale)
+        if pending is not None and pending["kind"] == "combat":
+            _cannons(canvas, pending, (x1, y0 + STAGE_CARDS_DY), locale)
+
+
+def _duel(
+    canvas: Image.Image, duel: View | None, shown: View | None, names: Sequence[str], box: t.Box, locale: str
+) -> None:
+    """A duel: who fights whom, then both cards face up with their values once revealed, else each side's
+    back once chosen or an empty place while it is choosing."""
+    x0, y0, x1, _ = box
+    seats = (duel or shown)["seats"]  # type: ignore[index]
+    duel_title = tr(locale, "Duel: {first} against {second}", first=names[seats[0]], second=names[seats[1]])
+    _stage_title(canvas, (x0, y0), duel_title, x1 - x0)
+    revealed = shown if shown is not None and (duel is None or not any(duel["chosen"])) else None
+    for i in range(2):
+        xy = (x0 + i * 240, y0 + STAGE_CARDS_DY)
+        if revealed is not None:
+            _revealed(canvas, xy, revealed["cards"][i], revealed["values"][i])
+        else:
+            _unrevealed(canvas, xy, duel is not None and duel["chosen"][i], locale)
+
+
+def _revealed(canvas: Image.Image, xy: tuple[int, int], code: str, value: int) -> None:
+    """A duel card revealed: its face, and its value beside it."""
+    x, y = xy
+    t.paste(canvas, card_face(code, STAGE_CARD_W, STAGE_CARD_H), (x, y))
+    t.text(canvas, (x + STAGE_CARD_W + 12, y + 50), str(value), t.font(40, bold=True), t.GOLD)
+
+
+def _unrevealed(canvas: Image.Image, xy: tuple[int, int], chosen: bool, locale: str) -> None:
+    """A side of a duel before the reveal: its card's back once chosen, else an empty place; and under it,
+    whether it has chosen."""
+    x, y = xy
+    if chosen:
+        t.paste(canvas, back(STAGE_CARD_W, STAGE_CARD_H), (x, y))
+    else:
+        _empty_place(canvas, (x, y, x + STAGE_CARD_W, y + STAGE_CARD_H))
+    state = tr(locale, "chosen") if chosen else tr(locale, "choosing…")
+    state, fnt = t.fit_text(state, 220, t.MIN_TEXT)
+    t.text(canvas, (x + STAGE_CARD_W / 2, y + STAGE_CARD_H + 18), state, fnt, t.FOAM, anchor="mm")
+
+
+def _empty_place(canvas: Image.Image, box: t.Box) -> None:
+    """Where a card would lie: the empty discard pile, a duel card not yet chosen."""
+    t.panel(canvas, box, fill=(20, 44, 58), border=t.MIST, radius=12, shadow=False)
+
+
+def _encounter_headline(encounter: View, locale: str) -> str:
+    """The encounter in words: what it is, then its cards (a town by name) and its allies."""
     kind = encounter["kind"]
     titles = {
         "ship": tr(locale, "Enemy ship"),
@@ -188,28 +214,40 @@ def _stage(canvas: Image.Image, view: View, names: Sequence[str], box: t.Box, lo
         words = ntr(
             locale, "{cards}; ally {allies}", "{cards}; allies {allies}", len(allies), cards=words, allies=listed
         )
-    headline = tr(locale, "{title}: {cards}", title=title, cards=words) if words else title
-    _stage_title(canvas, (x0, y0), headline, x1 - x0)
+    return tr(locale, "{title}: {cards}", title=title, cards=words) if words else title
+
+
+def _encounter(canvas: Image.Image, encounter: View, box: t.Box, locale: str) -> None:
+    """The encounter under way: its headline, then its cards and its allies' (each marked as an ally)."""
+    x0, y0, x1, _ = box
+    _stage_title(canvas, (x0, y0), _encounter_headline(encounter, locale), x1 - x0)
+    cards, allies = encounter["cards"], encounter.get("allies", [])
+    cards_y = y0 + STAGE_CARDS_DY
+    small = t.font(t.MIN_TEXT, bold=True)
     for i, code in enumerate(cards + allies):
         x = x0 + i * STAGE_STEP
         t.paste(canvas, card_face(code, STAGE_CARD_W, STAGE_CARD_H), (x, cards_y))
         if i >= len(cards):
             ally = tr(locale, "ally")
             t.text(canvas, (x + STAGE_CARD_W / 2, cards_y + STAGE_CARD_H + 16), ally, small, t.FOAM, anchor="mm")
-    if pending is not None and pending["kind"] == "combat":
-        needs = ntr(locale, "Needs {n} cannon", "Needs {n} cannons", pending["need"])
-        fired = tr(locale, "Fired {n}", n=pending["total"])
-        for n, (words, fill) in enumerate([(needs, t.DANGER), (fired, t.SEA_DEEP)]):
-            t.pill(
-                canvas,
-                (x1, cards_y + 4 + n * 52),
-                words,
-                t.font(t.MIN_TEXT, bold=True),
-                fill,
-                (255, 255, 255) if n == 0 else t.FOAM,
-                align="right",
-                height=40,
-            )
+
+
+def _cannons(canvas: Image.Image, pending: View, right_top: tuple[int, int], locale: str) -> None:
+    """A combat's cannons, as two pills ending at ``right_top``'s x: how many it needs, how many are fired."""
+    x, y = right_top
+    needs = ntr(locale, "Needs {n} cannon", "Needs {n} cannons", pending["need"])
+    fired = tr(locale, "Fired {n}", n=pending["total"])
+    for n, (words, fill) in enumerate([(needs, t.DANGER), (fired, t.SEA_DEEP)]):
+        t.pill(
+            canvas,
+            (x, y + 4 + n * 52),
+            words,
+            t.font(t.MIN_TEXT, bold=True),
+            fill,
+            (255, 255, 255) if n == 0 else t.FOAM,
+            align="right",
+            height=40,
+        )
 
 
 ROW_TEXT_W = 450
@@ -556,6 +594,9 @@ def _deciding(view: View, seat: int | None) -> str | None:
 
 HAND_TOP = t.TOP + 56
 """Where the hand's cards start, under the top band and the line about the viewer's ship."""
+HAND_TEXT_X = M + 20 + HAND_CARD_W + 20
+HAND_TEXT_W = W - M - 20 - HAND_TEXT_X
+"""Where a hand row's words start, right of its small card, and their width."""
 
 
 def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
@@ -566,33 +607,49 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     deciding = _deciding(view, seat)
     view = localize_tree(view, locale)
     hand, missions = view.get("hand", []), view.get("missions", [])
-    text_x = M + 20 + HAND_CARD_W + 20
-    text_w = W - M - 20 - text_x
-    rows = [_wrapped(_card_lines(BY_CODE[code], locale), text_w) for code in hand]
+    rows = [_wrapped(_card_lines(BY_CODE[code], locale), HAND_TEXT_W) for code in hand]
     heights = [max(HAND_CARD_H + 30, len(lines) * HAND_LINE) + 24 for lines in rows]
     notes = [(c, "") for c in missions] + [(c, "offered") for c in view.get("offered", [])]
     if view.get("chosen"):
         notes.append((view["chosen"], "combat card"))
     blocks = [_mission_block(view, code, tag, W - 2 * M - 140, locale) for code, tag in notes]
-    top = HAND_TOP
     hand_h = sum(heights) if hand else 60
-    y = top + hand_h + 16
+    y = HAND_TOP + hand_h + 16
     mission_h = 70 + (sum(len(b) * HAND_LINE + 16 for b in blocks) if blocks else HAND_LINE + 16)
     canvas = t.new_canvas(W, y + mission_h + M)
+    _hand_band(canvas, view, names, deciding, locale)
+    _hand_rows(canvas, hand, rows, heights, locale)
+    _unfinished_missions(canvas, [code for code, _ in notes], blocks, (y, y + mission_h), locale)
+    return t.to_png(canvas)
+
+
+def _hand_band(canvas: Image.Image, view: View, names: Sequence[str], deciding: str | None, locale: str) -> None:
+    """The band over a hand: whose it is and what they must decide, with a line about their crew and ship;
+    or, for a spectator, that spectators hold no cards."""
+    seat = view.get("viewer")
     drawn = t.seat_names(names, view["seats"], locale)
     title, icon = tr(locale, "PIRATES CARD GAME"), flag(76, 52, None)
     if seat is None:
         t.top_band(canvas, icon, title, (), tr(locale, "Spectators hold no cards."), x=M, width=W - 2 * M)
-    else:
-        decides = " ".join(format_seats(localize(deciding, locale), drawn).split()) if deciding else None
-        t.hand_band(canvas, icon, title, seat, drawn[seat], decides, locale, x=M, width=W - 2 * M)
-        me = view["players"][seat]
-        crew = tr(
-            locale, "Crew {crew}/{limit} · {ship}", crew=len(hand), limit=me["limit"], ship=_nation(me["ship"], locale)
-        )
-        text, fnt = t.fit_text(crew, W - 2 * M, 30)
-        t.text(canvas, (M + 4, t.TOP + 20), text, fnt, t.FOAM, anchor="lm")
-    yy = top
+        return
+    decides = " ".join(format_seats(localize(deciding, locale), drawn).split()) if deciding else None
+    t.hand_band(canvas, icon, title, seat, drawn[seat], decides, locale, x=M, width=W - 2 * M)
+    me, crew = view["players"][seat], len(view.get("hand", []))
+    line = tr(locale, "Crew {crew}/{limit} · {ship}", crew=crew, limit=me["limit"], ship=_nation(me["ship"], locale))
+    text, fnt = t.fit_text(line, W - 2 * M, 30)
+    t.text(canvas, (M + 4, t.TOP + 20), text, fnt, t.FOAM, anchor="lm")
+
+
+def _hand_rows(
+    canvas: Image.Image,
+    hand: Sequence[str],
+    rows: Sequence[list[tuple[str, int, bool, t.RGB]]],
+    heights: Sequence[int],
+    locale: str,
+) -> None:
+    """A row per card in hand: its small card and name beside its lines of words; or that the hand holds no
+    crew cards."""
+    yy = HAND_TOP
     for code, lines, h in zip(hand, rows, heights, strict=True):
         t.panel(canvas, (M, yy, W - M, yy + h - 10), fill=t.PARCHMENT, shadow=False)
         t.paste(canvas, _hand_card(code), (M + 20, yy + 8))
@@ -607,26 +664,37 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
             anchor="mt",
         )
         for n, (text, size, bold, ink) in enumerate(lines):
-            t.text(canvas, (text_x, yy + 12 + n * HAND_LINE), text, t.font(size, bold=bold), ink)
+            t.text(canvas, (HAND_TEXT_X, yy + 12 + n * HAND_LINE), text, t.font(size, bold=bold), ink)
         yy += h
     if not hand:
         empty, fnt = t.fit_text(tr(locale, "No crew cards in hand."), W - 2 * M, 28, bold=False)
-        t.text(canvas, (M, top + 10), empty, fnt, t.MIST)
-    t.panel(canvas, (M, y, W - M, y + mission_h), fill=t.PARCHMENT)
+        t.text(canvas, (M, HAND_TOP + 10), empty, fnt, t.MIST)
+
+
+def _unfinished_missions(
+    canvas: Image.Image,
+    codes: Sequence[str],
+    blocks: Sequence[list[tuple[str, t.RGB]]],
+    span: tuple[int, int],
+    locale: str,
+) -> None:
+    """The panel of the viewer's missions from ``span[0]`` to ``span[1]``: each one's index beside its
+    block of lines (:func:`_mission_block`), or where to get one when there are none."""
+    y, end = span
+    t.panel(canvas, (M, y, W - M, end), fill=t.PARCHMENT)
     heading, fnt = t.fit_text(tr(locale, "Your unfinished missions"), W - 2 * M - 40, 28)
     t.text(canvas, (M + 20, y + 14), heading, fnt, t.INK)
     yy = y + 60
     if not blocks:
         none, fnt = t.fit_text(tr(locale, "None: visit the magistrate while docked."), W - 2 * M - 40, 28, bold=False)
         t.text(canvas, (M + 20, yy), none, fnt, t.INK_SOFT)
-    for (code, _tag), block in zip(notes, blocks, strict=True):
+    for code, block in zip(codes, blocks, strict=True):
         f = BY_CODE[code]
         index, fnt = t.fit_text(localize(f.label, locale), 84, 28)
         t.text(canvas, (M + 20, yy), index, fnt, suit_colour(f))
         for n, (text, ink) in enumerate(block):
             t.text(canvas, (M + 110, yy + 2 + n * HAND_LINE), text, t.font(t.MIN_TEXT), ink)
         yy += len(block) * HAND_LINE + 16
-    return t.to_png(canvas)
 
 
 def _mission_block(view: View, code: str, tag: str, width: float, locale: str) -> list[tuple[str, t.RGB]]:

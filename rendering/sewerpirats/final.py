@@ -5,6 +5,7 @@ tied, every player's place and the winners crowned. Every explanation is wrapped
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -22,39 +23,55 @@ STRIP_H = 52
 FADED_INK: t.RGB = (170, 150, 120)
 
 
+class _Sheet(NamedTuple):
+    """What the rows of the final table draw from: the game's tokens, every seat's score (in seat order),
+    each seat's scored line in each category with its detail wrapped to the column, and the columns: their
+    left edges, their width, and the token tiles a line of a cell holds, each ``slot`` px wide."""
+
+    cat: Catalog
+    scores: list[View]
+    cells: dict[tuple[int, str], tuple[View, tuple[str, ...]]]
+    col_x: list[float]
+    col_w: float
+    slot: int
+    per_line: int
+
+
+def _sheet(view: View) -> _Sheet:
+    """The :class:`_Sheet` of ``view["final"]`` (a localized view)."""
+    cat = catalog(view)
+    scores = sorted(view["final"]["scores"], key=lambda s: s["seat"])
+    col_x, col_w = t.final_columns(M, W - M, 0, view["seats"])
+    slot = tile_of(cat, "fries", 1, FINAL_TILE).width + 4  # booty with its value badge: the widest tile
+    by_seat = [{line["category"]: line for line in s["breakdown"]} for s in scores]
+    cells = {
+        (s, category): (line, t.wrap(line["detail"], t.font(SMALL), col_w - 18))
+        for s in range(view["seats"])
+        for category, line in by_seat[s].items()
+    }
+    return _Sheet(cat, scores, cells, col_x, col_w, slot, max(1, int((col_w - 16) // slot)))
+
+
 def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     """The final scoring of ``view["final"]``, in ``locale``'s language: a column per player, a strip
     across the table naming each category above its cells, the totals and every player's place. Returns
     PNG bytes."""
     view = localize_tree(view, locale)
     final = view["final"]
-    seats = view["seats"]
-    cat = catalog(view)
-    players = t.seat_names(names, seats, locale)
-    scores = sorted(final["scores"], key=lambda s: s["seat"])
+    sheet = _sheet(view)
+    players = t.seat_names(names, view["seats"], locale)
     winners = list(final["winners"])
-    best = max((s["total"] for s in scores), default=0)
+    best = max((s["total"] for s in sheet.scores), default=0)
     tied = final["tied"] if len(final["tied"]) > 1 else []
-    col_x, col_w = t.final_columns(M, W - M, 0, seats)
-    slot = tile_of(cat, "fries", 1, FINAL_TILE).width + 4  # booty with its value badge: the widest tile
-    per_line = max(1, int((col_w - 16) // slot))
-    by_seat = [{line["category"]: line for line in s["breakdown"]} for s in scores]
-    details = {
-        (s, category): t.wrap(line["detail"], t.font(SMALL), col_w - 18)
-        for s in range(seats)
-        for category, line in by_seat[s].items()
-    }
-    labels = [_label_lines(cat, category, locale) for category in cat.categories]
-    heights = []
-    for category, label in zip(cat.categories, labels, strict=True):
-        most = max((len(category_tokens(cat, category, s["tokens"])) for s in scores), default=0)
-        lines = max((len(details.get((s, category), ())) for s in range(seats)), default=0)
-        cells = 46 + max(1, -(-most // per_line)) * (FINAL_TILE + 12) + lines * LINE_H + 12
-        heights.append(_strip_h(label) + cells)
+    labels = [_label_lines(sheet.cat, category, locale) for category in sheet.cat.categories]
+    heights = [
+        _strip_h(label) + _cells_h(sheet, category)
+        for category, label in zip(sheet.cat.categories, labels, strict=True)
+    ]
     tie_note = " " + tr(locale, "Tie broken by the spaces of their figures.") if tied else ""
     headline = t.final_headline_lines(players, winners, best, INNER, 30, lone_note=tie_note, locale=locale)
     top = 100 + len(headline[0]) * 40 + 16
-    names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 8, 26, 42) - 1) * t.NAME_LINE_H
+    names_h = FINAL_NAMES_H + (t.final_name_lines(players, sheet.col_w - 8, 26, 42) - 1) * t.NAME_LINE_H
     tie_label = _tie_lines(locale) if tied else ()
     tie_h = _strip_h(tie_label) + 60 if tied else 0
     table_h = names_h + sum(heights) + tie_h + t.FINAL_TOTALS_H + STRIP_H
@@ -64,8 +81,8 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     t.final_table(
         img,
         (M, top, W - M, top + table_h),
-        col_x,
-        col_w,
+        sheet.col_x,
+        sheet.col_w,
         players,
         winners,
         names_y=58,
@@ -75,32 +92,53 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
         crown=46,
     )
     y = top + names_h
-    for r, category in enumerate(cat.categories):
-        kinds = cat.kinds[category]
-        icons = (token_of(cat, kinds[0], 40), token_of(cat, kinds[-1], 32))
-        cells = y + _strip(img, y, icons, labels[r])
-        for s in range(seats):
-            line = by_seat[s].get(category)
-            if line is None:
-                dash = (col_x[s] + col_w / 2, (cells + y + heights[r]) / 2)
-                t.text(img, dash, "—", t.font(28, bold=True), FADED_INK, anchor="mm")
-                continue
-            tiles = [
-                tile_of(cat, kind, value, FINAL_TILE)
-                for kind, value in category_tokens(cat, category, scores[s]["tokens"])
-            ]
-            _final_cell(img, line, tiles, details[s, category], col_x[s] + 10, cells, per_line, slot, locale)
-        y += heights[r]
+    for category, label, h in zip(sheet.cat.categories, labels, heights, strict=True):
+        _category_row(img, sheet, category, label, (y, y + h), locale)
+        y += h
     if tied:
-        cells = y + _strip(img, y, (), tie_label)
-        for s in tied:
-            cx = col_x[s] + col_w / 2
-            t.text(img, (cx, cells + 26), str(scores[s]["space_sum"]), t.font(34, bold=True), t.INK, anchor="mm")
+        _tie_break_row(img, sheet, tied, tie_label, y)
         y += tie_h
     _strip(img, y, (), (tr(locale, "TOTAL"),))
-    totals = [score["total"] for score in scores]
-    t.final_totals(img, M, W - M, y + STRIP_H, col_x, col_w, totals, winners, locale, label=False)
+    totals = [score["total"] for score in sheet.scores]
+    t.final_totals(img, M, W - M, y + STRIP_H, sheet.col_x, sheet.col_w, totals, winners, locale, label=False)
     return t.to_png(img)
+
+
+def _cells_h(sheet: _Sheet, category: str) -> int:
+    """The height of a category's cells, under its strip: the points, the lines of tokens of the seat with
+    the most, and the detail lines of the seat with the longest detail."""
+    seats = range(len(sheet.col_x))
+    most = max((len(category_tokens(sheet.cat, category, s["tokens"])) for s in sheet.scores), default=0)
+    lines = max((len(sheet.cells[s, category][1]) for s in seats if (s, category) in sheet.cells), default=0)
+    return 46 + max(1, -(-most // sheet.per_line)) * (FINAL_TILE + 12) + lines * LINE_H + 12
+
+
+def _category_row(
+    img: Image.Image, sheet: _Sheet, category: str, label: Sequence[str], span: tuple[int, int], locale: str
+) -> None:
+    """A category's row of the final table, from ``span[0]`` to ``span[1]``: its strip (its tokens and
+    words), then each seat's cell, or a dash where the seat scored no line in it."""
+    y, end = span
+    kinds = sheet.cat.kinds[category]
+    icons = (token_of(sheet.cat, kinds[0], 40), token_of(sheet.cat, kinds[-1], 32))
+    cells = y + _strip(img, y, icons, label)
+    for s, x in enumerate(sheet.col_x):
+        if (s, category) not in sheet.cells:
+            dash = (x + sheet.col_w / 2, (cells + end) / 2)
+            t.text(img, dash, "—", t.font(28, bold=True), FADED_INK, anchor="mm")
+            continue
+        line, detail = sheet.cells[s, category]
+        tokens = category_tokens(sheet.cat, category, sheet.scores[s]["tokens"])
+        tiles = [tile_of(sheet.cat, kind, value, FINAL_TILE) for kind, value in tokens]
+        _final_cell(img, line, tiles, detail, x + 10, cells, sheet.per_line, sheet.slot, locale)
+
+
+def _tie_break_row(img: Image.Image, sheet: _Sheet, tied: Sequence[int], label: Sequence[str], y: int) -> None:
+    """The tie-break row from ``y``: its strip, then the space sum of each tied seat."""
+    cells = y + _strip(img, y, (), label)
+    for s in tied:
+        cx = sheet.col_x[s] + sheet.col_w / 2
+        t.text(img, (cx, cells + 26), str(sheet.scores[s]["space_sum"]), t.font(34, bold=True), t.INK, anchor="mm")
 
 
 LABEL_X = M + 24
