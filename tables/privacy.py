@@ -94,24 +94,43 @@ class Plan:
 
     def text(self) -> str:
         """The confirmation's words (marked): exactly what confirming does."""
-        lines = ["**" + T("Forget me: this is what confirming erases, in every server") + "**"]
+        lines = [*self._erased(), *self._tables()]
+        if not lines:
+            lines.append(T("Nothing yet: I store nothing about you but what this click tells me."))
+        return "\n".join(
+            [
+                "**" + T("Forget me: this is what confirming erases, in every server") + "**",
+                *("• " + line for line in lines),
+                T(
+                    "Messages already posted (boards, results, the logs attached to them) stay as Discord keeps them. "
+                    "This cannot be undone."
+                ),
+            ]
+        )
+
+    def _erased(self) -> list[str]:
+        """What goes whole: settings, ratings, follows."""
+        lines = []
         if self.settings:
-            lines.append("• " + T("Your settings: turn reminders and the language I write to you in."))
+            lines.append(T("Your settings: turn reminders and the language I write to you in."))
         if self.ratings:
             lines.append(
-                "• "
-                + N(
+                N(
                     "Your rating in {n} game and its history.",
                     "Your ratings in {n} games and their history.",
                     self.ratings,
                 )
             )
         if self.follows:
-            lines.append("• " + N("You stop following {n} game.", "You stop following {n} games.", self.follows))
+            lines.append(N("You stop following {n} game.", "You stop following {n} games.", self.follows))
+        return lines
+
+    def _tables(self) -> list[str]:
+        """What happens at the tables that name the member: lobbies, games in progress, games over."""
+        lines = []
         if self.lobbies:
             lines.append(
-                "• "
-                + N(
+                N(
                     "You leave {n} challenge or table; one you host or are challenged to is called off.",
                     "You leave {n} challenges and tables; those you host or are challenged to are called off.",
                     self.lobbies,
@@ -119,8 +138,7 @@ class Plan:
             )
         if self.past_lobbies:
             lines.append(
-                "• "
-                + N(
+                N(
                     "Your name and id are taken out of {n} past challenge or table.",
                     "Your name and id are taken out of {n} past challenges and tables.",
                     self.past_lobbies,
@@ -128,8 +146,7 @@ class Plan:
             )
         if self.in_progress:
             lines.append(
-                "• "
-                + T(
+                T(
                     "Games in progress ({games}): the AI takes your place and plays it to the end, so the others"
                     " play on; the thread says a player left, not who.",
                     games=", ".join(self.in_progress),
@@ -137,8 +154,7 @@ class Plan:
             )
         if self.over:
             lines.append(
-                "• "
-                + N(
+                N(
                     "{n} game that is over keeps its moves, played by “Player N” instead of your name, so its log"
                     " still passes `python bot.py verify`.",
                     "{n} games that are over keep their moves, played by “Player N” instead of your name, so their"
@@ -146,15 +162,7 @@ class Plan:
                     self.over,
                 )
             )
-        if len(lines) == 1:
-            lines.append("• " + T("Nothing yet: I store nothing about you but what this click tells me."))
-        lines.append(
-            T(
-                "Messages already posted (boards, results, the logs attached to them) stay as Discord keeps them. "
-                "This cannot be undone."
-            )
-        )
-        return "\n".join(lines)
+        return lines
 
 
 class Privacy:
