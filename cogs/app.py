@@ -197,6 +197,27 @@ class TableBot(commands.Bot):
         except Exception:
             log.exception("Could not move the games of deleted thread %s", payload.thread_id)
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot left a server (removed, or the server deleted): its games end, and its data is erased after
+        the grace period unless the bot is back by then."""
+        try:
+            await self.tables.privacy.left(guild.id)
+        except Exception:
+            log.exception("Could not record leaving server %s", guild.id)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._back(guild, joined=True)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._back(guild, joined=False)
+
+    async def _back(self, guild: discord.Guild, *, joined: bool) -> None:
+        """The bot is in a server (added again, or every server at a start): an erasure waiting is called off."""
+        try:
+            await self.tables.privacy.back(guild.id, joined=joined)
+        except Exception:
+            log.exception("Could not call off the erasure of server %s", guild.id)
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:

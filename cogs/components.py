@@ -229,6 +229,24 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?
         await _handle(interaction, "lobby", None, self.lobby_id, self.op)
 
 
+class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"forget:(?P<user>\d+):(?P<op>yes|no)"):
+    """``/games forget-me``'s confirmation (``yes``) or its cancel (``no``), for the member ``user`` alone."""
+
+    def __init__(self, user_id: int, op: str, label: str = "…") -> None:
+        style = discord.ButtonStyle.danger if op == "yes" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"forget:{user_id}:{op}"))
+        self.user_id, self.op = user_id, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ForgetButton:
+        return cls(int(match["user"]), match["op"], item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(interaction, "forget", None, self.user_id, self.op == "yes")
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     BoardSelect,
@@ -238,6 +256,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     RematchButton,
     SeatOfferButton,
     LobbyButton,
+    ForgetButton,
 )
 
 

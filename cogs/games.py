@@ -1,15 +1,18 @@
-"""``/games``: the commands shared by all games — list, abandon, notify, substitute, follow, and the records:
-leaderboard, stats, history, replay. Each asks the table service and answers with what it says."""
+"""``/games``: the commands shared by all games — list, abandon, notify, substitute, follow, the records
+(leaderboard, stats, history, replay) and privacy (what the bot stores about a member, and erasing it). Each
+asks the table service and answers with what it says."""
 
 from __future__ import annotations
 
 import io
+import json
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import handlers
+from cogs.components import ForgetButton
 from cogs.handlers import caller_of, follow_up, guard, reply_text, tables_of, tell
 from games.i18n import LANGUAGES, L, T, localize
 from games.registry import GAMES
@@ -135,6 +138,40 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
             await handlers.follow(interaction, await _game(tables_of(interaction), interaction, game))
 
         await guard(interaction, game, work())
+
+    # ------------------------------------------------------------------ privacy
+
+    @app_commands.command(name="privacy", description=L("What this bot stores about you, as a file (by DM)"))
+    async def privacy(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            data = await tables_of(interaction).privacy.export(caller_of(interaction))
+            blob = json.dumps(data, indent=2, ensure_ascii=False).encode()
+            name = f"pirate-tables-{interaction.user.id}.json"
+            about = T("Everything I store about you, as of now (`/games forget-me` erases it).")
+            try:
+                await interaction.user.send(reply_text(interaction, about), file=discord.File(io.BytesIO(blob), name))
+            except discord.Forbidden:  # DMs closed (50007): only they see this answer
+                closed = T("Your DMs are closed, so here it is (only you see it).") + "\n" + about
+                file = discord.File(io.BytesIO(blob), name)
+                await follow_up(interaction, private=True, content=reply_text(interaction, closed), file=file)
+                return
+            await tell(interaction, T("I sent you a file by DM with everything I store about you."))
+
+        await guard(interaction, None, work())
+
+    @app_commands.command(name="forget-me", description=L("Erase what this bot stores about you (asks first)"))
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            plan = await tables_of(interaction).privacy.plan(caller_of(interaction))
+            user_id = interaction.user.id
+            view = discord.ui.View(timeout=None)
+            view.add_item(ForgetButton(user_id, "yes", reply_text(interaction, T("Forget me"))[:80]))
+            view.add_item(ForgetButton(user_id, "no", reply_text(interaction, T("Cancel"))[:80]))
+            await interaction.response.send_message(reply_text(interaction, plan.text()), view=view, ephemeral=True)
+            view.stop()  # DynamicItems, dispatched by custom id alone (they work after a restart too)
+
+        await guard(interaction, None, work())
 
     # ------------------------------------------------------------------ records
 

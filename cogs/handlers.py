@@ -17,7 +17,7 @@ from cogs.courier import Answer, Courier, Opened
 from games.core import Choice, format_seats
 from games.i18n import T, language, localize
 from tables import words
-from tables.authority import Caller, GameError
+from tables.authority import Caller, GameError, may_confirm
 from tables.compose import Tables
 from tables.outbox import Message
 from tables.seating import seat_names
@@ -239,3 +239,19 @@ async def seat_offer(
 async def lobby(interaction: discord.Interaction, lobby_id: int, op: str) -> None:
     answer = await tables_of(interaction).lobbies.click(caller_of(interaction), lobby_id, op)
     await deliver(interaction, answer.entry, answer.note)
+
+
+# ---------------------------------------------------------------------------------------------- privacy
+
+
+async def forget(interaction: discord.Interaction, user_id: int, confirmed: bool) -> None:
+    """``/games forget-me``'s buttons: the member who asked confirms (they are forgotten, and told what was
+    done) or cancels; the confirmation loses its buttons either way. Nobody else can click them."""
+    tables, caller = tables_of(interaction), caller_of(interaction)
+    may_confirm(caller, user_id)
+    if not confirmed:
+        await interaction.response.edit_message(content=reply_text(interaction, T("Nothing was erased.")), view=None)
+        return
+    await interaction.response.defer()
+    done = await tables.privacy.forget(caller, user_id)
+    await interaction.edit_original_response(content=reply_text(interaction, done), view=None)

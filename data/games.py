@@ -310,16 +310,17 @@ class GamesRepo(Repository):
             "UPDATE games SET turn = ?, revision = revision + 1 WHERE id = ?", (dumps(turn), game_id)
         )
 
-    async def lose_thread(self, thread_id: int) -> list[int]:
-        """Forget a deleted thread: the active games played in it go on in their channel. Their ids (none if
-        another process or an earlier event did it already)."""
+    async def lose_thread(self, thread_id: int) -> tuple[list[int], list[int]]:
+        """Forget a deleted thread: the games played in it go on in their channel (and what a game that is over
+        still owes, its final message, goes there). The ids of the active ones and of those that are over
+        (none if another process or an earlier event did it already)."""
         async with self._writing() as tx:
             rows = await tx.fetchall(
-                "UPDATE games SET thread_id = NULL, revision = revision + 1 WHERE thread_id = ? AND status = 'active'"
-                " RETURNING id",
+                "UPDATE games SET thread_id = NULL, revision = revision + 1 WHERE thread_id = ? RETURNING id, status",
                 (thread_id,),
             )
-        return sorted(row["id"] for row in rows)
+        active = sorted(row["id"] for row in rows if row["status"] == "active")
+        return active, sorted(row["id"] for row in rows if row["status"] != "active")
 
     # ------------------------------------------------------------------ leases
 

@@ -203,4 +203,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN turn TEXT;
     ALTER TABLE games ADD COLUMN board_turn INTEGER NOT NULL DEFAULT 0;
     """,
+    # 12: servers the bot left, whose data is erased once their grace period is over unless it is back before
+    # (``TABLES_FORGET_SERVER_AFTER``; see data/privacy.py).
+    """
+    CREATE TABLE departures (
+        guild_id INTEGER NOT NULL,
+        left_at REAL NOT NULL,
+        erase_at REAL NOT NULL,
+        PRIMARY KEY (guild_id)
+    );
+    """,
 )

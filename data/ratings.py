@@ -1,6 +1,6 @@
 """Ratings: openskill's Plackett–Luce model over the placings of a finished game.
 
-Who is rated, and how (the README's *Ratings* section says the same for players):
+Who is rated, and how (docs/playing.md, *Ratings and records*, says the same for players):
 
 * A game is rated when it is **finished** (by the rules, last one standing, the safety limit, or a
   resignation that left one team) and at least **two members** played in it. An **abandoned** game is

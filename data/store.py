@@ -6,7 +6,8 @@ default, or PostgreSQL: :mod:`data.engine`).
 * :mod:`data.seats` — seats changing after the start (resignations, presence, substitutes) and followers;
 * :mod:`data.ratings` — ratings and what each game did to them;
 * :mod:`data.outbox` — the messages the bot owes, and what each player was last told;
-* :mod:`data.settings` — member settings.
+* :mod:`data.settings` — member settings;
+* :mod:`data.privacy` — a member's data read and erased, and servers the bot left.
 
 ``store.games`` and the others write each change in a transaction of its own; ``async with
 store.transaction() as tx`` gives the same repositories writing in one transaction, so that a change and
@@ -26,6 +27,7 @@ from data.games import GameRecord, GamesRepo, SeatRecord
 from data.lobbies import LobbiesRepo, LobbyRecord
 from data.migrations import MIGRATIONS
 from data.outbox import MarkerCache, OutboxRepo
+from data.privacy import PrivacyRepo
 from data.ratings import RatingsRepo
 from data.seats import SeatsRepo
 from data.settings import SettingsRepo
@@ -36,7 +38,7 @@ __all__ = ["GameRecord", "LobbyRecord", "SeatRecord", "Store", "Unit"]
 class Unit:
     """Every repository, bound to one database or one transaction."""
 
-    __slots__ = ("games", "lobbies", "outbox", "ratings", "seats", "settings")
+    __slots__ = ("games", "lobbies", "outbox", "privacy", "ratings", "seats", "settings")
 
     def __init__(
         self,
@@ -51,6 +53,7 @@ class Unit:
         self.ratings = RatingsRepo(queries)
         self.outbox = OutboxRepo(queries, owner, markers, pending)
         self.settings = SettingsRepo(queries)
+        self.privacy = PrivacyRepo(queries)
 
 
 class Store(Unit):

@@ -7,7 +7,8 @@
   (:func:`may_decide`); resigning by a seated member; abandoning by the game's host or a member with Manage
   Threads; handing a seat over by its member, the host or such a
   moderator, and only to a member of the game's server who has no place at the table yet; setting a
-  server's language by a member with Manage Server, in that server.
+  server's language by a member with Manage Server, in that server; confirming ``/games forget-me`` by the
+  member who asked it, alone.
 
 These checks read the record under the game's lock; the store's conditional writes then settle any race
 with another process or click (the version read, the seat's holder, the lobby's version, one open rematch
@@ -103,6 +104,13 @@ def may_set_language(caller: Caller) -> None:
         raise GameError(T("Set a server's language in the server."))
     if not caller.manager:
         raise GameError(T("Only a member with Manage Server can set this server's language."))
+
+
+def may_confirm(caller: Caller, user_id: int) -> None:
+    """Whether the caller may answer a confirmation asked of member ``user_id`` (``/games forget-me``): only
+    that member."""
+    if caller.user_id != user_id:
+        raise GameError(T("Only the member who asked can confirm this."))
 
 
 def seated(caller: Caller, record: GameRecord) -> int:

@@ -17,6 +17,8 @@ services with one job each, built and wired here and nowhere else.
 ``ai``             the AI's turns as tasks, and the hard AI's searches (:mod:`tables.ai`, :mod:`tables.thinking`)
 ``runner``         which games this process runs (:mod:`tables.runner`)
 ``reads``          the read model: lists, leaderboards, stats, history, replays, logs (:mod:`tables.reads`)
+``privacy``        what is stored about a member, shown and erased; servers the bot left, erased after a
+                   grace period (:mod:`tables.privacy`)
 =================  =====================================================================================
 
 Each gets the few collaborators it uses; none holds this container. A change of a game is told to the
@@ -43,6 +45,7 @@ from tables.locks import KeyedLocks
 from tables.moves import Moves
 from tables.places import Places
 from tables.play import Play
+from tables.privacy import Privacy
 from tables.reads import Reads
 from tables.rows import Rows
 from tables.runner import Runner
@@ -74,6 +77,7 @@ class Tables:
     runner: Runner
     reads: Reads
     collector: Collector
+    privacy: Privacy
     _closed: bool = False
 
     @classmethod
@@ -92,10 +96,12 @@ class Tables:
         self.clocks.start()
         await self.runner.start()
         await self.lobbies.resume()
+        self.privacy.start()  # erases the servers whose grace period ran out while the bot was down
 
     async def stop(self) -> None:
         """Stop this process's work (other processes take its games at once) before the store closes."""
         await self.runner.stop()
+        await self.privacy.stop()
         await self.lobbies.stop()
         await self.ai.stop()
         self.thinker.close()
@@ -150,6 +156,7 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
         clocks.arm(game_id)
 
     runner = Runner(store, cache, config, now, resume=resume, leave=clocks.disarm, wake=wake)
+    lobbies = Lobbies(store, config, now, cache, starter, wake)
     return Tables(
         store=store,
         config=config,
@@ -161,7 +168,7 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
         seats=Seats(store, cache, config, now, locks, changed, wake),
         places=places,
         starter=starter,
-        lobbies=Lobbies(store, config, now, cache, starter, wake),
+        lobbies=lobbies,
         delivery=delivery,
         clocks=clocks,
         thinker=thinker,
@@ -169,4 +176,5 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
         runner=runner,
         reads=Reads(store),
         collector=collector,
+        privacy=Privacy(store, cache, config, now, play, lobbies, languages, changed),
     )

@@ -74,6 +74,8 @@ class Config:
     """Seconds before an unanswered invitation or an unstarted open table expires."""
     archive_after: float = 86400.0
     """Seconds after a game ends before its thread is archived."""
+    forget_server_after: float = 30 * 86400.0
+    """Seconds after the bot leaves a server before that server's data is erased (unless it is back before)."""
     max_open_invitations: int = 3
     """Invitations and open tables one user may have waiting at once (anti-spam)."""
     log_level: str = "INFO"
@@ -124,6 +126,7 @@ class Config:
             ai_delay=_float_env("TABLES_AI_DELAY", cls.ai_delay),
             invite_ttl=_float_env("TABLES_INVITE_TTL", cls.invite_ttl, 1.0),
             archive_after=_float_env("TABLES_ARCHIVE_AFTER", cls.archive_after),
+            forget_server_after=_float_env("TABLES_FORGET_SERVER_AFTER", cls.forget_server_after),
             log_level=_log_level(os.environ.get("TABLES_LOG_LEVEL") or cls.log_level),
             shard_count=_int_env("TABLES_SHARD_COUNT", None, 1),
             shard_ids=shards,

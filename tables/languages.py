@@ -42,6 +42,10 @@ class Languages:
                 self._preferred[caller.guild_id] = preferred  # in force at once, before it is written
                 await self.store.settings.set_guild_language(caller.guild_id, preferred=preferred)
 
+    def forget(self, user_id: int) -> None:
+        """Forget a member's language as last seen (they asked to be forgotten; the store's copy is erased)."""
+        self._locales.pop(user_id, None)
+
     async def member(self, user_id: int) -> str:
         """The language of a member's private messages: their Discord language as last seen (English until the
         bot has seen one)."""

@@ -563,6 +563,46 @@ class Lobbies:
             channel=f"<#{record.channel_id}>",
         )
 
+    # ------------------------------------------------------------------ privacy
+
+    async def forget(self, user_id: int) -> int:
+        """Take a member out of every lobby still open, their name and id with them (they asked to be
+        forgotten): a challenge they host or are challenged to is called off, a table they host closes, one
+        they joined goes on without them. Each lobby's message says so. How many lobbies they were in."""
+
+        def forget(lobby: LobbyRecord) -> None:
+            if lobby.status == "open":
+                if lobby.host_id == user_id:
+                    lobby.status = "cancelled"
+                elif lobby.mode == "challenge" and user_id in lobby.invitees:
+                    lobby.status = "declined"
+            lobby.names.pop(str(user_id), None)
+            lobby.invitees = [u for u in lobby.invitees if u != user_id]
+            lobby.accepted = [u for u in lobby.accepted if u != user_id]
+            if lobby.closed_by == user_id:
+                lobby.closed_by = None
+
+        named = [
+            lobby
+            for lobby in await self.store.lobbies.open()
+            if user_id in (lobby.host_id, *lobby.invitees, *lobby.accepted) or str(user_id) in lobby.names
+        ]
+        for lobby in named:
+            await self._change(lobby.id, forget)
+        return len(named)
+
+    async def close(self, lobby_id: int) -> None:
+        """Close a lobby still open for a reason of the platform's own (the bot left its server)."""
+
+        def close(lobby: LobbyRecord) -> None:
+            _require_open(lobby)
+            lobby.status = "cancelled"
+
+        try:
+            await self._change(lobby_id, close)
+        except GameError:
+            return
+
     # ------------------------------------------------------------------ expiry
 
     def _arm(self, lobby: LobbyRecord) -> None:

@@ -31,11 +31,11 @@ class Places:
     async def lose_thread(self, thread_id: int, *, board: bool) -> list[int]:
         """A game's thread was deleted: the active games played in it go on in their channel at once, which says
         so once (of two processes, or Discord's event and a post that failed, one does it) and, with ``board``
-        (nothing of the game is on its way there), shows the board, notifying whoever must decide. The games
-        moved."""
+        (nothing of the game is on its way there), shows the board, notifying whoever must decide; what a game
+        that is over still owes there (its final message) goes to the channel too. The active games moved."""
         now = self.now()
         async with self.store.transaction() as db:
-            moved = await db.games.lose_thread(thread_id)
+            moved, over = await db.games.lose_thread(thread_id)
             for game_id in moved:
                 record = await db.games.load(game_id)
                 assert record is not None
@@ -55,9 +55,9 @@ class Places:
                         ),
                     ]
                 await db.outbox.add(owed, now=now)
-        for game_id in moved:
+        for game_id in moved + over:
             self.cache.forget(game_id)
-        if moved:
+        if moved or over:
             self.wake()
         return moved
 

@@ -264,6 +264,16 @@ class Play:
             change = Change(ended=("abandoned", result), said=[said], closed=True)
             return (await self.commit(record, change)).record
 
+    async def close(self, game_id: int, result: dict[str, Any]) -> GameRecord:
+        """End a game in progress for a reason of the platform's own (the bot left its server) with ``result``
+        (who resigned and why, or nobody: abandoned), its thread closed at once."""
+        async with self.lock(game_id):
+            record = await self.cache.get(game_id)
+            if record.status != "active":
+                raise GameError(T("This game is already over."))
+            status = "abandoned" if result["reason"] == "abandoned" else "finished"
+            return (await self.commit(record, Change(ended=(status, result), closed=True))).record
+
     async def back(self, caller: Caller, record: GameRecord) -> GameRecord:
         """A member who was away used the game again: they play their seat themselves from now on."""
         player = record.seat_of(caller.user_id)

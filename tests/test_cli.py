@@ -470,7 +470,7 @@ INVITE = "https://discord.com/oauth2/authorize?client_id={id}&scope=bot+applicat
 
 
 def test_the_invite_link_asks_for_the_permissions_the_bot_uses_and_no_others() -> None:
-    """What each is for is beside it in cogs.app.PERMISSIONS (and the README's "Inviting the bot")."""
+    """What each is for is beside it in cogs.app.PERMISSIONS (and the README's "Invite it to your server")."""
     granted = {name for name, value in app.PERMISSIONS if value}
     assert granted == {
         "read_messages",  # discord.py's name of View Channel
@@ -575,9 +575,11 @@ def test_env_example_lists_every_setting_with_a_comment_and_its_default(monkeypa
 
 
 def test_readme_commands_use_only_real_flags(capsys: pytest.CaptureFixture[str]) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = re.findall(r"`(python bot\.py[^`]*)`", readme)
+    """The commands the README and docs/ show take the flags they are shown with."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    commands = [c for page in pages for c in re.findall(r"`(python bot\.py[^`]*)`", page.read_text(encoding="utf-8"))]
     assert any(c.startswith("python bot.py demo") for c in commands)
+    assert any(c.startswith("python bot.py arena") for c in commands)  # the command line's reference, in docs/
     helps: dict[str, str] = {}
     for command in commands:
         words = command.replace("|", " ").replace("[", " ").replace("]", " ").split()[2:]

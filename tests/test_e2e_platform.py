@@ -220,7 +220,7 @@ async def test_the_outcome_says_how_the_game_ended(world: World) -> None:
 
 
 async def test_a_game_registered_alone_is_hosted_whole(world: World) -> None:
-    """The toy game is an engine, a renderer and one registration, nothing else (README, "Adding a game"):
+    """The toy game is an engine, a renderer and one registration, nothing else (docs/architecture.md, "Adding a game"):
     the bot builds its command group, the catalogs take its domain, and members play it to the end with
     buttons, pickers and typed moves."""
     from pathlib import Path
@@ -237,8 +237,8 @@ async def test_a_game_registered_alone_is_hosted_whole(world: World) -> None:
     assert ended.status == "finished" and ended.result is not None
     final = [m for m in raw_messages(world.env, ended.place_id) if "is over" in m.content]
     assert len(final) == 1
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    adding = readme[readme.index("## Adding a game") :].split("\n## ")[0]
+    doc = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    adding = doc[doc.index("## Adding a game") :].split("\n## ")[0]
     assert "three places" in adding and "cogs/" not in adding
     for place in ("`games/<kind>/`", "`rendering/<kind>`", "`games/registry.py`"):
         assert place in adding

@@ -82,7 +82,8 @@ async def play(tables: Tables, game_id: int, actions: int | None, now: float) ->
 async def fill(store: Store) -> dict[str, int]:
     """What a bot that ran for a while holds: games in play, played to the end, won by resignation and
     abandoned (so ratings and their changes), a clock and an away member, a rematch lobby and an open one,
-    followers, the messages it owes and what it told each player, and a member's settings. Returns the ids
+    followers, the messages it owes and what it told each player, a member's settings, and a server the bot
+    left. Returns the ids
     of note."""
     tables = tables_on(store, seed="migrate")
     playing = await game(tables, USERS, channel=20, guild=GUILD, t=100.0, clock=60)
@@ -116,6 +117,7 @@ async def fill(store: Store) -> dict[str, int]:
     await store.settings.set_notify(USERS[1], False)
     await store.settings.set_locale(USERS[1], "de")
     await store.settings.set_guild_language(GUILD, language="de", preferred="en")
+    await store.privacy.depart(GUILD + 1, now=500.0, erase_at=500.0 + 30 * 86400)  # a server the bot left
     await tables.stop()
     assert await store.outbox.pending(), "the messages owed are copied too"
     return {"playing": playing.id, "ended": ended.id, "resigned": resigned.id, "rematch": rematch}
@@ -195,6 +197,7 @@ async def answers(store: Store, held: dict[str, list[dict[str, Any]]]) -> list[A
         said += [await store.settings.notify_enabled(user)]
     said += [await store.settings.locales(list(USERS)), await store.settings.guild_language(GUILD)]
     said += [await store.lobbies.open(), await store.games.ids(status="finished"), await store.outbox.pending()]
+    said += [await store.privacy.departures()]
     return said
 
 
