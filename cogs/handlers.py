@@ -42,6 +42,7 @@ def caller_of(interaction: discord.Interaction, user: discord.abc.User | None = 
         locale=str(interaction.locale.value) if user is None else None,
         guild_locale=interaction.guild_locale.value if interaction.guild_locale else None,
         manager=user is None and bool(interaction.permissions.manage_guild),
+        events=user is None and bool(interaction.permissions.manage_events),
     )
 
 
@@ -216,3 +217,9 @@ async def seat_offer(
 async def lobby(interaction: discord.Interaction, lobby_id: int, op: str) -> None:
     answer = await tables_of(interaction).lobbies.click(caller_of(interaction), lobby_id, op)
     await deliver(interaction, answer.entry, answer.note)
+
+
+async def tournament(interaction: discord.Interaction, tournament_id: int, op: str) -> None:
+    """**Join** or **Leave** on a tournament's sign-up message: its edit is the click's answer."""
+    answer = await getattr(tables_of(interaction).tournaments, op)(caller_of(interaction), tournament_id, answer=True)
+    await deliver(interaction, answer.entry)

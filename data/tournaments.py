@@ -114,14 +114,15 @@ class TournamentsRepo(Repository):
         return await self.load(tournament_id) if changed == 1 else None
 
     async def set_status(
-        self, tournament_id: int, status: str, *, was: str, round: int | None = None, ended_at: float | None = None
+        self, tournament_id: int, status: str, *, was: str, rounds: int | None = None, ended_at: float | None = None
     ) -> bool:
-        """Change the status (and the round, and when it ended) of a tournament whose status is ``was``."""
+        """Change the status (and the rounds it plays, and when it ended) of a tournament whose status is
+        ``was``."""
         return (
             await self._write(
-                "UPDATE tournaments SET status = ?, round = COALESCE(?, round), ended_at = COALESCE(?, ended_at)"
+                "UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds), ended_at = COALESCE(?, ended_at)"
                 " WHERE id = ? AND status = ?",
-                (status, round, ended_at, tournament_id, was),
+                (status, rounds, ended_at, tournament_id, was),
             )
             == 1
         )

@@ -34,9 +34,9 @@ async def test_taking_checks_the_status_and_counts_the_change(store: Store) -> N
     assert taken is not None and taken.version == 1
     async with store.transaction() as db:
         assert await db.tournaments.take(t, "running") is None
-        assert await db.tournaments.set_status(t, "running", was="open", round=0)
+        assert await db.tournaments.set_status(t, "running", was="open", rounds=4)
         assert not await db.tournaments.set_status(t, "running", was="open")
-    assert (await store.tournaments.load(t)).status == "running"
+    assert ((await store.tournaments.load(t)).status, (await store.tournaments.load(t)).rounds) == ("running", 4)
     assert [x.id for x in await store.tournaments.listed("running", guild_id=1)] == [t]
     assert await store.tournaments.listed("open", guild_id=1) == []
 
