@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 import discord
+import pytest
 
 from cogs.offline.driver import SimTable
 from games.registry import GAMES
@@ -72,6 +73,7 @@ async def restart(world: World, table: SimTable) -> None:
     await world.env.settle()
 
 
+@pytest.mark.slow  # twelve games of Piratz: about a minute on a busy machine
 async def test_an_eight_member_swiss_piratz_tournament(world: World) -> None:
     began = time.perf_counter()
     table = SimTable(world.env, world.bot, EIGHT)
@@ -109,6 +111,7 @@ async def test_an_eight_member_swiss_piratz_tournament(world: World) -> None:
     print(f"8-member Swiss e2e: {time.perf_counter() - began:.1f} s")
 
 
+@pytest.mark.slow  # six games of Sewer Pirats: about a minute and a half on a busy machine
 async def test_a_four_member_round_robin_of_sewer_pirats(world: World) -> None:
     table = world.table
     members = ("Anne", "Ben", "Calico", "Dara")
@@ -136,3 +139,38 @@ async def test_a_four_member_round_robin_of_sewer_pirats(world: World) -> None:
     listing = await table.members["Anne"].slash(table.channel, "tournament list")
     assert any("No tournament" in x for x in texts(listing))
     assert GAMES["sewerpirats"].game.min_players == 2
+
+
+async def test_a_one_round_tournament_with_a_restart_in_its_round(world: World) -> None:
+    """The default run's tournament: four members sign up with the buttons (one leaves and comes back), the
+    organizer starts it early, a restart comes in the middle of its round, and its end names the winner and
+    links both games."""
+    table = world.table
+    org = organizer(world, table)
+    await org.slash(table.channel, "tournament new", game="piratz", rounds=1, starts="20:30", clock="10m")
+    await world.env.settle()
+    t = await join_all(world, table, ("Anne", "Ben", "Calico", "Dara"))
+    leave = next(b for b in buttons(signup_message(world, table)) if b.endswith(":leave"))
+    await table.members["Dara"].click(signup_message(world, table), custom_id=leave)
+    await world.env.settle()
+    assert "3 players so far" in signup_message(world, table).content
+    await join_all(world, table, ("Dara",))
+    stranger = await table.members["Edda"].slash(table.channel, "tournament leave")
+    assert any("not signed up" in x for x in texts(stranger)), texts(stranger)
+    listing = await table.members["Edda"].slash(table.channel, "tournament list")
+    assert any("Piratz tournament #1" in x and "4 players" in x for x in texts(listing)), texts(listing)
+    await org.slash(table.channel, "tournament start")
+    await world.env.settle()
+    late = await table.members["Edda"].slash(table.channel, "tournament join")
+    assert any("not taking sign-ups" in x for x in texts(late)), texts(late)
+    await play_round(world, table, t, restart_after=0)
+    tournament = await world.bot.tables.store.tournaments.load(t)
+    assert tournament.status == "finished"
+    posts = [m.content for m in raw_messages(world.env, table.channel.id)]
+    final = next(p for p in posts if "won!" in p)
+    games = [x.game_id for x in await world.bot.tables.store.tournaments.tables(t)]
+    assert all(f"#{g}: https://discord.com/channels/" in final for g in games), final
+    openings = [m for thread in table.channel.threads for m in raw_messages(world.env, thread.id)[:1]]
+    assert len(openings) == 2 and all(len(set(m.ping_user_ids)) == 2 for m in openings), (
+        "each table pinged once, its players"
+    )
