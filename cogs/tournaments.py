@@ -1,11 +1,9 @@
-"""``/tournament``: new, start, cancel, join, leave, standings, list; each asks the table service's tournaments
-(:mod:`tables.tournaments.service`). ``new`` takes every registered game's own options, from the registry as
-``/<game> new`` does, all optional: an option the chosen game has not is refused in words."""
+"""``/tournament``: new, start, cancel, join, leave, standings, list (:mod:`tables.tournaments.service`). ``new``
+takes every registered game's options, from the registry, all optional: one the game has not is refused."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -17,14 +15,11 @@ from cogs.courier import Courier
 from cogs.handlers import caller_of, deliver, follow_up, guard, tables_of, tell
 from games.i18n import L, T, localize
 from games.registry import GAMES
-from tables.lobbies import Answer
 from tables.words import CLOCKS, DEFAULT_CLOCK
 
 TOURNAMENT = L("The tournament's number (default: this server's newest)")
-FORMAT_CHOICES = [
-    app_commands.Choice(name=L("Swiss"), value="swiss"),
-    app_commands.Choice(name=L("Round robin"), value="round-robin"),
-]
+FORMATS = {"swiss": L("Swiss"), "round-robin": L("Round robin")}
+FORMAT_CHOICES = [app_commands.Choice(name=name, value=value) for value, name in FORMATS.items()]
 GAME_CHOICES = [app_commands.Choice(name=localize(spec.title), value=kind) for kind, spec in GAMES.items()]
 
 
@@ -36,13 +31,11 @@ def new_command() -> app_commands.Command[Any, ..., None]:
     """``/tournament new``: the tournament's own settings, then every game's options (optional; each says
     which game it is for)."""
     parameters = [
-        _parameter("game", str, inspect.Parameter.empty),
-        _parameter("format", str, "swiss"),
+        _parameter("game", str, inspect.Parameter.empty), _parameter("format", str, "swiss"),
         _parameter("rounds", app_commands.Range[int, 1, 20] | None, None),
         _parameter("table", app_commands.Range[int, 1, 8] | None, None),
-        _parameter("starts", app_commands.Range[str, 1, 40], "15"),
-        _parameter("clock", str, DEFAULT_CLOCK),
-    ]
+        _parameter("starts", app_commands.Range[str, 1, 40], "15"), _parameter("clock", str, DEFAULT_CLOCK),
+    ]  # fmt: skip
     described: dict[str, Any] = {
         "game": L("Which game the tournament plays"),
         "format": L("Swiss (tables of equal scores) or round robin (everyone meets everyone, tables of 2)"),
@@ -62,23 +55,21 @@ def new_command() -> app_commands.Command[Any, ..., None]:
                 choices[option.name] = offered
 
     async def new(cog: TournamentCog, interaction: discord.Interaction, values: dict[str, Any]) -> None:
-        kind, fmt, rounds, table = (values.pop(k) for k in ("game", "format", "rounds", "table"))
-        starts, clock = values.pop("starts"), CLOCKS[values.pop("clock")][1]
+        kind, fmt, rounds, table, starts = (values.pop(k) for k in ("game", "format", "rounds", "table", "starts"))
+        clock = CLOCKS[values.pop("clock")][1]
         options = {name: value for name, value in values.items() if value is not None}
         create = tables_of(interaction).tournaments.create(
             caller_of(interaction), kind, fmt, rounds=rounds, table=table, starts=starts, clock=clock, options=options
         )
-        await guard(interaction, None, delivered(interaction, create))
 
-    return command(
-        "new",
-        L("Set up a tournament: members sign up, then the rounds are drawn and played"),
-        parameters,
-        described,
-        choices,
-        new,
-        cog="TournamentCog",
-    )
+        async def work() -> None:
+            answer = await create
+            await deliver(interaction, answer.entry, answer.note)
+
+        await guard(interaction, None, work())
+
+    about = L("Set up a tournament: members sign up, then the rounds are drawn and played")
+    return command("new", about, parameters, described, choices, new, cog="TournamentCog")
 
 
 @app_commands.guild_only()
@@ -147,11 +138,6 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
     async def tournament_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Any]:
         found = await tables_of(interaction).tournaments.choices(caller_of(interaction), current)
         return [app_commands.Choice(name=localize(label, interaction.locale)[:100], value=n) for label, n in found]
-
-
-async def delivered(interaction: discord.Interaction, making: Awaitable[Answer]) -> None:
-    answer = await making
-    await deliver(interaction, answer.entry, answer.note)
 
 
 async def setup(bot: commands.Bot) -> None:
