@@ -47,6 +47,8 @@ def new_command() -> app_commands.Command[Any, ..., None]:
     choices: dict[str, Any] = {"game": GAME_CHOICES, "format": FORMAT_CHOICES, "clock": CLOCK_CHOICES}
     for spec in GAMES.values():
         for option in spec.game.options:
+            if option.name in described:
+                continue  # two games name an option alike: one parameter, described by the first
             parameter, offered = option_parameter(option)
             annotation = parameter.annotation if isinstance(option.default, bool | int) else str
             parameters.append(_parameter(option.name, annotation | None, None))
@@ -74,10 +76,6 @@ def new_command() -> app_commands.Command[Any, ..., None]:
 
 @app_commands.guild_only()
 class TournamentCog(commands.GroupCog, group_name="tournament", group_description=L("Tournaments and game nights")):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
     new = new_command()
 
     async def _act(self, interaction: discord.Interaction, tournament: int | None, op: str) -> None:
@@ -141,4 +139,4 @@ class TournamentCog(commands.GroupCog, group_name="tournament", group_descriptio
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(TournamentCog(bot))
+    await bot.add_cog(TournamentCog())
