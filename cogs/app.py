@@ -46,6 +46,7 @@ PERMISSIONS = discord.Permissions(
     manage_threads=True,  # a finished game's thread archived and locked (locking needs it)
     embed_links=True,  # /<game> rules answers with an embed
     attach_files=True,  # every board and hand is an image; a finished game's log a file
+    manage_events=True,  # a tournament's start as a Discord scheduled event (members get Discord's reminder)
 )
 """What the bot does in a server's channels, and nothing more: no reactions, pins, webhooks or other
 servers' emojis, no moderation but of its own threads. Without the thread permissions it plays in the
@@ -131,6 +132,7 @@ class TableBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error
         await add_game_cogs(self)  # every registered game's command group, built from its registry entry
         await self.load_extension("cogs.games")
+        await self.load_extension("cogs.tournaments")
         if config.warm_renderers:
             self.warmed = self.loop.create_task(self.warm_up())
         self.loop.create_task(self._start())

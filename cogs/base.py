@@ -39,7 +39,7 @@ def valued(text: str) -> app_commands.locale_str:
     return app_commands.locale_str(localize(text)[:100], marked=text)
 
 
-def _option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_commands.Choice[str]] | None]:
+def option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_commands.Choice[str]] | None]:
     """A slash-command parameter for an engine option: a boolean, a choice, a number or text."""
     if isinstance(option.default, bool):
         annotation: Any = bool
@@ -53,19 +53,20 @@ def _option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_comma
     ), choices
 
 
-def _command(
+def command(
     name: str,
     description: str | app_commands.locale_str,
     parameters: list[inspect.Parameter],
     descriptions: dict[str, str],
     choices: dict[str, list[app_commands.Choice[str]]],
     run: Callable[..., Any],
+    cog: str = "GameCog",
 ) -> app_commands.Command[Any, ..., None]:
     """A cog command with these keyword parameters, whose callback hands them to ``run(cog, interaction,
     values)``. discord.py reads a command's options from its callback's signature, so the signature is
     built here from the engine's options instead of being written out in every game's cog."""
 
-    async def callback(self: GameCog, interaction: discord.Interaction, **values: Any) -> None:
+    async def callback(self: commands.Cog, interaction: discord.Interaction, **values: Any) -> None:
         await run(self, interaction, values)
 
     head = [
@@ -73,7 +74,7 @@ def _command(
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
     ]
     callback.__signature__ = inspect.Signature([*head, *parameters])  # type: ignore[attr-defined]
-    callback.__qualname__ = f"GameCog.{name}"  # a method: discord.py binds it to the cog
+    callback.__qualname__ = f"{cog}.{name}"  # a method: discord.py binds it to the cog
     callback = app_commands.describe(**descriptions)(callback)
     if choices:
         callback = app_commands.choices(**choices)(callback)
@@ -92,7 +93,7 @@ def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
     level = inspect.Parameter("ai_level", inspect.Parameter.KEYWORD_ONLY, default="normal", annotation=str)
     options, choices = [], {"clock": CLOCK_CHOICES, "ai_level": AI_LEVEL_CHOICES}
     for option in game.options:
-        parameter, offered = _option_parameter(option)
+        parameter, offered = option_parameter(option)
         options.append(parameter)
         if offered:
             choices[option.name] = offered
@@ -117,10 +118,10 @@ def table_commands(spec: GameSpec) -> tuple[app_commands.Command, ...]:
         await cog.open_table(interaction, count, values, when, level)
 
     return (
-        _command(
+        command(
             "new", spec.challenge, [*invitees, ai, *options, clock, level], invited | described, choices, challenge
         ),
-        _command(
+        command(
             "open",
             valued(T("Open a {game} table that anyone here can join", game=game.title)),
             [ai, *options, clock, level],

@@ -247,6 +247,26 @@ class ForgetButton(discord.ui.DynamicItem[discord.ui.Button], template=r"forget:
         await _handle(interaction, "forget", None, self.user_id, self.op == "yes")
 
 
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"tour:(?P<tournament>\d+):(?P<op>join|leave)"
+):
+    """**Join** / **Leave** on a tournament's sign-up message."""
+
+    def __init__(self, tournament_id: int, op: str, label: str = "…") -> None:
+        custom_id = f"tour:{tournament_id}:{op}"
+        super().__init__(discord.ui.Button(label=label, style=LOBBY_STYLES[op], custom_id=custom_id))
+        self.tournament_id, self.op = tournament_id, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TournamentButton:
+        return cls(int(match["tournament"]), match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _handle(interaction, "tournament", None, self.tournament_id, self.op)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     BoardSelect,
@@ -257,6 +277,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     SeatOfferButton,
     LobbyButton,
     ForgetButton,
+    TournamentButton,
 )
 
 
@@ -283,6 +304,8 @@ def item_of(c: dict[str, Any], locale: object = "en") -> discord.ui.Item[Any]:
         return SeatOfferButton(game, c["seat"], c["user"], c["holder"], c["at"], c["op"], label)
     if kind == "lobby":
         return LobbyButton(c["lobby"], c["op"], label)
+    if kind == "tournament":
+        return TournamentButton(c["tournament"], c["op"], label)
     raise ValueError(f"unknown component {kind!r}")
 
 

@@ -14,6 +14,7 @@ import contextlib
 import io
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import aiohttp
@@ -23,6 +24,7 @@ from cogs.components import view_of
 from games.i18n import T, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
+from rendering.records import render_standings
 from tables.compose import Tables
 from tables.outbox import Message
 from tables.sending import ClosedDms, EditsUsedUp, Gone, Permanent, Transient
@@ -72,6 +74,10 @@ class Courier:
         """A message's images, drawn, and its log."""
         files = []
         for image in message.images:
+            if image.render == "standings":
+                png = await render_pool.run_later(render_standings, image.view, image.names, image.locale)
+                files.append(discord.File(io.BytesIO(png), filename=image.file, description=image.alt))
+                continue
             spec = GAMES[image.kind]
             render = {"board": spec.render_board, "final": spec.render_final}.get(image.render) or spec.render_hand
             assert render is not None, f"{image.kind} draws no {image.render} image"
@@ -194,6 +200,32 @@ class Courier:
     async def strip(self, channel_id: int, message_id: int) -> None:
         async with refusals():
             await self._place(channel_id).get_partial_message(message_id).edit(view=None)
+
+    async def scheduled_event(
+        self, guild_id: int, name: str, start: float, end: float, *, channel_id: int, description: str, again: bool
+    ) -> int:
+        async with refusals():
+            guild = self.bot.get_guild(guild_id) or await self.bot.fetch_guild(guild_id)
+            begins = datetime.fromtimestamp(start, UTC)
+            if again:
+                for event in await guild.fetch_scheduled_events():
+                    if event.name == name and event.start_time == begins and event.creator_id == self.bot.user.id:
+                        return event.id
+            event = await guild.create_scheduled_event(
+                name=name,
+                start_time=begins,
+                end_time=datetime.fromtimestamp(end, UTC),
+                entity_type=discord.EntityType.external,
+                privacy_level=discord.PrivacyLevel.guild_only,
+                location=f"<#{channel_id}>",
+                description=description,
+            )
+            return event.id
+
+    async def end_event(self, guild_id: int, event_id: int) -> None:
+        async with refusals():
+            guild = self.bot.get_guild(guild_id) or await self.bot.fetch_guild(guild_id)
+            await (await guild.fetch_scheduled_event(event_id)).cancel()
 
 
 class Answer(Courier):

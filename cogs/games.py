@@ -25,6 +25,11 @@ from tables.notices import ALT_LIMIT
 
 GAME = L("The game's number (default: the game of this thread)")
 SETTINGS = [app_commands.Choice(name=L("on"), value="on"), app_commands.Choice(name=L("off"), value="off")]
+WHO = {"managers": L("Managers (Manage Events or Manage Server)"), "everyone": L("Everyone")}
+ORGANIZERS = {
+    "managers": T("Tournaments here are organized by members with Manage Events or Manage Server."),
+    "everyone": T("Every member here may organize tournaments now."),
+}
 SCOPES = [app_commands.Choice(name=L("server"), value="server"), app_commands.Choice(name=L("global"), value="global")]
 
 
@@ -96,6 +101,16 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
         async def work() -> None:
             now = await tables_of(interaction).languages.choose(caller_of(interaction), language)
             await tell(interaction, T("This server's games now speak {language}.", language=LANGUAGES[now]))
+
+        await guard(interaction, None, work())
+
+    @app_commands.command(name="organizers", description=L("Who may organize tournaments here (Manage Server)"))
+    @app_commands.describe(who=L("Members with Manage Events or Manage Server (default), or everyone"))
+    @app_commands.choices(who=[app_commands.Choice(name=name, value=w) for w, name in WHO.items()])
+    async def organizers(self, interaction: discord.Interaction, who: str) -> None:
+        async def work() -> None:
+            await tables_of(interaction).tournaments.set_open(caller_of(interaction), who == "everyone")
+            await tell(interaction, ORGANIZERS[who])
 
         await guard(interaction, None, work())
 

@@ -43,6 +43,7 @@ def caller_of(interaction: discord.Interaction, user: discord.abc.User | None = 
         locale=str(interaction.locale.value) if user is None else None,
         guild_locale=interaction.guild_locale.value if interaction.guild_locale else None,
         manager=user is None and bool(interaction.permissions.manage_guild),
+        events=user is None and bool(interaction.permissions.manage_events),
     )
 
 
@@ -255,3 +256,9 @@ async def forget(interaction: discord.Interaction, user_id: int, confirmed: bool
     await interaction.response.defer()
     done = await tables.privacy.forget(caller, user_id)
     await interaction.edit_original_response(content=reply_text(interaction, done), view=None)
+
+
+async def tournament(interaction: discord.Interaction, tournament_id: int, op: str) -> None:
+    """**Join** or **Leave** on a tournament's sign-up message: its edit is the click's answer."""
+    answer = await getattr(tables_of(interaction).tournaments, op)(caller_of(interaction), tournament_id, answer=True)
+    await deliver(interaction, answer.entry)

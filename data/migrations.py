@@ -213,4 +213,58 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id)
     );
     """,
+    # 13: tournaments — one per sign-up (its game, format, table size, options, clock, start, seed for its
+    # draws), its entrants (``dropped``: left, or away a whole game: not drawn again), each round drawn (the
+    # primary key: a round is drawn once, whichever process ends its last game) and each table of a round
+    # with the game it became (none for a bye) and the points it gave; a server may let every member
+    # organize tournaments.
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        event_id INTEGER,
+        host_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        format TEXT NOT NULL CHECK (format IN ('swiss', 'round-robin')),
+        rounds INTEGER NOT NULL,
+        table_size INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        clock INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+        round INTEGER NOT NULL DEFAULT 0,
+        seed TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        ended_at REAL
+    );
+    CREATE INDEX tournaments_status ON tournaments (status, guild_id);
+    CREATE TABLE entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        joined_at REAL NOT NULL,
+        dropped INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        drawn_at REAL NOT NULL,
+        PRIMARY KEY (tournament_id, round)
+    );
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL,
+        game_id INTEGER REFERENCES games (id),
+        players TEXT NOT NULL,
+        points TEXT,
+        PRIMARY KEY (tournament_id, round, table_no)
+    );
+    CREATE UNIQUE INDEX tournament_tables_game ON tournament_tables (game_id) WHERE game_id IS NOT NULL;
+    ALTER TABLE guilds ADD COLUMN tournaments_open INTEGER NOT NULL DEFAULT 0;
+    """,
 )

@@ -149,6 +149,19 @@ class RatingsRepo(Repository):
                         (game_id, scope, user, kind, int(user in won), old.mu, old.sigma, new.mu, new.sigma, now),
                     )
 
+    async def shown(self, kind: str, scope: int, user_ids: Sequence[int]) -> dict[int, float]:
+        """The shown rating (μ − 3σ) of each of ``user_ids`` in a game and scope (the default for a player
+        not rated yet)."""
+        out = dict.fromkeys(user_ids, DEFAULT.mu - 3 * DEFAULT.sigma)
+        if user_ids:
+            marks = ", ".join("?" * len(user_ids))
+            rows = await self._q.fetchall(
+                f"SELECT user_id, mu, sigma FROM ratings WHERE scope = ? AND kind = ? AND user_id IN ({marks})",
+                (scope, kind, *user_ids),
+            )
+            out |= {row["user_id"]: row["mu"] - 3 * row["sigma"] for row in rows}
+        return out
+
     async def leaderboard(self, kind: str, scope: int, *, limit: int = 10) -> list[Standing]:
         """The best-rated players of a game in a scope (a server's id, or ``GLOBAL``), best first by the
         conservative rating μ − 3σ."""

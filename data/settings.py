@@ -1,5 +1,5 @@
 """Member and server settings: whether a member wants turn reminders by direct message, a member's Discord
-language, and a server's language for its games."""
+language, a server's language for its games and whether its members may all organize tournaments."""
 
 from __future__ import annotations
 
@@ -55,3 +55,16 @@ class SettingsRepo(Repository):
         """The server's chosen language (``None`` or ``""``: none) and its preferred locale, as stored."""
         row = await self._q.fetchone("SELECT language, preferred FROM guilds WHERE guild_id = ?", (guild_id,))
         return (row["language"], row["preferred"]) if row else (None, None)
+
+    async def set_tournaments_open(self, guild_id: int, on: bool) -> None:
+        """Whether every member of the server may organize tournaments (else those with Manage Events or
+        Manage Server)."""
+        await self._write(
+            "INSERT INTO guilds (guild_id, tournaments_open) VALUES (?, ?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET tournaments_open = excluded.tournaments_open",
+            (guild_id, int(on)),
+        )
+
+    async def tournaments_open(self, guild_id: int) -> bool:
+        row = await self._q.fetchone("SELECT tournaments_open FROM guilds WHERE guild_id = ?", (guild_id,))
+        return bool(row and row["tournaments_open"])

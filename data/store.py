@@ -6,8 +6,9 @@ default, or PostgreSQL: :mod:`data.engine`).
 * :mod:`data.seats` — seats changing after the start (resignations, presence, substitutes) and followers;
 * :mod:`data.ratings` — ratings and what each game did to them;
 * :mod:`data.outbox` — the messages the bot owes, and what each player was last told;
-* :mod:`data.settings` — member settings;
-* :mod:`data.privacy` — a member's data read and erased, and servers the bot left.
+* :mod:`data.settings` — member and server settings;
+* :mod:`data.privacy` — a member's data read and erased, and servers the bot left;
+* :mod:`data.tournaments` — tournaments, their entrants, rounds and tables.
 
 ``store.games`` and the others write each change in a transaction of its own; ``async with
 store.transaction() as tx`` gives the same repositories writing in one transaction, so that a change and
@@ -18,7 +19,7 @@ the messages it owes commit together or not at all. Nothing here knows a game's 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from data.connect import open_database
@@ -31,14 +32,15 @@ from data.privacy import PrivacyRepo
 from data.ratings import RatingsRepo
 from data.seats import SeatsRepo
 from data.settings import SettingsRepo
+from data.tournaments import TournamentRecord, TournamentsRepo
 
-__all__ = ["GameRecord", "LobbyRecord", "SeatRecord", "Store", "Unit"]
+__all__ = ["GameRecord", "LobbyRecord", "SeatRecord", "Store", "TournamentRecord", "Unit"]
 
 
 class Unit:
     """Every repository, bound to one database or one transaction."""
 
-    __slots__ = ("games", "lobbies", "outbox", "privacy", "ratings", "seats", "settings")
+    __slots__ = ("_committed", "games", "lobbies", "outbox", "privacy", "ratings", "seats", "settings", "tournaments")
 
     def __init__(
         self,
@@ -54,6 +56,13 @@ class Unit:
         self.outbox = OutboxRepo(queries, owner, markers, pending)
         self.settings = SettingsRepo(queries)
         self.privacy = PrivacyRepo(queries)
+        self.tournaments = TournamentsRepo(queries)
+        self._committed: list[Callable[[], None]] = []
+
+    def after_commit(self, then: Callable[[], None]) -> None:
+        """Call ``then`` once this unit's transaction has committed (never if it rolls back): what must wait
+        for the commit, such as setting a game made in it going (:meth:`tables.starting.Starter.started`)."""
+        self._committed.append(then)
 
 
 class Store(Unit):
@@ -88,9 +97,12 @@ class Store(Unit):
         raises."""
         pending: dict = {}
         async with self._db.transaction() as tx:
-            yield Unit(tx, self.outbox.owner, self._markers, pending)
+            unit = Unit(tx, self.outbox.owner, self._markers, pending)
+            yield unit
         if self._markers is not None:  # committed
             self._markers.commit(pending)
+        for then in unit._committed:
+            then()
 
     async def close(self) -> None:
         await self._db.close()

@@ -63,6 +63,8 @@ class GameSpec:
     hands in this game (a captured ship), and its images name players who may command no seat any more."""
     bench_players: int = 0
     """Players in the benchmark's games (0: the game's minimum)."""
+    table: int = 3
+    """Players a tournament seats at a table unless its organizer says otherwise."""
     player: Player = field(init=False, repr=False, compare=False)
     """The AI that plays the bot's seats (one instance: AIs keep no per-game state)."""
 
@@ -140,6 +142,7 @@ register(
         colour=0xD4A017,
         emoji="💰",
         bench_players=2,
+        table=2,
     )
 )
 register(
@@ -194,5 +197,6 @@ register(
         emoji="⚓",
         bench_players=2,
         names_by_player=True,
+        table=2,
     )
 )

@@ -1,5 +1,5 @@
-"""Images of the records: a game's leaderboard, a member's stats, and a replay (an animated WebP of the
-public boards a game went through)."""
+"""Images of the records: a game's leaderboard, a member's stats, a tournament's standings, and a replay (an
+animated WebP of the public boards a game went through)."""
 
 from __future__ import annotations
 
@@ -102,6 +102,43 @@ def render_leaderboard(title: str, scope: str, rows: Sequence[LeaderRow], locale
         _cell(canvas, 640, y, f"{row.rating:.1f}", 140, bold=True, anchor="mm")
         _cell(canvas, 800, y, str(row.games), 120, anchor="mm")
         _cell(canvas, 950, y, f"{round(100 * row.wins / row.games) if row.games else 0}%", 120, anchor="mm")
+    return theme.to_png(canvas)
+
+
+def render_standings(view: dict[str, Any], names: Sequence[str], locale: str = "en") -> bytes:
+    """A tournament's standings: place, player, points, tie-break (Buchholz) and games, best first; in
+    ``locale`` (``view``'s ``title`` and ``subtitle`` may be marked messages; each row is ``[place, player
+    (an index of names), points, Buchholz, games]``). Every text is at least :data:`theme.MIN_TEXT` px, so it
+    reads on a phone (about 400 px wide)."""
+    rows = view["rows"]
+    height = TOP + 60 + ROW_H * max(1, len(rows)) + 40
+    canvas = theme.new_canvas(WIDTH, height)
+    _heading(canvas, localize(view["title"], locale), localize(view["subtitle"], locale))
+    theme.panel(canvas, (24, TOP, WIDTH - 24, height - 24))
+    columns = (
+        ("#", 50, 60, "mm"),
+        (tr(locale, "Player"), 100, 450, "lm"),
+        (tr(locale, "Points"), 650, 150, "mm"),
+        (tr(locale, "Buchholz"), 820, 170, "mm"),
+        (tr(locale, "Games"), 975, 130, "mm"),
+    )
+    for label, x, width, anchor in columns:
+        text, fnt = theme.fit_text(label, width, 28)
+        theme.text(canvas, (x, TOP + 32), text, fnt, theme.INK_SOFT, anchor=anchor)
+    if not rows:
+        _cell(canvas, 100, TOP + 60 + ROW_H / 2, tr(locale, "No game of this tournament has ended yet."), 900)
+    for i, (place, player, points, buchholz, games) in enumerate(rows):
+        y = TOP + 60 + ROW_H * i + ROW_H / 2
+        if i % 2:
+            theme.paste(
+                canvas, theme.rounded(WIDTH - 80, ROW_H - 6, 10, theme.PARCHMENT_SHADE), (40, y - ROW_H / 2 + 3)
+            )
+        first = place == 1
+        _cell(canvas, 50, y, "🏆" if first and view.get("final") else str(place), 60, bold=True, anchor="mm")
+        _cell(canvas, 100, y, theme.clean_name(names[player]), 450, bold=first)
+        _cell(canvas, 650, y, str(points), 150, bold=True, anchor="mm")
+        _cell(canvas, 820, y, str(buchholz), 170, anchor="mm")
+        _cell(canvas, 975, y, str(games), 130, anchor="mm")
     return theme.to_png(canvas)
 
 

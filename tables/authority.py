@@ -8,7 +8,10 @@
   Threads; handing a seat over by its member, the host or such a
   moderator, and only to a member of the game's server who has no place at the table yet; setting a
   server's language by a member with Manage Server, in that server; confirming ``/games forget-me`` by the
-  member who asked it, alone.
+  member who asked it, alone; organizing a tournament (creating,
+  starting early, cancelling) by a member with Manage Events or Manage Server, its own organizer, or
+  anyone where the server allows it (:func:`may_organize`). A tournament of another server does not
+  exist for the caller, as a game does not.
 
 These checks read the record under the game's lock; the store's conditional writes then settle any race
 with another process or click (the version read, the seat's holder, the lobby's version, one open rematch
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from data.store import GameRecord, LobbyRecord
+from data.store import GameRecord, LobbyRecord, TournamentRecord
 from games.core import format_seats
 from games.i18n import T
 from games.registry import GAMES
@@ -64,6 +67,8 @@ class Caller:
     """Their server's preferred locale, as Discord says it (``None``: in DMs)."""
     manager: bool = False
     """They may manage the server where they asked (Discord's Manage Server): set its games' language."""
+    events: bool = False
+    """They may manage the server's events where they asked (Discord's Manage Events): organize tournaments."""
 
 
 def reach(caller: Caller, record: GameRecord) -> None:
@@ -80,6 +85,22 @@ def reach(caller: Caller, record: GameRecord) -> None:
 def reach_lobby(caller: Caller, lobby: LobbyRecord) -> None:
     if lobby.guild_id != caller.guild_id:
         raise GameError(T("That invitation is not from this server."))
+
+
+def reach_tournament(caller: Caller, tournament: TournamentRecord) -> None:
+    """The tournament is within the caller's reach: asked from its server."""
+    if tournament.guild_id != caller.guild_id:
+        raise GameError(T("There is no tournament #{number} here.", number=tournament.id))
+
+
+def may_organize(caller: Caller, everyone: bool, host_id: int | None = None) -> None:
+    """Whether the caller may organize a tournament (create one; start or cancel ``host_id``'s): a member with
+    Manage Events or Manage Server, the tournament's own organizer, or anyone where the server lets
+    ``everyone``."""
+    if caller.guild_id is None:
+        raise GameError(T("Tournaments are played in a server, not in direct messages."))
+    if not (caller.events or caller.manager or everyone or caller.user_id == host_id):
+        raise GameError(T("Only a member with Manage Events or Manage Server can organize tournaments here."))
 
 
 def moderates(caller: Caller, record: GameRecord) -> bool:

@@ -16,6 +16,8 @@ services with one job each, built and wired here and nowhere else.
 ``clocks``         turn clocks (:mod:`tables.clocks`)
 ``ai``             the AI's turns as tasks, and the hard AI's searches (:mod:`tables.ai`, :mod:`tables.thinking`)
 ``runner``         which games this process runs (:mod:`tables.runner`)
+``tournaments``    sign-ups, rounds drawn as games, standings: an end-of-game listener and a scheduler
+                   (:mod:`tables.tournaments.service`)
 ``reads``          the read model: lists, leaderboards, stats, history, replays, logs (:mod:`tables.reads`)
 ``privacy``        what is stored about a member, shown and erased; servers the bot left, erased after a
                    grace period (:mod:`tables.privacy`)
@@ -53,6 +55,7 @@ from tables.seating import ai_seats_to_act
 from tables.seats import Seats
 from tables.starting import Starter
 from tables.thinking import Thinker
+from tables.tournaments.service import Tournaments
 
 
 @dataclass
@@ -78,6 +81,7 @@ class Tables:
     reads: Reads
     collector: Collector
     privacy: Privacy
+    tournaments: Tournaments
     _closed: bool = False
 
     @classmethod
@@ -97,12 +101,14 @@ class Tables:
         await self.runner.start()
         await self.lobbies.resume()
         self.privacy.start()  # erases the servers whose grace period ran out while the bot was down
+        await self.tournaments.resume()
 
     async def stop(self) -> None:
         """Stop this process's work (other processes take its games at once) before the store closes."""
         await self.runner.stop()
         await self.privacy.stop()
         await self.lobbies.stop()
+        await self.tournaments.stop()
         await self.ai.stop()
         self.thinker.close()
         await self.clocks.stop()
@@ -146,6 +152,8 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
     play.listeners.extend(listeners(config.archive_after))
     places = Places(store, cache, now, wake)
     starter = Starter(cache, config, now, changed, thinker.warm)
+    tournaments = Tournaments(store, now, starter, wake)
+    play.listeners.append(tournaments.ended)  # after the platform's own: the game is rated first
     collector = Collector(lambda: thinker.busy or delivery.posting)
     delivery = Delivery(store, Rows(store, cache, languages, places, now), config, now, collector.tick)
     clocks = Clocks(store, cache, play, now)
@@ -177,4 +185,5 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
         reads=Reads(store),
         collector=collector,
         privacy=Privacy(store, cache, config, now, play, lobbies, languages, changed),
+        tournaments=tournaments,
     )

@@ -7,8 +7,9 @@ over to the sender, the cogs' Discord adapter, row by row.
 * A member's private view is one direct message, edited in place; sent anew when they must decide and asked
   for reminders, when it is gone, or when Discord has used up its edits (older than an hour); a newer view
   queued behind it takes its notes.
-* A lobby's edit waits for its message to be posted; an older edit of a message a newer one follows is
-  skipped.
+* A lobby's or a tournament's edit waits for its message to be posted; an older edit of a message a newer
+  one follows is skipped.
+* A tournament's scheduled event is made once, and cancelled with the tournament.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ class Rows:
             message_id = await sender.post(p["channel"], p.get("guild"), message, nonce=nonce(entry))
             if p.get("lobby") is not None:
                 await self.store.lobbies.set_message(p["lobby"], message_id)
+            if p.get("signup") is not None:
+                await self.store.tournaments.set_message(p["signup"], message_id)
             return "done", str(message_id)
         record = await self.cache.get(entry.game_id or 0)
         board = p.get("board")
@@ -136,12 +139,20 @@ class Rows:
             return await self._board(entry, sender)
 
         def target(payload: dict) -> tuple:
-            return payload.get("lobby"), payload.get("message_id")
+            return payload.get("lobby"), payload.get("tournament"), payload.get("message_id")
 
         if any(target(later.payload) == target(p) for later in await self.outbox.later(entry, "edit")):
             return "dropped", "a newer edit of this message follows"
         message = Message.from_json(p["message"])
-        if p.get("lobby") is not None:
+        if p.get("tournament") is not None:
+            tournament = await self.store.tournaments.load(p["tournament"])
+            if tournament is None or tournament.message_id is None:
+                if await self._waiting_for_post(f"tournament:{p['tournament']}"):
+                    raise Transient("the sign-up message is not posted yet", 1.0)
+                return "dropped", "the tournament has no sign-up message"
+            channel, message_id = tournament.channel_id, tournament.message_id
+            lang = await self.languages.server(tournament.guild_id)
+        elif p.get("lobby") is not None:
             lobby = await self.store.lobbies.load(p["lobby"])
             if lobby is None or lobby.message_id is None:
                 if await self._waiting_for_lobby(p["lobby"]):
@@ -272,8 +283,37 @@ class Rows:
 
     async def _waiting_for_lobby(self, lobby_id: int) -> bool:
         """Whether the lobby's message is still owed (its post has not been delivered or given up yet)."""
-        pending = await self.store.outbox.pending(lane=outbox.lobby_lane(lobby_id))
+        return await self._waiting_for_post(outbox.lobby_lane(lobby_id))
+
+    async def _waiting_for_post(self, lane: str) -> bool:
+        """Whether a post of ``lane`` is still owed (not delivered or given up yet)."""
+        pending = await self.store.outbox.pending(lane=lane)
         return any(e.kind == "post" for e in pending)
+
+    async def event(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
+        """A tournament's Discord scheduled event: made for its start (once: a try after one whose answer was
+        lost finds the event it made), or cancelled with the tournament."""
+        p = entry.payload
+        tournament = await self.store.tournaments.load(p["tournament"])
+        if tournament is None:
+            return "dropped", "the tournament is gone"
+        if p["op"] == "cancel":
+            if tournament.event_id is None:
+                return "dropped", "the tournament has no event"
+            try:
+                await sender.end_event(p["guild"], tournament.event_id)
+            except Gone:
+                return "dropped", "the event is gone"
+            return "done", str(tournament.event_id)
+        if tournament.status != "open":
+            return "dropped", "the tournament is no longer signing up"
+        lang = await self.languages.server(p["guild"])
+        name, about = localize(p["name"], lang)[:100], localize(p["description"], lang)[:1000]
+        event_id = await sender.scheduled_event(
+            p["guild"], name, p["start"], p["end"], channel_id=p["channel"], description=about, again=entry.attempts > 0
+        )
+        await self.store.tournaments.set_event(tournament.id, event_id)
+        return "done", str(event_id)
 
     async def _strip(self, sender: Sender, channel: int, message_id: int) -> None:
         """Take an old board's buttons away; a failure costs only a stale button, which says so when used."""

@@ -80,3 +80,15 @@ class Sender(Protocol):
     async def strip(self, channel_id: int, message_id: int) -> None:
         """Remove a message's components (an old board's buttons)."""
         ...
+
+    async def scheduled_event(
+        self, guild_id: int, name: str, start: float, end: float, *, channel_id: int, description: str, again: bool
+    ) -> int:
+        """A Discord scheduled event of the server (an external one, whose place is the channel); its id. With
+        ``again`` (a try after one that failed), the event of that name and start the bot made, if there is
+        one, instead of a second."""
+        ...
+
+    async def end_event(self, guild_id: int, event_id: int) -> None:
+        """Cancel a scheduled event."""
+        ...

@@ -466,7 +466,7 @@ def test_no_token_explains_how_to_get_one(monkeypatch: pytest.MonkeyPatch, capsy
 
 # ---------------------------------------------------------------------- invite-url
 
-INVITE = "https://discord.com/oauth2/authorize?client_id={id}&scope=bot+applications.commands&permissions=326417632256"
+INVITE = "https://discord.com/oauth2/authorize?client_id={id}&scope=bot+applications.commands&permissions=335007566848"
 
 
 def test_the_invite_link_asks_for_the_permissions_the_bot_uses_and_no_others() -> None:
@@ -481,8 +481,9 @@ def test_the_invite_link_asks_for_the_permissions_the_bot_uses_and_no_others() -
         "manage_threads",
         "embed_links",
         "attach_files",
+        "manage_events",  # a tournament's start as a Discord scheduled event
     }
-    assert app.PERMISSIONS.value == 326417632256
+    assert app.PERMISSIONS.value == 335007566848
     assert app.invite_url(1456074443980800002) == INVITE.format(id=1456074443980800002)
 
 

@@ -24,6 +24,7 @@ from data.engine import Database, database_target, is_postgres
 from data.migrations import MIGRATIONS
 from data.ratings import GLOBAL
 from data.store import LobbyRecord, Store
+from data.tournaments import TableRecord, TournamentRecord
 from games.registry import GAMES
 from tables.authority import Caller
 from tables.compose import Tables
@@ -118,9 +119,29 @@ async def fill(store: Store) -> dict[str, int]:
     await store.settings.set_locale(USERS[1], "de")
     await store.settings.set_guild_language(GUILD, language="de", preferred="en")
     await store.privacy.depart(GUILD + 1, now=500.0, erase_at=500.0 + 30 * 86400)  # a server the bot left
+    await store.settings.set_tournaments_open(GUILD, True)
+    await tournament(store, ended.id)
     await tables.stop()
     assert await store.outbox.pending(), "the messages owed are copied too"
     return {"playing": playing.id, "ended": ended.id, "resigned": resigned.id, "rematch": rematch}
+
+
+async def tournament(store: Store, game_id: int) -> int:
+    """A tournament in its first round: two entrants at the table of game ``game_id``, one with a bye."""
+    draft = TournamentRecord(
+        0, GUILD, 20, USERS[0], "piratz", "swiss", 2, 2, {"blind": False}, 600, 500.0, "open", "seed", 450.0
+    )
+    tournament_id = await store.tournaments.create(draft)
+    await store.tournaments.set_message(tournament_id, 41)
+    for i, user in enumerate(USERS):
+        await store.tournaments.join(tournament_id, user, NAMES[i], now=460.0 + i)
+    await store.tournaments.set_status(tournament_id, "running", was="open")
+    assert await store.tournaments.advance(tournament_id, drawn=1, now=500.0)
+    await store.tournaments.add_tables(
+        [TableRecord(tournament_id, 1, 1, [USERS[0]], game_id), TableRecord(tournament_id, 1, 2, [USERS[2]])]
+    )
+    await store.tournaments.score(game_id, {str(USERS[0]): "1"})
+    return tournament_id
 
 
 @pytest.fixture(scope="module")
