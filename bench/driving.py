@@ -93,10 +93,11 @@ async def timed_actions(table: SimTable, kind: str, actions: int) -> list[float]
 
 
 def answer_time(log: TimedRequests, started: float, board_channel: int | None, token: str | None = None) -> float:
-    """When the bot finished answering, after ``started``: the last of its interaction responses, the
-    new board's post in ``board_channel`` and the edit that strips the old board's buttons. Later posts
-    (the final scoring) and requests elsewhere (DMs) are not part of the answer. With ``token``, only
-    the responses to that interaction count (several interactions answered at once)."""
+    """When the bot finished answering, after ``started``: the last of its interaction responses (the board
+    updated in place as a click's answer, among them), the new board's post in ``board_channel`` when the
+    decision passed, and the edits of boards there. Later posts (the final scoring) and requests elsewhere
+    (DMs) are not part of the answer. With ``token``, only the responses to that interaction count (several
+    interactions answered at once)."""
     board = None
     answered: list[float] = []
     for t, entry in zip(log.times, log, strict=True):
@@ -112,5 +113,5 @@ def answer_time(log: TimedRequests, started: float, board_channel: int | None, t
             elif board is None:
                 board = t
                 answered.append(t)
-    assert board is not None, "the action posted no board"
+    assert answered, "the action was not answered: no response, no board posted or updated"
     return max(answered)

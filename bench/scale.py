@@ -235,8 +235,8 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
         del env._settle_internal
     tokens = {result._interaction.token for result in results}
     places = {str(r.place_id) for _, _, r, _ in moves}
-    # An answer is the ✅ follow-up (once the action is committed) and the new board (posted by the delivery
-    # loop), both requests the log sees as the bot makes them.
+    # An answer is the ✅ follow-up (once the action is committed) and the board, updated or posted anew by the
+    # delivery loop, both requests the log sees as the bot makes them.
     await log.until(_Unanswered(tokens, places))
     await settle()
     return [
@@ -247,7 +247,7 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
 
 class _Unanswered:
     """What a burst still waits for, read from the request log as it grows: the interaction tokens not yet
-    answered (a response or a follow-up) and the channels no board has been posted in. Called after each
+    answered (a response or a follow-up) and the channels no board has been posted or updated in. Called after each
     request, it looks at each request once: reading the whole log again every time was the bench's own
     work, ~1.4% of the event loop's GIL samples inside the window it measures."""
 
@@ -259,7 +259,7 @@ class _Unanswered:
         for entry in log[self._seen :]:
             if entry.path.startswith(("/webhooks/", "/interactions/")):
                 self.tokens.discard(entry.path.strip("/").split("/")[2])
-            elif entry.method == "POST" and entry.path.startswith("/channels/"):
+            elif entry.method in ("POST", "PATCH") and entry.path.startswith("/channels/"):
                 self.places.discard(entry.path.split("/")[2])
         self._seen = len(log)
         return not self.tokens and not self.places

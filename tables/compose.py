@@ -149,11 +149,10 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
         delivery.wake()
 
     play = Play(store, cache, config, now, locks, thinker.search, changed, thinker.answering)
-    play.listeners.extend(listeners(config.archive_after))
-    places = Places(store, cache, now, wake)
     starter = Starter(cache, config, now, changed, thinker.warm)
     tournaments = Tournaments(store, now, starter, wake)
-    play.listeners.append(tournaments.ended)  # after the platform's own: the game is rated first
+    play.listeners.extend([*listeners(config.archive_after), tournaments.ended])  # rated, then the tournament
+    places = Places(store, cache, now, wake)
     collector = Collector(lambda: thinker.busy or delivery.posting)
     delivery = Delivery(store, Rows(store, cache, languages, places, now), config, now, collector.tick)
     clocks = Clocks(store, cache, play, now)

@@ -82,3 +82,9 @@ def sqlite_trips(conn: Any) -> Iterator[list[str]]:
         yield calls
     finally:
         del conn._execute  # the connection's own method again
+
+
+def opened(result: Any) -> Any:
+    """The picker a click showed: the follow-up of a click on a board (which leaves the board as it is), or the
+    picker a click in a picker updated."""
+    return result.followups[-1] if result.followups else result.response

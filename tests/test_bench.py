@@ -55,12 +55,12 @@ def test_a_burst_waits_for_every_answer_and_board_reading_each_request_once() ->
     waiting = _Unanswered({"tok1", "tok2"}, {"71", "72"})
     assert not waiting(log)
     log.append(_Request("POST", "/interactions/9/tok1/callback"))
-    log.append(_Request("PATCH", "/channels/71/messages/5"))  # an edit is not the new board
+    log.append(_Request("PATCH", "/channels/71/messages/5"))  # the board updated in place
     log.append(_Request("POST", "/channels/99/messages"))  # a post elsewhere (a DM) is no board of theirs
     assert not waiting(log)
-    assert (waiting.tokens, waiting.places) == ({"tok2"}, {"71", "72"})
+    assert (waiting.tokens, waiting.places) == ({"tok2"}, {"72"})
     read = [r.reads for r in log]
-    log.append(_Request("POST", "/channels/71/messages"))
+    log.append(_Request("GET", "/channels/72/messages"))  # a read is neither
     log.append(_Request("POST", "/webhooks/9/tok2"))
     assert not waiting(log)
     assert [r.reads for r in log[:3]] == read  # what was read before is not read again

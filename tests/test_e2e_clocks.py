@@ -12,7 +12,7 @@ from data.store import GameRecord
 from games.core import format_seats
 from games.registry import GAMES, registered
 from tests.conftest import World
-from tests.support import raw_messages, said, texts
+from tests.support import opened, raw_messages, said, texts
 from tests.toy_game import TOY
 
 SEWER = GAMES["sewerpirats"].game
@@ -114,7 +114,7 @@ async def test_out_of_turn_secret_choices_have_clocks_too(world: World) -> None:
     anne = table.members["Anne"]
     button = table.board_button(record)
     picker = await anne.click(table.board_message(record), custom_id=button)
-    await anne.click(picker.response, custom_id=f"{button}:0")
+    await anne.click(opened(picker), custom_id=f"{button}:0")
     await world.env.advance_time(TWO_MINUTES + 1)
     record = await table.record(record.id)
     assert record.state["round"] == 2  # Ben's number was chosen for him and the round resolved

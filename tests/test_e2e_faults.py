@@ -225,7 +225,7 @@ def check(faulty: dict[str, Any], expected: dict[str, Any], names: Sequence[str]
     """What members see after faults ``names`` is what they see after none."""
     assert faulty["event lines"] == expected["event lines"]
     assert len(faulty["final message"]) == 1 and faulty["final message"] == expected["final message"]
-    assert faulty["final message"][0][2] == ["Rematch"]
+    assert faulty["final message"][0][2] == ["Rematch", "My hand"]
     assert faulty["result line"] == expected["result line"] and len(faulty["result line"]) == 1
     for who in ("Anne", "Ben", "Calico"):
         key = f"{who}'s direct messages"
@@ -273,7 +273,7 @@ async def test_a_resignation_whose_posts_fail_still_ends_the_game_in_the_thread(
     finals = [m for m in thread if "is over" in m.content]
     assert len(finals) == 1 and "Ben resigned" in finals[0].content
     assert [a.filename for a in finals[0].attachments] == ["piratz-1-log.txt"]
-    assert [c.label for row in finals[0].components for c in row.children] == ["Rematch"]
+    assert [c.label for row in finals[0].components for c in row.children] == ["Rematch", "My hand"]
     assert sum(m.content.startswith("🏳️") for m in thread) == 1
     results = [m for m in table.channel.history() if m.content.startswith("🏁")]
     assert len(results) == 1 and "won by Anne" in results[0].content

@@ -17,7 +17,7 @@ from games.registry import GAMES
 from rendering.pirates import render_board, render_hand
 from tables import menus
 from tests.conftest import World
-from tests.support import pixels, raw_messages, said
+from tests.support import opened, pixels, raw_messages, said
 
 GAME = GAMES["pirates"].game
 NAMES = ["Anne", "Ben"]
@@ -112,9 +112,9 @@ async def test_a_duel_choice_stays_secret_until_both_have_chosen(world: World) -
     _tag, path = menus.path_to(choices, play)
     button = table.board_button(record, labels.index("Choose your combat card …"))
     picker = await chooser.click(board, custom_id=button)
-    assert picker.ephemeral
+    assert opened(picker).ephemeral
     for index in path:
-        picker = await chooser.click(picker.response, custom_id=f"{button}:{index}")
+        picker = await chooser.click(opened(picker), custom_id=f"{button}:{index}")
     after = await table.record(record.id)
     code = play.action.args[0]
     assert after.state["duel"]["chosen"][0] is not None and GAME.to_act(after.state) == (second,)

@@ -19,7 +19,7 @@ from games.searats.board import in_range, same_fleet
 from games.searats.components import SHIPS
 from tables.menus import tag
 from tests.conftest import World
-from tests.support import PNG_MAGIC, png, raw_messages, texts
+from tests.support import PNG_MAGIC, opened, png, raw_messages, texts
 
 GAME = GAMES["searats"].game
 
@@ -101,7 +101,7 @@ async def targets_offered(world: World, record: GameRecord, seat: int) -> tuple[
             picker = await member.click(
                 table.board_message(record), custom_id=f"t:{record.id}:{record.version}:{tag(label[:-2])}"
             )
-            labels += clickable(picker.response)
+            labels += clickable(opened(picker))
         elif label.startswith("Attack"):
             labels.append(label)
     offered = await member.autocomplete(table.place(record), "searats move", "action", "aim")

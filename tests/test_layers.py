@@ -138,8 +138,13 @@ def test_no_function_is_longer_than_a_screen(where: str) -> None:
     assert not long_functions(where), f"functions over {LONGEST} lines: {long_functions(where)}"
 
 
+ADAPTERS = 3754 // 2 + 150
+"""Half the size the cogs were when they held the platform's decisions (3,754 lines), and the adapters of the
+two services since, privacy and tournaments (their decisions are in ``tables/``): 150 lines."""
+
+
 def test_the_cogs_are_adapters_only() -> None:
-    """Half the size they were when they held the platform's decisions (3,754 lines). ``cogs/offline/``, the bot
-    run in SimCord for the demo, ``play`` and the tests, is no adapter and is not counted."""
+    """``cogs/offline/``, the bot run in SimCord for the demo, ``play`` and the tests, is no adapter and is not
+    counted."""
     lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "cogs").glob("*.py"))
-    assert lines <= 3754 // 2, lines
+    assert lines <= ADAPTERS, lines

@@ -321,7 +321,7 @@ async def test_a_finishing_action_owes_the_board_final_message_result_line_and_a
     note, final, result = (m for _l, _k, m, _p in rows[:3])
     assert "resigned" in note.content
     assert "is over" in final.content and final.log == record.id
-    assert final.components == [{"type": "rematch", "game": record.id}]
+    assert final.components == [{"type": "rematch", "game": record.id}, {"type": "hand", "game": record.id}]
     assert rows[1][3]["strip_board"] is True  # the last board's buttons go
     assert "won by" in result.content and rows[2][3]["result_of"] == record.id
 
