@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from games.core import format_seats
 from games.i18n import T, localize, localize_tree, tr
 from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_text
+from games.sewerrat.engine import SewerRat
 from rendering import theme as t
 from rendering.cache import image_cache
 
@@ -251,7 +252,7 @@ def _header(img: Image.Image, view: View, names: Sequence[str], locale: str) -> 
         mode = tr(locale, "TEAMS OF 2") if view["mode"] == "2" else tr(locale, "TEAMS OF 3")
     over = view["result"] is not None
     actor = () if over or view["actor"] is None else (_hue(view, view["actor"]),)
-    title = tr(locale, "SEWER RAT")
+    title = t.game_title(SewerRat.title, locale)
     tags = [t.Tag(turn), t.Tag(mode)]
     status = _status(view, names, locale)
     t.top_band(img, t.icon("rat", 52), title, tags, status, x=28, width=WIDTH - 56, seats=actor, over=over)

@@ -16,9 +16,9 @@ import orjson
 import pytest
 
 from games import i18n
-from games.catalogs import conflicts, gaps
+from games.catalogs import conflicts, gaps, terms
 from games.core import IllegalAction, Option
-from games.i18n import N, T, joined, localize, seat_ref, unread, with_names
+from games.i18n import LANGUAGES, N, P, T, joined, localize, seat_ref, spoken, unread, with_names
 from games.registry import GAMES, GameSpec
 from games.simulate import next_actor
 from tests.i18n_checks import pseudo, unmarked
@@ -143,7 +143,7 @@ def test_a_marked_message_is_written_out_in_each_language_with_its_values() -> N
     assert pseudo(N("{n} card", "{n} cards", 1)) == "⟦1 card··⟧"
     assert localize(joined([T("Scores"), "Ben", "Cleo"]), "de") == "Punkte, Ben und Cleo"
     assert localize(T("Scores")) == "Scores" and localize(T("Scores"), "de-DE") == "Punkte"
-    assert localize(T("It is not your turn."), "fr") == "It is not your turn."  # no French: English
+    assert localize(T("It is not your turn."), "ja") == "It is not your turn."  # no Japanese: English
 
 
 def test_text_made_unread_is_not_marked_and_only_in_its_thread() -> None:
@@ -159,3 +159,45 @@ def test_text_made_unread_is_not_marked_and_only_in_its_thread() -> None:
             pass
         assert T("{n} up", n=3) == ""  # still unread after a nested context ends
     assert localize(T("{n} up", n=3)) == "3 up"
+
+
+def test_no_catalog_names_a_game_or_a_term_two_ways() -> None:
+    """One name per language for each game and each term of the glossary: "Kanalratte" in the command's
+    description as on the board, "Nachziehstapel" wherever the draw pile is."""
+    assert not terms(), "\n".join(terms()[:10])
+
+
+def test_a_message_with_a_context_is_looked_up_in_its_context_only() -> None:
+    """The same English in two places (a language's name, a nation's adjective) is two messages."""
+    assert localize(P("language", "English"), "de") == "Englisch"
+    assert (
+        localize(P("language", "English")) == "English"
+        and localize(P("language", "English"), "pseudo") == "⟦English···⟧"
+    )
+    assert localize(P("no such context", "English"), "de") == "English"  # untranslated: the English
+
+
+def test_lists_are_joined_as_each_language_joins_them() -> None:
+    names = joined(["Anne", "Ben", "Cleo"])
+    assert localize(names) == "Anne, Ben, and Cleo" and localize(names, "de") == "Anne, Ben und Cleo"
+    assert localize(joined(["Anne", T("Scores")]), "de") == "Anne und Punkte"
+    assert unmarked(pseudo(names), ["Anne", "Ben", "Cleo"]) == []
+
+
+@pytest.mark.parametrize(
+    ("added", "locale", "lang"),
+    [
+        ("pt_BR", "pt-BR", "pt_BR"),
+        ("es", "es-419", "es"),
+        ("es", "es-ES", "es"),
+        ("fr", "fr", "fr"),
+        (None, "pt-BR", None),
+    ],
+)
+def test_a_discord_locale_is_in_the_language_that_spells_it_or_its_first_part(
+    monkeypatch: pytest.MonkeyPatch, added: str | None, locale: str, lang: str | None
+) -> None:
+    if added:
+        monkeypatch.setitem(LANGUAGES, added, added)
+    assert spoken(locale) == lang
+    assert spoken("en-GB") == "en" and spoken("pseudo") == "pseudo"

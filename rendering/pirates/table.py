@@ -13,6 +13,7 @@ from PIL import Image
 from games.core import format_seats
 from games.i18n import localize, localize_tree, ntr, tr
 from games.pirates.cards import BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission
+from games.pirates.engine import Pirates
 from games.pirates.view import prompt_text
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -89,7 +90,7 @@ def _band(canvas: Image.Image, view: View, names: Sequence[str], locale: str) ->
     """The top band: the game and the turn, and whose decision it is and what."""
     over = view.get("over") is not None
     tags = [t.Tag(tr(locale, "TURN {n}", n=view["turns"] + 1))]
-    title = tr(locale, "PIRATES CARD GAME")
+    title = t.game_title(Pirates.title, locale)
     actors = () if over else tuple(sorted(_actors(view)))
     icon = flag(76, 52, None)
     t.top_band(canvas, icon, title, tags, _status(view, names, locale), x=M, width=W - 2 * M, seats=actors, over=over)
@@ -449,7 +450,14 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     how = t.wrap(under, how_font, W - 2 * M - 20)
     top = 90 + 40 * len(head_lines) + 30 * len(how) + 30
     canvas = t.new_canvas(W, top + FINAL_ROW * seats + M)
-    t.heading(canvas, flag(76, 52, None), tr(locale, "PIRATES · THE END"), (), x=M, width=W - 2 * M)
+    t.heading(
+        canvas,
+        flag(76, 52, None),
+        tr(locale, "{game} · THE END", game=t.game_title(Pirates.title, locale)),
+        (),
+        x=M,
+        width=W - 2 * M,
+    )
     t.final_headline(canvas, (M, 84), (head_lines, head_font))
     for n, line in enumerate(how):
         t.text(canvas, (M + 10, 100 + 40 * len(head_lines) + 30 * n), line, how_font, t.FOAM)
@@ -580,7 +588,7 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     mission_h = 70 + (sum(len(b) * HAND_LINE + 16 for b in blocks) if blocks else HAND_LINE + 16)
     canvas = t.new_canvas(W, y + mission_h + M)
     drawn = t.seat_names(names, view["seats"], locale)
-    title, icon = tr(locale, "PIRATES CARD GAME"), flag(76, 52, None)
+    title, icon = t.game_title(Pirates.title, locale), flag(76, 52, None)
     if seat is None:
         t.top_band(canvas, icon, title, (), tr(locale, "Spectators hold no cards."), x=M, width=W - 2 * M)
     else:

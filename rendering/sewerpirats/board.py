@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from games.core import format_seats
 from games.i18n import N, T, localize, localize_tree, ntr, tr
 from games.sewerpirats.components import SHIPS, TRIBES
+from games.sewerpirats.engine import SewerPirats
 from games.sewerpirats.words import SYMBOL, TRIBE, cards
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -473,7 +474,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) ->
     elif view["pending"]:
         status = " ".join(format_seats(view["pending"], names).split())
     acting = () if over else tuple(view["to_act"])
-    title = tr(locale, "SEWER PIRATS")
+    title = t.game_title(SewerPirats.title, locale)
     t.top_band(img, t.icon("rat", 52), title, tags, status, x=M, width=INNER, seats=acting, over=over)
 
 
