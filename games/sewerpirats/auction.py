@@ -45,7 +45,7 @@ def auction_actions(state: JSON, seat: int) -> list[Action]:
     a = state["auction"]
     held = len(state["players"][seat]["hand"])
     if a["kind"] == "hire":
-        return [act("hire", i) for i in range(min(len(a["bar"]), held + 1))]
+        return [act("hire", i + 1) for i in range(min(len(a["bar"]), held + 1))]  # stools as shown: 1, 2…
     if a["kind"] == "open":
         return [act("bid", n) for n in range(a["lot"], held + 1)]
     if a["kind"] == "raise":
@@ -60,8 +60,8 @@ def play_auction(state: JSON, seat: int, action: Action, rng: StepRng, events: l
     kind, verb, args = a["kind"], action.verb, action.args
     if kind == "hire":
         if verb != "hire" or len(args) != 1 or not args[0].isdigit():
-            raise IllegalAction(T("Pick a figure at the bar by its stool number, e.g. `hire 0`."))
-        _hire(state, seat, int(args[0]), rng, events)
+            raise IllegalAction(T("Pick a figure at the bar by its stool number, e.g. `hire 1`."))
+        _hire(state, seat, int(args[0]) - 1, rng, events)
     elif kind == "pay":
         if verb != "discard" or len(args) != 1 or args[0] not in SHIP_INDEX:
             raise IllegalAction(T("Pay your bid one card at a time: `discard cat`, `bird` or `fish`."))
@@ -87,8 +87,8 @@ def _hire(state: JSON, seat: int, lot: int, rng: StepRng, events: list[Event]) -
     """``seat`` opens the auction of the figure on stool ``lot``; a card goes under the front figure when
     it is not the one auctioned."""
     a = state["auction"]
-    if lot >= len(a["bar"]):
-        raise IllegalAction(T("The bar has stools 0 to {last}.", last=len(a["bar"]) - 1))
+    if not 0 <= lot < len(a["bar"]):
+        raise IllegalAction(T("The bar has stools 1 to {last}.", last=len(a["bar"])))
     held = len(state["players"][seat]["hand"])
     if lot > held:
         raise IllegalAction(
