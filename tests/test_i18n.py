@@ -201,3 +201,23 @@ def test_a_discord_locale_is_in_the_language_that_spells_it_or_its_first_part(
         monkeypatch.setitem(LANGUAGES, added, added)
     assert spoken(locale) == lang
     assert spoken("en-GB") == "en" and spoken("pseudo") == "pseudo"
+
+
+def test_no_german_message_keeps_an_english_placeholder_of_a_typed_move() -> None:
+    """A typed move's verb stays English (`sail`), the names of its values are the reader's (`<Richtung>`):
+    no German message writes `<direction>` or `<card>` as the English does."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from games.i18n import LOCALE_DIR
+
+    left = []
+    for path in sorted((LOCALE_DIR / "de" / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale="de"):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+                for word in set(re.findall(r"<[a-z|]+>", ids[0])):
+                    left += [f"{path.stem}: {word} in {form[:80]!r}" for form in forms if word in form]
+    assert not left, "\n".join(left)

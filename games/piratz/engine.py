@@ -88,7 +88,8 @@ TAKE_NONE = act("take", "none")
 """Declining the rat card of a rat alert ("you *may* take one of the two rat cards")."""
 BURY_CARD: tuple[Action, ...] = tuple(act("bury", c.id) for c in CARDS)
 
-VERBS = "reveal, end, pass <type>, take <card|none>, bury <card>"
+VERBS = T("`reveal`, `end`, `pass <type>`, `take <card|none>`, `bury <card>`")
+"""The moves, as a refusal lists them: the verbs are typed in English, their values' names are the catalog's."""
 
 
 def card_dict(card_id: int) -> JSON:
