@@ -221,3 +221,31 @@ def test_no_german_message_keeps_an_english_placeholder_of_a_typed_move() -> Non
                 for word in set(re.findall(r"<[a-z|]+>", ids[0])):
                     left += [f"{path.stem}: {word} in {form[:80]!r}" for form in forms if word in form]
     assert not left, "\n".join(left)
+
+
+def test_nouns_slotted_into_german_sentences_take_the_form_the_sentence_needs() -> None:
+    """A noun goes into a sentence in the form the catalog gives it there (gender, case, article), never as
+    "die Figur (Waschbär)" or "mit Kelche"."""
+    from games.pirates.cards import BY_CODE, at_town
+    from games.piratz.engine import PASSED_ON
+    from games.sewerpirats.words import THE_FIGURE, UNDER_THE_FIGURE
+
+    passed = N(
+        "{seat} passed on {treasure} and took {n} card.",
+        "{seat} passed on {treasure} and took {n} cards.",
+        2,
+        seat="Anne",
+        treasure=PASSED_ON[4],
+    )
+    assert localize(passed) == "Anne passed on Goblets and took 2 cards."
+    assert localize(passed, "de") == "Anne steigt mit Kelchen aus und nimmt 2 Karten."
+    auction = T("{seat} auctions {figure} on stool {stool}.", seat="Anne", figure=THE_FIGURE["raccoons"], stool=2)
+    assert localize(auction) == "Anne auctions the raccoon on stool 2."
+    assert "den Waschbären auf Hocker 2" in localize(auction, "de")
+    under = T("Under {figure} you found: {cards}.", figure=UNDER_THE_FIGURE["raccoons"], cards="2")
+    assert localize(under, "de").startswith("Unter dem Waschbären lagen")
+    joker = next(f for f in BY_CODE.values() if f.joker)
+    docks = T("{seat} docks {at_town}.", seat="Anne", at_town=at_town(joker))
+    assert (
+        localize(docks) == "Anne docks at Pirate Cove." and localize(docks, "de") == "Anne legt in der Piratenbucht an."
+    )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
-from games.i18n import N, T
+from games.i18n import N, P, T
 
 DECK_SIZE = 54
 JOKER_FACES = (52, 53)
@@ -248,6 +248,16 @@ TOWNS = {  # proper names, kept in German unless a German name is usual ("Havann
     ),
 }
 PIRATE_COVE = T("Pirate Cove")
+AT_PIRATE_COVE = P("at", "at Pirate Cove")
+"""Pirate Cove where a sentence says where a ship is ("docks {at_town}"): German "in der Piratenbucht"."""
+
+
+def at_town(f: Face) -> str:
+    """Where a ship docks at the town of card face ``f``, as a sentence says it: "at Port Royal" (German "in
+    Port Royal"), "at Pirate Cove" ("in der Piratenbucht")."""
+    return AT_PIRATE_COVE if f.joker else T("at {town}", town=f.town)
+
+
 JOKER = T("Joker")
 
 

@@ -14,7 +14,7 @@ from games.core import JSON, Action, Event, IllegalAction, act
 from games.i18n import N, T, joined, seat_ref
 from games.sewerpirats.board import SHIP_INDEX, StepRng, discard_from_hand, draw_card, log
 from games.sewerpirats.components import CREW_SIZE, SHIPS, TRIBE_CODES, TRIBES
-from games.sewerpirats.words import CARD_NOUN, SYMBOL, TRIBE, cards
+from games.sewerpirats.words import CARD_NOUN, SYMBOL, THE_FIGURE, UNDER_THE_FIGURE, cards
 
 
 def fill_bar(seats: int, rng: random.Random) -> list[JSON]:
@@ -101,11 +101,11 @@ def _hire(state: JSON, seat: int, lot: int, rng: StepRng, events: list[Event]) -
         )
     a["lot"] = lot
     a["kind"] = "open"
-    figure = TRIBE[a["bar"][lot]["tribe"]]
+    figure = THE_FIGURE[a["bar"][lot]["tribe"]]
     log(
         state,
         events,
-        T("{seat} auctions the {figure} on stool {stool}.", seat=seat_ref(seat), figure=figure, stool=lot + 1),
+        T("{seat} auctions {figure} on stool {stool}.", seat=seat_ref(seat), figure=figure, stool=lot + 1),
     )
     if lot:
         card = draw_card(state, rng)
@@ -162,12 +162,12 @@ def _take(state: JSON, seat: int, stool: int, events: list[Event]) -> str:
     player["area"].append({"id": f"{seat}{TRIBE_CODES[tribe]}{number}", "owner": seat, "tribe": tribe})
     if entry["under"]:
         player["hand"].extend(entry["under"])
-        found = ", ".join(SYMBOL[card] for card in entry["under"])
-        events.append(Event(T("Under the {figure} you found: {cards}.", figure=TRIBE[tribe], cards=found), seat))
+        found = joined([SYMBOL[card] for card in entry["under"]])
+        events.append(Event(T("Under {figure} you found: {cards}.", figure=UNDER_THE_FIGURE[tribe], cards=found), seat))
     state["auction"]["last"] = seat
     if entry["under"]:
-        return T("the {figure} and the {cards} under it", figure=TRIBE[tribe], cards=cards(len(entry["under"])))
-    return T("the {figure}", figure=TRIBE[tribe])
+        return T("{figure} and the {cards} under it", figure=THE_FIGURE[tribe], cards=cards(len(entry["under"])))
+    return THE_FIGURE[tribe]
 
 
 def _award(state: JSON, events: list[Event]) -> None:

@@ -12,7 +12,7 @@ from PIL import Image
 
 from games.core import format_seats
 from games.i18n import localize, localize_tree, ntr, tr
-from games.pirates.cards import BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission
+from games.pirates.cards import BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission, at_town
 from games.pirates.engine import Pirates
 from games.pirates.view import prompt_text
 from rendering import theme as t
@@ -69,8 +69,8 @@ def _place(player: View, locale: str) -> str:
         return tr(locale, "Docked in the neutral port")
     f = BY_CODE[player["town"]]
     if player["taken"]:
-        return tr(locale, "Docked at {town} (taken)", town=f.town)
-    return tr(locale, "Docked at {town}", town=f.town)
+        return tr(locale, "Docked {at_town} (taken)", at_town=at_town(f))
+    return tr(locale, "Docked {at_town}", at_town=at_town(f))
 
 
 def _nation(code: str, locale: str) -> str:
