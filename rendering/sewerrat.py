@@ -1,7 +1,7 @@
 """Sewer Rat images: the plumbing board during play (:func:`render_board`) and the end (:func:`render_final`).
 
 Under the top band (the turn, who decides what) the last roll, then the 8×8 grid of pipe tiles with the 32
-toilets around it (yellow Y1–Y8 at the ends of the rows, green G1–G8 at the ends of the columns) and the
+toilets around it (yellow 1–8 at the ends of the rows, green 1–8 at the ends of the columns, numbered only) and the
 coordinates of the actions' text (``r3c4``) on the edges, a compact panel per rat, and the recent events
 over the legend. Everything drawn comes from the view: the rats, the traps, the last roll and where its
 traps fell, the legal destinations of the rat that must act, a pending tile change. Tiles, traps, tokens
@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from games.core import format_seats
 from games.i18n import T, language, localize, localize_tree, tr
-from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, green_toilet, square_name, yellow_toilet
+from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_name
 from games.sewerrat.engine import SewerRat
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -179,23 +179,18 @@ def _frame(lang: str) -> Image.Image:
         for x in (GX - TOILET, GX + GRID):  # yellow toilets at both ends of row i
             y = GY + i * CELL - oy
             img.alpha_composite(t.rounded(TOILET - 6, CELL - 12, 10, YELLOW, t.OUTLINE, 2), (x + 3, y + 6))
-            t.text(
-                img,
-                (x + TOILET / 2, y + CELL / 2),
-                localize(yellow_toilet(i + 1), lang),
-                small,
-                (40, 30, 8),
-                anchor="mm",
-            )
+            # the number only: the colour says which (a letter would be a language's: Y, German Ge)
+            t.text(img, (x + TOILET / 2, y + CELL / 2), str(i + 1), small, (40, 30, 8), anchor="mm")
         for y in (GY - TOILET - oy, GY + GRID - oy):  # green toilets at both ends of column i
             x = GX + i * CELL
             img.alpha_composite(t.rounded(CELL - 12, TOILET - 6, 10, GREEN, t.OUTLINE, 2), (x + 6, y + 3))
-            t.text(img, (x + CELL / 2, y + TOILET / 2), localize(green_toilet(i + 1), lang), small, WHITE, anchor="mm")
+            t.text(img, (x + CELL / 2, y + TOILET / 2), str(i + 1), small, WHITE, anchor="mm")
         # coordinates as the texts name squares: r1–r8 on the left and right, c1–c8 above and below (German Z, S)
         y = GY + i * CELL + CELL / 2 - oy
         row, column = tr(lang, "r{row}", row=i + 1), tr(lang, "c{column}", column=i + 1)
-        t.text(img, (GX - TOILET - pad - 26, y), row, label, t.MIST, anchor="mm")
-        t.text(img, (GX + GRID + TOILET + pad + 26, y), row, label, t.MIST, anchor="mm")
+        margin = (GX - TOILET - pad) / 2  # the middle of the margin beside the frame: room for a longer word
+        t.text(img, (margin, y), row, label, t.MIST, anchor="mm")
+        t.text(img, (WIDTH - margin, y), row, label, t.MIST, anchor="mm")
         x = GX + i * CELL + CELL / 2
         t.text(img, (x, GY - TOILET - pad - 20 - oy), column, label, t.MIST, anchor="mm")
         t.text(img, (x, GY + GRID + TOILET + pad + 22 - oy), column, label, t.MIST, anchor="mm")

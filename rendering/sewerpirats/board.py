@@ -316,8 +316,10 @@ def _space_tab(space: int, lang: str) -> Image.Image:
     """The label of a deck space: 1, 2, 3 on parchment, the captain's letter (C; German K) white on red."""
     label = trp(lang, "captain's space", "C") if space == 3 else str(space + 1)
     fill, ink = (CAPTAIN_RED, WHITE) if space == 3 else (t.PARCHMENT, t.INK)
-    img = Image.new("RGBA", (46, 32), (0, 0, 0, 0))
-    t.pill(img, (23, 1), label, t.font(SMALL, bold=True), fill, ink, border=t.OUTLINE, align="center", height=30)
+    fnt = t.font(SMALL, bold=True)
+    w = max(46, round(t.text_width(label, fnt)) + 24)  # a longer letter (or word) widens the tab
+    img = Image.new("RGBA", (w, 32), (0, 0, 0, 0))
+    t.pill(img, (w // 2, 1), label, fnt, fill, ink, border=t.OUTLINE, align="center", height=30)
     return img
 
 
