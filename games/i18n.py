@@ -57,7 +57,13 @@ _JSON_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029]*')
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "data" / "locale"
 ENGLISH = "en"
 PSEUDO = "pseudo"
-LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+}
 """The languages the bot speaks, by code, with their own names (``/games language`` offers these). A code is
 the name of the language's catalog folder under ``data/locale`` (a gettext locale: ``de``, ``pt_BR``); a
 Discord locale is in the language whose code it spells (``pt-BR`` is ``pt_BR``), else in the language of its
