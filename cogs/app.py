@@ -62,7 +62,8 @@ def invite_url(client_id: int) -> str:
 class CatalogTranslator(app_commands.Translator):
     """Discord's command descriptions, option descriptions and choice names in each member's language, from
     the message catalogs (:mod:`games.i18n`). Command and option names stay as they are in every language:
-    they are what the README, the help texts and typed moves refer to."""
+    they are what the README, the help texts and typed moves refer to. Nothing is cut here: a text over
+    Discord's limits is a catalog's to shorten (a test reads every one in every language)."""
 
     NAMES = (
         app_commands.TranslationContextLocation.command_name,
@@ -78,7 +79,7 @@ class CatalogTranslator(app_commands.Translator):
             return None
         marked = string.extras.get("marked")  # a description with values (cogs.base.valued)
         text = localize(marked, lang) if marked is not None else translated(string.message, lang)
-        return text[:100] if text else None
+        return text or None
 
 
 class TableBot(commands.Bot):

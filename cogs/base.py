@@ -36,7 +36,7 @@ AI_LEVEL_CHOICES = [app_commands.Choice(name=name, value=value) for value, name 
 def valued(text: str) -> app_commands.locale_str:
     """A description written with values (a marked message), which Discord cannot look up as it is: its
     English for Discord, and the marked message for the translator (``extras["marked"]``) to write out."""
-    return app_commands.locale_str(localize(text)[:100], marked=text)
+    return app_commands.locale_str(localize(text), marked=text)
 
 
 def option_parameter(option: Option) -> tuple[inspect.Parameter, list[app_commands.Choice[str]] | None]:

@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import handlers
+from cogs.base import valued
 from cogs.components import ForgetButton
 from cogs.handlers import caller_of, follow_up, guard, reply_text, tables_of, tell
-from games.i18n import LANGUAGES, L, T, localize
+from games.i18n import LANGUAGES, L, T, language_name, localize
 from games.registry import GAMES
 from rendering import pool as render_pool
 from rendering import records as drawing
@@ -95,12 +96,14 @@ class GamesCog(commands.GroupCog, group_name="games", group_description=L("Your 
         name="language", description=L("The language of this server's game threads, boards and results")
     )
     @app_commands.describe(language=L("Leave it out to follow the server's own language"))
-    @app_commands.choices(language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()])
+    @app_commands.choices(
+        language=[app_commands.Choice(name=valued(language_name(code)), value=code) for code in LANGUAGES]
+    )
     # Discord keeps per-command permissions for top-level commands only: the service checks Manage Server.
     async def language(self, interaction: discord.Interaction, language: str | None = None) -> None:
         async def work() -> None:
             now = await tables_of(interaction).languages.choose(caller_of(interaction), language)
-            await tell(interaction, T("This server's games now speak {language}.", language=LANGUAGES[now]))
+            await tell(interaction, T("This server's games now speak {language}.", language=language_name(now)))
 
         await guard(interaction, None, work())
 

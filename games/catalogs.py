@@ -13,6 +13,7 @@ game is written and reviewed beside the game.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -24,9 +25,19 @@ from pathlib import Path
 from games.i18n import ENGLISH, LANGUAGES, LOCALE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"T": (1,), "N": (1, 2), "tr": (2,), "ntr": (2, 3), "L": (1,)}
-"""The functions whose literal arguments are message ids: :func:`games.i18n.T`, ``N``, ``tr``, ``ntr``, and
-``L`` (a command's description, which discord.py's translator looks up)."""
+KEYWORDS = {
+    "T": (1,),
+    "N": (1, 2),
+    "P": ((1, "c"), 2),
+    "tr": (2,),
+    "ntr": (2, 3),
+    "trp": ((2, "c"), 3),
+    "L": (1,),
+    "LP": ((1, "c"), 2),
+}
+"""The functions whose literal arguments are message ids: :func:`games.i18n.T`, ``N``, ``P`` (with its
+context), ``tr``, ``ntr``, ``trp``, and ``L``, ``LP`` (a command's description or a choice's name, which
+discord.py's translator looks up)."""
 PLATFORM = ("bot.py", "games", "tables", "cogs", "rendering")
 """The platform's code: everything in it that no game's domain claims."""
 STAMP = datetime(2026, 11, 25, tzinfo=UTC)
@@ -74,9 +85,9 @@ def extract(domain: str):  # -> babel Catalog
     template = Catalog(project="pirate-tables", fuzzy=False)
     for file in sources(domain):
         with file.open("rb") as handle:
-            for lineno, message, comments, _context in extract("python", handle, keywords=KEYWORDS):
+            for lineno, message, comments, context in extract("python", handle, keywords=KEYWORDS):
                 where = (str(file.relative_to(ROOT)), lineno)
-                template.add(message, locations=[where], auto_comments=comments)
+                template.add(message, locations=[where], auto_comments=comments, context=context)
     return template
 
 
@@ -135,7 +146,7 @@ def gaps(only: Sequence[str] | None = None) -> list[Gap]:
     found = []
     for domain in only or domains():
         template = extract(domain)
-        wanted = {m.id for m in template if m.id}
+        wanted = {(m.id, m.context) for m in template if m.id}
         for lang in LANGUAGES:
             if lang == ENGLISH:
                 continue
@@ -145,21 +156,23 @@ def gaps(only: Sequence[str] | None = None) -> list[Gap]:
                 continue
             with path.open("rb") as handle:
                 catalog = read_po(handle, locale=lang, domain=domain)
-            have = {m.id: m for m in catalog if m.id}
+            have = {(m.id, m.context): m for m in catalog if m.id}
             for key in sorted(wanted, key=str):
                 entry = have.get(key)
-                ids = key if isinstance(key, tuple) else (key,)
+                ids = key[0] if isinstance(key[0], tuple) else (key[0],)
+                shown = f"{key[1]}|{ids[0]}" if key[1] else ids[0]
                 strings = entry.string if entry is not None else None
                 forms = strings if isinstance(strings, tuple | list) else (strings,)
                 if entry is None:
-                    found.append(Gap(lang, domain, ids[0], "not in the catalog (run python -m games.catalogs)"))
+                    found.append(Gap(lang, domain, shown, "not in the catalog (run python -m games.catalogs)"))
                 elif entry.fuzzy or not all(forms):
-                    found.append(Gap(lang, domain, ids[0], "not translated"))
+                    found.append(Gap(lang, domain, shown, "not translated"))
                 elif not all(_fits(form, ids) for form in forms):
-                    found.append(Gap(lang, domain, ids[0], "placeholders differ from the English"))
+                    found.append(Gap(lang, domain, shown, "placeholders differ from the English"))
             for key in sorted(set(have) - wanted, key=str):
-                ids = key if isinstance(key, tuple) else (key,)
-                found.append(Gap(lang, domain, ids[0], "no longer in the code (run python -m games.catalogs)"))
+                ids = key[0] if isinstance(key[0], tuple) else (key[0],)
+                shown = f"{key[1]}|{ids[0]}" if key[1] else ids[0]
+                found.append(Gap(lang, domain, shown, "no longer in the code (run python -m games.catalogs)"))
     return found
 
 
@@ -177,11 +190,42 @@ def conflicts() -> list[str]:
                     forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
                     if not message.id or not all(forms):
                         continue
-                    first = seen.setdefault(message.id, (path.stem, message.string))
+                    first = seen.setdefault((message.id, message.context), (path.stem, message.string))
                     if first[1] != message.string:
                         found.append(
                             f"{lang}: {message.id!r} is {first[1]!r} in {first[0]}, {message.string!r} in {path.stem}"
                         )
+    return found
+
+
+GLOSSARY = ("draw pile",)
+"""Terms a language gives one name wherever they stand (the games' titles are terms too): a message whose
+English names the term names it as the language's translation of the term alone does."""
+
+
+def terms() -> list[str]:
+    """Messages that name a term (:data:`GLOSSARY`, a game's title) otherwise than the language's translation
+    of the term alone: "Sewer Rat" is "Kanalratte" in the command's description as on the board."""
+    from babel.messages.pofile import read_po
+
+    from games.i18n import gettext
+    from games.registry import GAMES
+
+    found = []
+    words = [*(json.loads(spec.title[1:-1])[0] for spec in GAMES.values()), *GLOSSARY]
+    for lang in LANGUAGES:
+        if lang == ENGLISH:
+            continue
+        named = {term: gettext(term, lang) for term in words}
+        for path in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+            with path.open("rb") as handle:
+                for message in read_po(handle, locale=lang):
+                    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                    forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+                    for term, name in named.items():
+                        uses = ids[0] != term and term.lower() in ids[0].lower() and all(forms)
+                        if uses and not all(name.lower() in form.lower() for form in forms):
+                            found.append(f"{lang}/{path.stem}: {ids[0]!r} names {term!r} otherwise than {name!r}")
     return found
 
 
@@ -205,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.check:
         for path in update(chosen):
             print(f"wrote {path}")
-    missing = [*map(str, gaps(chosen)), *conflicts()]
+    missing = [*map(str, gaps(chosen)), *conflicts(), *terms()]
     for gap in missing:
         print(gap)
     print(f"{len(missing)} gaps")

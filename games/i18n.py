@@ -16,8 +16,16 @@ turns every marked message in it into that reader's language, values first, thro
 in ``data/locale/<language>/LC_MESSAGES/<domain>.po`` (Babel reads them and gives the plural rules).
 Plain text outside the marks passes through unchanged, which is how names and numbers stay as they are.
 
+A message id that means different things in different places (a nation's adjective and a language's name,
+a compass letter) is given a context, :func:`P` (gettext's ``msgctxt``), so that its lookup never takes
+another place's translation: ``P("nation", "English")``. A noun that goes into sentences carries its
+grammatical forms the same way: one message per form a sentence needs, the form's name as its context
+(``P("dative", "chalices")``, in a small table of the game's nouns), so a catalog can say "mit Kelchen" where
+the English says "with chalices".
+
 Message ids are extracted from the code by Babel (``python -m games.catalogs``; keywords ``T``, ``N:1,2``,
-and ``tr:2``, ``ntr:2,3`` for a renderer's own words), so a message id is always a literal at its call.
+``P:1c,2``, and ``tr:2``, ``ntr:2,3``, ``trp:2c,3`` for a renderer's own words), so a message id is always a
+literal at its call.
 English needs no catalog: the message id is the English text. The ``pseudo`` language marks every message
 ``⟦…⟧`` and makes it 40% longer: the tests read whole games through it to find any text that is not
 marked, and any that no longer fits.
@@ -49,8 +57,20 @@ _JSON_SAFE = re.compile(r'[^"\\\x00-\x1f\x7f-\x9f\u2028\u2029]*')
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "data" / "locale"
 ENGLISH = "en"
 PSEUDO = "pseudo"
-LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
-"""The languages the bot speaks, by code, with their own names (``/games language`` offers these)."""
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+}
+"""The languages the bot speaks, by code, with their own names (``/games language`` offers these). A code is
+the name of the language's catalog folder under ``data/locale`` (a gettext locale: ``de``, ``pt_BR``); a
+Discord locale is in the language whose code it spells (``pt-BR`` is ``pt_BR``), else in the language of its
+first part (``es-419`` and ``es-ES`` are ``es``, ``en-GB`` is ``en``)."""
+CONTEXT = "\x04"
+"""What separates a message's context from its id in a marked message and in a compiled catalog (gettext's
+own separator, so a catalog's ``msgctxt`` entries are found as they are)."""
 
 
 # ---------------------------------------------------------------------------------------------- marking
@@ -66,6 +86,25 @@ def T(message: str, /, **values: Any) -> str:
 @lru_cache(maxsize=4096)
 def _plain(message: str) -> str:
     return _mark([message])
+
+
+def P(context: str, message: str, /, **values: Any) -> str:
+    """:func:`T` for a message whose English means different things in different places: ``context`` (a
+    literal, the catalog's ``msgctxt``) keeps its translation apart from every other."""
+    return T(f"{context}{CONTEXT}{message}", **values)
+
+
+def language_name(lang: str) -> str:
+    """The name of language ``lang`` (a code of :data:`LANGUAGES`) as a marked message: "German", "Deutsch",
+    "Allemand"; its own name (:data:`LANGUAGES`) for a code this table lacks."""
+    names = {
+        "en": P("language", "English"),
+        "de": P("language", "German"),
+        "fr": P("language", "French"),
+        "es": P("language", "Spanish"),
+        "pt_BR": P("language", "Brazilian Portuguese"),
+    }
+    return names.get(lang) or LANGUAGES.get(lang, lang)
 
 
 def N(singular: str, plural: str, n: int, /, **values: Any) -> str:
@@ -118,12 +157,16 @@ def seat_ref(seat: int) -> str:
     return f"{{p{seat}}}"
 
 
+LIST = "\x05list"
+"""The message id of a list (:func:`joined`): written out by Babel's list patterns, not by a catalog."""
+
+
 def joined(parts: Sequence[str]) -> str:
-    """Texts listed as a sentence does: "Anne", "Anne and Ben", "Anne, Ben and Cleo" (in the reader's
-    language: "Anne, Ben und Cleo")."""
+    """Texts listed as a sentence does: "Anne", "Anne and Ben", "Anne, Ben, and Cleo" (in the reader's
+    language, by Babel's list patterns of the language (CLDR): "Anne, Ben und Cleo", "Anne, Ben et Cleo")."""
     if len(parts) <= 1:
         return parts[0] if parts else ""
-    return T("{others} and {last}", others=", ".join(parts[:-1]), last=parts[-1])
+    return "" if _reading.unread else _mark([LIST, {"items": list(parts)}])
 
 
 def is_marked(text: str) -> bool:
@@ -180,11 +223,11 @@ def language(locale: object) -> str:
 def spoken(locale: object) -> str | None:
     """The language of :data:`LANGUAGES` a Discord locale is in (``"en-GB"`` is in ``"en"``), or ``None``
     when the bot does not speak it (:data:`PSEUDO` is itself)."""
-    code = str(getattr(locale, "value", locale) or "").lower()
+    code = str(getattr(locale, "value", locale) or "").lower().replace("_", "-")
     if code == PSEUDO:
         return PSEUDO
-    base = code.split("-")[0]
-    return base if base in LANGUAGES else None
+    spelt = {lang.lower().replace("_", "-"): lang for lang in LANGUAGES}  # pt_BR is Discord's pt-BR
+    return spelt.get(code) or spelt.get(code.split("-")[0])
 
 
 @cache
@@ -202,7 +245,7 @@ def catalog(lang: str) -> Any:
         for message in list(read):  # untranslated: must not hide another catalog's translation when merged
             forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
             if message.id and (message.fuzzy or not all(forms)):
-                del read[message.id]
+                read.delete(message.id, context=message.context)
         mo = BytesIO()
         write_mo(mo, read)
         mo.seek(0)
@@ -215,14 +258,20 @@ def catalog(lang: str) -> Any:
 
 
 def gettext(message: str, lang: str) -> str:
-    """``message`` (a message id) in ``lang``: the English id itself where the catalog has no translation."""
+    """``message`` (a message id, after its context if it has one) in ``lang``: the English id itself where
+    the catalog has no translation."""
+    english = message.rpartition(CONTEXT)[2]
     if lang == PSEUDO:
-        return _pseudo(message)
-    return catalog(lang).gettext(message) if lang != ENGLISH else message
+        return _pseudo(english)
+    if lang == ENGLISH:
+        return english
+    found = catalog(lang).gettext(message)
+    return english if found == message else found
 
 
 def translated(message: str, lang: str) -> str | None:
-    """``message`` (a message id) in ``lang`` if its catalog has it, else ``None`` (English: the id itself)."""
+    """``message`` (a message id, after its context if it has one) in ``lang`` if its catalog has it, else
+    ``None`` (English: the id itself)."""
     if lang in (ENGLISH, PSEUDO):
         return gettext(message, lang)
     return getattr(catalog(lang), "_catalog", {}).get(message)
@@ -259,6 +308,8 @@ def _localize(text: str, lang: str) -> str:
 
 def _written(payload: list[Any], lang: str) -> str:
     values: Mapping[str, Any] = payload[1] if len(payload) > 1 else {}
+    if payload[0] == LIST:
+        return _listed([_localize(v, lang) if START in v else v for v in values["items"]], lang)
     plural = len(payload) > 2
     form = ngettext(payload[0], payload[2], int(values["n"]), lang) if plural else gettext(payload[0], lang)
     if not values:
@@ -270,9 +321,22 @@ def _written(payload: list[Any], lang: str) -> str:
         return payload[0].format(**shown) if lang != ENGLISH else form
 
 
+def _listed(items: list[str], lang: str) -> str:
+    from babel.lists import format_list
+
+    if lang == PSEUDO:  # the pattern's words marked, not the items
+        return _pseudo(format_list([f"{{{n}}}" for n in range(len(items))], locale=ENGLISH)).format(*items)
+    return format_list(items, locale=lang)
+
+
 def tr(locale: object, message: str, /, **values: Any) -> str:
     """``T(message, **values)`` written out in ``locale``'s language at once: a renderer's own words."""
     return localize(T(message, **values), locale)
+
+
+def trp(locale: object, context: str, message: str, /, **values: Any) -> str:
+    """``P(context, message, **values)`` written out in ``locale``'s language at once."""
+    return localize(P(context, message, **values), locale)
 
 
 def ntr(locale: object, singular: str, plural: str, n: int, /, **values: Any) -> str:

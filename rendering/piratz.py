@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from games.core import format_seats
 from games.i18n import L, T, localize, localize_tree, ntr, tr
 from games.piratz.cards import SYMBOL_TOTALS, TYPES
+from games.piratz.engine import Piratz
 from rendering import theme as t
 from rendering.cache import image_cache
 
@@ -474,7 +475,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) ->
         status = tr(locale, "Game over")
     else:
         status = _status(view, " & ".join(names[s] for s in acting), locale) if acting else ""
-    title = tr(locale, "PIRATZ")
+    title = t.game_title(Piratz.title, locale)
     t.top_band(img, t.icon("skull", 52), title, tags, status, x=M, width=W - 2 * M, seats=acting, over=over)
 
 
@@ -699,7 +700,14 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     names_h = FINAL_NAMES_H + (t.final_name_lines(players, col_w - 4, 26, 44) - 1) * t.NAME_LINE_H
     table_h = names_h + sum(heights) + FINAL_EXTRA_H * show_extra + t.FINAL_TOTALS_H
     img = t.new_canvas(W, top + table_h + M + 6)
-    t.heading(img, t.icon("skull", 52), tr(locale, "PIRATZ · FINAL SCORE"), (), x=M, width=W - 2 * M)
+    t.heading(
+        img,
+        t.icon("skull", 52),
+        tr(locale, "{game} · FINAL SCORE", game=t.game_title(Piratz.title, locale)),
+        (),
+        x=M,
+        width=W - 2 * M,
+    )
     t.final_headline(img, (M, 90), headline)
     t.final_table(
         img,

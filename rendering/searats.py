@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 
 from games.core import format_seats
 from games.i18n import L, localize_tree, ntr, tr
+from games.searats.engine import SeaRats
 from rendering import theme as t
 from rendering.cache import image_cache
 
@@ -574,7 +575,7 @@ def _legend(locale: str) -> t.Legend:
 
 
 def _title(locale: str) -> str:
-    return tr(locale, "SEA RATS!")
+    return t.game_title(SeaRats.title, locale)
 
 
 @image_cache
@@ -701,7 +702,14 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     fates_h = 70 + FINAL_ROW * len(fate_lines)
     top_h = head_h + rank_h + 20 + fates_h + 20
     canvas = t.new_canvas(W, top_h + MAP + M)
-    t.heading(canvas, t.icon("skull", 52), tr(locale, "SEA RATS! — THE END"), (), x=M, width=INNER)
+    t.heading(
+        canvas,
+        t.icon("skull", 52),
+        tr(locale, "{game} · THE END", game=t.game_title(SeaRats.title, locale)),
+        (),
+        x=M,
+        width=INNER,
+    )
     t.final_headline(canvas, (M, 76), (headline, head_font))
     y = head_h
     t.panel(canvas, (M, y, W - M, y + rank_h))

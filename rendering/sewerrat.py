@@ -1,7 +1,7 @@
 """Sewer Rat images: the plumbing board during play (:func:`render_board`) and the end (:func:`render_final`).
 
 Under the top band (the turn, who decides what) the last roll, then the 8×8 grid of pipe tiles with the 32
-toilets around it (yellow Y1–Y8 at the ends of the rows, green G1–G8 at the ends of the columns) and the
+toilets around it (yellow 1–8 at the ends of the rows, green 1–8 at the ends of the columns, numbered only) and the
 coordinates of the actions' text (``r3c4``) on the edges, a compact panel per rat, and the recent events
 over the legend. Everything drawn comes from the view: the rats, the traps, the last roll and where its
 traps fell, the legal destinations of the rat that must act, a pending tile change. Tiles, traps, tokens
@@ -17,8 +17,9 @@ from typing import Any, NamedTuple
 from PIL import Image, ImageDraw, ImageFont
 
 from games.core import format_seats
-from games.i18n import T, localize, localize_tree, tr
-from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_text
+from games.i18n import T, language, localize, localize_tree, tr
+from games.sewerrat.components import DIRECTIONS, SIZE, E, N, S, W, square_name
+from games.sewerrat.engine import SewerRat
 from rendering import theme as t
 from rendering.cache import image_cache
 
@@ -166,8 +167,8 @@ def _letter(seat: int) -> str:
 
 
 @image_cache
-def _frame() -> Image.Image:
-    """The board without tiles: the toilets with their colours and numbers, and the coordinates."""
+def _frame(lang: str) -> Image.Image:
+    """The board without tiles: the toilets with their colours and numbers, and the coordinates, in ``lang``."""
     img = Image.new("RGBA", (WIDTH, GRID + 2 * TOILET + 90), (0, 0, 0, 0))
     oy = GY - TOILET - 45  # the frame image's top on the canvas
     small, label = t.font(t.MIN_TEXT, bold=True), t.font(t.MIN_TEXT, bold=True)
@@ -175,22 +176,24 @@ def _frame() -> Image.Image:
     back = t.rounded(GRID + 2 * TOILET + 2 * pad, GRID + 2 * TOILET + 2 * pad, 18, (20, 26, 30), t.GOLD_DEEP, 3)
     img.alpha_composite(back, (GX - TOILET - pad, GY - TOILET - pad - oy))
     for i in range(SIZE):
-        n = str(i + 1)
         for x in (GX - TOILET, GX + GRID):  # yellow toilets at both ends of row i
             y = GY + i * CELL - oy
             img.alpha_composite(t.rounded(TOILET - 6, CELL - 12, 10, YELLOW, t.OUTLINE, 2), (x + 3, y + 6))
-            t.text(img, (x + TOILET / 2, y + CELL / 2), f"Y{n}", small, (40, 30, 8), anchor="mm")
+            # the number only: the colour says which (a letter would be a language's: Y, German Ge)
+            t.text(img, (x + TOILET / 2, y + CELL / 2), str(i + 1), small, (40, 30, 8), anchor="mm")
         for y in (GY - TOILET - oy, GY + GRID - oy):  # green toilets at both ends of column i
             x = GX + i * CELL
             img.alpha_composite(t.rounded(CELL - 12, TOILET - 6, 10, GREEN, t.OUTLINE, 2), (x + 6, y + 3))
-            t.text(img, (x + CELL / 2, y + TOILET / 2), f"G{n}", small, WHITE, anchor="mm")
-        # coordinates as the actions write them: r1–r8 on the left and right, c1–c8 above and below
+            t.text(img, (x + CELL / 2, y + TOILET / 2), str(i + 1), small, WHITE, anchor="mm")
+        # coordinates as the texts name squares: r1–r8 on the left and right, c1–c8 above and below (German Z, S)
         y = GY + i * CELL + CELL / 2 - oy
-        t.text(img, (GX - TOILET - pad - 26, y), f"r{n}", label, t.MIST, anchor="mm")
-        t.text(img, (GX + GRID + TOILET + pad + 26, y), f"r{n}", label, t.MIST, anchor="mm")
+        row, column = tr(lang, "r{row}", row=i + 1), tr(lang, "c{column}", column=i + 1)
+        margin = (GX - TOILET - pad) / 2  # the middle of the margin beside the frame: room for a longer word
+        t.text(img, (margin, y), row, label, t.MIST, anchor="mm")
+        t.text(img, (WIDTH - margin, y), row, label, t.MIST, anchor="mm")
         x = GX + i * CELL + CELL / 2
-        t.text(img, (x, GY - TOILET - pad - 20 - oy), f"c{n}", label, t.MIST, anchor="mm")
-        t.text(img, (x, GY + GRID + TOILET + pad + 22 - oy), f"c{n}", label, t.MIST, anchor="mm")
+        t.text(img, (x, GY - TOILET - pad - 20 - oy), column, label, t.MIST, anchor="mm")
+        t.text(img, (x, GY + GRID + TOILET + pad + 22 - oy), column, label, t.MIST, anchor="mm")
     return img
 
 
@@ -251,7 +254,7 @@ def _header(img: Image.Image, view: View, names: Sequence[str], locale: str) -> 
         mode = tr(locale, "TEAMS OF 2") if view["mode"] == "2" else tr(locale, "TEAMS OF 3")
     over = view["result"] is not None
     actor = () if over or view["actor"] is None else (_hue(view, view["actor"]),)
-    title = tr(locale, "SEWER RAT")
+    title = t.game_title(SewerRat.title, locale)
     tags = [t.Tag(turn), t.Tag(mode)]
     status = _status(view, names, locale)
     t.top_band(img, t.icon("rat", 52), title, tags, status, x=28, width=WIDTH - 56, seats=actor, over=over)
@@ -262,7 +265,7 @@ def _header(img: Image.Image, view: View, names: Sequence[str], locale: str) -> 
     for n, (colour, value) in enumerate(((YELLOW, roll["y"]), (GREEN, roll["g"]))):
         die = _die(colour, value, size)
         img.paste(die, (28 + n * (size + 10), ROLL_Y + 4), die)
-    fell = " ".join(square_text(q) for q in dict.fromkeys(roll["at"]))
+    fell = " ".join(localize(square_name(q), locale) for q in dict.fromkeys(roll["at"]))
     name = names[view["mover"]]
     if fell:
         rolled = tr(locale, "{name} rolled · traps {squares}", name=name, squares=fell)
@@ -283,7 +286,7 @@ def _base(seats: int, panel_h: int, lines: int, below: int, locale: str) -> Imag
     foot = _panels_y_end(seats, panel_h) + 22
     below = t.events_height(lines, t.legend_height(_legend(locale), WIDTH - 56)) if lines else below
     img = t.new_canvas(WIDTH, foot + below + 24)
-    frame = _frame()
+    frame = _frame(language(locale))
     img.paste(frame, (0, GY - TOILET - 45), frame)
     for s in range(seats):
         t.panel(img, _panel_box(s, seats, panel_h))
@@ -363,7 +366,7 @@ def _where(view: View, seat: int, locale: str) -> tuple[str, t.RGB]:
         return tr(locale, "OUT (turn {turn})", turn=turn), t.DANGER
     if q is None:
         return tr(locale, "not placed yet"), t.INK_SOFT
-    return tr(locale, "in · on {square}", square=square_text(q)), (30, 110, 50)
+    return tr(locale, "in · on {square}", square=square_name(q)), (30, 110, 50)
 
 
 class PanelWords(NamedTuple):

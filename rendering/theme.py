@@ -18,7 +18,7 @@ from typing import NamedTuple
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from games.i18n import ntr, tr
+from games.i18n import localize, ntr, tr
 from rendering import typeset
 from rendering.cache import image_cache
 
@@ -680,6 +680,12 @@ class Tag(NamedTuple):
 
     text: str
     warn: bool = False
+
+
+def game_title(title: str, locale: object) -> str:
+    """A game's name (its engine's ``title``, a marked message) as a heading writes it: in capitals, in the
+    reader's language. The one name a language gives the game, on every image as in every message."""
+    return localize(title, locale).upper()
 
 
 def heading(canvas: Image.Image, icon_img: Image.Image, game: str, tags: Sequence[Tag], *, x: int, width: int) -> None:

@@ -17,7 +17,7 @@ _NOT_WORDS = re.compile(
     r"https?://\S+"  # links
     r"|<[@#][!&]?\d+>|<a?:\w+:\d+>|<t:\d+(:\w)?>"  # mentions, custom emoji, timestamps
     r"|`[^`]*`"  # typed moves and commands, which stay English in every language
-    r"|\b[A-Ka-k](?:1[01]|[1-9])\b|\br\dc\d\b"  # board coordinates: F6, r3c4
+    r"|\b[A-Ka-k](?:1[01]|[1-9])\b"  # Sea Rats! chart coordinates: F6 (its columns A–K are letters of no language)
     r"|/\w+(?: \w+)?"  # slash commands
 )
 WORD = re.compile(r"[^\W\d_]{2,}")

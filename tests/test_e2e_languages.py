@@ -17,7 +17,7 @@ import simcord
 
 from cogs.offline.driver import DEMO_NAMES, SimTable, speaking
 from games.core import format_seats
-from games.i18n import LANGUAGES, T, gettext, localize
+from games.i18n import LANGUAGES, T, gettext, language_name, localize, spoken, translated
 from games.registry import GAMES
 from tables.starting import AI_NAMES
 from tests.conftest import World
@@ -163,7 +163,7 @@ async def test_a_server_set_to_german_gets_german_boards_finals_and_results(worl
     assert await world.bot.tables.languages.server(table.guild.id) == "en"
 
     done = await admin.slash(table.channel, "games language", language="de")
-    assert any("Deutsch" in t for t in texts(done)), texts(done)
+    assert any("now speak German." in t for t in texts(done)), texts(done)  # in the admin's own English
     table.locale = "de"  # the invitations the members click are German now
     await table.challenge("piratz", "Anne", ["Ben"])
     record = await table.latest_game()
@@ -180,23 +180,62 @@ async def test_a_server_set_to_german_gets_german_boards_finals_and_results(worl
     assert all(result.count(name) == 1 for name in record.names), result  # each player named once
 
 
-async def test_every_command_option_and_choice_is_described_in_german(world: World) -> None:
-    """What Discord shows of the commands (descriptions, option descriptions, choice names) has German, through
-    the bot's translator as discord.py asks it when the commands are synced."""
+def discord_locales() -> dict[str, list[str]]:
+    """Discord's locales by the language of :data:`LANGUAGES` they are in (English's left out: Discord shows the
+    English itself), e.g. ``{"de": ["de"], "es": ["es-ES", "es-419"]}``."""
+    found: dict[str, list[str]] = {}
+    for locale in discord.Locale:
+        if (lang := spoken(locale)) not in (None, "en"):
+            found.setdefault(lang, []).append(locale.value)
+    return found
+
+
+async def test_every_command_option_and_choice_is_described_in_every_language_within_discords_limits(
+    world: World,
+) -> None:
+    """What Discord shows of the commands (descriptions, option descriptions, choice names) has a translation
+    for every Discord locale of every language the bot speaks, through the bot's translator as discord.py asks
+    it when the commands are synced, and within Discord's limits: nothing is cut in code, so a catalog's text
+    over a limit is a failure here (descriptions 1–100 characters, names 1–32, choice names 1–100)."""
     tree = world.bot.tree
     translator = tree.translator
     assert translator is not None
-    missing = []
+    locales = discord_locales()
+    assert set(locales) == set(LANGUAGES) - {"en"}
+    missing, long = [], []
     for command in tree.walk_commands():
         payload = await command.get_translated_payload(tree, translator)
         shown = [("", payload)]
         shown += [(f" {o['name']}", o) for o in payload.get("options", []) if o.get("type", 1) > 2]
         for where, part in shown:
-            if part.get("description") and not part.get("description_localizations", {}).get("de"):
-                missing.append(f"/{command.qualified_name}{where}: {part['description']!r}")
-            for choice in part.get("choices", []):
-                if choice["value"] in LANGUAGES:
-                    continue  # each language is named in its own
-                if not choice.get("name_localizations", {}).get("de") and not choice["name"].isdigit():
-                    missing.append(f"/{command.qualified_name}{where} choice {choice['name']!r}")
+            named = f"/{command.qualified_name}{where}"
+            texts = [("description", 100, part, "description"), ("name", 32, part, "name")]
+            texts += [("choice", 100, choice, "name") for choice in part.get("choices", [])]
+            for what, limit, item, key in texts:
+                english = item.get(key) or ""
+                translations = item.get(f"{key}_localizations") or {}
+                if not 1 <= len(english) <= limit:
+                    long.append(f"{named} {what} in English: {english!r}")
+                for codes in locales.values():
+                    for code in codes:
+                        text = translations.get(code)
+                        if text is not None and not 1 <= len(text) <= limit:
+                            long.append(f"{named} {what} in {code} ({len(text)}): {text!r}")
+                        needed = what != "name" and english and not english.isdigit()
+                        if needed and text is None:
+                            missing.append(f"{named} {what} in {code}: {english!r}")
+    assert not long, "\n".join(long[:20])
     assert not missing, "\n".join(missing[:20])
+
+
+async def test_the_languages_are_offered_by_their_names_in_the_members_language(world: World) -> None:
+    """``/games language`` names each language as the member's language does: "Englisch" for a German member,
+    never a nation's adjective from a game's catalog ("englisch")."""
+    tree = world.bot.tree
+    command = tree.get_command("games").get_command("language")  # type: ignore[union-attr]
+    payload = await command.get_translated_payload(tree, tree.translator)
+    choices = {c["value"]: c for c in payload["options"][0]["choices"]}
+    assert choices["en"]["name"] == "English" and choices["de"]["name"] == "German"
+    assert choices["en"]["name_localizations"]["de"] == "Englisch"
+    assert choices["de"]["name_localizations"]["de"] == "Deutsch"
+    assert localize(language_name("en"), "de") == "Englisch" and translated("English", "de") is None

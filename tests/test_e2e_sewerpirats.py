@@ -582,7 +582,7 @@ async def test_out_of_turn_unseated_stale_and_autocomplete(world: World, quick_i
     assert opened(picker).ephemeral and opened(picker).components and "Draw" in opened(picker).content
     # Its items are DynamicItems: no 15-minute view timer task is left running per picker shown.
     assert not [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
-    row0 = next(c for c in choices if c.action.encode() == "draw row 0")
+    row0 = next(c for c in choices if c.action.encode() == "draw row 1")
     label = localize(row0.label)
     result = await mover.slash(thread, "sewerpirats move", action=label.upper())  # the label works too
     assert said(result, f"✅ {label}")
@@ -747,7 +747,8 @@ async def test_bad_moves_by_command_are_refused_specifically(world: World, quick
             f"captain {figure['id']} {ship}",
             "Every crew space between the figure and the captain's space must be occupied.",
         ),
-        ("draw row 9", "The row holds cards 0 to 3."),
+        ("draw row 10", "The row holds cards 1 to 4."),
+        ("draw row 0", "The row holds cards 1 to 4."),
         ("bid " + "9" * 70, "too long"),
     ]
     for text, answer in cases:
@@ -768,9 +769,9 @@ async def test_bad_moves_by_command_are_refused_specifically(world: World, quick
     result = await member.slash(place, "sewerpirats move", action="bid 2")
     assert said(result, "Pick a figure at the bar by its stool number")
     stools = len(auction.state["auction"]["bar"])
-    result = await member.slash(place, "sewerpirats move", action=f"hire {stools}")
-    assert said(result, f"The bar has stools 0 to {stools - 1}.")
-    result = await member.slash(place, "sewerpirats move", action="hire 0")
+    result = await member.slash(place, "sewerpirats move", action=f"hire {stools + 1}")
+    assert said(result, f"The bar has stools 1 to {stools}.")
+    result = await member.slash(place, "sewerpirats move", action="hire 1")
     assert said(result, "✅")
     auction = await table.record(auction.id)
     result = await member.slash(place, "sewerpirats move", action=f"bid {held + 1}")

@@ -616,5 +616,5 @@ def test_counts_and_lists_read_as_sentences_in_each_language() -> None:
     cards = [N("{n} card", "{n} cards", n) for n in (1, 3)]
     assert [localize(c) for c in cards] == ["1 card", "3 cards"]
     lists = [joined(n) for n in ([], ["A"], ["A", "B"], ["A", "B", "C"])]
-    assert [localize(t) for t in lists] == ["", "A", "A and B", "A, B and C"]
+    assert [localize(t) for t in lists] == ["", "A", "A and B", "A, B, and C"]  # CLDR's English list pattern
     assert [localize(t, "de") for t in lists] == ["", "A", "A und B", "A, B und C"]

@@ -16,9 +16,9 @@ import orjson
 import pytest
 
 from games import i18n
-from games.catalogs import conflicts, gaps
+from games.catalogs import conflicts, gaps, terms
 from games.core import IllegalAction, Option
-from games.i18n import N, T, joined, localize, seat_ref, unread, with_names
+from games.i18n import LANGUAGES, N, P, T, joined, localize, seat_ref, spoken, unread, with_names
 from games.registry import GAMES, GameSpec
 from games.simulate import next_actor
 from tests.i18n_checks import pseudo, unmarked
@@ -143,7 +143,7 @@ def test_a_marked_message_is_written_out_in_each_language_with_its_values() -> N
     assert pseudo(N("{n} card", "{n} cards", 1)) == "⟦1 card··⟧"
     assert localize(joined([T("Scores"), "Ben", "Cleo"]), "de") == "Punkte, Ben und Cleo"
     assert localize(T("Scores")) == "Scores" and localize(T("Scores"), "de-DE") == "Punkte"
-    assert localize(T("It is not your turn."), "fr") == "It is not your turn."  # no French: English
+    assert localize(T("It is not your turn."), "ja") == "It is not your turn."  # no Japanese: English
 
 
 def test_text_made_unread_is_not_marked_and_only_in_its_thread() -> None:
@@ -159,3 +159,93 @@ def test_text_made_unread_is_not_marked_and_only_in_its_thread() -> None:
             pass
         assert T("{n} up", n=3) == ""  # still unread after a nested context ends
     assert localize(T("{n} up", n=3)) == "3 up"
+
+
+def test_no_catalog_names_a_game_or_a_term_two_ways() -> None:
+    """One name per language for each game and each term of the glossary: "Kanalratte" in the command's
+    description as on the board, "Nachziehstapel" wherever the draw pile is."""
+    assert not terms(), "\n".join(terms()[:10])
+
+
+def test_a_message_with_a_context_is_looked_up_in_its_context_only() -> None:
+    """The same English in two places (a language's name, a nation's adjective) is two messages."""
+    assert localize(P("language", "English"), "de") == "Englisch"
+    assert (
+        localize(P("language", "English")) == "English"
+        and localize(P("language", "English"), "pseudo") == "⟦English···⟧"
+    )
+    assert localize(P("no such context", "English"), "de") == "English"  # untranslated: the English
+
+
+def test_lists_are_joined_as_each_language_joins_them() -> None:
+    names = joined(["Anne", "Ben", "Cleo"])
+    assert localize(names) == "Anne, Ben, and Cleo" and localize(names, "de") == "Anne, Ben und Cleo"
+    assert localize(joined(["Anne", T("Scores")]), "de") == "Anne und Punkte"
+    assert unmarked(pseudo(names), ["Anne", "Ben", "Cleo"]) == []
+
+
+@pytest.mark.parametrize(
+    ("added", "locale", "lang"),
+    [
+        ("pt_BR", "pt-BR", "pt_BR"),
+        ("es", "es-419", "es"),
+        ("es", "es-ES", "es"),
+        ("fr", "fr", "fr"),
+        (None, "pt-BR", None),
+    ],
+)
+def test_a_discord_locale_is_in_the_language_that_spells_it_or_its_first_part(
+    monkeypatch: pytest.MonkeyPatch, added: str | None, locale: str, lang: str | None
+) -> None:
+    if added:
+        monkeypatch.setitem(LANGUAGES, added, added)
+    assert spoken(locale) == lang
+    assert spoken("en-GB") == "en" and spoken("pseudo") == "pseudo"
+
+
+def test_no_german_message_keeps_an_english_placeholder_of_a_typed_move() -> None:
+    """A typed move's verb stays English (`sail`), the names of its values are the reader's (`<Richtung>`):
+    no German message writes `<direction>` or `<card>` as the English does."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from games.i18n import LOCALE_DIR
+
+    left = []
+    for path in sorted((LOCALE_DIR / "de" / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale="de"):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                forms = message.string if isinstance(message.string, tuple | list) else (message.string,)
+                for word in set(re.findall(r"<[a-z|]+>", ids[0])):
+                    left += [f"{path.stem}: {word} in {form[:80]!r}" for form in forms if word in form]
+    assert not left, "\n".join(left)
+
+
+def test_nouns_slotted_into_german_sentences_take_the_form_the_sentence_needs() -> None:
+    """A noun goes into a sentence in the form the catalog gives it there (gender, case, article), never as
+    "die Figur (Waschbär)" or "mit Kelche"."""
+    from games.pirates.cards import BY_CODE, at_town
+    from games.piratz.engine import PASSED_ON
+    from games.sewerpirats.words import THE_FIGURE, UNDER_THE_FIGURE
+
+    passed = N(
+        "{seat} passed on {treasure} and took {n} card.",
+        "{seat} passed on {treasure} and took {n} cards.",
+        2,
+        seat="Anne",
+        treasure=PASSED_ON[4],
+    )
+    assert localize(passed) == "Anne passed on Goblets and took 2 cards."
+    assert localize(passed, "de") == "Anne steigt mit Kelchen aus und nimmt 2 Karten."
+    auction = T("{seat} auctions {figure} on stool {stool}.", seat="Anne", figure=THE_FIGURE["raccoons"], stool=2)
+    assert localize(auction) == "Anne auctions the raccoon on stool 2."
+    assert "den Waschbären auf Hocker 2" in localize(auction, "de")
+    under = T("Under {figure} you found: {cards}.", figure=UNDER_THE_FIGURE["raccoons"], cards="2")
+    assert localize(under, "de").startswith("Unter dem Waschbären lagen")
+    joker = next(f for f in BY_CODE.values() if f.joker)
+    docks = T("{seat} docks {at_town}.", seat="Anne", at_town=at_town(joker))
+    assert (
+        localize(docks) == "Anne docks at Pirate Cove." and localize(docks, "de") == "Anne legt in der Piratenbucht an."
+    )

@@ -893,7 +893,7 @@ ILLEGAL = [
         {},
         0,
         "dance",
-        "`dance` is not a Piratz move. Moves: reveal, end, pass <type>, take <card|none>, bury <card>.",
+        "`dance` is not a Piratz move. Moves: `reveal`, `end`, `pass <type>`, `take <card|none>`, `bury <card>`.",
     ),
     ({}, 0, "reveal now", "`reveal` takes no arguments."),
     ({"phase": "decide", "revealed": 1}, 0, "end now", "`end` takes no arguments."),
@@ -999,7 +999,7 @@ def test_events_labels_and_refusals_are_written_out_in_german() -> None:
     with pytest.raises(IllegalAction) as refused_reveal:
         GAME.apply(state, 0, "reveal")
     assert localize(str(refused_reveal.value), "de") == (
-        "Du kannst jetzt nicht aufdecken. Verbuddle zuerst eine offene Karte mit deinem Spaten (`bury <card>`)."
+        "Du kannst jetzt nicht aufdecken. Verbuddle zuerst eine offene Karte mit deinem Spaten (`bury <Karte>`)."
     )
     events = GAME.apply(state, 0, f"bury {PEARLS}", inplace=True).events
     assert localize(events[0].text, "de") == "{p0} verbuddelt die Karte Perlen mit dem Spaten."
@@ -1045,7 +1045,9 @@ def test_typed_english_moves_work_whatever_the_language() -> None:
         GAME.apply(state, 1, "pass Münzen")
     with pytest.raises(IllegalAction) as info:
         GAME.apply(state, 1, "aufdecken")
-    assert localize(str(info.value), "de").startswith("`aufdecken` ist kein Piratz-Zug. Züge: reveal, end, pass <type>")
+    assert localize(str(info.value), "de").startswith(
+        "`aufdecken` ist kein Piratz-Zug. Züge: `reveal`, `end`, `pass <Schatz>`"
+    )
 
 
 def test_the_german_rules_say_the_same_in_the_printed_game_s_words() -> None:
@@ -1053,4 +1055,4 @@ def test_the_german_rules_say_the_same_in_the_printed_game_s_words() -> None:
     assert len(rules) < 4000 and rules != localize(GAME.rules_text())
     for word in ("Rattenalarm", "aussteigen", "verbuddeln", "Wertklötzchen", "Durchgang", "Nachziehstapel", "Ablage"):
         assert word in rules, word
-    assert "`take none`" in rules and "`bury <card>`" in rules
+    assert "`take none`" in rules and "`bury <Karte>`" in rules

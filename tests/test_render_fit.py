@@ -14,6 +14,7 @@ The record comes from the theme's one text-drawing helper (``theme._stamp``), th
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ import pytest
 from PIL import Image
 
 from games.core import JSON, clone
+from games.i18n import LANGUAGES
 from games.registry import GAMES, GameSpec
 from games.simulate import self_play
 from rendering import theme
@@ -225,8 +227,8 @@ def positions(spec: GameSpec, players: int, options: Mapping[str, Any]) -> dict[
 
 def cases() -> Iterator[Any]:
     """Every game at 1, 2, 6 and 8 players where it allows them and at its largest table, with each of its
-    options, in English and in the ``pseudo`` language (every word 40% longer); all but the largest table
-    with the first options are ``slow``."""
+    options, in every language of :data:`LANGUAGES` and in the ``pseudo`` language (every word 40% longer);
+    all but the largest table with the first options are ``slow``."""
     for kind, spec in GAMES.items():
         most = spec.game.max_players
         sizes = sorted({n for n in SIZES if spec.game.min_players <= n <= most} | {most})
@@ -236,7 +238,7 @@ def cases() -> Iterator[Any]:
                     spec.game.new_game(players, options, "fit")
                 except ValueError:
                     continue  # a team size this table does not take
-                for locale in ("en", "pseudo"):
+                for locale in (*LANGUAGES, "pseudo"):  # every language the bot speaks, and 40% longer
                     label = "-".join([kind, str(players), *(str(v) for v in options.values()), locale])
                     marks = [] if n == 0 and players == most else [pytest.mark.slow]
                     yield pytest.param(kind, players, options, locale, id=label, marks=marks)
@@ -260,3 +262,51 @@ def test_every_text_fits_or_wraps(kind: str, players: int, options: dict[str, An
                 private = game.view(state, seat)
                 found += [f"{phase} hand {seat}: {p}" for p in problems(hand, private, names, locale)]
     assert not found, "\n".join(dict.fromkeys(found))
+
+
+_ALONE = r"(?<![^\W\d_])(?:{})(?![^\W\d_])"
+IDENTIFIERS = {
+    "searats": re.compile(_ALONE.format(r"[A-K]|[A-K](?:1[01]|[1-9])")),
+    "sewerrat": re.compile(_ALONE.format(r"[A-F]")),
+    "pirates": re.compile(_ALONE.format(r"[AJQK]|[AJQK][♥♦♣♠]")),
+}
+"""What a game's images may draw that no catalog writes: a Sea Rats! chart's columns (A–K) and dots (F6), a
+Sewer Rat rat's mark (A–F), a card's rank or corner index (Q, J♥). Nothing else, and nothing in another game."""
+_INNER = re.compile(r"⟦[^⟦⟧]*⟧")
+
+
+def letters_no_catalog_wrote(text: str, names: list[str], kind: str) -> list[str]:
+    """The letters of ``text`` (drawn in the ``pseudo`` language) outside every ``⟦…⟧`` once the players'
+    names and :data:`IDENTIFIERS` are taken out, word by word: every letter counts, not only words of two."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    while (inner := _INNER.sub(" ", text)) != text:
+        text = inner
+    initials = {name[0] for name in names} if kind == "searats" else set()  # a ship marked with its captain's
+    return [
+        w
+        for w in re.findall(r"\S*[^\W\d_]\S*", IDENTIFIERS[kind].sub(" ", text) if kind in IDENTIFIERS else text)
+        if w not in initials
+    ]
+
+
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_no_image_draws_a_string_the_catalogs_did_not_write(kind: str) -> None:
+    """Every letter drawn, in the ``pseudo`` language, is a catalog's (inside ``⟦…⟧``) or a player's name: not
+    only words of two letters (what the fit test reads) but a "C" on a captain's space, an "r3" on an axis, a
+    "Y5" on a toilet. Every image of the game's largest table at each phase seeded play reaches; a sheet's
+    texts are read in the order drawn, so a message wrapped over several lines is read whole."""
+    spec = GAMES[kind]
+    found: set[str] = set()
+    for state in positions(spec, spec.game.max_players, OPTIONS.get(kind, [{}])[0]).values():
+        game = spec.game
+        names = NAMES[: state["players"] if spec.names_by_player else state["seats"]]
+        renders = [(spec.render_final if game.is_over(state) else spec.render_board, game.view(state, None))]
+        if spec.render_hand is not None:
+            renders += [(spec.render_hand, game.view(state, seat)) for seat in sorted(set(game.to_act(state)) or {0})]
+        for render, view in renders:
+            with recording() as record:
+                render(view, names, "pseudo")
+            for sheet in record.sheets.values():
+                found.update(letters_no_catalog_wrote(" ".join(t.s for t in sheet.texts), names, kind))
+    assert not found, sorted(found)

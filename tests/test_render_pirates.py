@@ -154,7 +154,7 @@ def final_text(state: JSON, locale: str = "en") -> str:
 )
 def test_the_final_headline_says_how_the_game_was_won(kind: str, headline: str, under: str) -> None:
     text = final_text(ending(kind))
-    assert f"PIRATES · THE END {headline} {under} 1. " in text  # under the title, before the players' rows
+    assert f"PIRATES CARD GAME · THE END {headline} {under} 1. " in text  # under the title, before the players' rows
     if kind != "freed":
         assert "free" not in text.replace(headline, "")  # nobody freed a captain there
 

@@ -280,7 +280,7 @@ def test_auction_bar_highlights_the_lot() -> None:
     bar = (board.M, board.TOP_Y, board.W - board.M, board.TOP_Y + top)
     assert count_colour(open_png(sp.render_board(view, NAMES)), bar, theme.HIGHLIGHT) == 0
     seat = GAME.to_act(state)[0]
-    GAME.apply(state, seat, act("hire", 3), inplace=True)  # not the front figure: a card goes under it
+    GAME.apply(state, seat, act("hire", 4), inplace=True)  # not the front figure: a card goes under it
     view = GAME.view(state, None)
     assert view["auction"]["bar"][0]["cards_under"] == 1
     img = open_png(sp.render_board(view, LONG_NAMES))

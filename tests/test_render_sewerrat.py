@@ -158,7 +158,12 @@ def test_the_board_speaks_german_and_english_from_separate_caches() -> None:
         german = sewerrat.render_board(view, NAMES[:4], "de")
     words = {s for _, s in drawn}
     assert {"KANALRATTE", "ZUG 3 / 300", "ZWEIERTEAMS", "Team Rot", "Team Grün", "schwarze Falle"} <= words
-    assert "Anne Bonny zieht die eigene Ratte" in words and "im Spiel · auf r1c1" in words
+    assert (
+        "Anne Bonny zieht die eigene Ratte" in words
+        and "im Spiel · auf R1S1" in words
+        and "R1" in words
+        and "S1" in words
+    )
     assert not words & {"Sewer Rat", "Red team", "black trap"}
     assert pixels(german) != pixels(english) and pixels(sewerrat.render_board(view, NAMES[:4])) == pixels(
         english

@@ -375,9 +375,9 @@ def test_draw_two_cards_one_at_a_time_row_refilled_after_both() -> None:
     state = table()
     state["row"] = ["cat", "bird", "fish", "fish"]
     top = state["deck"][-1]
-    state = do(state, 0, "draw row 0")
+    state = do(state, 0, "draw row 1")
     assert state["phase"] == "draw" and G.to_act(state) == (0,) and state["row"] == ["bird", "fish", "fish"]
-    assert legal(state) == ["draw deck", "draw row 0", "draw row 1", "draw row 2"]
+    assert legal(state) == ["draw deck", "draw row 1", "draw row 2", "draw row 3"]
     illegal(state, 0, "move 0to1 cat 1", "Take your second card")
     state = do(state, 0, "draw deck")
     assert sorted(state["players"][0]["hand"]) == sorted(["cat", top])
@@ -388,7 +388,7 @@ def test_hand_limit_discard_one_at_a_time() -> None:
     state = table()
     give(state, 0, "cat", "cat", "bird", "bird", "fish", "fish")
     state["row"] = ["cat", "cat", "cat", "cat"]
-    state = do(state, 0, "draw row 0", "draw row 0")
+    state = do(state, 0, "draw row 1", "draw row 1")
     assert state["phase"] == "discard" and legal(state) == ["discard cat", "discard bird", "discard fish"]
     illegal(state, 0, "discard boat", "Discard down to 6")
     state, events = do_events(state, 0, "discard cat")
@@ -403,7 +403,7 @@ def test_hand_limit_discard_is_automatic_when_cards_are_alike() -> None:
     state = table()
     give(state, 0, *["fish"] * 6)
     state["row"] = ["fish"] * 4
-    state = do(state, 0, "draw row 0", "draw row 1")
+    state = do(state, 0, "draw row 1", "draw row 2")
     assert state["players"][0]["hand"] == ["fish"] * 6 and G.to_act(state) == (1,)
 
 
@@ -421,8 +421,8 @@ def test_draw_ends_early_when_no_card_is_left() -> None:
     state = table()
     state["players"][1]["hand"] = state["deck"] + state["discard"] + state["row"][1:]
     state["deck"], state["discard"], state["row"] = [], [], state["row"][:1]
-    assert legal(state) == ["draw row 0"]
-    state = do(state, 0, "draw row 0")
+    assert legal(state) == ["draw row 1"]
+    state = do(state, 0, "draw row 1")
     assert len(state["players"][0]["hand"]) == 1 and G.to_act(state) == (1,) and state["row"] == []
 
 
@@ -432,7 +432,7 @@ def test_a_card_taken_from_the_row_stays_in_the_hand_in_every_world() -> None:
     state = table()
     give(state, 0, "bird")
     state["row"] = ["fish", "cat", "cat", "cat"]
-    state = do(state, 0, "draw row 0", "draw deck")
+    state = do(state, 0, "draw row 1", "draw deck")
     assert state["seen"][0] == {"fish": 1}
     for viewer in (1, 2, None):
         hands = [w["players"][0]["hand"] for w in worlds(G, state, viewer)]
@@ -446,7 +446,7 @@ def test_seen_cards_count_down_as_cards_leave_the_hand() -> None:
     crew(state, 0, "toads")
     give(state, 0, "bird", "bird", "bird", "cat")
     state["row"] = ["fish", "fish", "cat", "cat"]
-    state = do(state, 0, "draw row 0", "draw row 0")
+    state = do(state, 0, "draw row 1", "draw row 1")
     assert state["seen"][0] == {"fish": 2}
     state = do(do(state, 1, "draw deck", "draw deck"), 2, "draw deck", "draw deck")
     state = do(state, 0, "move 0to1 fish 1")  # one fish played face up
@@ -455,7 +455,7 @@ def test_seen_cards_count_down_as_cards_leave_the_hand() -> None:
     state = table()
     give(state, 0, "fish", "cat", "cat", "bird", "bird")
     state["row"] = ["fish", "cat", "bird", "bird"]
-    state = do(state, 0, "draw row 0", "draw row 0")
+    state = do(state, 0, "draw row 1", "draw row 1")
     assert state["seen"][0] == {"fish": 1, "cat": 1} and state["phase"] == "discard"
     state = do(state, 0, "discard bird")
     assert state["seen"][0] == {}
@@ -495,12 +495,12 @@ def test_set_sail_seizing_order_and_choices() -> None:
     pools = len(state["booty_pool"]), len(state["bonus_pool"])
     state = do(state, 0, "sail cat")
     assert tokens(state, 0) == [("ketchup", 0)]
-    assert state["phase"] == "seize" and G.to_act(state) == (0,) and legal(state) == ["seize 0", "seize 1", "seize 2"]
-    assert describe(state, 0, Action("seize", ("2",))) == ("Seize", "Burger 5")
-    illegal(state, 1, "seize 0", "It is not your turn")
-    state = do(state, 0, "seize 2")
-    assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "seize 1"]
-    state = do(state, 1, "seize 0")
+    assert state["phase"] == "seize" and G.to_act(state) == (0,) and legal(state) == ["seize 1", "seize 2", "seize 3"]
+    assert describe(state, 0, Action("seize", ("3",))) == ("Seize", "Burger 5")
+    illegal(state, 1, "seize 1", "It is not your turn")
+    state = do(state, 0, "seize 3")
+    assert G.to_act(state) == (1,) and legal(state) == ["seize 1", "seize 2"]
+    state = do(state, 1, "seize 1")
     # Seat 2 takes the last token without a decision; seat 1's rat gets nothing and steps on.
     assert tokens(state, 0) == [("burger", 5), ("ketchup", 0)]
     assert tokens(state, 1) == [("fries", 3)] and tokens(state, 2) == [("noodles", 2)]
@@ -521,7 +521,7 @@ def test_booty_nobody_takes_goes_back_to_the_box() -> None:
         group(("tincan", 8), ("fries", 1), ("burger", 3)),
         group(("fries", 2), ("fries", 2), ("fries", 2)),
     )
-    state = do(state, 0, "sail fish", "seize 0")
+    state = do(state, 0, "sail fish", "seize 1")
     assert tokens(state, 0) == [("ketchup", 0), ("tincan", 8)]
     assert sorted((t["type"], t["value"]) for t in state["box"]) == [("burger", 3), ("fries", 1)]
     assert any("back to the box" in e for e in log(state))
@@ -620,7 +620,7 @@ def test_final_sailings_wait_for_seizing_choices() -> None:
     flotsam(state, "cat", group(("fries", 1), ("burger", 6), ("tincan", 9), bonus="parrot"))
     state = do(state, 1, "sail bird")
     assert state["phase"] == "seize" and G.to_act(state) == (2,) and G.view(state, 2)["phase"] == "final"
-    state = do(state, 2, "seize 1")
+    state = do(state, 2, "seize 2")
     assert state["phase"] == "over" and tokens(state, 2) == [("burger", 6), ("parrot", 0)]
 
 
@@ -632,9 +632,9 @@ def test_rat_seizes_two_tokens_and_a_rat_captain_the_bonus_and_two() -> None:
     put(state, "cat", "C", 0, "rats")
     put(state, "cat", 3, 1, "rats")
     flotsam(state, "cat", group(("fries", 1), ("noodles", 2), ("burger", 3)))
-    state = do(state, 0, "sail cat", "seize 2")
+    state = do(state, 0, "sail cat", "seize 3")
     assert state["phase"] == "seize" and G.to_act(state) == (0,) and "2 to take" not in pending(state, 0)
-    state = do(state, 0, "seize 0")
+    state = do(state, 0, "seize 1")
     assert tokens(state, 0) == [("burger", 3), ("fries", 1), ("ketchup", 0)]
     assert tokens(state, 1) == [("noodles", 2)]  # only one token was left for the second rat
 
@@ -649,11 +649,11 @@ def test_rat_crew_seizes_two() -> None:
         group(("fries", 1), ("noodles", 2), ("burger", 3)),
         group(("fries", 2), ("fries", 2), ("fries", 2)),
     )
-    state = do(state, 0, "sail cat", "seize 0")
-    assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "seize 1"]
+    state = do(state, 0, "sail cat", "seize 1")
+    assert G.to_act(state) == (1,) and legal(state) == ["seize 1", "seize 2"]
+    state = do(state, 1, "seize 2")
+    assert G.to_act(state) == (1,) and legal(state) == ["seize 1", "stop"]  # the second token is optional
     state = do(state, 1, "seize 1")
-    assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "stop"]  # the second token is optional
-    state = do(state, 1, "seize 0")
     assert tokens(state, 1) == [("burger", 3), ("noodles", 2)] and G.to_act(state) == (1,)
 
 
@@ -704,8 +704,8 @@ def toad_table() -> JSON:
 def test_toad_may_stay_aboard_and_step_on() -> None:
     state = toad_table()
     put(state, "cat", 1, 1, "toads")
-    state = do(state, 0, "sail cat", "seize 0", "seize 0")
-    assert state["phase"] == "toad" and G.to_act(state) == (1,) and legal(state) == ["seize 0", "stay"]
+    state = do(state, 0, "sail cat", "seize 1", "seize 1")
+    assert state["phase"] == "toad" and G.to_act(state) == (1,) and legal(state) == ["seize 1", "stay"]
     assert describe(state, 1, Action("stay")) == ("Stay aboard", "Move to space 2")
     state = do(state, 1, "stay")
     assert at(state, "cat", 2) == "1to1" and tokens(state, 1) == [] and len(state["box"]) == 1
@@ -718,18 +718,18 @@ def test_toad_may_seize_instead() -> None:
         state,
         0,
         "sail cat",
-        "seize 0",
-        "seize 0",
+        "seize 1",
+        "seize 1",
     )
-    state = do(state, 1, "seize 0")
+    state = do(state, 1, "seize 1")
     assert tokens(state, 1) == [("burger", 3)] and area_ids(state, 1) == ["1to1"]
 
 
 def test_toad_may_become_captain_by_staying_aboard() -> None:
     state = toad_table()
     put(state, "cat", 3, 1, "toads")
-    state = do(state, 0, "sail cat", "seize 0", "seize 0")
-    assert legal(state) == ["seize 0", "stay"]
+    state = do(state, 0, "sail cat", "seize 1", "seize 1")
+    assert legal(state) == ["seize 1", "stay"]
     assert describe(state, 1, Action("stay")) == ("Stay aboard", "Become captain")
     state = do(state, 1, "stay")
     assert at(state, "cat", "C") == "1to1" and G.to_act(state) == (1,) and legal(state) == ["sail cat"]
@@ -739,8 +739,8 @@ def test_toad_that_cannot_advance_stays_where_it_is() -> None:
     state = toad_table()
     put(state, "cat", 3, 1, "toads")
     put(state, "bird", "C", 1, "rats")
-    state = do(state, 0, "sail cat", "seize 0", "seize 0")
-    assert legal(state) == ["seize 0", "stay"]
+    state = do(state, 0, "sail cat", "seize 1", "seize 1")
+    assert legal(state) == ["seize 1", "stay"]
     state = do(state, 1, "stay")
     assert at(state, "cat", 3) == "1to1" and at(state, "cat", "C") is None
 
@@ -774,11 +774,11 @@ def test_rulebook_toad_example() -> None:
         group(("fries", 2), ("fries", 2), ("fries", 2)),
     )
     state["turn"] = state["actor"] = blue
-    state = do(state, blue, "sail cat", "seize 2")
-    assert G.to_act(state) == (green,) and legal(state) == ["seize 0", "seize 1", "stay"]
+    state = do(state, blue, "sail cat", "seize 3")
+    assert G.to_act(state) == (green,) and legal(state) == ["seize 1", "seize 2", "stay"]
     assert describe(state, green, Action("stay")) == ("Stay aboard", "Stay on space 3")
     state = do(state, green, "stay")
-    assert G.to_act(state) == (red,) and legal(state) == ["seize 0", "seize 1", "stay"]
+    assert G.to_act(state) == (red,) and legal(state) == ["seize 1", "seize 2", "stay"]
     assert describe(state, red, Action("stay")) == ("Stay aboard", "Become captain")
     state = do(state, red, "stay")
     assert at(state, "cat", "C") == "0to1" and at(state, "cat", 3) == "1to1" and at(state, "cat", 2) is None
@@ -997,7 +997,7 @@ def test_landlubber_figures_have_no_abilities() -> None:
     put(state, "cat", "C", 0, "rats")
     put(state, "cat", 3, 1, "toads")
     flotsam(state, "cat", group(("fries", 1), ("noodles", 2), ("burger", 3)))
-    state = do(state, 0, "sail cat", "seize 2")
+    state = do(state, 0, "sail cat", "seize 3")
     assert tokens(state, 0) == [("burger", 3), ("ketchup", 0)] and state["phase"] == "seize"  # no toad choice
     state = table(abilities=False)
     crew(state, 0, "cockroaches", "snails", "weasels", "raccoons")
@@ -1026,9 +1026,9 @@ def auction_table(seats: int, bar: list[str], hands: list[int], opener: int = 0)
 
 def test_auction_minimum_bids_follow_the_bar_position() -> None:
     state = auction_table(2, ["rats", "toads", "snails", "weasels", "rats", "toads", "snails", "weasels"], [2, 8])
-    assert legal(state) == ["hire 0", "hire 1", "hire 2"]
-    illegal(state, 0, "hire 3", "minimum bid is 3 cards and you hold only 2")
-    state = do(state, 0, "hire 2")
+    assert legal(state) == ["hire 1", "hire 2", "hire 3"]
+    illegal(state, 0, "hire 4", "minimum bid is 3 cards and you hold only 2")
+    state = do(state, 0, "hire 3")
     assert legal(state) == ["bid 2"]
     illegal(state, 0, "bid 1", "Bid at least 2 cards")
 
@@ -1036,9 +1036,9 @@ def test_auction_minimum_bids_follow_the_bar_position() -> None:
 def test_auction_card_goes_under_the_front_figure_unless_it_is_hired() -> None:
     state = auction_table(2, ["rats", "toads", "snails", "weasels"] * 2, [8, 8])
     deck = len(state["deck"])
-    front = do(state, 0, "hire 0")
+    front = do(state, 0, "hire 1")
     assert front["auction"]["bar"][0]["under"] == [] and len(front["deck"]) == deck
-    other = do(state, 0, "hire 1")
+    other = do(state, 0, "hire 2")
     assert len(other["auction"]["bar"][0]["under"]) == 1 and len(other["deck"]) == deck - 1
     assert G.view(other, 1)["auction"]["bar"][0]["cards_under"] == 1
     assert describe(other, 0, Action("bid", ("1",))) == ("Bid", "1 card")
@@ -1046,7 +1046,7 @@ def test_auction_card_goes_under_the_front_figure_unless_it_is_hired() -> None:
 
 def test_auction_raises_passes_payment_and_next_opener() -> None:
     state = auction_table(3, ["rats", "toads", "snails", "weasels"] * 3, [8, 8, 8])
-    state = do(state, 0, "hire 1", "bid 1")
+    state = do(state, 0, "hire 2", "bid 1")
     assert G.to_act(state) == (1,) and legal(state)[0] == "bid 2" and legal(state)[-1] == "pass"
     illegal(state, 1, "bid 1", "Bid at least 2 cards, or pass")
     illegal(state, 1, "bid 9", "You cannot bid more cards than you hold (8)")
@@ -1077,14 +1077,14 @@ def test_auction_hirer_takes_the_cards_under_the_figure() -> None:
     state["auction"]["bar"][0]["under"] = ["fish", "fish"]
     state["deck"].remove("fish")
     state["deck"].remove("fish")
-    state = do(state, 0, "hire 0", "bid 0")
+    state = do(state, 0, "hire 1", "bid 0")
     state = do(state, 1, "pass")
     assert area_ids(state, 0) == ["0ra1"] and len(state["players"][0]["hand"]) == 10
 
 
 def test_auction_forced_pass_when_a_player_cannot_raise() -> None:
     state = auction_table(3, ["rats", "toads", "snails", "weasels"] * 3, [8, 2, 8])
-    state = do(state, 0, "hire 0", "bid 2")
+    state = do(state, 0, "hire 1", "bid 2")
     assert G.to_act(state) == (2,) and 1 not in state["auction"]["active"]
     assert "{p1} cannot raise and passes." in log(state)
 
@@ -1097,7 +1097,7 @@ def test_auction_full_crews_leave_and_the_last_player_takes_the_rest_for_free() 
         (2, ["snails", "snails"]),
     ):
         crew(state, seat, *tribes)
-    state = do(state, 0, "hire 0", "bid 0")
+    state = do(state, 0, "hire 1", "bid 0")
     assert G.to_act(state) == (2,)  # seat 1 has four figures and stays out
     state = do(state, 2, "pass")
     # Seat 0 now has four figures: seat 2 takes the two figures left for free and starts the game.
@@ -1110,7 +1110,7 @@ def test_auction_last_figure_taker_is_first_player_and_keeps_unspent_cards() -> 
     state = auction_table(2, ["rats", "toads"], [9, 3])
     crew(state, 0, "toads", "toads", "toads")
     crew(state, 1, "snails", "snails", "snails")
-    state = do(state, 0, "hire 1", "bid 1")
+    state = do(state, 0, "hire 2", "bid 1")
     state = do(state, 1, "pass")
     state = do(state, 0, "discard cat")
     # Seat 1 takes the front figure (and the card drawn under it) for free and is first player.
@@ -1262,7 +1262,31 @@ def test_texts_and_labels() -> None:
     assert ("Draw", "From the deck") in labels and all(len(" → ".join(p)) <= 80 for p in labels)
     assert any(p[0] == "Move" and p[1].endswith("(play area)") for p in labels)
     assert "{p" in localize(G.summary(G.view(state, None))) and G.outcome(state) is None
-    assert describe(state, seat, Action("draw", ("row", "1")))[1].startswith("Row 2: ")
+    assert describe(state, seat, Action("draw", ("row", "2")))[1].startswith("Row 2: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_typed_rows_stools_and_tokens_count_as_the_board_shows_them(lang: str) -> None:
+    """The board and the buttons number the row's cards, the bar's stools and a group's tokens from 1: so do
+    typed moves, in every language, and the refusals name the same range (``draw row 1`` is the first card)."""
+    state = G.new_game(3, {}, "rows")
+    seat = state["actor"]
+    first = state["row"][0]
+    after = G.apply(state, seat, "draw row 1").state
+    assert after["players"][seat]["hand"][-1] == first
+    for typed in ("draw row 0", f"draw row {len(state['row']) + 1}"):
+        with pytest.raises(IllegalAction) as refused:
+            G.apply(state, seat, typed)
+        shown = localize(str(refused.value), lang)
+        assert shown == ("The row holds cards 1 to 4." if lang == "en" else "Die Reihe hat die Karten 1 bis 4.")
+    assert [c.action.encode() for c in G.choices(state, seat) if c.action.verb == "draw"][1:] == [
+        "draw row 1",
+        "draw row 2",
+        "draw row 3",
+        "draw row 4",
+    ]
+    labels = {c.action.encode(): localize(c.path[-1], lang) for c in G.choices(state, seat)}
+    assert labels["draw row 1"].startswith("Row 1: " if lang == "en" else "Reihe 1: ")
 
 
 # ---------------------------------------------------------------------------- languages

@@ -71,11 +71,11 @@ def rat_table(captain: str = "toads") -> JSON:
 
 
 def test_rat_may_stop_after_its_first_token() -> None:
-    state = do(rat_table(), 0, "sail cat", "seize 0")
-    assert legal(state) == ["seize 0", "seize 1"]  # the first token is not optional
+    state = do(rat_table(), 0, "sail cat", "seize 1")
+    assert legal(state) == ["seize 1", "seize 2"]  # the first token is not optional
     illegal(state, 1, "stop", "Only a rat's second token may be left")
-    state = do(state, 1, "seize 1")
-    assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "stop"]
+    state = do(state, 1, "seize 2")
+    assert G.to_act(state) == (1,) and legal(state) == ["seize 1", "stop"]
     assert describe(state, 1, Action("stop")) == ("Seize", "No second token")
     assert pending(state, 1) == "{p1} may seize a second token from the cat ship for their Rat on space 3, or stop"
     state = do(state, 1, "stop")
@@ -90,10 +90,10 @@ def test_view_names_the_ship_sailing_and_the_figure_seizing() -> None:
     state = do(state, 0, "sail cat")
     assert G.view(state, None)["sailing"] == {"ship": "cat", "space": 3}  # the captain seizes first
     assert pending(state, None) == "{p0} seizes a token from the cat ship for their captain"
-    state = do(state, 0, "seize 0")
+    state = do(state, 0, "seize 1")
     assert G.view(state, 2)["sailing"] == {"ship": "cat", "space": 2}
     assert pending(state, 2) == "{p1} seizes a token from the cat ship for their Rat on space 3 (a rat: up to 2)"
-    state = do(state, 1, "seize 0", "stop")
+    state = do(state, 1, "seize 1", "stop")
     assert G.view(state, None)["sailing"] is None
 
 
@@ -103,14 +103,14 @@ def test_rat_second_token_is_offered_even_when_the_tokens_left_are_alike() -> No
     state = do(state, 0, "sail cat")
     # Seat 0 and the rat's first token are taken without a question; the second one is a choice.
     assert tokens(state, 0) == [("fries", 1), ("ketchup", 0)] and tokens(state, 1) == [("fries", 1)]
-    assert G.to_act(state) == (1,) and legal(state) == ["seize 0", "stop"]
-    state = do(state, 1, "seize 0")
+    assert G.to_act(state) == (1,) and legal(state) == ["seize 1", "stop"]
+    state = do(state, 1, "seize 1")
     assert tokens(state, 1) == [("fries", 1), ("fries", 1)] and tokens(state, 2) == []
 
 
 def test_rat_captain_may_stop_after_the_bonus_and_one_token() -> None:
-    state = do(rat_table("rats"), 0, "sail cat", "seize 2")
-    assert legal(state) == ["seize 0", "seize 1", "stop"]
+    state = do(rat_table("rats"), 0, "sail cat", "seize 3")
+    assert legal(state) == ["seize 1", "seize 2", "stop"]
     state = do(state, 0, "stop")
     assert tokens(state, 0) == [("burger", 3), ("ketchup", 0)]
     assert G.to_act(state) == (1,) and state["phase"] == "seize"  # seat 1's rat is next
@@ -133,14 +133,14 @@ def toad_table() -> JSON:
 
 def sail_to_toad(state: JSON) -> JSON:
     """Seat 0's rat captain sails and takes the bonus and two tokens; one or two tokens are left."""
-    return do(state, 0, "sail cat", "seize 0", "seize 0")
+    return do(state, 0, "sail cat", "seize 1", "seize 1")
 
 
 def test_toad_that_can_reach_the_captain_space_may_not_stay_put() -> None:
     state = toad_table()
     put(state, "cat", 3, 1, "toads")
     state = sail_to_toad(state)
-    assert legal(state) == ["seize 0", "seize 1", "stay"]
+    assert legal(state) == ["seize 1", "seize 2", "stay"]
     assert describe(state, 1, Action("stay")) == ("Stay aboard", "Become captain")
     illegal(state, 1, "stay captain", "Say `stay`")
     state = do(state, 1, "stay")
@@ -151,7 +151,7 @@ def test_advancing_toad_moves_to_the_next_free_space_and_never_stays_put() -> No
     state = toad_table()
     put(state, "cat", 2, 1, "toads")
     state = sail_to_toad(state)
-    assert legal(state) == ["seize 0", "seize 1", "stay"]
+    assert legal(state) == ["seize 1", "seize 2", "stay"]
     assert describe(state, 1, Action("stay")) == ("Stay aboard", "Move to space 3")
     state = do(state, 1, "stay")
     assert at(state, "cat", 3) == "1to1" and at(state, "cat", 2) is None
@@ -180,7 +180,7 @@ def test_toad_with_nothing_left_to_seize_advances_without_a_question() -> None:
     put(state, "cat", 3, 2, "toads")
     put(state, "cat", 2, 1, "toads")
     flotsam(state, "cat", group(("fries", 1), ("noodles", 2)), group(("fries", 2), ("fries", 2), ("fries", 2)))
-    state = do(state, 0, "sail cat", "seize 0", "seize 0")
+    state = do(state, 0, "sail cat", "seize 1", "seize 1")
     # Seat 2's toad on 3 becomes captain; seat 1's toad on 2 then advances to the free space 3.
     assert at(state, "cat", "C") == "2to1" and at(state, "cat", 3) == "1to1" and at(state, "cat", 2) is None
     assert G.to_act(state) == (1,) and state["phase"] == "action"
@@ -225,7 +225,7 @@ def test_landlubber_tribes_are_chosen_in_turn_order_from_the_first_player() -> N
 
 def test_payment_text_is_right_for_the_first_and_later_cards() -> None:
     state = auction_table(3, ["rats", "toads", "snails", "weasels"] * 3, [8, 8, 8])
-    state = do(state, 0, "hire 1", "bid 2")
+    state = do(state, 0, "hire 2", "bid 2")
     state = do(state, 1, "pass")
     state = do(state, 2, "pass")
     assert state["auction"]["kind"] == "pay"
@@ -233,7 +233,7 @@ def test_payment_text_is_right_for_the_first_and_later_cards() -> None:
     state = do(state, 0, "discard cat")
     assert pending(state, 0) == "{p0} chooses 1 more card to pay"
     state = auction_table(3, ["rats", "toads", "snails", "weasels"] * 3, [8, 8, 8])
-    state = do(state, 0, "hire 1", "bid 1")
+    state = do(state, 0, "hire 2", "bid 1")
     state = do(state, 1, "pass")
     state = do(state, 2, "pass")
     assert pending(state, 0) == "{p0} chooses 1 card to pay"
@@ -243,7 +243,7 @@ def test_discard_text_is_right_for_the_first_and_later_cards() -> None:
     state = table()
     give(state, 0, "cat", "cat", "bird", "bird", "fish", "fish")
     state["row"] = ["cat", "cat", "cat", "cat"]
-    state = do(state, 0, "draw row 0", "draw row 0")
+    state = do(state, 0, "draw row 1", "draw row 1")
     assert pending(state, 0) == "{p0} discards down to 6 cards (2 cards too many)"
     state = do(state, 0, "discard cat")
     assert pending(state, 0) == "{p0} discards down to 6 cards (1 card too many)"

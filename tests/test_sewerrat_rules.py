@@ -24,6 +24,8 @@ from games.sewerrat.components import (
     N,
     S,
     W,
+    openings_label,
+    square_name,
     square_text,
     toilet_exit,
     toilet_name,
@@ -99,11 +101,21 @@ def test_the_house_tile_set_has_120_tiles_of_six_shapes():
 
 
 def test_32_numbered_toilets_yellow_at_row_ends_green_at_column_ends():
-    toilets = [toilet_name(q, d) for q in range(64) for d in (N, E, S, W) if OUTWARD[q] & d]
+    toilets = [localize(toilet_name(q, d)) for q in range(64) for d in (N, E, S, W) if OUTWARD[q] & d]
     assert len(toilets) == 32
     assert Counter(toilets) == {f"{c}{i}": 2 for c in "YG" for i in range(1, 9)}
-    assert toilet_name(sq("r3c1"), W) == toilet_name(sq("r3c8"), E) == "Y3"
-    assert toilet_name(sq("r1c5"), N) == toilet_name(sq("r8c5"), S) == "G5"
+    assert localize(toilet_name(sq("r3c1"), W)) == localize(toilet_name(sq("r3c8"), E)) == "Y3"
+    assert localize(toilet_name(sq("r1c5"), N)) == localize(toilet_name(sq("r8c5"), S)) == "G5"
+
+
+def test_squares_toilets_and_openings_are_named_by_the_catalogs() -> None:
+    """A German reads G as *gelb*: the toilets, squares, axes and compass letters are the catalog's, and
+    the typed forms (``r3c4``, ``ne``) stay as they are in every language."""
+    assert localize(toilet_name(sq("r3c1"), W), "de") == "Ge3" and localize(toilet_name(sq("r1c5"), N), "de") == "Gr5"
+    assert localize(square_name(sq("r3c4"))) == "r3c4" and localize(square_name(sq("r3c4")), "de") == "R3S4"
+    assert localize(openings_label(N | E | S | W), "de") == "Öffnungen N–O–S–W"
+    assert localize(openings_label(N | E)) == "Openings N–E"
+    assert square_text(sq("r3c4")) == "r3c4"
     assert OUTWARD[sq("r1c1")] == N | W and OUTWARD[sq("r4c4")] == 0
     # a toilet's exit: the first square at the opposite end of the same row or column
     assert toilet_exit(sq("r3c1"), W) == sq("r3c8") and toilet_exit(sq("r3c8"), E) == sq("r3c1")
@@ -568,7 +580,8 @@ def test_the_safety_limit_of_300_turns_shares_the_victory():
     GAME.apply(state, 0, "pass", inplace=True)
     outcome = GAME.outcome(state)
     assert outcome.winners == (0, 1, 2) and outcome.termination is Termination.SAFETY_LIMIT
-    assert localize(outcome.summary).endswith("{p0}, {p1} and {p2} share the victory.")  # a list, not "and … and"
+    assert localize(outcome.summary).endswith("{p0}, {p1}, and {p2} share the victory.")  # a list, not "and … and"
+    assert localize(outcome.summary, "de").endswith("{p0}, {p1} und {p2} teilen sich den Sieg.")
 
 
 # ---------------------------------------------------------------------------------------------- texts, AI
@@ -596,7 +609,9 @@ def test_the_view_marks_the_legal_destinations_and_the_roll():
     assert sorted(view["options"]["stops"]) == sorted(
         [sq("r3c2"), sq("r3c3"), sq("r2c1"), sq("r1c1")] + [sq(f"r{r}c1") for r in range(4, 9)]
     )
-    assert view["options"]["toilets"] == [{"side": "w", "name": "Y3", "exit": sq("r3c8")}]
+    assert [{**t, "name": localize(t["name"])} for t in view["options"]["toilets"]] == [
+        {"side": "w", "name": "Y3", "exit": sq("r3c8")}
+    ]
     assert "seed" not in str(view)
 
 
@@ -810,8 +825,8 @@ def test_events_are_written_out_in_german():
     state = table(rats={0: "r8c8", 1: "r5c2"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED})
     events = [german(e.text) for e in roll(state, 0, 5, 2)]
     assert events[0] == "Anne würfelt Gelb 5, Grün 2."
-    assert "Die Ratte von Ben flieht vor der Falle nach Westen auf r5c1." in events
-    assert "Auf r5c2 liegt jetzt eine schwarze Falle." in events
+    assert "Die Ratte von Ben flieht vor der Falle nach Westen auf R5S1." in events
+    assert "Auf R5S2 liegt jetzt eine schwarze Falle." in events
     state = table(3, rats={0: "r8c8", 1: "r5c2", 2: "r1c8"}, traps={"r4c2": BLACK, "r6c2": BLACK, "r5c3": RED})
     state["traps"][sq("r5c1")] = RED
     assert "💀 Die Ratte von Ben kann der Falle nicht entkommen und ist raus." in [
@@ -822,15 +837,15 @@ def test_events_are_written_out_in_german():
 def test_labels_in_german_count_squares_in_the_right_plural():
     state = table(rats={0: "r3c1", 1: "r8c8"})
     paths = {a.encode(): tuple(german(x) for x in GAME.describe(state, 0, a)) for a in GAME.legal_actions(state, 0)}
-    assert paths["move e 1"] == ("Ziehen", "Osten", "1 Feld → r3c2")
-    assert paths["move e 2"] == ("Ziehen", "Osten", "2 Felder → r3c3")
-    assert paths["toilet w"] == ("Ziehen", "Toilette Y3 → r3c8")
+    assert paths["move e 1"] == ("Ziehen", "Osten", "1 Feld → R3S2")
+    assert paths["move e 2"] == ("Ziehen", "Osten", "2 Felder → R3S3")
+    assert paths["toilet w"] == ("Ziehen", "Toilette Ge3 → R3S8")
     state = after(table(rats={0: "r1c1", 1: "r8c8"}, traps={"r4c4": BLACK}))
     assert tuple(map(german, GAME.describe(state, 0, Action.decode("push r4c4 e")))) == (
         "Schwarze Falle schieben",
         "Reihe 4",
         "Spalte 4",
-        "Osten → r4c5",
+        "Osten → R4S5",
     )
 
 
@@ -839,7 +854,7 @@ def test_refusals_are_written_out_in_german():
     with pytest.raises(IllegalAction) as caught:
         GAME.apply(state, 0, "move n 1")
     assert german(str(caught.value)) == (
-        "Deine Ratte kann nicht nach Norden ziehen: auf r3c4 liegt eine schwarze Falle."
+        "Deine Ratte kann nicht nach Norden ziehen: auf R3S4 liegt eine schwarze Falle."
     )
     with pytest.raises(IllegalAction) as caught:
         GAME.apply(state, 0, "move e 9")
@@ -873,7 +888,7 @@ def test_typed_english_moves_work_and_the_summaries_speak_german():
     GAME.apply(state, 0, "cancel", inplace=True)
     assert state["mover"] == 1
     view = GAME.view(state, 0)
-    assert german(GAME.seat_summary(view)).startswith("Deine Ratte sitzt auf r3c3. Von dort kann sie: `move n 1`, ")
+    assert german(GAME.seat_summary(view)).startswith("Deine Ratte sitzt auf R3S3. Von dort kann sie: `move n 1`, ")
     assert german(GAME.summary(view)).startswith("Kanalratte, Zug 2: Ben ist dran (gewürfelt: Gelb ")
     rules = localize(GAME.rules_text(), "de")
     assert rules.startswith("**Kanalratte**") and "`move n 3`" in rules and "`tile r3c4 ne`" in rules

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
-from games.i18n import N, T
+from games.i18n import N, P, T
 
 DECK_SIZE = 54
 JOKER_FACES = (52, 53)
@@ -33,7 +33,7 @@ SUITS = ("h", "d", "c", "s")
 SUIT_SYMBOLS = {"h": "♥", "d": "♦", "c": "♣", "s": "♠"}
 SUIT_NAMES = {"h": T("hearts"), "d": T("diamonds"), "c": T("clubs"), "s": T("spades")}
 NATIONS = {"h": "English", "d": "Spanish", "c": "French", "s": "Dutch"}
-"""A suit's nation, in English: what the rules compare (the words a player reads are :data:`NATION`)."""
+"""A suit's nation, in English: what the rules compare (the words a player reads are the phrases below)."""
 GOODS = {"h": "sugar", "d": "silver", "c": "tobacco", "s": "spices"}
 """A suit's good, in English (the words a player reads are :data:`GOOD`)."""
 NEXT_NATION = {"h": "d", "d": "c", "c": "s", "s": "h"}
@@ -41,9 +41,8 @@ NEXT_NATION = {"h": "d", "d": "c", "c": "s", "s": "h"}
 RANK_CODES = ("a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k")
 RANK_NAMES = (T("Ace"), "2", "3", "4", "5", "6", "7", "8", "9", "10", T("Jack"), T("Queen"), T("King"))
 
-# The words a player reads. A nation is an adjective; in German its translation is the stem
-# ("englisch") that each phrase below declines itself ("{nation}e Fregatte", "{nation}es Linienschiff").
-NATION = {"h": T("English"), "d": T("Spanish"), "c": T("French"), "s": T("Dutch")}
+# The words a player reads. A nation never goes into a sentence as a word of its own (a language declines
+# it with the noun it qualifies): each phrase with a nation in it is a message of its own.
 GOOD = {"h": T("sugar"), "d": T("silver"), "c": T("tobacco"), "s": T("spices"), None: T("treasure")}
 NATION_GOOD = {"h": T("English sugar"), "d": T("Spanish silver"), "c": T("French tobacco"), "s": T("Dutch spices")}
 A_TOWN = {"h": T("an English town"), "d": T("a Spanish town"), "c": T("a French town"), "s": T("a Dutch town")}
@@ -115,27 +114,70 @@ SHIP = {
 """A ship type's name as a player reads it (the English names above are what the rules compare)."""
 
 
-def _nation_ships(nation: str) -> tuple[str, ...]:
-    """Every ship type of one nation ("English Sloop"), by rank: one message each, as a German adjective's
-    ending follows the ship's gender."""
-    return (
-        T("{nation} Sloop", nation=nation),
-        T("{nation} Pinnace", nation=nation),
-        T("{nation} Schooner", nation=nation),
-        T("{nation} Brigantine", nation=nation),
-        T("{nation} Brig", nation=nation),
-        T("{nation} Barque", nation=nation),
-        T("{nation} Fluyt", nation=nation),
-        T("{nation} Merchantman", nation=nation),
-        T("{nation} Frigate", nation=nation),
-        T("{nation} Galleon", nation=nation),
-        T("{nation} Ship of the Line", nation=nation),
-        T("{nation} Fast Galleon", nation=nation),
-        T("{nation} Flag Galleon", nation=nation),
-    )
-
-
-NATION_SHIPS = {suit: _nation_ships(NATION[suit]) for suit in SUITS}
+NATION_SHIPS: dict[str, tuple[str, ...]] = {
+    "h": (
+        T("English Sloop"),
+        T("English Pinnace"),
+        T("English Schooner"),
+        T("English Brigantine"),
+        T("English Brig"),
+        T("English Barque"),
+        T("English Fluyt"),
+        T("English Merchantman"),
+        T("English Frigate"),
+        T("English Galleon"),
+        T("English Ship of the Line"),
+        T("English Fast Galleon"),
+        T("English Flag Galleon"),
+    ),
+    "d": (
+        T("Spanish Sloop"),
+        T("Spanish Pinnace"),
+        T("Spanish Schooner"),
+        T("Spanish Brigantine"),
+        T("Spanish Brig"),
+        T("Spanish Barque"),
+        T("Spanish Fluyt"),
+        T("Spanish Merchantman"),
+        T("Spanish Frigate"),
+        T("Spanish Galleon"),
+        T("Spanish Ship of the Line"),
+        T("Spanish Fast Galleon"),
+        T("Spanish Flag Galleon"),
+    ),
+    "c": (
+        T("French Sloop"),
+        T("French Pinnace"),
+        T("French Schooner"),
+        T("French Brigantine"),
+        T("French Brig"),
+        T("French Barque"),
+        T("French Fluyt"),
+        T("French Merchantman"),
+        T("French Frigate"),
+        T("French Galleon"),
+        T("French Ship of the Line"),
+        T("French Fast Galleon"),
+        T("French Flag Galleon"),
+    ),
+    "s": (
+        T("Dutch Sloop"),
+        T("Dutch Pinnace"),
+        T("Dutch Schooner"),
+        T("Dutch Brigantine"),
+        T("Dutch Brig"),
+        T("Dutch Barque"),
+        T("Dutch Fluyt"),
+        T("Dutch Merchantman"),
+        T("Dutch Frigate"),
+        T("Dutch Galleon"),
+        T("Dutch Ship of the Line"),
+        T("Dutch Fast Galleon"),
+        T("Dutch Flag Galleon"),
+    ),
+}
+"""Every ship type of each nation ("English Sloop"), by rank: one message each, so that a language writes the
+nation in the form its ship type needs ("englische Schaluppe", "englisches Linienschiff", "sloop anglais")."""
 PIRATE_GALLEON = T("Pirate Treasure Galleon")
 SHIP_BONUS = {
     "Ship of the Line": T("+1 cannon value in every combat"),
@@ -206,6 +248,16 @@ TOWNS = {  # proper names, kept in German unless a German name is usual ("Havann
     ),
 }
 PIRATE_COVE = T("Pirate Cove")
+AT_PIRATE_COVE = P("at", "at Pirate Cove")
+"""Pirate Cove where a sentence says where a ship is ("docks {at_town}"): German "in der Piratenbucht"."""
+
+
+def at_town(f: Face) -> str:
+    """Where a ship docks at the town of card face ``f``, as a sentence says it: "at Port Royal" (German "in
+    Port Royal"), "at Pirate Cove" ("in der Piratenbucht")."""
+    return AT_PIRATE_COVE if f.joker else T("at {town}", town=f.town)
+
+
 JOKER = T("Joker")
 
 

@@ -30,6 +30,7 @@ from games.pirates.table import (
     names,
     p,
     ship_type,
+    ships,
     take,
     weight,
 )
@@ -97,7 +98,7 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random, events: lis
     elif action.verb == "fire":
         _fire(state, seat, action.args[0], rng, events)
     elif action.verb == "flee":
-        events.append(Event(T("{seat} flees from {cards}.", seat=p(seat), cards=names(state["encounter"]["cards"]))))
+        events.append(Event(T("{seat} flees from {ships}.", seat=p(seat), ships=ships(state["encounter"]["cards"]))))
         _close(state)
         end_action(state, events)
     else:

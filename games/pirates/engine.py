@@ -34,7 +34,7 @@ from typing import ClassVar, cast
 from games.core import JSON, Action, Event, Game, Outcome, Termination, remember
 from games.i18n import N, T
 from games.pirates import duel, hidden, turn
-from games.pirates.cards import BY_CODE, DECK_SIZE
+from games.pirates.cards import BY_CODE, DECK_SIZE, at_town
 from games.pirates.labels import PUBLIC_DECISIONS, describe
 from games.pirates.strength import STRENGTH, shares, terms
 from games.pirates.table import MISSIONS_TO_WIN, LazyRandom, live_seats, p
@@ -308,4 +308,4 @@ def _place(player: JSON) -> str:
         return T("at sea")
     if player["town"] is None:
         return T("in the neutral port")
-    return T("docked at {town}", town=BY_CODE[player["town"]].town)
+    return T("docked {at_town}", at_town=at_town(BY_CODE[player["town"]]))

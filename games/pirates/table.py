@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core import JSON, Event
-from games.i18n import N, T, seat_ref
+from games.i18n import N, T, joined, seat_ref
 from games.pirates import hidden
 from games.pirates.cards import CODES, face, is_joker, label, name, size, suit
 
@@ -45,6 +45,12 @@ class LazyRandom:
 def names(cards: list[int]) -> str:
     """Cards listed for a reader: ``"7♥, Joker"`` (marked where a word is), or "nothing"."""
     return ", ".join(label(c) for c in cards) or T("nothing")
+
+
+def ships(cards: list[int]) -> str:
+    """Ships met at sea by their names, each with its card: "an English Frigate (9♥) and a Spanish Brig (5♦)"
+    (the reader's list pattern), never a card's code alone."""
+    return joined([T("the {ship} ({card})", ship=face(c).nation_ship, card=label(c)) for c in cards])
 
 
 def limit(player: JSON) -> int:

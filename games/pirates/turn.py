@@ -13,7 +13,7 @@ import random
 from games.core import JSON, Action, Event
 from games.i18n import T
 from games.pirates import combat, duel, missions
-from games.pirates.cards import JOKER_CARDS, NATION, face, is_joker, label, name, size, suit
+from games.pirates.cards import A_TOWN, JOKER_CARDS, at_town, face, is_joker, label, name, size, suit
 from games.pirates.table import (
     allegiance,
     codes,
@@ -246,11 +246,11 @@ def _found_town(state: JSON, seat: int, card: int, events: list[Event]) -> None:
         state["pending"] = {"kind": "cove", "seat": seat}
         return
     friendly = friendly_town(state["players"][seat], card)
-    values = {"seat": p(seat), "town": f.town, "nation": NATION[f.suit or "h"], "card": f.label}
+    values = {"seat": p(seat), "town": f.town, "a_town": A_TOWN[f.suit or "h"], "card": f.label}
     if friendly:
-        sighted = T("{seat} sights {town}, a friendly {nation} town ({card}).", **values)
+        sighted = T("{seat} sights {town} ({card}), {a_town}: a friendly port.", **values)
     else:
-        sighted = T("{seat} sights {town}, a foreign {nation} town ({card}).", **values)
+        sighted = T("{seat} sights {town} ({card}), {a_town}: a foreign port.", **values)
     events.append(Event(sighted, data={"reveal": [f.name]}))
     state["pending"] = {"kind": "dock", "seat": seat, "friendly": friendly}
 
@@ -418,7 +418,7 @@ def _buy(state: JSON, seat: int, rng: random.Random, events: list[Event]) -> Non
 def _dock_at(state: JSON, seat: int, town: int, events: list[Event]) -> None:
     player = state["players"][seat]
     player.update(place="town", town=town, taken=False)
-    events.append(Event(T("{seat} docks at {town}.", seat=p(seat), town=face(town).town)))
+    events.append(Event(T("{seat} docks {at_town}.", seat=p(seat), at_town=at_town(face(town)))))
     missions.on_dock(state, seat, events)
     state["encounter"] = None
     end_action(state, events)

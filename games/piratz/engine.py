@@ -33,7 +33,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, act, clone, redeal
-from games.i18n import L, N, T, joined, seat_ref
+from games.i18n import L, N, P, T, joined, seat_ref
 
 from .cards import CARDS, CUBES, SKULL_IDS, TYPE_INDEX, TYPES
 
@@ -63,6 +63,15 @@ RAT: tuple[bool, ...] = tuple(c.rat for c in CARDS)
 LABEL: tuple[str, ...] = tuple(c.label for c in CARDS)
 """Each card's face in plain English: what tells identical cards apart (:func:`distinct`), never shown."""
 NAME: tuple[str, ...] = (T("Rings"), T("Coins"), T("Pearls"), T("Crowns"), T("Goblets"), T("Shells"))
+PASSED_ON: tuple[str, ...] = (
+    P("passed on", "Rings"),
+    P("passed on", "Coins"),
+    P("passed on", "Pearls"),
+    P("passed on", "Crowns"),
+    P("passed on", "Goblets"),
+    P("passed on", "Shells"),
+)
+"""A treasure type in the form "passed on {treasure}" needs (German: "steigt mit Kelchen aus", dative)."""
 """The treasure types as players read them, in scoring order (``TYPES``)."""
 assert len(NAME) == len(TYPES)
 
@@ -88,7 +97,8 @@ TAKE_NONE = act("take", "none")
 """Declining the rat card of a rat alert ("you *may* take one of the two rat cards")."""
 BURY_CARD: tuple[Action, ...] = tuple(act("bury", c.id) for c in CARDS)
 
-VERBS = "reveal, end, pass <type>, take <card|none>, bury <card>"
+VERBS = T("`reveal`, `end`, `pass <type>`, `take <card|none>`, `bury <card>`")
+"""The moves, as a refusal lists them: the verbs are typed in English, their values' names are the catalog's."""
 
 
 def card_dict(card_id: int) -> JSON:
@@ -598,7 +608,7 @@ class Piratz(Game):
                         "{seat} passed on {treasure} and took {n} cards.",
                         len(taken),
                         seat=seat_ref(seat),
-                        treasure=NAME[t],
+                        treasure=PASSED_ON[t],
                     )
                 )
         self._after_pass(state, seat, texts)

@@ -139,7 +139,7 @@ class _Turn:
 
         def value(action: Action) -> float:
             if action.verb == "seize":
-                token = booty[int(action.args[0])]
+                token = booty[int(action.args[0]) - 1]
                 return self.gain(token) + 0.01 * token["value"]
             if action.verb == "stop":
                 return 0.0
@@ -246,7 +246,7 @@ class _Turn:
             kept = min(2, HAND_LIMIT - len(self.hand))
             base = CARD * kept if kept > 0 else -1.0
             if args[0] == "row":
-                return base + 0.6 * self._need[SHIP_INDEX[view["row"][int(args[1])]]]
+                return base + 0.6 * self._need[SHIP_INDEX[view["row"][int(args[1]) - 1]]]
             return base + 0.2
         s = SHIP_INDEX[args[1]]
         ship = view["ships"][s]
@@ -285,7 +285,7 @@ class _Turn:
         if verb == "discard":
             return self._discard(actions)
         if verb == "hire":
-            return max(actions, key=lambda a: figure_value(int(a.args[0])) - int(a.args[0]))
+            return max(actions, key=lambda a: figure_value(int(a.args[0]) - 1) - (int(a.args[0]) - 1))
         if auction["bid"] is None:
             return actions[0]
         lot = auction["lot"]

@@ -14,7 +14,7 @@ from games.core import JSON, Action, Event, IllegalAction, act
 from games.i18n import N, T, joined, seat_ref
 from games.sewerpirats.board import SHIP_INDEX, StepRng, discard_from_hand, draw_card, log
 from games.sewerpirats.components import CREW_SIZE, SHIPS, TRIBE_CODES, TRIBES
-from games.sewerpirats.words import CARD_NOUN, SYMBOL, TRIBE, cards
+from games.sewerpirats.words import CARD_NOUN, SYMBOL, THE_FIGURE, UNDER_THE_FIGURE, cards
 
 
 def fill_bar(seats: int, rng: random.Random) -> list[JSON]:
@@ -45,7 +45,7 @@ def auction_actions(state: JSON, seat: int) -> list[Action]:
     a = state["auction"]
     held = len(state["players"][seat]["hand"])
     if a["kind"] == "hire":
-        return [act("hire", i) for i in range(min(len(a["bar"]), held + 1))]
+        return [act("hire", i + 1) for i in range(min(len(a["bar"]), held + 1))]  # stools as shown: 1, 2…
     if a["kind"] == "open":
         return [act("bid", n) for n in range(a["lot"], held + 1)]
     if a["kind"] == "raise":
@@ -60,8 +60,8 @@ def play_auction(state: JSON, seat: int, action: Action, rng: StepRng, events: l
     kind, verb, args = a["kind"], action.verb, action.args
     if kind == "hire":
         if verb != "hire" or len(args) != 1 or not args[0].isdigit():
-            raise IllegalAction(T("Pick a figure at the bar by its stool number, e.g. `hire 0`."))
-        _hire(state, seat, int(args[0]), rng, events)
+            raise IllegalAction(T("Pick a figure at the bar by its stool number, e.g. `hire 1`."))
+        _hire(state, seat, int(args[0]) - 1, rng, events)
     elif kind == "pay":
         if verb != "discard" or len(args) != 1 or args[0] not in SHIP_INDEX:
             raise IllegalAction(T("Pay your bid one card at a time: `discard cat`, `bird` or `fish`."))
@@ -87,8 +87,8 @@ def _hire(state: JSON, seat: int, lot: int, rng: StepRng, events: list[Event]) -
     """``seat`` opens the auction of the figure on stool ``lot``; a card goes under the front figure when
     it is not the one auctioned."""
     a = state["auction"]
-    if lot >= len(a["bar"]):
-        raise IllegalAction(T("The bar has stools 0 to {last}.", last=len(a["bar"]) - 1))
+    if not 0 <= lot < len(a["bar"]):
+        raise IllegalAction(T("The bar has stools 1 to {last}.", last=len(a["bar"])))
     held = len(state["players"][seat]["hand"])
     if lot > held:
         raise IllegalAction(
@@ -101,11 +101,11 @@ def _hire(state: JSON, seat: int, lot: int, rng: StepRng, events: list[Event]) -
         )
     a["lot"] = lot
     a["kind"] = "open"
-    figure = TRIBE[a["bar"][lot]["tribe"]]
+    figure = THE_FIGURE[a["bar"][lot]["tribe"]]
     log(
         state,
         events,
-        T("{seat} auctions the {figure} on stool {stool}.", seat=seat_ref(seat), figure=figure, stool=lot + 1),
+        T("{seat} auctions {figure} on stool {stool}.", seat=seat_ref(seat), figure=figure, stool=lot + 1),
     )
     if lot:
         card = draw_card(state, rng)
@@ -162,12 +162,12 @@ def _take(state: JSON, seat: int, stool: int, events: list[Event]) -> str:
     player["area"].append({"id": f"{seat}{TRIBE_CODES[tribe]}{number}", "owner": seat, "tribe": tribe})
     if entry["under"]:
         player["hand"].extend(entry["under"])
-        found = ", ".join(SYMBOL[card] for card in entry["under"])
-        events.append(Event(T("Under the {figure} you found: {cards}.", figure=TRIBE[tribe], cards=found), seat))
+        found = joined([SYMBOL[card] for card in entry["under"]])
+        events.append(Event(T("Under {figure} you found: {cards}.", figure=UNDER_THE_FIGURE[tribe], cards=found), seat))
     state["auction"]["last"] = seat
     if entry["under"]:
-        return T("the {figure} and the {cards} under it", figure=TRIBE[tribe], cards=cards(len(entry["under"])))
-    return T("the {figure}", figure=TRIBE[tribe])
+        return T("{figure} and the {cards} under it", figure=THE_FIGURE[tribe], cards=cards(len(entry["under"])))
+    return THE_FIGURE[tribe]
 
 
 def _award(state: JSON, events: list[Event]) -> None:

@@ -33,7 +33,7 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "draw":
         if args == ("deck",):
             return (T("Draw"), T("From the deck"))
-        row = int(args[1])
+        row = int(args[1]) - 1
         return (T("Draw"), T("Row {row}: {card}", row=row + 1, card=CARD_TITLE[state["row"][row]]))
     if verb == "move":
         plan = check_move(state, seat, args, state["weasel"])
@@ -58,7 +58,7 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         return (T("Pay") if state["phase"] == "auction" else T("Discard"), CARD_TITLE[args[0]])
     if verb == "seize":
         booty = state["ships"][state["sail"]["ship"]]["flotsam"][0]["booty"]
-        return (T("Seize"), token_name(booty[int(args[0])]))
+        return (T("Seize"), token_name(booty[int(args[0]) - 1]))
     if verb == "stop":
         return (T("Seize"), T("No second token"))
     if verb == "stay":
@@ -68,7 +68,7 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
     if verb == "tribe":
         return (T("Tribe"), TRIBES_TITLE[args[0]])
     if verb == "hire":
-        return (T("Hire"), _stool_label(state, int(args[0])))
+        return (T("Hire"), _stool_label(state, int(args[0]) - 1))
     if verb == "bid":
         return (T("Bid"), cards(int(args[0])))
     if verb == "pass":

@@ -70,7 +70,7 @@ def seize_actions(state: JSON) -> list[Action]:
     """The seizing player's choices (phase ``seize``) or the toad owner's (phase ``toad``)."""
     sail = state["sail"]
     ship = state["ships"][sail["ship"]]
-    actions = [act("seize", i) for i in distinct_booty(ship["flotsam"][0]["booty"])]
+    actions = [act("seize", i + 1) for i in distinct_booty(ship["flotsam"][0]["booty"])]  # counted from 1
     if state["phase"] == "toad":
         actions.append(act("stay"))
     elif second_token(sail):
@@ -99,14 +99,14 @@ def play_seize(state: JSON, seat: int, action: Action, events: list[Event]) -> N
         )
     elif action.verb == "seize":
         if len(action.args) != 1 or not action.args[0].isdigit():
-            raise IllegalAction(T("Choose a token by its number in the group, e.g. `seize 0`."))
-        index = int(action.args[0])
-        if index >= len(booty):
-            raise IllegalAction(T("There is no token {index} in the group.", index=index))
+            raise IllegalAction(T("Choose a token by its number in the group, e.g. `seize 1`."))
+        index = int(action.args[0]) - 1  # tokens are counted from 1, as the board shows them
+        if not 0 <= index < len(booty):
+            raise IllegalAction(T("The group holds tokens 1 to {last}.", last=len(booty)))
         first = next(i for i in distinct_booty(booty) if booty[i] == booty[index])
         if first != index:
             raise IllegalAction(
-                T("Token {index} is the same as token {first}: `seize {first}`.", index=index, first=first)
+                T("Token {index} is the same as token {first}: `seize {first}`.", index=index + 1, first=first + 1)
             )
         _seize(state, index, events)
     else:

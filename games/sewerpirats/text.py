@@ -56,7 +56,7 @@ the next 1, and so on; opening on any other stool puts a card under the front fi
 takes it). Others raise or pass in turn; you can't bid more cards than you hold. The player with \
 the last figure starts, and unspent cards are your starting hand.
 
-**Commands**: `draw deck`, `draw row 0`, `move 0ra1 fish 2`, `captain 0ra1 cat`, `sail cat`, \
-`seize 0`, `stop`, `stay`, `snail reveal`, `done`, `tribe rats`, `hire 0`, `bid 2`, `pass`, `discard fish`.
+**Commands**: `draw deck`, `draw row 1`, `move 0ra1 fish 2`, `captain 0ra1 cat`, `sail cat`, \
+`seize 1`, `stop`, `stay`, `snail reveal`, `done`, `tribe rats`, `hire 1`, `bid 2`, `pass`, `discard fish`.
 """
 )

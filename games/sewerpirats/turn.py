@@ -29,7 +29,7 @@ TURN_PHASES = ("action", "draw", "discard", "snail", "weasel")
 def draw_actions(state: JSON) -> list[Action]:
     """Where the next card may come from: the deck (if it or the discard pile has cards) or the row."""
     actions = [Action("draw", ("deck",))] if can_draw(state) else []
-    return actions + [Action("draw", ("row", str(i))) for i in range(len(state["row"]))]
+    return actions + [Action("draw", ("row", str(i + 1))) for i in range(len(state["row"]))]
 
 
 def turn_actions(state: JSON, seat: int) -> list[Action]:
@@ -94,15 +94,13 @@ def _draw(state: JSON, seat: int, args: tuple[str, ...], rng: StepRng, events: l
         log(state, events, T("{seat} drew a card from the deck.", seat=seat_ref(seat)))
         events.append(Event(T("You drew a {card}.", card=CARD_NOUN[card]), seat))
     elif len(args) == 2 and args[0] == "row":
-        if not args[1].isdigit() or int(args[1]) >= len(row):
-            raise IllegalAction(
-                T("The row holds cards 0 to {last}.", last=len(row) - 1) if row else T("The row is empty.")
-            )
-        card = row.pop(int(args[1]))
+        if not args[1].isdigit() or not 1 <= int(args[1]) <= len(row):  # counted as the board shows: 1–3
+            raise IllegalAction(T("The row holds cards 1 to {last}.", last=len(row)) if row else T("The row is empty."))
+        card = row.pop(int(args[1]) - 1)
         hidden.took_from_row(state, seat, card)
         log(state, events, T("{seat} took a {card} from the row.", seat=seat_ref(seat), card=CARD_NOUN[card]))
     else:
-        raise IllegalAction(T("Draw from the deck or the row: `draw deck` or `draw row 0`."))
+        raise IllegalAction(T("Draw from the deck or the row: `draw deck` or `draw row 1`."))
     player["hand"].append(card)
     if state["phase"] == "action" and (row or can_draw(state)):
         state["phase"] = "draw"

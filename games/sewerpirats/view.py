@@ -9,7 +9,7 @@ from games.i18n import N, T, joined, seat_ref
 from games.sewerpirats.board import CAPTAIN, captain_ship, second_token
 from games.sewerpirats.components import GROUP_BOOTY, HAND_LIMIT, SHIPS, token_name
 from games.sewerpirats.scoring import FOOD, TIN_CANS, TOYS, breakdown, total
-from games.sewerpirats.words import SHIP_NOUN, SYMBOL, TRIBE, VARIANT, cards
+from games.sewerpirats.words import SHIP_NOUN, SYMBOL, THE_FIGURE, TRIBE, VARIANT, cards
 
 
 def _kind(category: str, *, effect: str | None = None, needs_bonus: bool = False) -> JSON:
@@ -223,17 +223,15 @@ def _auction_pending(a: JSON, who: str) -> str:
         if a["pay"] == a["bid"]:
             return N("{seat} chooses {n} card to pay", "{seat} chooses {n} cards to pay", a["pay"], seat=who)
         return N("{seat} chooses {n} more card to pay", "{seat} chooses {n} more cards to pay", a["pay"], seat=who)
-    figure = TRIBE[a["bar"][a["lot"]]["tribe"]]
+    figure = THE_FIGURE[a["bar"][a["lot"]]["tribe"]]
     if a["kind"] == "open":
         return T(
-            "{seat} names the opening bid for the {figure} (at least {cards})",
+            "{seat} names the opening bid for {figure} (at least {cards})",
             seat=who,
             figure=figure,
             cards=cards(a["lot"]),
         )
-    return T(
-        "{seat} raises the bid of {cards} for the {figure}, or passes", seat=who, cards=cards(a["bid"]), figure=figure
-    )
+    return T("{seat} bids more than {cards} for {figure}, or passes", seat=who, cards=cards(a["bid"]), figure=figure)
 
 
 def _seize_pending(state: JSON, who: str, ship: str) -> str:

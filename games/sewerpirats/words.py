@@ -9,7 +9,7 @@ that form as its own message.
 
 from __future__ import annotations
 
-from games.i18n import N, T
+from games.i18n import N, P, T
 
 SHIP_NOUN: dict[str, str] = {"cat": T("cat ship"), "bird": T("bird ship"), "fish": T("fish ship")}
 """A ship in a sentence: "sets sail with the {ship}"."""
@@ -46,6 +46,25 @@ TRIBE: dict[str, str] = {
     "toads": T("Toad"),
 }
 """One figure of a tribe: "Rat (play area)"."""
+THE_FIGURE: dict[str, str] = {
+    "rats": P("accusative", "the rat"),
+    "raccoons": P("accusative", "the raccoon"),
+    "cockroaches": P("accusative", "the cockroach"),
+    "weasels": P("accusative", "the weasel"),
+    "snails": P("accusative", "the snail"),
+    "toads": P("accusative", "the toad"),
+}
+"""One figure with its article, as the object of a verb or of "for": "auctions {figure}", "bids for {figure}"
+(German: "den Waschbären", "die Ratte")."""
+UNDER_THE_FIGURE: dict[str, str] = {
+    "rats": P("under", "the rat"),
+    "raccoons": P("under", "the raccoon"),
+    "cockroaches": P("under", "the cockroach"),
+    "weasels": P("under", "the weasel"),
+    "snails": P("under", "the snail"),
+    "toads": P("under", "the toad"),
+}
+"""One figure with its article after "under" (German: dative, "unter dem Waschbären")."""
 TRIBES_WORD: dict[str, str] = {
     "rats": T("rats"),
     "raccoons": T("raccoons"),

@@ -32,6 +32,7 @@ from games.sewerrat.components import (
     SQUARE_BY_TEXT,
     SQUARES,
     mask_text,
+    square_name,
     square_text,
     tile_phrase,
     toilet_exit,
@@ -142,7 +143,7 @@ def play(state: JSON, seat: int, action: Action, rng: random.Random) -> list[Eve
 def _place(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
     q = SQUARE_BY_TEXT[action.args[0]]
     state["rats"][seat] = q
-    events.append(Event(T("{seat} places their rat on {square}.", seat=p(seat), square=square_text(q))))
+    events.append(Event(T("{seat} places their rat on {square}.", seat=p(seat), square=square_name(q))))
     if seat + 1 < state["seats"]:
         state["actor"] = seat + 1
     else:
@@ -163,7 +164,7 @@ def _put_trap(state: JSON, seat: int, action: Action, rng: random.Random, events
     state["queue"].pop(0)
     now = add_trap(state["traps"], q, RED if verb == "red" else BLACK)
     state["roll"]["at"].append(q)
-    where = {"seat": p(seat), "square": square_text(q)}
+    where = {"seat": p(seat), "square": square_name(q)}
     if verb == "red":
         events.append(Event(T("{seat} puts a red trap on {square}: now a red trap.", **where)))
     elif now == RED:
@@ -197,7 +198,7 @@ def _move(state: JSON, seat: int, action: Action, rng: random.Random, events: li
                     "{seat}'s rat dives into toilet {toilet} and pops out on {square}.",
                     seat=p(seat),
                     toilet=name,
-                    square=square_text(there),
+                    square=square_name(there),
                 )
             )
         )
@@ -210,7 +211,7 @@ def _move(state: JSON, seat: int, action: Action, rng: random.Random, events: li
                     "{seat}'s rat runs {direction} to {square}.",
                     seat=p(seat),
                     direction=DIR_WAY[d],
-                    square=square_text(there),
+                    square=square_name(there),
                 )
             )
         )
@@ -223,7 +224,7 @@ def _push(state: JSON, seat: int, action: Action, rng: random.Random, events: li
     there = NEIGHBOUR[q][d]
     state["traps"][q] = 0
     now = add_trap(state["traps"], there, BLACK)
-    where = {"seat": p(seat), "start": square_text(q), "square": square_text(there)}
+    where = {"seat": p(seat), "start": square_name(q), "square": square_name(there)}
     if now == RED:
         events.append(Event(T("{seat} pushes the black trap on {start} to {square} (red).", **where)))
     else:
@@ -247,10 +248,10 @@ def _lay(state: JSON, seat: int, action: Action, rng: random.Random, events: lis
     state["pending"].append([q, mask])
     state.update(phase="tiles", picking=None)
     if mask == state["board"][q]:
-        events.append(Event(T("{seat} keeps the tile on {square}.", seat=p(seat), square=square_text(q))))
+        events.append(Event(T("{seat} keeps the tile on {square}.", seat=p(seat), square=square_name(q))))
     else:
         tile = tile_phrase(mask)
-        events.append(Event(T("{seat} plans {tile} on {square}.", seat=p(seat), tile=tile, square=square_text(q))))
+        events.append(Event(T("{seat} plans {tile} on {square}.", seat=p(seat), tile=tile, square=square_name(q))))
 
 
 def _confirm(state: JSON, seat: int, action: Action, rng: random.Random, events: list[Event]) -> None:
@@ -259,7 +260,7 @@ def _confirm(state: JSON, seat: int, action: Action, rng: random.Random, events:
         state["refused"] = True
         events.append(Event(T("The tile change is refused: {reason}. Change more tiles or cancel.", reason=reason)))
         return
-    changed = ", ".join(square_text(q) for q, _ in state["pending"])
+    changed = ", ".join(square_name(q) for q, _ in state["pending"])
     commit(state)
     events.append(Event(T("{seat} changes the tiles on {squares}.", seat=p(seat), squares=changed)))
     flow.end_turn(state, rng, events)
@@ -314,7 +315,7 @@ def _asked(state: JSON) -> str:
     if phase == "tile":
         return T(
             "Lay the new tile on {square} first: `lay ne` (its openings), `blank` for none.",
-            square=square_text(state["picking"]),
+            square=square_name(state["picking"]),
         )
     return T("Change another square (`tile r3c4 ne`), `confirm` the change or `cancel` it.")
 
@@ -342,13 +343,13 @@ def _blocked(state: JSON, seat: int, d: int) -> str:
         if there < 0:
             return T("the edge of the sewer is that way (toilets are `toilet <side>`)")
         if traps[there] == RED:
-            return T("a red trap is on {square}", square=square_text(there))
+            return T("a red trap is on {square}", square=square_name(there))
         if traps[there]:
-            return T("a black trap is on {square}", square=square_text(there))
+            return T("a black trap is on {square}", square=square_name(there))
         if there not in rats:
-            return T("it can stop on {square}", square=square_text(there))  # not blocked: the caller asked wrongly
+            return T("it can stop on {square}", square=square_name(there))  # not blocked: the caller asked wrongly
         if not board[there] & d:
-            return T("a rat is on {square}, where the pipe does not run straight on", square=square_text(there))
+            return T("a rat is on {square}, where the pipe does not run straight on", square=square_name(there))
         here = there
 
 
@@ -369,10 +370,10 @@ def _why_not(state: JSON, seat: int, action: Action) -> str:
 def _why_not_place(state: JSON, seat: int, action: Action) -> str:
     q = _square(_args(action, 1)[0])
     if q in occupied(state):
-        return T("A rat is already on {square}.", square=square_text(q))
+        return T("A rat is already on {square}.", square=square_name(q))
     return T(
         "{square} is not a white dot: rats start on the dead ends marked with a white circle.",
-        square=square_text(q),
+        square=square_name(q),
     )
 
 
@@ -389,9 +390,9 @@ def _why_not_trap(state: JSON, seat: int, action: Action) -> str | None:
         return T("The next trap of your roll is black: `black r3c4`.")
     q = _square(_args(action, 1)[0])
     if state["traps"][q] == RED:
-        return T("{square} already has a red trap: put the trap on a square without one.", square=square_text(q))
+        return T("{square} already has a red trap: put the trap on a square without one.", square=square_name(q))
     if q in occupied(state):
-        return T("A rat is on {square}: traps go on squares without a rat.", square=square_text(q))
+        return T("A rat is on {square}: traps go on squares without a rat.", square=square_name(q))
     return None
 
 
@@ -416,11 +417,11 @@ def _why_not_toilet(state: JSON, seat: int, action: Action) -> str | None:
     d = _direction(_args(action, 1)[0])
     start = state["rats"][seat]
     if not OUTWARD[start] & d:
-        return T("There is no toilet on {side} of {square}.", side=DIR_SIDE[d], square=square_text(start))
+        return T("There is no toilet on {side} of {square}.", side=DIR_SIDE[d], square=square_name(start))
     if not state["board"][start] & d:
         return T("Your tile has no opening to toilet {toilet}.", toilet=toilet_name(start, d))
     exit_, traps = toilet_exit(start, d), state["traps"]
-    where = {"square": square_text(exit_), "toilet": toilet_name(start, d)}
+    where = {"square": square_name(exit_), "toilet": toilet_name(start, d)}
     if traps[exit_] == RED:
         return T("A red trap is on {square}, the exit of toilet {toilet}.", **where)
     if traps[exit_]:
@@ -435,14 +436,14 @@ def _why_not_push(state: JSON, seat: int, action: Action) -> str | None:
     d = _direction(action.args[1])
     traps = state["traps"]
     if traps[q] != BLACK:
-        return T("There is no black trap on {square} to push.", square=square_text(q))
+        return T("There is no black trap on {square} to push.", square=square_name(q))
     there = NEIGHBOUR[q][d]
     if there < 0:
         return T("A trap cannot be pushed off the board (nor through a toilet).")
     if traps[there] == RED:
-        return T("{square} has a red trap: a black trap cannot be pushed onto it.", square=square_text(there))
+        return T("{square} has a red trap: a black trap cannot be pushed onto it.", square=square_name(there))
     if there in occupied(state):
-        return T("A rat is on {square}: a trap cannot be pushed onto a rat.", square=square_text(there))
+        return T("A rat is on {square}: a trap cannot be pushed onto a rat.", square=square_name(there))
     return None
 
 
@@ -454,7 +455,7 @@ def _why_not_tile(state: JSON, seat: int, action: Action) -> str | None:
     if len(state["pending"]) >= MAX_TILES:
         return T("A change takes at most {n} tiles: `confirm` or `cancel` it.", n=MAX_TILES)
     if any(q == p for p, _ in state["pending"]):
-        return T("{square} is already in this change.", square=square_text(q))
+        return T("{square} is already in this change.", square=square_name(q))
     if q in occupied(state) or state["traps"][q]:
         return T("You cannot change a tile with a rat or a trap on it.")
     return _lay_refusal(state, q, args[1]) if len(args) == 2 else None
@@ -494,5 +495,5 @@ def _lay_refusal(state: JSON, q: int, text: str) -> str:
         "No {shape} tile is left in the supply, nor can a square this change may still take give one back: turn"
         " the tile of {square}, or choose a shape the supply has.",
         shape=SHAPE_NAME[SHAPE_OF[mask]],
-        square=square_text(q),
+        square=square_name(q),
     )

@@ -8,7 +8,7 @@ one rotation, so a mask names a tile and its orientation at once.
 
 from __future__ import annotations
 
-from games.i18n import T
+from games.i18n import P, T
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -71,9 +71,13 @@ def mask_text(mask: int) -> str:
 MASK_BY_TEXT = {mask_text(m): m for m in range(16)}
 
 
+COMPASS = {N: P("compass", "N"), E: P("compass", "E"), S: P("compass", "S"), W: P("compass", "W")}
+"""A direction's compass letter as a reader's language writes it (German: N, O, S, W)."""
+
+
 def openings_text(mask: int) -> str:
-    """A tile's openings by the letters the actions type: ``"N–E"`` (empty for none)."""
-    return "–".join(DIR_NAME[d].upper() for d in DIRECTIONS if mask & d)
+    """A tile's openings by their compass letters: ``"N–E"`` (German ``"N–O"``; empty for none)."""
+    return "–".join(COMPASS[d] for d in DIRECTIONS if mask & d)
 
 
 def tile_phrase(mask: int) -> str:
@@ -109,6 +113,12 @@ def square_text(sq: int) -> str:
 SQUARE_BY_TEXT = {square_text(q): q for q in range(SQUARES)}
 
 
+def square_name(sq: int) -> str:
+    """A square as a reader's language names it in a sentence: ``r3c4`` in English (the typed form), ``Z3S4``
+    in German (*Zeile*, *Spalte*)."""
+    return T("r{row}c{column}", row=sq // SIZE + 1, column=sq % SIZE + 1)
+
+
 def square_label(sq: int) -> str:
     return T("Row {row}, column {column}", row=sq // SIZE + 1, column=sq % SIZE + 1)
 
@@ -127,8 +137,19 @@ OUTWARD: tuple[int, ...] = tuple(sum(d for d in DIRECTIONS if NEIGHBOUR[q][d] < 
 
 
 def toilet_name(sq: int, d: int) -> str:
-    """The toilet beside edge square ``sq`` on side ``d``: ``Y3`` (a row's end) or ``G5`` (a column's)."""
-    return f"Y{sq // SIZE + 1}" if d in (E, W) else f"G{sq % SIZE + 1}"
+    """The toilet beside edge square ``sq`` on side ``d``, by its colour's letter in the reader's language:
+    ``Y3`` (yellow, a row's end) or ``G5`` (green, a column's); German ``Ge3``, ``Gr5``."""
+    return yellow_toilet(sq // SIZE + 1) if d in (E, W) else green_toilet(sq % SIZE + 1)
+
+
+def yellow_toilet(n: int) -> str:
+    """Yellow toilet ``n`` (at both ends of row ``n``), as it is drawn and named."""
+    return T("Y{n}", n=n)
+
+
+def green_toilet(n: int) -> str:
+    """Green toilet ``n`` (at both ends of column ``n``), as it is drawn and named."""
+    return T("G{n}", n=n)
 
 
 def toilet_exit(sq: int, d: int) -> int:

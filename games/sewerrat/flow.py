@@ -23,7 +23,7 @@ import random
 from games.core import JSON, Event, Termination, dice
 from games.i18n import T, joined, seat_ref
 from games.sewerrat.board import add_trap, can_move, escapes, occupied
-from games.sewerrat.components import BLACK, DIR_WAY, RED, SIZE, square, square_text
+from games.sewerrat.components import BLACK, DIR_WAY, RED, SIZE, square, square_name
 
 TURN_LIMIT = 300
 """The safety limit: after this many turns the rats still in share the victory."""
@@ -124,9 +124,9 @@ def drop(state: JSON, q: int, kind: int, events: list[Event]) -> None:
     now = add_trap(state["traps"], q, kind)
     state["roll"]["at"].append(q)
     if now == RED:
-        events.append(Event(T("A red trap is now on {square}.", square=square_text(q))))
+        events.append(Event(T("A red trap is now on {square}.", square=square_name(q))))
     else:
-        events.append(Event(T("A black trap is now on {square}.", square=square_text(q))))
+        events.append(Event(T("A black trap is now on {square}.", square=square_name(q))))
 
 
 def resolve(state: JSON, rng: random.Random, events: list[Event]) -> None:
@@ -147,7 +147,7 @@ def resolve(state: JSON, rng: random.Random, events: list[Event]) -> None:
                 Event(
                     T(
                         "The black trap falls on the red trap at {square}: {seat} places it.",
-                        square=square_text(q),
+                        square=square_name(q),
                         seat=p(mover),
                     )
                 )
@@ -188,7 +188,7 @@ def flee(state: JSON, seat: int, d: int, there: int, events: list[Event]) -> Non
                 "{seat}'s rat flees the trap {direction} to {square}.",
                 seat=p(seat),
                 direction=DIR_WAY[d],
-                square=square_text(there),
+                square=square_name(there),
             )
         )
     )

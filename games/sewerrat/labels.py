@@ -19,7 +19,7 @@ from games.sewerrat.components import (
     SQUARE_BY_TEXT,
     openings_label,
     square_label,
-    square_text,
+    square_name,
     toilet_exit,
     toilet_name,
 )
@@ -38,7 +38,7 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         return (T("Place your rat"), square_label(SQUARE_BY_TEXT[args[0]]))
     if verb == "flee":
         d = DIR_BY_NAME[args[0]]
-        return (T("Flee the trap"), f"{DIR_WORD[d]} → {square_text(escapes(state, seat)[d])}")
+        return (T("Flee the trap"), f"{DIR_WORD[d]} → {square_name(escapes(state, seat)[d])}")
     if verb in ("black", "red"):
         first = T("Place a red trap") if verb == "red" else T("Place a black trap")
         return (first, *_row_col(SQUARE_BY_TEXT[args[0]]))
@@ -50,20 +50,20 @@ def describe_action(state: JSON, seat: int, action: Action) -> tuple[str, ...]:
         return (
             T("Move"),
             DIR_WORD[d],
-            N("{n} square → {square}", "{n} squares → {square}", k, square=square_text(there)),
+            N("{n} square → {square}", "{n} squares → {square}", k, square=square_name(there)),
         )
     if verb == "toilet":
         start, d = state["rats"][seat], DIR_BY_NAME[args[0]]
-        there = square_text(toilet_exit(start, d))
+        there = square_name(toilet_exit(start, d))
         return (T("Move"), T("Toilet {toilet} → {square}", toilet=toilet_name(start, d), square=there))
     if verb == "push":
         q, d = SQUARE_BY_TEXT[args[0]], DIR_BY_NAME[args[1]]
-        return (T("Push a black trap"), *_row_col(q), f"{DIR_WORD[d]} → {square_text(NEIGHBOUR[q][d])}")
+        return (T("Push a black trap"), *_row_col(q), f"{DIR_WORD[d]} → {square_name(NEIGHBOUR[q][d])}")
     if verb == "tile":
         return (T("Change tiles"), *_row_col(SQUARE_BY_TEXT[args[0]]))
     if verb == "lay":
         q, mask = state["picking"], MASK_BY_TEXT[args[0]]
-        first = T("New tile for {square}", square=square_text(q))
+        first = T("New tile for {square}", square=square_name(q))
         if mask == state["board"][q]:
             return (first, T("Keep the tile there"))
         return (first, SHAPE_WORD[SHAPE_OF[mask]], openings_label(mask))

@@ -22,7 +22,7 @@ from games.sewerrat.components import (
     TILE_SET,
     E,
     S,
-    square_text,
+    square_name,
 )
 
 MIN_DOTS = 8
@@ -42,12 +42,12 @@ def problem(board: list[int]) -> str | None:
     for q in range(SQUARES):
         mask = board[q]
         if mask & OUTWARD[q] != OUTWARD[q]:
-            return T("{square} must open toward its toilet", square=square_text(q))
+            return T("{square} must open toward its toilet", square=square_name(q))
         for d in DIRECTIONS:
             there = NEIGHBOUR[q][d]
             if there >= 0 and bool(mask & d) != bool(board[there] & OPPOSITE[d]):
                 return T(
-                    "the pipes of {square} and {other} do not meet", square=square_text(q), other=square_text(there)
+                    "the pipes of {square} and {other} do not meet", square=square_name(q), other=square_name(there)
                 )
     return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.core import JSON
 from games.i18n import N, T, joined, seat_ref
 from games.sewerrat.board import escapes, moves
-from games.sewerrat.components import DIR_NAME, square_text, toilet_exit, toilet_name
+from games.sewerrat.components import DIR_NAME, square_name, toilet_exit, toilet_name
 from games.sewerrat.flow import TURN_LIMIT, team_count, team_of
 
 
@@ -88,7 +88,7 @@ def pending_text(state: JSON) -> str | None:
     if phase == "after":
         return T("{seat} may push a black trap, change tiles or end the turn", seat=who)
     if phase == "tile":
-        return T("{seat} chooses the new tile for {square}", seat=who, square=square_text(state["picking"]))
+        return T("{seat} chooses the new tile for {square}", seat=who, square=square_name(state["picking"]))
     if state["refused"]:
         return T(
             "{seat} is changing {n} of up to 4 tiles (refused: change more or cancel)",
@@ -104,7 +104,7 @@ def _rat(view: JSON, seat: int, q: int | None) -> str:
         return T("{seat} out", seat=seat_ref(seat))
     if q is None:
         return T("{seat} not placed", seat=seat_ref(seat))
-    return f"{seat_ref(seat)} {square_text(q)}"
+    return f"{seat_ref(seat)} {square_name(q)}"
 
 
 def summary_line(view: JSON) -> str:
@@ -143,7 +143,7 @@ def seat_text(view: JSON) -> str:
     elif q is None:
         parts = [T("You have not placed your rat yet.")]
     else:
-        parts = [T("Your rat is on {square}.", square=square_text(q))]
+        parts = [T("Your rat is on {square}.", square=square_name(q))]
     mates = [s for s in range(view["seats"]) if s != seat and view["team_of"][s] == view["team_of"][seat]]
     if view["mode"] != "ffa":
         parts.append(T("Your team: {names}.", names=joined([seat_ref(s) for s in [seat, *mates]])))

@@ -12,7 +12,8 @@ from PIL import Image
 
 from games.core import format_seats
 from games.i18n import localize, localize_tree, ntr, tr
-from games.pirates.cards import BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission
+from games.pirates.cards import BY_CODE, GOOD, NATION_GOOD, SHIP_OF, SUITS, Face, Mission, at_town
+from games.pirates.engine import Pirates
 from games.pirates.view import prompt_text
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -68,8 +69,8 @@ def _place(player: View, locale: str) -> str:
         return tr(locale, "Docked in the neutral port")
     f = BY_CODE[player["town"]]
     if player["taken"]:
-        return tr(locale, "Docked at {town} (taken)", town=f.town)
-    return tr(locale, "Docked at {town}", town=f.town)
+        return tr(locale, "Docked {at_town} (taken)", at_town=at_town(f))
+    return tr(locale, "Docked {at_town}", at_town=at_town(f))
 
 
 def _nation(code: str, locale: str) -> str:
@@ -89,7 +90,7 @@ def _band(canvas: Image.Image, view: View, names: Sequence[str], locale: str) ->
     """The top band: the game and the turn, and whose decision it is and what."""
     over = view.get("over") is not None
     tags = [t.Tag(tr(locale, "TURN {n}", n=view["turns"] + 1))]
-    title = tr(locale, "PIRATES CARD GAME")
+    title = t.game_title(Pirates.title, locale)
     actors = () if over else tuple(sorted(_actors(view)))
     icon = flag(76, 52, None)
     t.top_band(canvas, icon, title, tags, _status(view, names, locale), x=M, width=W - 2 * M, seats=actors, over=over)
@@ -487,7 +488,14 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     how = t.wrap(under, how_font, W - 2 * M - 20)
     top = 90 + 40 * len(head_lines) + 30 * len(how) + 30
     canvas = t.new_canvas(W, top + FINAL_ROW * seats + M)
-    t.heading(canvas, flag(76, 52, None), tr(locale, "PIRATES · THE END"), (), x=M, width=W - 2 * M)
+    t.heading(
+        canvas,
+        flag(76, 52, None),
+        tr(locale, "{game} · THE END", game=t.game_title(Pirates.title, locale)),
+        (),
+        x=M,
+        width=W - 2 * M,
+    )
     t.final_headline(canvas, (M, 84), (head_lines, head_font))
     for n, line in enumerate(how):
         t.text(canvas, (M + 10, 100 + 40 * len(head_lines) + 30 * n), line, how_font, t.FOAM)
@@ -628,7 +636,7 @@ def _hand_band(canvas: Image.Image, view: View, names: Sequence[str], deciding: 
     or, for a spectator, that spectators hold no cards."""
     seat = view.get("viewer")
     drawn = t.seat_names(names, view["seats"], locale)
-    title, icon = tr(locale, "PIRATES CARD GAME"), flag(76, 52, None)
+    title, icon = t.game_title(Pirates.title, locale), flag(76, 52, None)
     if seat is None:
         t.top_band(canvas, icon, title, (), tr(locale, "Spectators hold no cards."), x=M, width=W - 2 * M)
         return

@@ -17,8 +17,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from games.core import format_seats
-from games.i18n import N, T, localize, localize_tree, ntr, tr
+from games.i18n import N, T, language, localize, localize_tree, ntr, tr, trp
 from games.sewerpirats.components import SHIPS, TRIBES
+from games.sewerpirats.engine import SewerPirats
 from games.sewerpirats.words import SYMBOL, TRIBE, cards
 from rendering import theme as t
 from rendering.cache import image_cache
@@ -311,12 +312,14 @@ def _hatch(captain: bool) -> Image.Image:
 
 
 @image_cache
-def _space_tab(space: int) -> Image.Image:
-    """The label of a deck space: 1, 2, 3 on parchment, C white on red."""
-    label = "C" if space == 3 else str(space + 1)
+def _space_tab(space: int, lang: str) -> Image.Image:
+    """The label of a deck space: 1, 2, 3 on parchment, the captain's letter (C; German K) white on red."""
+    label = trp(lang, "captain's space", "C") if space == 3 else str(space + 1)
     fill, ink = (CAPTAIN_RED, WHITE) if space == 3 else (t.PARCHMENT, t.INK)
-    img = Image.new("RGBA", (46, 32), (0, 0, 0, 0))
-    t.pill(img, (23, 1), label, t.font(SMALL, bold=True), fill, ink, border=t.OUTLINE, align="center", height=30)
+    fnt = t.font(SMALL, bold=True)
+    w = max(46, round(t.text_width(label, fnt)) + 24)  # a longer letter (or word) widens the tab
+    img = Image.new("RGBA", (w, 32), (0, 0, 0, 0))
+    t.pill(img, (w // 2, 1), label, fnt, fill, ink, border=t.OUTLINE, align="center", height=30)
     return img
 
 
@@ -371,7 +374,7 @@ def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog
         for space in range(4):
             x0, y0, x1, _ = slot_box(top, i, space)
             t.paste(img, _hatch(space == 3), (x0, y0))
-            t.paste(img, _space_tab(space), ((x0 + x1) / 2, y0 + 16), "mm")
+            t.paste(img, _space_tab(space, language(locale)), ((x0 + x1) / 2, y0 + 16), "mm")
         for which in range(2):
             t.panel(img, group_box(top, i, which), radius=14)
     # Talisman row, piles and pools.
@@ -473,7 +476,7 @@ def _draw_header(img: Image.Image, view: View, names: list[str], locale: str) ->
     elif view["pending"]:
         status = " ".join(format_seats(view["pending"], names).split())
     acting = () if over else tuple(view["to_act"])
-    title = tr(locale, "SEWER PIRATS")
+    title = t.game_title(SewerPirats.title, locale)
     t.top_band(img, t.icon("rat", 52), title, tags, status, x=M, width=INNER, seats=acting, over=over)
 
 

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from PIL import Image
 
 from games.i18n import localize_tree, ntr, tr
+from games.sewerpirats.engine import SewerPirats
 from rendering import theme as t
 from rendering.sewerpirats.board import INNER, SMALL, M, W
 from rendering.sewerpirats.hand import category_tokens
@@ -76,7 +77,14 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     tie_h = _strip_h(tie_label) + 60 if tied else 0
     table_h = names_h + sum(heights) + tie_h + t.FINAL_TOTALS_H + STRIP_H
     img = t.new_canvas(W, top + table_h + M + 6)
-    t.heading(img, t.icon("rat", 52), tr(locale, "SEWER PIRATS · FINAL SCORE"), (), x=M, width=INNER)
+    t.heading(
+        img,
+        t.icon("rat", 52),
+        tr(locale, "{game} · FINAL SCORE", game=t.game_title(SewerPirats.title, locale)),
+        (),
+        x=M,
+        width=INNER,
+    )
     t.final_headline(img, (M, 84), headline)
     t.final_table(
         img,

@@ -11,6 +11,7 @@ from games.core import format_seats
 from games.i18n import localize, localize_tree, tr
 from games.sewerpirats.board import CAPTAIN
 from games.sewerpirats.components import SHIPS
+from games.sewerpirats.engine import SewerPirats
 from games.sewerpirats.words import SHIP_NOUN, TRIBE
 from rendering import theme as t
 from rendering.sewerpirats.board import CAPTAIN_GOLD, CAPTAIN_RED, INNER, SMALL, M, W
@@ -109,7 +110,7 @@ def render_hand(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     drawn = t.seat_names(names, view["seats"], locale)
     deciding = _deciding(view, seat)
     deciding = " ".join(format_seats(deciding, drawn).split()) if deciding else None
-    title = tr(locale, "SEWER PIRATS")
+    title = t.game_title(SewerPirats.title, locale)
     t.hand_band(img, t.icon("rat", 52), title, seat, drawn[seat], deciding, locale, x=M, width=INNER)
     _hand_cards(img, view["hand"], cards_h, locale)
     _hand_crew(img, crew, seat, cards_h, locale)
