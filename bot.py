@@ -137,10 +137,11 @@ def _locale(text: str) -> str:
     any case), spelt as Discord spells it."""
     if spoken(text) in LANGUAGES:
         return DISCORD_LOCALES.get(text.lower(), text)
-    offered = " and ".join(
+    named = [
         f"{name} ({', '.join(v for v in DISCORD_LOCALES.values() if spoken(v) == code)})"
         for code, name in LANGUAGES.items()
-    )
+    ]
+    offered = ", ".join(named[:-1]) + " and " + named[-1]
     raise argparse.ArgumentTypeError(f"the bot speaks {offered}, not {text!r}")
 
 

@@ -52,7 +52,9 @@ def new_command() -> app_commands.Command[Any, ..., None]:
             parameter, offered = option_parameter(option)
             annotation = parameter.annotation if isinstance(option.default, bool | int) else str
             parameters.append(_parameter(option.name, annotation | None, None))
-            described[option.name] = valued(T("{game}: {option}", game=spec.title, option=T(option.description)))
+            # The option's own description (a game's options have names of their own: `variant` is Sewer Pirats',
+            # `teams` Sewer Rat's); with the game's name before it, some would pass Discord's 100 characters.
+            described[option.name] = valued(T(option.description))
             if offered:
                 choices[option.name] = offered
 

@@ -724,16 +724,26 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
         for n, line in enumerate(lines, len(head)):
             t.text(canvas, (M + 70, cy + n * FINAL_ROW), line, fnt, t.INK_SOFT, anchor="lm")
         y += (len(head) + len(lines)) * FINAL_ROW
-    y = head_h + rank_h + 20
-    t.panel(canvas, (M, y, W - M, y + fates_h))
+    _final_fates(canvas, head_h + rank_h + 20, fates_h, fate_lines, locale)
+    _final_ocean(canvas, view, seat_names, top_h)
+    return t.to_png(canvas)
+
+
+def _final_fates(canvas: Image.Image, y: int, height: int, lines: Sequence[str], locale: str) -> None:
+    """The final sheet's panel of captures and sinkings, from ``y``."""
+    fnt, bold = t.font(SMALL), t.font(SMALL + 2, bold=True)
+    t.panel(canvas, (M, y, W - M, y + height))
     t.text(canvas, (M + 24, y + 34), tr(locale, "Captures and sinkings"), bold, t.INK, anchor="lm")
     y += 70
-    for line in fate_lines:
+    for line in lines:
         t.text(canvas, (M + 40, y + FINAL_ROW / 2), line, fnt, t.INK_SOFT, anchor="lm")
         y += FINAL_ROW
+
+
+def _final_ocean(canvas: Image.Image, view: View, seat_names: Sequence[str], top: int) -> None:
+    """The final ocean, every ship where it ended, below the final sheet's panels (from ``top``)."""
     shifted = dict(view, to_act=[], reach=[], range=[], targets=[], battle=None)
     ocean = t.new_canvas(W, MAP_Y + MAP)
     t.paste(ocean, _map_layer(_ports(view), tuple(view["x"])), (MAP_X, MAP_Y))
     _draw_map(ocean, shifted, seat_names)
-    canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), (MAP_X, top_h))
-    return t.to_png(canvas)
+    canvas.paste(ocean.crop((MAP_X, MAP_Y, MAP_X + MAP, MAP_Y + MAP)), (MAP_X, top))

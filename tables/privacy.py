@@ -362,7 +362,8 @@ class Privacy:
                 )
                 owed = [outbox.to_place(game_id, Message(line))]
                 if taken.status == "active":
-                    owed += await notices.board(db, spec, taken, [], [], await db.seats.followers(game_id))
+                    followers = await db.seats.followers(game_id)
+                    owed += await notices.board_again(db, spec, taken, [], followers, now=self.now())
                     owed += await notices.private(db, spec, taken, {})
                 await db.outbox.add(owed, now=self.now())
             self.cache.forget(game_id)

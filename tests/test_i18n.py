@@ -191,7 +191,7 @@ def test_lists_are_joined_as_each_language_joins_them() -> None:
         ("es", "es-419", "es"),
         ("es", "es-ES", "es"),
         ("fr", "fr", "fr"),
-        (None, "pt-BR", None),
+        (None, "it", None),
     ],
 )
 def test_a_discord_locale_is_in_the_language_that_spells_it_or_its_first_part(

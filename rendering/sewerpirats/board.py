@@ -254,6 +254,20 @@ def _pool_cx(k: int) -> int:
     return M + ROW_PANEL_W + 16 + 80 + k * 138
 
 
+SHIP_NAME_W = 104
+"""The room for a ship's name on its stern, before its first deck space."""
+
+
+def _ship_name(name: str) -> tuple[str, ImageFont.FreeTypeFont]:
+    """A ship's name as its stern shows it: in capitals, condensed if it must be; a name too long for that
+    (French POISSON) in its own case, which is narrower, rather than cut."""
+    for shown in (name.upper(), name):
+        fitted, fnt = t.fit_text(shown, SHIP_NAME_W, SMALL)
+        if fitted == shown:
+            return shown, fnt
+    return fitted, fnt
+
+
 @image_cache
 def _hull() -> Image.Image:
     """A ship seen from above, stern left and bow right, with a planked deck (no emblem, no hatches)."""
@@ -368,8 +382,7 @@ def _board_layer(seats: int, top: int, name_lines: int, lines: int, cat: Catalog
         y = _row_y(top, i)
         t.paste(img, _hull(), (M, y + 2))
         t.paste(img, _medallion(ship), (M + 54, y + ROW_H / 2 - 14), "mm")
-        name_font = t.font(SMALL, bold=True)
-        name = localize(SYMBOL[ship], locale).upper()
+        name, name_font = _ship_name(localize(SYMBOL[ship], locale))
         t.text(img, (M + 54, y + ROW_H - 30), name, name_font, t.PARCHMENT, anchor="mm", outline=WOOD_DARK)
         for space in range(4):
             x0, y0, x1, _ = slot_box(top, i, space)
