@@ -17,7 +17,6 @@ first one as its answer.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -34,6 +33,7 @@ from tables.cache import GameCache
 from tables.config import Config
 from tables.outbox import Message
 from tables.starting import Starter, Table
+from tables.timers import KeyedTimers
 
 log = logging.getLogger("tables.lobbies")
 
@@ -213,7 +213,7 @@ class Lobbies:
         self.starter = starter
         self.wake = wake
         """Tell the delivery loop that something is owed."""
-        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._timers = KeyedTimers(now, self._expire_now, "lobby")
 
     # ------------------------------------------------------------------ creating
 
@@ -406,7 +406,7 @@ class Lobbies:
                 edit = outbox.edit_lobby(lobby.id, _message(lobby))
                 (entry,) = await db.outbox.add([outbox.answering(edit, now=now) if answer else edit], now=now)
             if lobby.status != "open":
-                self._disarm(lobby_id)
+                self._timers.disarm(lobby_id)
             if started is not None:
                 self.starter.started(started)
             self.wake()
@@ -606,15 +606,7 @@ class Lobbies:
     # ------------------------------------------------------------------ expiry
 
     def _arm(self, lobby: LobbyRecord) -> None:
-        self._disarm(lobby.id)
-        self._timers[lobby.id] = asyncio.get_running_loop().create_task(
-            self._expire_later(lobby.id, lobby.expires_at), name=f"lobby-{lobby.id}"
-        )
-
-    def _disarm(self, lobby_id: int) -> None:
-        task = self._timers.pop(lobby_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self._timers.arm(lobby.id, lobby.expires_at)
 
     async def _expire_now(self, lobby_id: int) -> None:
         """Close a lobby whose time is up, unless it started or closed meanwhile."""
@@ -628,19 +620,10 @@ class Lobbies:
         except GameError:
             return
 
-    async def _expire_later(self, lobby_id: int, expires_at: float) -> None:
-        await asyncio.sleep(max(0.0, expires_at - self.now()))
-        self._timers.pop(lobby_id, None)
-        await self._expire_now(lobby_id)
-
     async def resume(self) -> None:
         """Re-arm the expiry timers of lobbies still open (after a restart)."""
         for lobby in await self.store.lobbies.open():
             self._arm(lobby)
 
     async def stop(self) -> None:
-        timers = list(self._timers.values())
-        self._timers.clear()
-        for task in timers:
-            task.cancel()
-        await asyncio.gather(*timers, return_exceptions=True)
+        await self._timers.stop()

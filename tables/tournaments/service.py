@@ -21,7 +21,6 @@ applied one click at a time, each edit of the sign-up message showing what its c
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import secrets
@@ -44,6 +43,7 @@ from tables.lobbies import Answer
 from tables.outbox import Message
 from tables.results import placings
 from tables.starting import Starter, Table
+from tables.timers import KeyedTimers
 from tables.tournaments import pairing
 from tables.tournaments import words as said
 
@@ -111,7 +111,7 @@ class Tournaments:
         self.starter = starter
         self.wake = wake
         """Tell the delivery loop that something is owed."""
-        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._timers = KeyedTimers(now, self._start_now, "tournament")
 
     # ------------------------------------------------------------------ creating
 
@@ -274,7 +274,7 @@ class Tournaments:
             owed = [self._signup_edit(t, players)]
             owed += await self._draw(db, t, 1, now)
             await db.outbox.add(owed, now=now)
-        self._disarm(tournament_id)
+        self._timers.disarm(tournament_id)
         self.wake()
         return "🎲 " + T("{tournament} has begun: round 1 is drawn.", tournament=said.name_of(t))
 
@@ -293,7 +293,7 @@ class Tournaments:
             may_organize(caller, await db.settings.tournaments_open(t.guild_id), t.host_id)
             text = "🏴 " + T("{tournament} was cancelled by its organizer.", tournament=said.name_of(t))
             await self._close(db, t, "cancelled", [Message(text)], now)
-        self._disarm(tournament_id)
+        self._timers.disarm(tournament_id)
         self.wake()
         return T("{tournament} is cancelled.", tournament=said.name_of(t))
 
@@ -476,19 +476,10 @@ class Tournaments:
     # ------------------------------------------------------------------ the scheduler
 
     def _arm(self, t: TournamentRecord) -> None:
-        self._disarm(t.id)
-        self._timers[t.id] = asyncio.get_running_loop().create_task(
-            self._start_later(t.id, t.starts_at), name=f"tournament-{t.id}"
-        )
+        self._timers.arm(t.id, t.starts_at)
 
-    def _disarm(self, tournament_id: int) -> None:
-        task = self._timers.pop(tournament_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    async def _start_later(self, tournament_id: int, at: float) -> None:
-        await asyncio.sleep(max(0.0, at - self.now()))
-        self._timers.pop(tournament_id, None)
+    async def _start_now(self, tournament_id: int) -> None:
+        """A tournament's start time has come: start it, unless it started or closed meanwhile."""
         try:
             await self.start(None, tournament_id)
         except GameError:
@@ -502,11 +493,7 @@ class Tournaments:
             self._arm(t)
 
     async def stop(self) -> None:
-        timers = list(self._timers.values())
-        self._timers.clear()
-        for task in timers:
-            task.cancel()
-        await asyncio.gather(*timers, return_exceptions=True)
+        await self._timers.stop()
 
 
 class _Scores:
