@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from tables.words import longest
@@ -100,7 +101,14 @@ class Step:
 
 
 def fits(lines: Sequence[str]) -> bool:
-    return sum(longest(line) + 1 for line in lines) <= BOARD_LIMIT
+    return sum(_room(line) for line in lines) <= BOARD_LIMIT
+
+
+@lru_cache(maxsize=4096)
+def _room(line: str) -> int:
+    """What a line takes of a board's message in the language that writes it longest, its newline included
+    (remembered: a turn's lines are measured again at each of its decisions)."""
+    return longest(line) + 1
 
 
 def plan(turn: Turn, step: Step) -> Plan:
@@ -113,18 +121,19 @@ def _plan(turn: Turn, step: Step) -> Plan:
     followed = turn.followed + lines
     own = step.actor is not None and step.actor in turn.deciders
     grown = turn.lines + lines
+    fit = fits(grown)
     if step.repost:
         return _posted(turn, step, turn.carried + lines, followed)
     if step.over:
-        if own and turn.open and fits(grown):
+        if own and turn.open and fit:
             return Plan(Turn(n=turn.n), edit=grown, final=turn.carried, followers=followed)
         return Plan(Turn(n=turn.n, open=turn.open), strip=turn.open, final=turn.carried + lines, followers=followed)
     same = bool(step.deciders) and set(step.deciders) <= set(turn.deciders) and turn.open and not turn.carried
-    if same and (own or step.deciders == turn.deciders) and fits(grown):
+    if same and (own or step.deciders == turn.deciders) and fit:
         live = replace(turn, deciders=step.deciders, lines=grown, followed=followed)
         return Plan(live, edit=grown, edit_live=True)
     if own and turn.open:  # the turn ends with this decision: its board keeps its lines and loses its buttons
-        kept, rest = (grown, ()) if fits(grown) else (turn.lines, lines)
+        kept, rest = (grown, ()) if fit else (turn.lines, lines)
         closed = Turn(n=turn.n, carried=rest, followed=followed, posted_at=step.now, round=step.round)
         if not step.deciders:
             return Plan(closed, edit=kept)
