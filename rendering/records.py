@@ -62,22 +62,44 @@ def _cell(
     theme.text(canvas, (x, y), text, fnt, theme.INK, anchor=anchor)
 
 
-def _label(canvas: Image.Image, x: float, label: str, width: float, size: int, anchor: str) -> None:
-    """A column's heading, shrunk (down to 18 px) to fit ``width``."""
-    text, fnt = theme.fit_text(label, width, size, min_size=18)
+def _label(canvas: Image.Image, x: float, label: str, width: float, size: int, anchor: str, min_size: int) -> None:
+    """A column's heading, shrunk (down to ``min_size`` px) to fit ``width``."""
+    text, fnt = theme.fit_text(label, width, size, min_size=min_size)
     theme.text(canvas, (x, TOP + 32), text, fnt, theme.INK_SOFT, anchor=anchor)
+
+
+Column = tuple[str, int, int, str]
+"""A table's column: its heading, its x, its width and the anchor of its cells."""
+
+
+def _table(
+    title: str, subtitle: str, columns: Sequence[Column], count: int, empty: str, *, label: tuple[int, int]
+) -> tuple[Image.Image, list[float]]:
+    """A ranked table of ``count`` rows (``empty`` said when there is none) under a heading, its columns headed
+    at ``label`` (size, smallest size) px, every other row shaded; the canvas and each row's middle."""
+    height = TOP + 60 + ROW_H * max(1, count) + 40
+    canvas = theme.new_canvas(WIDTH, height)
+    _heading(canvas, title, subtitle)
+    theme.panel(canvas, (24, TOP, WIDTH - 24, height - 24))
+    for heading, x, width, anchor in columns:
+        _label(canvas, x, heading, width, label[0], anchor, label[1])
+    if not count:
+        _cell(canvas, 100, TOP + 60 + ROW_H / 2, empty, 900)
+    middles = []
+    for i in range(count):
+        y = TOP + 60 + ROW_H * i + ROW_H / 2
+        if i % 2:
+            theme.paste(
+                canvas, theme.rounded(WIDTH - 80, ROW_H - 6, 10, theme.PARCHMENT_SHADE), (40, y - ROW_H / 2 + 3)
+            )
+        middles.append(y)
+    return canvas, middles
 
 
 def render_leaderboard(title: str, scope: str, rows: Sequence[LeaderRow], locale: str = "en") -> bytes:
     """A leaderboard: rank, name, rating (μ − 3σ), games played and win rate, best first; in ``locale``
     (``title`` and ``scope`` may be marked messages)."""
-    height = TOP + 60 + ROW_H * max(1, len(rows)) + 40
-    canvas = theme.new_canvas(WIDTH, height)
     scope = localize(scope, locale)
-    _heading(
-        canvas, localize(title, locale), tr(locale, "{scope} · rating = μ − 3σ, which rises as you play", scope=scope)
-    )
-    theme.panel(canvas, (24, TOP, WIDTH - 24, height - 24))
     columns = (
         ("#", 50, 60, "mm"),
         (tr(locale, "Player"), 100, 470, "lm"),
@@ -85,18 +107,10 @@ def render_leaderboard(title: str, scope: str, rows: Sequence[LeaderRow], locale
         (tr(locale, "Games"), 800, 140, "mm"),
         (tr(locale, "Won"), 950, 140, "mm"),
     )
-    for label, x, width, anchor in columns:
-        _label(canvas, x, label, width, 26, anchor)
-    if not rows:
-        _cell(
-            canvas, 100, TOP + 60 + ROW_H / 2, tr(locale, "Nobody is rated yet: finish a game with two members."), 900
-        )
-    for i, row in enumerate(rows):
-        y = TOP + 60 + ROW_H * i + ROW_H / 2
-        if i % 2:
-            theme.paste(
-                canvas, theme.rounded(WIDTH - 80, ROW_H - 6, 10, theme.PARCHMENT_SHADE), (40, y - ROW_H / 2 + 3)
-            )
+    subtitle = tr(locale, "{scope} · rating = μ − 3σ, which rises as you play", scope=scope)
+    empty = tr(locale, "Nobody is rated yet: finish a game with two members.")
+    canvas, middles = _table(localize(title, locale), subtitle, columns, len(rows), empty, label=(26, 18))
+    for row, y in zip(rows, middles, strict=True):
         _cell(canvas, 50, y, str(row.rank), 60, bold=True, anchor="mm")
         _cell(canvas, 100, y, theme.clean_name(row.name), 470, bold=row.rank == 1)
         _cell(canvas, 640, y, f"{row.rating:.1f}", 140, bold=True, anchor="mm")
@@ -111,10 +125,6 @@ def render_standings(view: dict[str, Any], names: Sequence[str], locale: str = "
     (an index of names), points, Buchholz, games]``). Every text is at least :data:`theme.MIN_TEXT` px, so it
     reads on a phone (about 400 px wide)."""
     rows = view["rows"]
-    height = TOP + 60 + ROW_H * max(1, len(rows)) + 40
-    canvas = theme.new_canvas(WIDTH, height)
-    _heading(canvas, localize(view["title"], locale), localize(view["subtitle"], locale))
-    theme.panel(canvas, (24, TOP, WIDTH - 24, height - 24))
     columns = (
         ("#", 50, 60, "mm"),
         (tr(locale, "Player"), 100, 450, "lm"),
@@ -122,17 +132,10 @@ def render_standings(view: dict[str, Any], names: Sequence[str], locale: str = "
         (tr(locale, "Buchholz"), 820, 170, "mm"),
         (tr(locale, "Games"), 975, 130, "mm"),
     )
-    for label, x, width, anchor in columns:
-        text, fnt = theme.fit_text(label, width, 28)
-        theme.text(canvas, (x, TOP + 32), text, fnt, theme.INK_SOFT, anchor=anchor)
-    if not rows:
-        _cell(canvas, 100, TOP + 60 + ROW_H / 2, tr(locale, "No game of this tournament has ended yet."), 900)
-    for i, (place, player, points, buchholz, games) in enumerate(rows):
-        y = TOP + 60 + ROW_H * i + ROW_H / 2
-        if i % 2:
-            theme.paste(
-                canvas, theme.rounded(WIDTH - 80, ROW_H - 6, 10, theme.PARCHMENT_SHADE), (40, y - ROW_H / 2 + 3)
-            )
+    title, subtitle = localize(view["title"], locale), localize(view["subtitle"], locale)
+    empty = tr(locale, "No game of this tournament has ended yet.")
+    canvas, middles = _table(title, subtitle, columns, len(rows), empty, label=(28, theme.MIN_TEXT))
+    for (place, player, points, buchholz, games), y in zip(rows, middles, strict=True):
         first = place == 1
         _cell(canvas, 50, y, "🏆" if first and view.get("final") else str(place), 60, bold=True, anchor="mm")
         _cell(canvas, 100, y, theme.clean_name(names[player]), 450, bold=first)
@@ -170,8 +173,8 @@ def render_stats(name: str, scope: str, rows: Sequence[StatsRow], locale: str = 
         (tr(locale, "Trend"), 700, 110, "mm"),
     )
     for label, x, width, anchor in columns:
-        _label(canvas, x, label, width, 24, anchor)
-    _label(canvas, 790, tr(locale, "Favourite opponents"), WIDTH - 50 - 790, 24, "lm")
+        _label(canvas, x, label, width, 24, anchor, 18)
+    _label(canvas, 790, tr(locale, "Favourite opponents"), WIDTH - 50 - 790, 24, "lm", 18)
     if not rows:
         _cell(canvas, 48, TOP + 60 + row_h / 2, tr(locale, "No finished games yet."), 900)
     for i, row in enumerate(rows):
