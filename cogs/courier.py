@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import aiohttp
+import cachetools
 import discord
 
 from cogs.components import view_of
@@ -35,6 +36,15 @@ OLD_EDITS_USED_UP = 30046
 """Discord's "Maximum number of edits to messages older than 1 hour reached" (answered with a 429)."""
 UNKNOWN = (10003, 10008)
 """Unknown channel, unknown message."""
+
+CLICKS: cachetools.TTLCache[int, discord.Interaction] = cachetools.TTLCache(maxsize=4096, ttl=14 * 60)
+"""Per board, the latest click on it, answered: its original response is the board, which its token edits for
+15 minutes outside Discord's global limit (a picker's move, a typed move, a closed turn's buttons going)."""
+
+
+def remember_click(interaction: discord.Interaction) -> None:
+    if (message := interaction.message) is not None and not message.flags.ephemeral and interaction.response.is_done():
+        CLICKS[message.id] = interaction
 
 
 def notifying(message: Message) -> discord.AllowedMentions:
@@ -123,8 +133,23 @@ class Courier:
 
     async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:
         kwargs = await self.edited(message, keep_images=keep_images)
-        async with refusals():
-            await self._place(channel_id).get_partial_message(message_id).edit(**kwargs)
+        if not await self._through_click(message_id, kwargs):
+            async with refusals():
+                await self._place(channel_id).get_partial_message(message_id).edit(**kwargs)
+
+    async def _through_click(self, message_id: int, kwargs: dict[str, Any]) -> bool:
+        """Edit a board through the latest click on it while its token lasts (:data:`CLICKS`); whether it was (an
+        edit is the same either way: one that fails so is made by the bot's own request)."""
+        click = CLICKS.get(message_id)
+        if click is None or click.is_expired() or click.client is not self.bot:
+            return False
+        try:
+            async with refusals():
+                await click.edit_original_response(**kwargs)
+        except (Transient, Permanent):
+            CLICKS.pop(message_id, None)
+            return False
+        return True
 
     async def edited(self, message: Message, *, keep_images: bool) -> dict[str, Any]:
         """``edit`` arguments of a message: its components in place of the old ones (none: they go), its
@@ -198,8 +223,9 @@ class Courier:
                 await thread.edit(archived=True, locked=True)
 
     async def strip(self, channel_id: int, message_id: int) -> None:
-        async with refusals():
-            await self._place(channel_id).get_partial_message(message_id).edit(view=None)
+        if not await self._through_click(message_id, {"view": None}):
+            async with refusals():
+                await self._place(channel_id).get_partial_message(message_id).edit(view=None)
 
     async def scheduled_event(
         self, guild_id: int, name: str, start: float, end: float, *, channel_id: int, description: str, again: bool
@@ -260,27 +286,3 @@ class Answer(Courier):
         kwargs = await self.edited(message, keep_images=keep_images)
         async with refusals():
             await self.interaction.response.edit_message(**kwargs)
-
-
-class Opened(Answer):
-    """Delivers a board's update through the click on that board that opened the member's picker (deferred:
-    its original response is the board), once the picker's last click has made the move: an edit of the board
-    by the interaction's webhook, outside Discord's global limit, and with no notification. Anything else is
-    left to the loop."""
-
-    def __init__(
-        self, bot: discord.Client, tables: Tables, interaction: discord.Interaction, opener: discord.Interaction
-    ):
-        super().__init__(bot, tables, interaction)
-        self.opener = opener
-
-    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
-        raise Transient("not this interaction's answer")
-
-    async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:
-        board = self.opener.message
-        if board is None or board.id != message_id or self.opener.is_expired():
-            raise Transient("not this interaction's answer")
-        kwargs = await self.edited(message, keep_images=keep_images)
-        async with refusals():
-            await self.opener.edit_original_response(**kwargs)

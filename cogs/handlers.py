@@ -13,7 +13,7 @@ import cachetools
 import discord
 
 from cogs.components import view_of
-from cogs.courier import Answer, Courier, Opened
+from cogs.courier import Answer, Courier, remember_click
 from games.core import Choice, format_seats
 from games.i18n import T, language, localize
 from tables import words
@@ -166,6 +166,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
     if isinstance(node, Choice):
         label = format_seats(node.label, seat_names(tables.cache.spec(record).game, record))
         opener = OPENERS.pop(key, None) if in_picker else None
+        opener = opener if opener is not None and opener.client is interaction.client else None
         clicked = opener if in_picker else interaction
         board = clicked.message if clicked is not None else None
         answered = board is not None and board.id == record.message_id and not clicked.is_expired()
@@ -173,13 +174,10 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
             caller, game_id, node.action.encode(), version=version, seat=seat, answered=answered
         )
         if applied.answer is not None:  # the board they clicked, updated as the click's answer
-            if opener is not None:
-                sender: Answer = Opened(interaction.client, tables, interaction, opener)
-            else:
-                sender = Answer(interaction.client, tables, interaction)
-            await tables.delivery.answer(applied.answer, sender)
+            await tables.delivery.answer(applied.answer, Answer(interaction.client, tables, interaction))
         if not interaction.response.is_done():
             await confirm(interaction, label, picker=in_picker)
+        remember_click(interaction)  # a board's click (not a picker's): its board's later edits may go through it
         return
     picker = tables.moves.picker(record, node)
     content = reply_text(interaction, picker.content)
@@ -188,9 +186,9 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
         await interaction.response.edit_message(content=content, view=ui)
     else:
         # The board's click is acknowledged without changing it, and the picker follows, ephemeral: the move it
-        # leads to updates the board through this click (its original response is the board), not the bot's
-        # own requests (:class:`cogs.courier.Opened`).
+        # leads to updates the board through this click (:data:`cogs.courier.CLICKS`).
         await interaction.response.defer()
+        remember_click(interaction)
         await follow_up(interaction, private=True, content=content, view=ui)
         OPENERS[key] = interaction
     # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for them.

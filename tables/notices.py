@@ -182,9 +182,12 @@ async def _posts(
     return posts
 
 
-def private_message(spec: GameSpec, record: GameRecord, player: int) -> Message:
+def private_message(spec: GameSpec, record: GameRecord, player: int, *, kept: bool = False) -> Message:
     """A player's private view: the summary of every seat they control and, where the game draws one, an
-    image per seat; labelled with the game and its place."""
+    image per seat; labelled with the game and its place. ``kept``: the one private message a member keeps
+    for the game (their DM, edited in place as what they hold changes): its image is titled with whose hand it
+    is, never with what they must decide, which the board says (and **My hand**, drawn when asked): an edit
+    each time the decision comes and goes would spend Discord's global limit on nothing they hold."""
     game, state = spec.game, record.state
     names = words.names_shown(spec, record)
     seats = seats_of(game, state, player)
@@ -199,6 +202,8 @@ def private_message(spec: GameSpec, record: GameRecord, player: int) -> Message:
             suffix = f"-{s}" if len(seats) > 1 else ""
             alt = words.capped(format_seats(summaries[s], raw), ALT_LIMIT)
             drawn_view = spec.hand_view(views[s])  # only what it draws: an image that would not change is not sent
+            if kept and "deciding" in drawn_view:
+                drawn_view = {**drawn_view, "deciding": None}
             images.append(Image("hand", spec.kind, drawn_view, drawn, alt, f"{spec.kind}-{record.id}-hand{suffix}.png"))
     return Message(content, images)
 
@@ -246,7 +251,7 @@ async def private(db: Unit, spec: GameSpec, record: GameRecord, notes: dict[int,
         else:
             remind = not reminded and await db.settings.notify_enabled(seat.user_id)
         if spec.dm_hands and (active or game.is_over(record.state)):  # once over: the final private view
-            message = private_message(spec, record, seat.seat)
+            message = private_message(spec, record, seat.seat, kept=True)
             digest = _digest(message)
             if mine or remind or await db.outbox.marker(record.id, seat.seat, "hand") != digest:
                 owed.append(outbox.hand(record.id, seat.seat, seat.user_id, message, mine, fresh=remind))

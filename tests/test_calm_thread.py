@@ -13,9 +13,10 @@ from bench.budget import passes_to_members, thread_windows
 from games.core import Action
 from games.i18n import localize
 from games.registry import GAMES
-from tables import words
+from tables import notices, words
 from tables.turns import AI_BOARD_EVERY, BOARD_LIMIT, Step, Turn, plan
 from tests.conftest import World
+from tests.discord_rules import DiscordRules
 
 ANNE, BEN = 11, 22
 
@@ -170,3 +171,97 @@ async def test_the_latest_board_carries_the_members_decision_and_older_buttons_a
         assert ours[-1].id == latest.id
         assert all(not m.components for m in ours[:-1])
         await table.click_through(record, seat, table.pick(record, seat))
+
+
+# ------------------------------------------------------------------ what the board's updates cost
+
+
+async def clicked_then_deciding(world: World):
+    """Anne's Sea Rats! game against the AI, played with the board's buttons until a click leaves her deciding
+    on the same board: the record then, and that board."""
+    table = world.table
+    await table.challenge("searats", "Anne", [], ai=1)
+    record = await table.latest_game()
+    for _ in range(60):
+        record = await table.record(record.id)
+        seat = table.human_to_act(record)
+        assert record.status == "active" and seat is not None
+        board = table.board_message(record).id
+        await table.click_through(record, seat, table.pick(record, seat))
+        await world.env.settle()
+        record = await table.record(record.id)
+        if table.human_to_act(record) == seat and table.board_message(record).id == board:
+            return record, seat, board
+    raise AssertionError("Anne never decided twice on one board")
+
+
+def board_edits(world: World, since: int, thread: int, board: int) -> tuple[int, int]:
+    """Edits of ``board`` since request ``since``: by the bot's own request, and through an interaction."""
+    requests = list(world.env.backend.http_requests)[since:]
+    own = sum(r.method == "PATCH" and r.path == f"/channels/{thread}/messages/{board}" for r in requests)
+    through = sum(r.method == "PATCH" and r.path.startswith("/webhooks/") for r in requests)
+    return own, through
+
+
+async def test_a_typed_move_updates_the_board_through_the_latest_click_on_it(world: World) -> None:
+    """Within the click's 15 minutes its token edits the board it answered: a typed move's update costs nothing
+    of Discord's global limit."""
+    table = world.table
+    record, seat, board = await clicked_then_deciding(world)
+    before = table.board_message(record).content
+    since = len(world.env.backend.http_requests)
+    await table.move(record, seat, table.pick(record, seat))
+    await world.env.settle()
+    thread = table.place(record).id
+    assert board_edits(world, since, thread, board) == (0, 1)
+    assert world.env.backend.get_message(thread, board).content != before
+
+
+async def test_once_the_clicks_token_has_run_out_the_bot_edits_the_board_itself(
+    world: World, discord_rules: DiscordRules
+) -> None:
+    table = world.table
+    record, seat, board = await clicked_then_deciding(world)
+    before = table.board_message(record).content
+    discord_rules.expire_follow_ups()  # the click was more than 15 minutes ago (emulated)
+    since = len(world.env.backend.http_requests)
+    await table.move(record, seat, table.pick(record, seat))
+    await world.env.settle()
+    thread = table.place(record).id
+    own, _through = board_edits(world, since, thread, board)
+    assert own == 1
+    assert world.env.backend.get_message(thread, board).content != before
+
+
+async def test_the_kept_private_message_is_not_edited_only_because_the_decision_came(world: World) -> None:
+    """The DM is titled with whose hand it is (the board and **My hand** say what to decide): the decision
+    coming to its member, with nothing they hold changed, edits nothing; what they hold changing does."""
+    table = world.table
+    await table.challenge("sewerpirats", "Anne", ["Ben"], clock="off", variant="standard")
+    record = await table.latest_game()
+    spec = GAMES["sewerpirats"]
+    dms = {}
+    for _ in range(12):
+        record = await table.record(record.id)
+        seat = table.human_to_act(record)
+        if record.status != "active" or seat is None:
+            break
+        kept = {s.seat: notices._digest(notices.private_message(spec, record, s.seat, kept=True)) for s in record.seats}
+        since = len(world.env.backend.http_requests)
+        await table.click_through(record, seat, table.pick(record, seat))
+        await world.env.settle()
+        after = await table.record(record.id)
+        for s in after.seats:
+            dm = table.members[s.name].user.dm_channel
+            if dm is None:
+                continue
+            dms[s.seat] = dm.id
+            requests = list(world.env.backend.http_requests)[since:]
+            edits = [r for r in requests if r.method == "PATCH" and r.path.startswith(f"/channels/{dm.id}/")]
+            now = notices.private_message(spec, after, s.seat, kept=True)
+            assert now.images[0].view["deciding"] is None
+            if notices._digest(now) == kept[s.seat]:
+                assert not edits, f"{s.name}'s DM was edited though nothing they hold changed"
+    assert len(dms) == 2
+    mine = notices.private_message(spec, record, table.human_to_act(record))
+    assert mine.images[0].view["deciding"], "My hand says what its member must decide"

@@ -422,15 +422,16 @@ async def test_whole_game_with_buttons(
 
 async def test_a_dm_is_drawn_and_sent_again_only_when_what_it_shows_changes(world: World, quick_images: Drawn) -> None:
     """Each member's one DM of a game is written again when their hand image (what it draws of their view,
-    ``hand_view``) or their summary changed, or with private notes; another player's move that changes
-    neither writes nothing, and the DM still shows the member's current hand and summary."""
+    ``hand_view``, titled with whose hand it is: the decision coming or going is not drawn there) or their
+    summary changed, or with private notes; another player's move that changes neither writes nothing, and
+    the DM still shows the member's current hand and summary."""
     table = world.table
     record = await start(world, ["Ben", "Calico"])
     spec = GAMES["sewerpirats"]
     members = {seat.seat: table.member_of(record, seat.seat) for seat in record.seats}
 
     def shown(record: GameRecord, seat: int) -> tuple[str, dict]:
-        return private_summary(record, seat), spec.hand_view(SEWER.view(record.state, seat))
+        return private_summary(record, seat), {**spec.hand_view(SEWER.view(record.state, seat)), "deciding": None}
 
     before = {seat: shown(record, seat) for seat in members}
     views = {seat: SEWER.view(record.state, seat) for seat in members}
