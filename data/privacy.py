@@ -180,11 +180,62 @@ class PrivacyRepo(Repository):
                 ("hosted", "UPDATE games SET host_id = 0 WHERE host_id = ?"),
                 ("decided_last", "UPDATE games SET last_member = NULL WHERE last_member = ?"),
                 ("lobbies_hosted", "UPDATE lobbies SET host_id = 0 WHERE host_id = ?"),
+                ("tournaments_organized", "UPDATE tournaments SET host_id = 0 WHERE host_id = ?"),
             ):
                 counts[table] = await tx.execute(sql, (user_id,))
             counts["messages"] = await tx.execute("DELETE FROM outbox WHERE lane LIKE ?", (_dm_lanes(user_id),))
             counts["lobbies"] = await self._scrub_lobbies(tx, user_id)
+            counts["tournaments"] = await self._scrub_entrants(tx, user_id)
         return Erased(counts), games
+
+    async def _scrub_entrants(self, tx: Any, user_id: int) -> int:
+        """The member's sign-ups: each becomes a nameless entrant of its tournament (``Player n``, the n-th
+        forgotten there, with the id ``-n`` that no member has), dropped from any round still to be drawn; its
+        tables and points follow, so standings still add up."""
+        rows = await tx.fetchall("SELECT tournament_id FROM entrants WHERE user_id = ?", (user_id,))
+        for row in rows:
+            tournament = row["tournament_id"]
+            known = await tx.fetchone(
+                "SELECT COUNT(*) AS n FROM entrants WHERE tournament_id = ? AND user_id < 0", (tournament,)
+            )
+            ghost = -(known["n"] + 1)
+            await tx.execute(
+                "UPDATE entrants SET user_id = ?, name = ?, dropped = 1 WHERE tournament_id = ? AND user_id = ?",
+                (ghost, forgotten_name(-ghost - 1), tournament, user_id),
+            )
+            tables = await tx.fetchall(
+                "SELECT round, table_no, players, points FROM tournament_tables WHERE tournament_id = ?", (tournament,)
+            )
+            for table in tables:
+                players, points = JSON.read(table["players"]), JSON.read(table["points"]) if table["points"] else None
+                if user_id not in players:
+                    continue
+                players = [ghost if p == user_id else p for p in players]
+                if points is not None:
+                    points = {str(ghost) if k == str(user_id) else k: v for k, v in points.items()}
+                await tx.execute(
+                    "UPDATE tournament_tables SET players = ?, points = ? WHERE tournament_id = ? AND round = ?"
+                    " AND table_no = ?",
+                    (dumps(players), points and dumps(points), tournament, table["round"], table["table_no"]),
+                )
+        return len(rows)
+
+    async def tournaments_of(self, user_id: int) -> list[Row]:
+        """The tournaments the member signed up for: each one's id, game, status and the member's entry."""
+        return await self._q.fetchall(
+            "SELECT t.id, t.kind, t.status, e.name, e.joined_at, e.dropped FROM entrants e"
+            " JOIN tournaments t ON t.id = e.tournament_id WHERE e.user_id = ? ORDER BY t.id",
+            (user_id,),
+        )
+
+    async def entered(self, user_id: int) -> list[int]:
+        """The tournaments the member is signed up for that have not ended, and in which they are still drawn."""
+        rows = await self._q.fetchall(
+            "SELECT e.tournament_id FROM entrants e JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE e.user_id = ? AND e.dropped = 0 AND t.status IN ('open', 'running') ORDER BY e.tournament_id",
+            (user_id,),
+        )
+        return [r["tournament_id"] for r in rows]
 
     async def _scrub_lobbies(self, tx: Any, user_id: int) -> int:
         like = f"%{user_id}%"

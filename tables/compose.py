@@ -183,6 +183,6 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
         runner=runner,
         reads=Reads(store),
         collector=collector,
-        privacy=Privacy(store, cache, config, now, play, lobbies, languages, changed),
+        privacy=Privacy(store, cache, config, now, play, lobbies, languages, changed, tournaments),
         tournaments=tournaments,
     )

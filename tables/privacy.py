@@ -3,13 +3,16 @@
 * ``/games privacy`` — everything stored about the member who asks, as one JSON document
   (:meth:`Privacy.export`): their ids and the names they played under, their settings, their places and
   their own moves in games, the games they started, ratings and what each game did to them, the games they
-  follow, the lobbies that name them, private messages the outbox holds for them. Never another member's:
+  follow, the lobbies that name them, the tournaments they signed up for, private messages the outbox holds
+  for them. Never another member's:
   nothing of a game's state, seed (secret until the game is over) or other seats' moves.
 * ``/games forget-me`` — says what it will do (:meth:`Privacy.plan`), then, once the member confirms, does
   it (:meth:`Privacy.forget`). In a game still in progress the AI takes their place and plays it to the end
   (as it plays for a member who is away), so the other players' game goes on; the thread says so, naming
   the place, not them. Open challenges and tables they are in lose them (one they host or were challenged
-  to is called off). Everything else is erased in one transaction (:meth:`data.privacy.PrivacyRepo.forget_member`):
+  to is called off); they leave tournaments still signing up and are not drawn again in running ones, and
+  in every tournament their entry becomes "Player N" (its tables and points follow, so standings still add
+  up). Everything else is erased in one transaction (:meth:`data.privacy.PrivacyRepo.forget_member`):
   settings, ratings and their history, follows, private messages owed, and their id and name wherever they
   appear. A game that is over keeps its moves, played by "Player N" instead of their name: its log, written
   from the store whenever it is asked for, names "Player N" and still passes ``verify``, which checks the
@@ -53,6 +56,7 @@ from tables.records import apply_logged
 from tables.results import ended_without_play
 from tables.seating import seat_owners
 from tables.starting import ai_name
+from tables.tournaments.service import Tournaments
 
 log = logging.getLogger("tables.privacy")
 
@@ -91,6 +95,8 @@ class Plan:
     ratings: int
     follows: int
     settings: bool
+    tournaments: int = 0
+    """Tournaments the member signed up for (any status)."""
 
     def text(self) -> str:
         """The confirmation's words (marked): exactly what confirming does."""
@@ -144,6 +150,14 @@ class Plan:
                     self.past_lobbies,
                 )
             )
+        if self.tournaments:
+            lines.append(
+                N(
+                    "In {n} tournament you are “Player N” from now on; you leave it if it is not over.",
+                    "In {n} tournaments you are “Player N” from now on; you leave those that are not over.",
+                    self.tournaments,
+                )
+            )
         if self.in_progress:
             lines.append(
                 T(
@@ -178,6 +192,7 @@ class Privacy:
         lobbies: Lobbies,
         languages: Languages,
         changed: Changed,
+        tournaments: Tournaments,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -187,6 +202,7 @@ class Privacy:
         self.lobbies = lobbies
         self.languages = languages
         self.changed = changed
+        self.tournaments = tournaments
         self._departed: set[int] | None = None
         """The servers whose erasure waits, as this process last read or changed them (``None``: not read yet)."""
         self._pacer = Pacer(self._look, "privacy-erasing")
@@ -216,6 +232,7 @@ class Privacy:
             "ratings": [self._rating(row) for row in await db.ratings_of(user_id)],
             "rating_changes": [self._change(row) for row in await db.rating_changes_of(user_id)],
             "lobbies": lobbies,
+            "tournaments": [dict(row) for row in await db.tournaments_of(user_id)],
             "private_messages_held": await db.queued_for(user_id),
         }
 
@@ -309,6 +326,7 @@ class Privacy:
             ratings=len({r["kind"] for r in await db.ratings_of(user_id)}),
             follows=len(await db.followed(user_id)),
             settings=await db.settings_of(user_id) is not None,
+            tournaments=len(await db.tournaments_of(user_id)),
         )
 
     async def forget(self, caller: Caller, user_id: int) -> str:
@@ -321,6 +339,11 @@ class Privacy:
             if row["status"] == "active":
                 handed += await self._hand_to_ai(row["id"], row["seat"], user_id)
         left = await self.lobbies.forget(user_id)
+        entered = 0
+        for tournament in await self.store.privacy.entered(user_id):  # off its list (its message says so)
+            with contextlib.suppress(GameError):
+                await self.tournaments.leave(caller, tournament)
+                entered += 1
         hosted = await self.store.privacy.hosted(user_id)
         erased, games = await self.store.privacy.forget_member(user_id)
         for game_id in {*games, *hosted}:
@@ -338,6 +361,8 @@ class Privacy:
             )
         if left:
             lines.append(N("You left {n} challenge or table.", "You left {n} challenges and tables.", left))
+        if entered:
+            lines.append(N("You left {n} tournament.", "You left {n} tournaments.", entered))
         lines.append(T("If you play again, I start remembering what the game needs."))
         return "\n".join(lines)
 

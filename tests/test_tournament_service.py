@@ -196,3 +196,39 @@ async def test_the_last_two_games_of_a_round_ending_in_two_processes(store_targe
             await s.stop()
         for s in stores:
             await s.close()
+
+
+async def test_a_forgotten_member_leaves_no_name_in_tournaments(tables: Tables) -> None:
+    """``/games forget-me``: the member leaves tournaments still signing up (their list says so) and is not
+    drawn again in running ones; everywhere, their entrant becomes ``Player n`` with an id no member has, their
+    tables and points follow it, and the standings still add up."""
+    played = await signed_up(tables, 4, rounds=1)
+    await tables.tournaments.start(ORGANIZER, played)
+    for game_id in await round_games(tables, played):
+        await finish(tables, game_id)
+    signing = await signed_up(tables, 3)
+    anne = PLAYERS[0]
+    before = await tables.store.tournaments.entrants(played)
+    export = await tables.privacy.export(anne)
+    assert {(t["id"], t["status"], t["name"]) for t in export["tournaments"]} == {
+        (played, "finished", "P0"),
+        (signing, "open", "P0"),
+    }
+    assert "In 2 tournaments you are “Player N”" in localize((await tables.privacy.plan(anne)).text())
+    said = localize(await tables.privacy.forget(anne, anne.user_id))
+    assert "You left 1 tournament." in said, said
+    assert anne.user_id not in {e.user_id for e in await tables.store.tournaments.entrants(signing)}
+    after = await tables.store.tournaments.entrants(played)
+    assert anne.user_id not in {e.user_id for e in after} and len(after) == len(before)
+    ghost = next(e for e in after if e.user_id < 0)
+    assert ghost.name == "Player 1" and ghost.dropped and ghost.user_id == -1
+    drawn = await tables.store.tournaments.tables(played)
+    assert all(anne.user_id not in x.players for x in drawn)
+    assert any(ghost.user_id in x.players for x in drawn)
+    points = {k for x in drawn if x.points for k in x.points}
+    assert str(anne.user_id) not in points and str(ghost.user_id) in points
+    standings = await tables.tournaments.standings(PLAYERS[1], played)
+    shown = [localize(standings.content), *(str(image.view) + str(image.names) for image in standings.images)]
+    assert standings.images and not any("P0" in text for text in shown) and any("Player 1" in t for t in shown)
+    assert await tables.store.privacy.entered(anne.user_id) == []
+    assert (await tables.privacy.export(anne))["tournaments"] == []
