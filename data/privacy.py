@@ -216,7 +216,13 @@ class PrivacyRepo(Repository):
                 await tx.execute(
                     "UPDATE tournament_tables SET players = ?, points = ? WHERE tournament_id = ? AND round = ?"
                     " AND table_no = ?",
-                    (dumps(players), points and dumps(points), tournament, table["round"], table["table_no"]),
+                    (
+                        dumps(players),
+                        dumps(points) if points is not None else None,
+                        tournament,
+                        table["round"],
+                        table["table_no"],
+                    ),
                 )
         return len(rows)
 
