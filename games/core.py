@@ -412,6 +412,13 @@ class Game(ABC):
         """Seats eliminated while the game goes on: they never act again and are shown as out."""
         return frozenset()
 
+    def crowned(self, view: JSON, winners: Sequence[int]) -> JSON:
+        """A spectator's ``view`` of the game over, crowning ``winners`` (seats) instead of the engine's: the
+        platform's, when a player who resigned topped the game (their seats played on by the AI, and a player
+        who resigned cannot win). A game whose final view names its winners says where; by default the view
+        names none and is returned as it is."""
+        return view
+
     def lapse(self, state: JSON) -> Lapse | None:
         """A pending decision that lapses by itself after a while (an unanswered offer), if any."""
         return None

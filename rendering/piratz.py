@@ -693,7 +693,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     notes = [_note_lines(row["note"], tuple(players)) for row in scoring["types"]]
     heights = [FINAL_ROW_H + 8 + len(lines) * NOTE_LINE_H for lines in notes]
     winners = scoring["winners"]
-    best = max(scoring["totals"], default=0)
+    best = max((scoring["totals"][s] for s in winners), default=max(scoring["totals"], default=0))
     headline = t.final_headline_lines(players, winners, best, W - 2 * M, 32, locale=locale)
     top = 106 + len(headline[0]) * 40 + 16
     col_x, col_w = t.final_columns(M, W - M, FINAL_TYPE_W, seats)

@@ -23,6 +23,7 @@ from games.registry import GameSpec
 from tables import menus, outbox, words
 from tables.deadlines import deadlines
 from tables.outbox import Image, Message
+from tables.results import final_view
 from tables.seating import deciders, image_names, players_out, seat_names, seats_of
 from tables.turns import Plan, Step, Turn
 from tables.turns import plan as plan_turn
@@ -274,7 +275,8 @@ def ending(spec: GameSpec, record: GameRecord, told: Sequence[str] = (), *, stri
     content = words.capped("\n".join([*told, *words.final_lines(spec, record)]))
     images = []
     if record.status == "finished" and spec.game.is_over(record.state):
-        images.append(board_image(spec, record, spec.game.view(record.state, None), render="final"))
+        view = final_view(spec.game, record.state, record.result)
+        images.append(board_image(spec, record, view, render="final"))
     # **Rematch**, and **My hand**: a member's final private view (the boards have no buttons left).
     members = any(s.user_id for s in record.seats)
     components = [{"type": "rematch", "game": record.id}, {"type": "hand", "game": record.id}] if members else []

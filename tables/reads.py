@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from data.ratings import GLOBAL
@@ -16,6 +16,7 @@ from games.registry import GAMES
 from tables import words
 from tables.authority import GameError
 from tables.records import apply_logged, game_log, names_at, replay
+from tables.results import final_view
 from tables.seating import seat_owners
 
 
@@ -87,6 +88,8 @@ def public_positions(record: GameRecord, actions: Iterable[tuple[int, int, str]]
         view = game.view(state, None)
         if view != out[-1].view:
             out.append(Position(seq, view, drawn(state)))
+    if game.is_over(state):  # the final image crowns whom the platform crowned
+        out[-1] = replace(out[-1], view=final_view(game, state, record.result))
     return out
 
 

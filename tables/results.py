@@ -111,3 +111,14 @@ def placings(
         Placing(tuple(seats[p].user_id or AI_USER for p in sorted(group)), order.index(key), key[0] == 0)
         for group, key in zip(groups, keys, strict=True)
     ]
+
+
+def final_view(game: Game, state: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+    """A spectator's view of a game the engine finished, as its final image draws it: crowning the platform's
+    winners (``result``'s: a player who resigned cannot win) where they differ from the engine's."""
+    view = game.view(state, None)
+    outcome = game.outcome(state)
+    winners = (result or {}).get("winners")
+    if outcome is not None and winners is not None and sorted(winners) != sorted(outcome.winners):
+        view = game.crowned(view, winners)
+    return view

@@ -29,6 +29,7 @@ Rulings where the specification is silent (each has a test):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import ClassVar, cast
 
 from games.core import JSON, Action, Event, Game, Outcome, Termination, remember
@@ -151,6 +152,12 @@ class Pirates(Game):
             reason = outcome.termination.name.lower()
             view["over"] = {"winners": list(outcome.winners), "summary": outcome.summary, "reason": reason}
         return view
+
+    def crowned(self, view: JSON, winners: Sequence[int]) -> JSON:
+        # The most missions done among the captains who did not resign (the final sheet's "standing" headline).
+        return (
+            {**view, "over": {"winners": list(winners), "summary": "", "reason": "standing"}} if view["over"] else view
+        )
 
     def horizon(self, state: JSON) -> int | None:
         """A playout of the hard AI stops after :data:`HORIZON_PER_CAPTAIN` actions per captain (30 at two

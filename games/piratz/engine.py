@@ -28,7 +28,7 @@ Readings the bot follows where the rule text leaves room:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -317,6 +317,9 @@ class Piratz(Game):
                 N("{treasure} — take {n} card", "{treasure} — take {n} cards", taken, treasure=NAME[t]),
             )
         return (T("Take rat card") if action.verb == "take" else T("Bury"), FACE[int(action.args[0])])
+
+    def crowned(self, view: JSON, winners: Sequence[int]) -> JSON:
+        return {**view, "scoring": {**view["scoring"], "winners": list(winners)}} if view["scoring"] else view
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         phase = state["phase"]

@@ -48,7 +48,7 @@ each ship's commander, which changes when a ship is captured. Rulings where the 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import (
@@ -254,6 +254,9 @@ class SeaRats(Game):
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         return build_view(state, seat, self.to_act(state), self.outcome(state))
+
+    def crowned(self, view: JSON, winners: Sequence[int]) -> JSON:
+        return {**view, "winners": list(winners)}
 
     def summary(self, view: JSON) -> str:
         return summary_line(view)

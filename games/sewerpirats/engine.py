@@ -38,6 +38,7 @@ Rulings where the specification is silent (each has a test):
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import ClassVar
 
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome
@@ -121,6 +122,10 @@ class SewerPirats(Game):
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         return build_view(state, seat)
+
+    def crowned(self, view: JSON, winners: Sequence[int]) -> JSON:
+        # Not a tie the spaces broke: a player who resigned came first.
+        return {**view, "final": {**view["final"], "winners": list(winners), "tied": []}} if view["final"] else view
 
     def outcome(self, state: JSON) -> Outcome | None:
         result = state["result"]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.core import JSON, Action, Event, Game, IllegalAction, Option, Outcome, Termination, remember
@@ -156,6 +156,9 @@ class SewerRat(Game):
 
     def view(self, state: JSON, seat: int | None) -> JSON:
         return build_view(state, seat)
+
+    def crowned(self, view: JSON, winners: Sequence[int]) -> JSON:
+        return {**view, "result": {**view["result"], "winners": list(winners)}} if view["result"] else view
 
     def outcome(self, state: JSON) -> Outcome | None:
         result = state["result"]

@@ -427,7 +427,8 @@ FINAL_ROW = 184
 
 def _ending(view: View, drawn: Sequence[str], locale: str) -> tuple[str, str]:
     """The final sheet's headline, how the game was won (the captain freed, the last captain at sea, the
-    most missions done when the seas ran out of time) or that nobody won, and the line under it."""
+    most missions done when the seas ran out of time, or among the captains who did not resign when one who
+    did finished first: ``standing``) or that nobody won, and the line under it."""
     over = view.get("over") or {}
     winners = over.get("winners", [])
     names = " & ".join(drawn[s] for s in winners)
@@ -447,7 +448,7 @@ def _ending(view: View, drawn: Sequence[str], locale: str) -> tuple[str, str]:
             if winners:
                 return tr(locale, "{names} is the last captain at sea!", names=names), lost
             return tr(locale, "Every crew is lost at sea."), lost
-        case "safety_limit" if winners:
+        case "safety_limit" | "standing" if winners:
             done = len(players[winners[0]]["done"])
             if len(winners) == 1:
                 won = ntr(

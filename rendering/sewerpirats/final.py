@@ -62,7 +62,7 @@ def render_final(view: View, names: Sequence[str], locale: str = "en") -> bytes:
     sheet = _sheet(view)
     players = t.seat_names(names, view["seats"], locale)
     winners = list(final["winners"])
-    best = max((s["total"] for s in sheet.scores), default=0)
+    best = max((sheet.scores[s]["total"] for s in winners), default=max((s["total"] for s in sheet.scores), default=0))
     tied = final["tied"] if len(final["tied"]) > 1 else []
     labels = [_label_lines(sheet.cat, category, locale) for category in sheet.cat.categories]
     heights = [
