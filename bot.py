@@ -478,7 +478,7 @@ def _demo(args: argparse.Namespace, options: dict[str, Any]) -> int:
     # about SimCord's own probe client) say nothing about the bot there. Errors still show.
     logging.getLogger("discord").setLevel(logging.ERROR)
     try:
-        from cogs.demo import output_problem, run_demo
+        from cogs.offline.demo import output_problem, run_demo
     except ModuleNotFoundError as exc:
         if exc.name != "simcord":
             raise

@@ -95,7 +95,7 @@ async def one_game(kind: str, players: int = 3, seed: str = "demo") -> dict[str,
     import simcord
 
     from cogs.app import create_bot
-    from cogs.demo import SimTable
+    from cogs.demo import SimTable  # where every revision --against may run has it
     from games.registry import GAMES
 
     decided = 0

@@ -240,7 +240,7 @@ async def test_an_ai_commander_answers_by_itself(world: World) -> None:
 
 @pytest.mark.usefixtures("quick_images")
 async def test_the_demo_names_the_winning_commander_once(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    from cogs.demo import run_demo
+    from cogs.offline.demo import run_demo
 
     assert await run_demo("searats", 2, "demo-fleets", tmp_path, {}) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "finished after" in x)
