@@ -248,10 +248,17 @@ class Courier:
             )
             return event.id
 
-    async def end_event(self, guild_id: int, event_id: int) -> None:
+    async def event_status(self, guild_id: int, event_id: int, status: str) -> None:
         async with refusals():
             guild = self.bot.get_guild(guild_id) or await self.bot.fetch_guild(guild_id)
-            await (await guild.fetch_scheduled_event(event_id)).cancel()
+            event = await guild.fetch_scheduled_event(event_id)
+            scheduled = event.status is discord.EventStatus.scheduled
+            if status == "cancelled" and scheduled:
+                await event.cancel()
+            elif scheduled:  # an external event is started by its maker, and only one started is ended
+                event = await event.start()
+            if status != "active" and event.status is discord.EventStatus.active:
+                await event.end()
 
 
 class Answer(Courier):

@@ -32,6 +32,9 @@ from tables.sending import EditsUsedUp, Gone, Permanent, Sender, Transient, nonc
 
 log = logging.getLogger("tables.delivery")
 
+EVENT_STATUS = {"start": "active", "complete": "completed", "cancel": "cancelled"}
+"""What each change of a tournament's scheduled event brings it to (:meth:`Rows.event`)."""
+
 
 class Rows:
     """Delivers one outbox row of each kind through a sender, saying how it went: ``("done", result)``,
@@ -292,16 +295,17 @@ class Rows:
 
     async def event(self, entry: Entry, sender: Sender) -> tuple[str, str | None]:
         """A tournament's Discord scheduled event: made for its start (once: a try after one whose answer was
-        lost finds the event it made), or cancelled with the tournament."""
+        lost finds the event it made), started when the tournament begins, completed when it ends, or cancelled
+        with it."""
         p = entry.payload
         tournament = await self.store.tournaments.load(p["tournament"])
         if tournament is None:
             return "dropped", "the tournament is gone"
-        if p["op"] == "cancel":
+        if p["op"] in EVENT_STATUS:
             if tournament.event_id is None:
                 return "dropped", "the tournament has no event"
             try:
-                await sender.end_event(p["guild"], tournament.event_id)
+                await sender.event_status(p["guild"], tournament.event_id, EVENT_STATUS[p["op"]])
             except Gone:
                 return "dropped", "the event is gone"
             return "done", str(tournament.event_id)

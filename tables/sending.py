@@ -89,6 +89,7 @@ class Sender(Protocol):
         one, instead of a second."""
         ...
 
-    async def end_event(self, guild_id: int, event_id: int) -> None:
-        """Cancel a scheduled event."""
+    async def event_status(self, guild_id: int, event_id: int, status: str) -> None:
+        """Bring a scheduled event to ``status``: ``active`` (the tournament began), ``completed`` (it ended) or
+        ``cancelled`` (one that already began ends instead: Discord cancels only a scheduled one)."""
         ...

@@ -67,6 +67,12 @@ async def play_round(world: World, table: SimTable, t: int, *, restart_after: in
             tournaments = world.bot.tables.store.tournaments
 
 
+def event_statuses(world: World, table: SimTable) -> list[int]:
+    """The server's scheduled events' statuses (Discord's: 1 scheduled, 2 active, 3 completed, 4 cancelled)."""
+    events = world.env.backend.get_guild(table.guild.id).scheduled_events.values()
+    return [int(getattr(e.status, "value", e.status)) for e in events]
+
+
 async def restart(world: World, table: SimTable) -> None:
     await world.restart()
     table.bot = world.bot
@@ -159,13 +165,17 @@ async def test_a_one_round_tournament_with_a_restart_in_its_round(world: World) 
     assert any("not signed up" in x for x in texts(stranger)), texts(stranger)
     listing = await table.members["Edda"].slash(table.channel, "tournament list")
     assert any("Piratz tournament #1" in x and "4 players" in x for x in texts(listing)), texts(listing)
+    assert event_statuses(world, table) == [1], "the scheduled event waits for its start"
     await org.slash(table.channel, "tournament start")
     await world.env.settle()
+    assert event_statuses(world, table) == [2], "begun early: the event is under way"
     late = await table.members["Edda"].slash(table.channel, "tournament join")
     assert any("not taking sign-ups" in x for x in texts(late)), texts(late)
     await play_round(world, table, t, restart_after=0)
     tournament = await world.bot.tables.store.tournaments.load(t)
     assert tournament.status == "finished"
+    await world.env.settle()
+    assert event_statuses(world, table) == [3], "over: the event is completed"
     posts = [m.content for m in raw_messages(world.env, table.channel.id)]
     final = next(p for p in posts if "won!" in p)
     games = [x.game_id for x in await world.bot.tables.store.tournaments.tables(t)]
@@ -174,3 +184,26 @@ async def test_a_one_round_tournament_with_a_restart_in_its_round(world: World) 
     assert len(openings) == 2 and all(len(set(m.ping_user_ids)) == 2 for m in openings), (
         "each table pinged once, its players"
     )
+
+
+async def test_a_cancelled_tournament_cancels_its_scheduled_event(world: World) -> None:
+    """Discord cancels only an event that has not begun; one that began (the tournament was under way) ends."""
+    table = world.table
+    org = organizer(world, table)
+    await org.slash(table.channel, "tournament new", game="piratz", rounds=1, starts="60")
+    await world.env.settle()
+    first = (await world.bot.tables.store.tournaments.listed("open"))[-1].id
+    await org.slash(table.channel, "tournament cancel", tournament=first)
+    await world.env.settle()
+    assert event_statuses(world, table) == [4]
+    await org.slash(table.channel, "tournament new", game="piratz", rounds=1, starts="60")
+    await world.env.settle()
+    second = (await world.bot.tables.store.tournaments.listed("open"))[-1].id
+    await join_all(world, table, ("Anne", "Ben", "Calico"))
+    await org.slash(table.channel, "tournament start", tournament=second)
+    await world.env.settle()
+    assert event_statuses(world, table) == [4, 2]
+    await org.slash(table.channel, "tournament cancel", tournament=second)
+    await world.env.settle()
+    assert event_statuses(world, table) == [4, 3]
+    assert (await world.bot.tables.store.tournaments.load(second)).status == "cancelled"

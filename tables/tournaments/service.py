@@ -271,7 +271,7 @@ class Tournaments:
             )
             await db.tournaments.set_status(t.id, "running", was="open", rounds=rounds)
             t.status, t.rounds = "running", rounds
-            owed = [self._signup_edit(t, players)]
+            owed = [self._signup_edit(t, players), self._event_now(t, "start")]
             owed += await self._draw(db, t, 1, now)
             await db.outbox.add(owed, now=now)
         self._timers.disarm(tournament_id)
@@ -304,8 +304,14 @@ class Tournaments:
         owed = [self._signup_edit(t, entrants)]
         owed += [outbox.to_channel(tournament_lane(t.id), t.channel_id, t.guild_id, m) for m in posts]
         if status == "cancelled":
-            owed.append(Owed(f"event:{t.id}", "event", {"op": "cancel", "tournament": t.id, "guild": t.guild_id}))
+            owed.append(self._event_now(t, "cancel"))
         await db.outbox.add(owed, now=now)
+
+    @staticmethod
+    def _event_now(t: TournamentRecord, op: str) -> Owed:
+        """The tournament's scheduled event started, completed or cancelled (:data:`tables.rows.EVENT_STATUS`),
+        in its lane: after the event is made."""
+        return Owed(f"event:{t.id}", "event", {"op": op, "tournament": t.id, "guild": t.guild_id})
 
     def _signup_edit(self, t: TournamentRecord, entrants: Sequence[EntrantRecord]) -> Owed:
         message = said.signup(t, entrants)
@@ -401,6 +407,7 @@ class Tournaments:
         if not final:
             return owed + await self._draw(db, t, t.round + 1, now)
         await db.tournaments.set_status(t.id, "finished", was="running", ended_at=now)
+        owed.append(self._event_now(t, "complete"))
         places = []
         for table in await db.tournaments.tables(t.id):
             if table.game_id is not None:
