@@ -2,8 +2,9 @@
 
 One game of each kind is played through the real bot in SimCord as ``python bot.py demo`` plays it (its
 default table: three players, two of them members, the demo's seed), and the REST requests the bot made are
-counted per member decision, split into interaction responses (outside Discord's global limit of 50
-requests a second per bot) and the rest (inside it). Also:
+counted per member decision (from the challenge on: not the process's start or its commands' sync), split
+into interaction responses (outside Discord's global limit of 50 requests a second per bot) and the rest
+(inside it). Also:
 
 * ``board_messages``: the new messages in the game's thread that carry a board image, against ``passes``,
   the times the decision passed to a member (from the game's log), and ``opening_and_final`` besides;
@@ -114,13 +115,14 @@ async def one_game(kind: str, players: int = 3, seed: str = "demo") -> dict[str,
         try:
             async with simcord.run(bot) as env:
                 await bot.tree.sync()
+                started = len(env.backend.http_requests)  # the process's start and its commands: not the game's
                 table = SimTable(env, bot)
                 names = list(table.members)
                 await table.challenge(kind, names[0], names[1:humans], ai=players - humans)
                 record = await table.latest_game()
                 record = await table.play_to_end(record.id, via="mixed")
                 await env.settle()
-                requests = list(env.backend.http_requests)
+                requests = list(env.backend.http_requests)[started:]
                 thread = table.place(record)
                 boards = [
                     m for m in thread.history() if m.author.id == bot.user.id and any(
