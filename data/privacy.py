@@ -300,8 +300,9 @@ class PrivacyRepo(Repository):
 
     async def erase_server(self, guild_id: int) -> tuple[Erased, list[int]] | None:
         """Erase a server's data in one transaction, if its erasure is still waiting (another process, or a
-        return, may have settled it): its lobbies (and their messages owed), its games with everything that
-        hangs on them (seats, moves, follows, rating changes, messages owed), its ratings and its language.
+        return, may have settled it): its lobbies (and their messages owed), its tournaments (the same), its
+        games with everything that hangs on them (seats, moves, follows, rating changes, messages owed), its
+        ratings and its language.
         Ratings across servers stay as the games made them. What was erased and the games; ``None`` if there
         was nothing to do."""
         counts: dict[str, int] = {}
@@ -313,6 +314,14 @@ class PrivacyRepo(Repository):
             for lobby_id in lobbies:
                 await tx.execute("DELETE FROM outbox WHERE lane = ?", (f"lobby:{lobby_id}",))
             counts["lobbies"] = await tx.execute("DELETE FROM lobbies WHERE guild_id = ?", (guild_id,))
+            # Its tournaments (their entrants, rounds and tables go with them) before the games their tables
+            # point at, and what was owed for them (``tournament:N``, ``event:N``).
+            held = await tx.fetchall("SELECT id FROM tournaments WHERE guild_id = ?", (guild_id,))
+            for row in held:
+                await tx.execute(
+                    "DELETE FROM outbox WHERE lane = ? OR lane = ?", (f"tournament:{row['id']}", f"event:{row['id']}")
+                )
+            counts["tournaments"] = await tx.execute("DELETE FROM tournaments WHERE guild_id = ?", (guild_id,))
             # Rows of another server's lobby never point at this server's games; a rematch is proposed where
             # its game was played.
             counts["games"] = await tx.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,))

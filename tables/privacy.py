@@ -398,10 +398,12 @@ class Privacy:
     # ------------------------------------------------------------------ servers the bot left
 
     async def left(self, guild_id: int) -> None:
-        """The bot left a server: its games in progress end now (abandoned), its open lobbies close, and its
-        data is erased once the grace period is over, unless the bot is back by then."""
+        """The bot left a server: its tournaments are cancelled and its games in progress end now (abandoned),
+        its open lobbies close, and its data is erased once the grace period is over, unless the bot is back by
+        then."""
         now = self.now()
         await self.store.privacy.depart(guild_id, now=now, erase_at=now + self.config.forget_server_after)
+        await self.tournaments.left_server(guild_id)
         await self._end_server_games(guild_id)
         for lobby_id in await self.store.privacy.open_lobbies_in(guild_id):
             await self.lobbies.close(lobby_id)

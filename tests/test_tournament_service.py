@@ -232,3 +232,27 @@ async def test_a_forgotten_member_leaves_no_name_in_tournaments(tables: Tables) 
     assert standings.images and not any("P0" in text for text in shown) and any("Player 1" in t for t in shown)
     assert await tables.store.privacy.entered(anne.user_id) == []
     assert (await tables.privacy.export(anne))["tournaments"] == []
+
+
+async def test_a_server_erased_takes_its_tournaments_with_it(tables: Tables) -> None:
+    """A server the bot left is erased after its grace period: its tournaments too (their entrants, rounds,
+    tables and the messages owed for them), before its games, which their tables point at."""
+    played = await signed_up(tables, 4, rounds=1)
+    await tables.tournaments.start(ORGANIZER, played)
+    for game_id in await round_games(tables, played):
+        await finish(tables, game_id)
+    waiting = await signed_up(tables, 2)
+    running = await signed_up(tables, 4, rounds=2)
+    await tables.tournaments.start(ORGANIZER, running)
+    games = await round_games(tables, running)
+    await tables.privacy.left(GUILD)
+    assert [(await tables.store.tournaments.load(t)).status for t in (waiting, running)] == ["cancelled"] * 2
+    assert [(await tables.store.games.load(g)).status for g in games] == ["abandoned"] * len(games)
+    drawn = await tables.store.tournaments.tables(running)
+    assert {x.round for x in drawn} == {1}, "no round drawn in a server the bot left"
+    tables.now.t += tables.config.forget_server_after
+    assert await tables.privacy.erase_due() is None
+    assert all([await tables.store.tournaments.load(t) is None for t in (played, waiting, running)])
+    assert await tables.store.tournaments.tables(played) == [] and await tables.store.tournaments.entrants(played) == []
+    lanes = {e.lane for e in await tables.store.outbox.pending()}
+    assert not any(lane.endswith((f":{played}", f":{waiting}")) and "tournament" in lane for lane in lanes), lanes

@@ -307,6 +307,19 @@ class Tournaments:
             owed.append(self._event_now(t, "cancel"))
         await db.outbox.add(owed, now=now)
 
+    async def left_server(self, guild_id: int) -> int:
+        """The bot left a server: its tournaments signing up or running are cancelled at once, before its games
+        end (no round is drawn there again), and nothing is posted (the bot cannot post there any more). How
+        many were."""
+        cancelled = 0
+        for listed in await self.store.tournaments.listed("open", "running", guild_id=guild_id):
+            async with self.store.transaction() as db:
+                t = await db.tournaments.take(listed.id, "open", "running")
+                if t is not None:
+                    cancelled += await db.tournaments.set_status(t.id, "cancelled", was=t.status, ended_at=self.now())
+            self._timers.disarm(listed.id)
+        return cancelled
+
     @staticmethod
     def _event_now(t: TournamentRecord, op: str) -> Owed:
         """The tournament's scheduled event started, completed or cancelled (:data:`tables.rows.EVENT_STATUS`),
