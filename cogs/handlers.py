@@ -9,7 +9,6 @@ import traceback
 from collections.abc import Awaitable
 from typing import Any
 
-import cachetools
 import discord
 
 from cogs.components import view_of
@@ -52,9 +51,6 @@ def reply_text(interaction: discord.Interaction, text: str) -> str:
     limit: how every ephemeral answer reads."""
     return localize(text, interaction.locale)[: words.MESSAGE_LIMIT]
 
-
-OPENERS: cachetools.TTLCache[tuple[int, int], discord.Interaction] = cachetools.TTLCache(maxsize=4096, ttl=14 * 60)
-"""Per game and member, the board click that opened their picker (its token is good for 15 minutes)."""
 
 EXPIRED = (10015, 10062)
 """Discord's Unknown Webhook and Unknown Interaction: the interaction's token, good for 15 minutes, ran out."""
@@ -162,14 +158,12 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
     in_picker = bool(interaction.message and interaction.message.flags.ephemeral)
     caller = caller_of(interaction)
     record, seat, node = await tables.moves.walk(caller, game_id, version, first, path)
-    key = (game_id, caller.user_id)
     if isinstance(node, Choice):
         label = format_seats(node.label, seat_names(tables.cache.spec(record).game, record))
-        opener = OPENERS.pop(key, None) if in_picker else None
-        opener = opener if opener is not None and opener.client is interaction.client else None
-        clicked = opener if in_picker else interaction
-        board = clicked.message if clicked is not None else None
-        answered = board is not None and board.id == record.message_id and not clicked.is_expired()
+        # A board's click answers with the board's update; a picker's move updates it through the board click
+        # that opened the picker, by the delivery loop (:data:`cogs.courier.CLICKS`).
+        board = None if in_picker else interaction.message
+        answered = board is not None and board.id == record.message_id and not interaction.is_expired()
         applied = await tables.play.act(
             caller, game_id, node.action.encode(), version=version, seat=seat, answered=answered
         )
@@ -190,7 +184,6 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
         await interaction.response.defer()
         remember_click(interaction)
         await follow_up(interaction, private=True, content=content, view=ui)
-        OPENERS[key] = interaction
     # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for them.
     # Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.
     ui.stop()
