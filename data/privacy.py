@@ -17,7 +17,7 @@ from typing import Any
 
 from data.engine import Row
 from data.repository import Repository
-from data.rows import JSON, dumps
+from data.rows import JSON, MAYBE_JSON, dumps
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,22 +207,15 @@ class PrivacyRepo(Repository):
                 "SELECT round, table_no, players, points FROM tournament_tables WHERE tournament_id = ?", (tournament,)
             )
             for table in tables:
-                players, points = JSON.read(table["players"]), JSON.read(table["points"]) if table["points"] else None
+                players, points = JSON.read(table["players"]), MAYBE_JSON.read(table["points"]) or {}
                 if user_id not in players:
                     continue
                 players = [ghost if p == user_id else p for p in players]
-                if points is not None:
-                    points = {str(ghost) if k == str(user_id) else k: v for k, v in points.items()}
+                points = {str(ghost) if k == str(user_id) else k: v for k, v in points.items()}
                 await tx.execute(
                     "UPDATE tournament_tables SET players = ?, points = ? WHERE tournament_id = ? AND round = ?"
                     " AND table_no = ?",
-                    (
-                        dumps(players),
-                        dumps(points) if points is not None else None,
-                        tournament,
-                        table["round"],
-                        table["table_no"],
-                    ),
+                    (JSON.write(players), MAYBE_JSON.write(points), tournament, table["round"], table["table_no"]),
                 )
         return len(rows)
 
@@ -233,15 +226,6 @@ class PrivacyRepo(Repository):
             " JOIN tournaments t ON t.id = e.tournament_id WHERE e.user_id = ? ORDER BY t.id",
             (user_id,),
         )
-
-    async def entered(self, user_id: int) -> list[int]:
-        """The tournaments the member is signed up for that have not ended, and in which they are still drawn."""
-        rows = await self._q.fetchall(
-            "SELECT e.tournament_id FROM entrants e JOIN tournaments t ON t.id = e.tournament_id"
-            " WHERE e.user_id = ? AND e.dropped = 0 AND t.status IN ('open', 'running') ORDER BY e.tournament_id",
-            (user_id,),
-        )
-        return [r["tournament_id"] for r in rows]
 
     async def _scrub_lobbies(self, tx: Any, user_id: int) -> int:
         like = f"%{user_id}%"

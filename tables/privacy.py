@@ -340,10 +340,11 @@ class Privacy:
                 handed += await self._hand_to_ai(row["id"], row["seat"], user_id)
         left = await self.lobbies.forget(user_id)
         entered = 0
-        for tournament in await self.store.privacy.entered(user_id):  # off its list (its message says so)
-            with contextlib.suppress(GameError):
-                await self.tournaments.leave(caller, tournament)
-                entered += 1
+        for row in await self.store.privacy.tournaments_of(user_id):  # off the lists still drawn from
+            if row["status"] in ("open", "running") and not row["dropped"]:
+                with contextlib.suppress(GameError):
+                    await self.tournaments.leave(caller, row["id"])
+                    entered += 1
         hosted = await self.store.privacy.hosted(user_id)
         erased, games = await self.store.privacy.forget_member(user_id)
         for game_id in {*games, *hosted}:

@@ -230,7 +230,7 @@ async def test_a_forgotten_member_leaves_no_name_in_tournaments(tables: Tables) 
     standings = await tables.tournaments.standings(PLAYERS[1], played)
     shown = [localize(standings.content), *(str(image.view) + str(image.names) for image in standings.images)]
     assert standings.images and not any("P0" in text for text in shown) and any("Player 1" in t for t in shown)
-    assert await tables.store.privacy.entered(anne.user_id) == []
+    assert await tables.store.privacy.tournaments_of(anne.user_id) == []
     assert (await tables.privacy.export(anne))["tournaments"] == []
 
 
