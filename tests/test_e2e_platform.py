@@ -111,8 +111,8 @@ async def test_a_second_click_of_the_same_secret_choice_is_stale(world: World) -
     picker = (await anne.click(board, custom_id=button)).followups[-1]
     # Discord fails every update of the board (through her click, and the bot's own): Anne clicks the old
     # board's button again after choosing.
-    world.env.inject_error("PATCH", "/webhooks/*", status=500)
-    world.env.inject_error("PATCH", f"/channels/{record.place_id}/messages/{board.id}", status=500)
+    world.env.inject_error("PATCH", "/webhooks/*", status=500, times=None)
+    world.env.inject_error("PATCH", f"/channels/{record.place_id}/messages/{board.id}", status=500, times=None)
     await anne.click(picker, custom_id=f"{button}:0")
     again = await anne.click(board, custom_id=button)
     assert said(again, "out of date"), texts(again)
