@@ -8,7 +8,8 @@ into interaction responses (outside Discord's global limit of 50 requests a seco
 
 * ``board_messages``: the new messages in the game's thread that carry a board image, against ``passes``,
   the times the decision passed to a member (from the game's log), and ``opening_and_final`` besides;
-* ``thread_posts_per_5s``: new messages in the thread in every window of four consecutive actions (a
+* ``thread_posts_per_5s``: new messages in the thread (the bot's posts, interactions' follow-ups and public
+  answers) in every window of four consecutive actions (a
   production timeline: the AI waits 1.5 s a move and members are no faster, so 5 s span four actions),
   p99 and max (Discord allows about 5 per 5 s in a channel);
 * ``sustained_games``: the active games one bot token sustains at one member decision per 10 s each,
@@ -70,7 +71,27 @@ def passes_to_members(game: Any, seats: list[Any], state: dict, actions: list[tu
     return passes
 
 
-def thread_windows(requests: list[Any], thread_path: str) -> list[int]:
+def posted_in(request: Any, backend: Any) -> int | None:
+    """The channel a request posts a new message in, if it does: the bot's own post, an interaction's follow-up
+    or its public answer (those two land in the interaction's channel; an ephemeral one is nobody's post)."""
+    parts = request.path.strip("/").split("/")
+    body = request.json if isinstance(request.json, dict) else {}
+    if request.method != "POST":
+        return None
+    if parts[0] == "channels" and parts[2:] == ["messages"]:
+        return int(parts[1])
+    if parts[0] == "interactions" and parts[3:] == ["callback"]:
+        token, body = parts[2], (body.get("data") or {}) if body.get("type") == 4 else None
+    elif parts[0] == "webhooks" and len(parts) == 3:
+        token = parts[2]
+    else:
+        return None
+    if body is None or body.get("flags", 0) & 64 or token not in backend.interaction_tokens:
+        return None
+    return backend.interaction_by_token(token).channel_id
+
+
+def thread_windows(requests: list[Any], thread_id: int, backend: Any) -> list[int]:
     """New messages in the thread in every window of :data:`WINDOW` consecutive actions. A request's action is
     the newest board version seen so far (in a button's id or a board image's name)."""
     version, posts = 0, Counter()
@@ -81,7 +102,7 @@ def thread_windows(requests: list[Any], thread_path: str) -> list[int]:
         for attachment in (r.json or {}).get("attachments", []) if isinstance(r.json, dict) else []:
             named = _IMAGE_VERSION.search(str(attachment.get("filename", "")))
             version = max(version, int(named.group(1))) if named else version
-        if r.method == "POST" and r.path == thread_path:
+        if posted_in(r, backend) == thread_id:
             posts[version] += 1
     return [sum(posts[v + k] for k in range(WINDOW)) for v in range(max(posts, default=0) + 1)]
 
@@ -139,7 +160,7 @@ async def one_game(kind: str, players: int = 3, seed: str = "demo") -> dict[str,
     start = spec.game.new_game(len(record.seats), record.options, record.seed)
     outside = sum(not interaction(r.path) for r in requests)
     inside = len(requests) - outside
-    windows = thread_windows(requests, f"/channels/{thread.id}/messages")
+    windows = thread_windows(requests, thread.id, env.backend)
     ordered = sorted(windows) or [0]
     return {
         "actions": record.version,

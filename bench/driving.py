@@ -92,26 +92,51 @@ async def timed_actions(table: SimTable, kind: str, actions: int) -> list[float]
     return samples
 
 
-def answer_time(log: TimedRequests, started: float, board_channel: int | None, token: str | None = None) -> float:
+def board_request(entry: Any, channel_of: Callable[[str], int | None] | None = None) -> tuple[str, str] | None:
+    """The channel a request makes a message in or edits one of, and how (``POST``, ``PATCH``): by the bot's own
+    request, or through an interaction's token (``channel_of``: the channel of a token's interaction; a board
+    may be posted as a follow-up); ``None`` for anything else (an ephemeral follow-up is nobody's board)."""
+    parts = entry.path.strip("/").split("/")
+    if entry.method not in ("POST", "PATCH"):
+        return None
+    if parts[0] == "channels" and parts[2:3] == ["messages"]:
+        return parts[1], entry.method
+    body = getattr(entry, "json", None)
+    if parts[0] != "webhooks" or channel_of is None or (isinstance(body, dict) and body.get("flags", 0) & 64):
+        return None
+    channel = channel_of(parts[2])
+    return None if channel is None else (str(channel), entry.method)
+
+
+def answer_time(
+    log: TimedRequests,
+    started: float,
+    board_channel: int | None,
+    token: str | None = None,
+    channel_of: Callable[[str], int | None] | None = None,
+) -> float:
     """When the bot finished answering, after ``started``: the last of its interaction responses (the board
     updated in place as a click's answer, among them), the new board's post in ``board_channel`` when the
     decision passed, and the edits of boards there. Later posts (the final scoring) and requests elsewhere
     (DMs) are not part of the answer. With ``token``, only the responses to that interaction count (several
-    interactions answered at once)."""
+    interactions answered at once), and boards made through another's (``channel_of``, see
+    :func:`board_request`)."""
     board = None
     answered: list[float] = []
     for t, entry in zip(log.times, log, strict=True):
-        parts = entry.path.strip("/").split("/")
         if t < started:
             continue
-        if parts[0] in ("interactions", "webhooks"):
-            if token is None or token in parts:
-                answered.append(t)
-        elif parts[:3] == ["channels", str(board_channel), "messages"]:
-            if entry.method == "PATCH":
-                answered.append(t)
-            elif board is None:
-                board = t
-                answered.append(t)
+        parts = entry.path.strip("/").split("/")
+        if parts[0] in ("interactions", "webhooks") and (token is None or token in parts):
+            answered.append(t)
+            continue
+        made = board_request(entry, channel_of)
+        if made is None or made[0] != str(board_channel):
+            continue
+        if made[1] == "PATCH":
+            answered.append(t)
+        elif board is None:
+            board = t
+            answered.append(t)
     assert answered, "the action was not answered: no response, no board posted or updated"
     return max(answered)

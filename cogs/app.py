@@ -18,7 +18,7 @@ from discord.ext import commands, tasks
 from cogs import handlers
 from cogs.base import add_game_cogs
 from cogs.components import DYNAMIC_ITEMS
-from cogs.courier import Courier
+from cogs.courier import Courier, remember
 from games.i18n import ENGLISH, language, localize, translated
 from tables.compose import Tables
 from tables.config import Config
@@ -192,6 +192,12 @@ class TableBot(commands.Bot):
             await self.tables.languages.seen(handlers.caller_of(interaction))
         except Exception:
             log.exception("Could not remember the languages of interaction %s", interaction.id)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: app_commands.Command[Any, ..., Any]
+    ) -> None:
+        """A command answered: its token may post the game's next board in that channel (:func:`remember`)."""
+        remember(interaction)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted: a game played in it goes on in its channel at once, and says so there."""

@@ -14,7 +14,7 @@ import contextlib
 import io
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
@@ -37,14 +37,51 @@ OLD_EDITS_USED_UP = 30046
 UNKNOWN = (10003, 10008)
 """Unknown channel, unknown message."""
 
-CLICKS: cachetools.TTLCache[int, discord.Interaction] = cachetools.TTLCache(maxsize=4096, ttl=14 * 60)
-"""Per board, the latest click on it, answered: its original response is the board, which its token edits for
-15 minutes outside Discord's global limit (a picker's move, a typed move, a closed turn's buttons going)."""
+CLICKS: cachetools.TTLCache[int, tuple[discord.Interaction, bool]] = cachetools.TTLCache(maxsize=4096, ttl=14 * 60)
+"""Per message of the bot's, the latest interaction whose token edits it, for 15 minutes and outside Discord's
+global limit: a click on it, answered (its original response is the message: ``False``), or the interaction
+it was posted as a follow-up of (``True``). A board's later edits go that way (a picker's move, a typed move,
+a closed turn's buttons going)."""
+
+PLACES: cachetools.TTLCache[int, discord.Interaction] = cachetools.TTLCache(maxsize=4096, ttl=14 * 60)
+"""Per channel or thread, the latest public interaction there (a click on a public message, a typed command),
+answered: its follow-ups post there for everyone to see, outside Discord's global limit (a new board, the
+final message). One answered by "thinking" is not kept: its first follow-up would finish that answer."""
+
+FOLLOWED = (
+    discord.InteractionResponseType.channel_message,
+    discord.InteractionResponseType.deferred_message_update,
+    discord.InteractionResponseType.message_update,
+)
+"""Answers after which an interaction's follow-up is a new message of its own."""
+MARGIN = timedelta(seconds=30)
+"""An interaction's token is not used this close to its end (a slow upload would come too late)."""
 
 
-def remember_click(interaction: discord.Interaction) -> None:
-    if (message := interaction.message) is not None and not message.flags.ephemeral and interaction.response.is_done():
-        CLICKS[message.id] = interaction
+def remember(interaction: discord.Interaction) -> None:
+    """Keep an answered interaction for what its token can still do: edit the message clicked, post follow-ups."""
+    if not interaction.response.is_done() or interaction.client is None:
+        return
+    message = interaction.message
+    public = interaction.type is discord.InteractionType.application_command
+    if message is not None:
+        public = not message.flags.ephemeral
+        if public:
+            CLICKS[message.id] = (interaction, False)
+    if public and interaction.guild_id and interaction.channel_id and interaction.response.type in FOLLOWED:
+        PLACES[interaction.channel_id] = interaction
+
+
+def lasting(interaction: discord.Interaction, bot: discord.Client) -> bool:
+    """Whether an interaction of ``bot``'s can still be used (its token has more than :data:`MARGIN` left)."""
+    return interaction.client is bot and discord.utils.utcnow() < interaction.expires_at - MARGIN
+
+
+def rewind(kwargs: dict[str, Any]) -> None:
+    """Rewind a message's files after a try that read them, for the next (the bot's own request)."""
+    for file in [*kwargs.get("files", []), *kwargs.get("attachments", [])]:
+        if isinstance(file, discord.File):
+            file.reset()
 
 
 def notifying(message: Message) -> discord.AllowedMentions:
@@ -126,10 +163,47 @@ class Courier:
     def _place(self, channel_id: int, guild_id: int | None = None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
-    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
+    async def post(
+        self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str, made_since: float | None = None
+    ) -> int:
         kwargs = await self.kwargs(message)
+        if made_since is not None and (made := await self._made_message(channel_id, kwargs, made_since)) is not None:
+            return made
+        followed = await self._follow_up(channel_id, kwargs)
+        if followed is not None:
+            return followed
         async with refusals():  # discord.py sends a nonce with enforce_nonce: Discord creates the message once
             return (await self._place(channel_id, guild_id).send(**kwargs, nonce=nonce)).id
+
+    async def _follow_up(self, channel_id: int, kwargs: dict[str, Any]) -> int | None:
+        """Post as a follow-up of the latest public interaction in the channel (:data:`PLACES`) while its token
+        lasts: the message's id, or ``None`` when there is none or its token no longer works (the bot posts
+        it itself). A follow-up whose answer was lost is looked for before the next try (``made_since``)."""
+        interaction = PLACES.get(channel_id)
+        if interaction is None or not lasting(interaction, self.bot):
+            return None
+        try:
+            async with refusals():
+                sent = await interaction.followup.send(**kwargs, wait=True)
+        except Permanent:
+            PLACES.pop(channel_id, None)
+            rewind(kwargs)
+            return None
+        CLICKS[sent.id] = (interaction, True)
+        return sent.id
+
+    async def _made_message(self, channel_id: int, kwargs: dict[str, Any], since: float) -> int | None:
+        """The message the bot posted in the channel since ``since`` with this text and these files (a try whose
+        answer was lost made it), if there is one."""
+        content = (kwargs.get("content") or "").strip()
+        files = sorted(file.filename for file in kwargs.get("files", []))
+        after = datetime.fromtimestamp(since - 1, UTC)  # Discord's clock and the row's may differ a little
+        async with refusals():
+            async for made in self._place(channel_id).history(after=after, limit=50):
+                same = made.content.strip() == content and sorted(a.filename for a in made.attachments) == files
+                if made.author.id == self.bot.user.id and same:
+                    return made.id
+        return None
 
     async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:
         kwargs = await self.edited(message, keep_images=keep_images)
@@ -138,16 +212,20 @@ class Courier:
                 await self._place(channel_id).get_partial_message(message_id).edit(**kwargs)
 
     async def _through_click(self, message_id: int, kwargs: dict[str, Any]) -> bool:
-        """Edit a board through the latest click on it while its token lasts (:data:`CLICKS`); whether it was (an
-        edit is the same either way: one that fails so is made by the bot's own request)."""
-        click = CLICKS.get(message_id)
-        if click is None or click.is_expired() or click.client is not self.bot:
+        """Edit a message through the latest interaction whose token edits it, while it lasts (:data:`CLICKS`);
+        whether it was (an edit is the same either way: one that fails so is made by the bot's own request)."""
+        click, followed = CLICKS.get(message_id, (None, False))
+        if click is None or not lasting(click, self.bot):
             return False
         try:
             async with refusals():
-                await click.edit_original_response(**kwargs)
+                if followed:
+                    await click.followup.edit_message(message_id, **kwargs)
+                else:
+                    await click.edit_original_response(**kwargs)
         except (Transient, Permanent):
             CLICKS.pop(message_id, None)
+            rewind(kwargs)
             return False
         return True
 
@@ -269,8 +347,10 @@ class Answer(Courier):
         super().__init__(bot, tables)
         self.interaction = interaction
 
-    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
-        if self.interaction.response.is_done() or channel_id != self.interaction.channel_id:
+    async def post(
+        self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str, made_since: float | None = None
+    ) -> int:
+        if self.interaction.response.is_done() or channel_id != self.interaction.channel_id or made_since:
             raise Transient("not this interaction's answer")
         kwargs = await self.kwargs(message)
         try:

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from cogs.components import view_of
-from cogs.courier import Answer, Courier, remember_click
+from cogs.courier import Answer, Courier, remember
 from games.core import Choice, format_seats
 from games.i18n import T, language, localize
 from tables import words
@@ -171,7 +171,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
             await tables.delivery.answer(applied.answer, Answer(interaction.client, tables, interaction))
         if not interaction.response.is_done():
             await confirm(interaction, label, picker=in_picker)
-        remember_click(interaction)  # a board's click (not a picker's): its board's later edits may go through it
+        remember(interaction)  # a board's click (not a picker's): its board's later edits may go through it
         return
     picker = tables.moves.picker(record, node)
     content = reply_text(interaction, picker.content)
@@ -182,7 +182,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, fir
         # The board's click is acknowledged without changing it, and the picker follows, ephemeral: the move it
         # leads to updates the board through this click (:data:`cogs.courier.CLICKS`).
         await interaction.response.defer()
-        remember_click(interaction)
+        remember(interaction)
         await follow_up(interaction, private=True, content=content, view=ui)
     # Its items are DynamicItems, dispatched by custom id alone: discord.py needs no view object for them.
     # Stopping it drops the 15-minute timer discord.py starts for every ephemeral view.

@@ -154,7 +154,7 @@ def compose(store: Store, config: Config, now: Callable[[], float]) -> Tables:
     play.listeners.extend([*listeners(config.archive_after), tournaments.ended])  # rated, then the tournament
     places = Places(store, cache, now, wake)
     collector = Collector(lambda: thinker.busy or delivery.posting)
-    delivery = Delivery(store, Rows(store, cache, languages, places, now), config, now, collector.tick)
+    delivery = Delivery(store, Rows(store, cache, languages, places, now, config.lease), config, now, collector.tick)
     clocks = Clocks(store, cache, play, now)
     ai = AiDriver(cache, play, config)
 

@@ -42,7 +42,13 @@ class Rows:
     :class:`~tables.delivery.Permanent`)."""
 
     def __init__(
-        self, store: Store, cache: GameCache, languages: Languages, places: Places, now: Callable[[], float]
+        self,
+        store: Store,
+        cache: GameCache,
+        languages: Languages,
+        places: Places,
+        now: Callable[[], float],
+        lease: float = 30.0,
     ) -> None:
         self.store = store
         self.outbox = store.outbox
@@ -50,6 +56,17 @@ class Rows:
         self.languages = languages
         self.places = places
         self.now = now
+        self.started = now()
+        self.orphaned_after = 2 * lease
+        """How old a row another process wrote is when this one takes it over (its writer died, its lease
+        ran out: :mod:`tables.delivery`)."""
+
+    def tried(self, entry: Entry) -> float | None:
+        """When a post may have been made already (``None``: it cannot have been): by a try that failed, by a
+        process that died (this one's before a restart, or another whose rows it took over). A post made as an
+        interaction's follow-up has no nonce: the sender looks for it before posting again."""
+        taken_over = self.now() - entry.created_at >= self.orphaned_after
+        return entry.created_at if entry.attempts or entry.created_at < self.started or taken_over else None
 
     async def here(self, entry: Entry) -> Entry:
         """The row with the link to where its game is played now in place of :data:`tables.words.HERE`."""
@@ -75,7 +92,9 @@ class Rows:
             if p.get("result_of") is not None and (await self.cache.get(p["result_of"])).thread_id is None:
                 return "dropped", "the game has no thread: its channel has the final message"
             message = message.written(await self.languages.server(p.get("guild")))
-            message_id = await sender.post(p["channel"], p.get("guild"), message, nonce=nonce(entry))
+            message_id = await sender.post(
+                p["channel"], p.get("guild"), message, nonce=nonce(entry), made_since=self.tried(entry)
+            )
             if p.get("lobby") is not None:
                 await self.store.lobbies.set_message(p["lobby"], message_id)
             if p.get("signup") is not None:
@@ -109,13 +128,12 @@ class Rows:
         """Post a message in the game's place, in its server's language (``old``: the message whose buttons go
         meanwhile); a thread found deleted moves the game to its channel, where the row is tried again."""
         message = message.written(await self.languages.server(record.guild_id))
-        channel = record.place_id
+        channel, since = record.place_id, self.tried(entry)
         try:
+            posting = sender.post(channel, record.guild_id, message, nonce=nonce(entry), made_since=since)
             if old is None:
-                return await sender.post(channel, record.guild_id, message, nonce=nonce(entry))
-            message_id, _ = await asyncio.gather(
-                sender.post(channel, record.guild_id, message, nonce=nonce(entry)), self._strip(sender, channel, old)
-            )
+                return await posting
+            message_id, _ = await asyncio.gather(posting, self._strip(sender, channel, old))
             return message_id
         except Gone:
             if record.thread_id is None:

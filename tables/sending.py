@@ -53,8 +53,13 @@ class Sender(Protocol):
     whose answer was lost (a time-out, a 5xx after the write, the process dying right after the send) gives
     the message the first try made."""
 
-    async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
-        """Post in a channel or thread; the new message's id."""
+    async def post(
+        self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str, made_since: float | None = None
+    ) -> int:
+        """Post in a channel or thread; the new message's id. It may be made as the follow-up of an interaction
+        there (outside Discord's global limit), which has no nonce: with ``made_since`` (a try after one that
+        may have made it), the same message the bot posted there since then, if there is one, instead of a
+        second."""
         ...
 
     async def edit(self, channel_id: int, message_id: int, message: Message, *, keep_images: bool = False) -> None:

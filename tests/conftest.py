@@ -6,7 +6,7 @@ SimCord's pytest plugin provides ``simcord_env`` around the ``simcord_bot`` defi
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,10 @@ from cogs.app import TableBot, create_bot
 from cogs.offline.driver import SimTable
 from data.store import Store
 from tables.compose import Tables
-from tests.discord_rules import discord_rules  # noqa: F401  (fixture: Discord's rules SimCord lacks)
+from tests.discord_rules import (
+    discord_rules,  # noqa: F401  (fixture: Discord's rules SimCord lacks)
+    follow_ups_as_posts,
+)
 from tests.postgres import postgres_server, postgres_url, store_target  # noqa: F401  (fixtures: both engines)
 from tests.service_support import tables_on
 
@@ -39,6 +42,13 @@ class World:
         await self.env.restart_bot(self.bot)
         await old.tables.close()  # SimCord detaches the old bot without closing it
         self.table.bot = self.bot
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _follow_ups_are_posts() -> Iterator[None]:
+    """An injected fault of a post in a channel fails it also when the bot makes it as a follow-up."""
+    with follow_ups_as_posts():
+        yield
 
 
 @pytest.fixture

@@ -10,6 +10,12 @@
   carried out; :meth:`DiscordRules.lose_answer` carries it out, then fails it.
 * **The hour-old edit limit** (error 30046, "Maximum number of edits to messages older than 1 hour reached"):
   :meth:`DiscordRules.limit_old_edits` refuses edits of messages older than an hour.
+* **A follow-up is a post in its channel**: the bot posts a board as an interaction's follow-up (``POST
+  /webhooks/{application}/{token}``) and edits it through that token; Discord counts both as a message made
+  or edited in the interaction's channel. :func:`follow_ups_as_posts` (on for every test) applies SimCord's
+  ``inject_error`` faults, and :class:`DiscordRules` its lost answers, to such a request as to the channel's
+  path it stands for (``/channels/{channel}/messages``, ``…/messages/{id}``), so a test that fails "a post
+  in the thread" fails it whichever way the bot makes it. Ephemeral ones are nobody's post: not matched.
 * **Interaction tokens live 15 minutes**: :meth:`DiscordRules.expire_follow_ups` answers a follow-up as Discord
   answers one sent after that (404, Unknown Webhook): as if the bot's answer had come too late.
 """
@@ -107,7 +113,10 @@ class DiscordRules:
             self.nonces[str(nonce)] = (int(answer["channel_id"]), int(answer["id"]), now)
         else:
             answer = original(backend, method, path, **kwargs)
-        loss = next((loss for loss in self.losses if loss.matches(method, path)), None)
+        stands = posted_as(backend, method, path, kwargs.get("json"))
+        loss = next((loss for loss in self.losses if loss.matches(method, path) or (
+            stands is not None and loss.matches(method, stands)
+        )), None)  # fmt: skip
         if loss is not None:
             loss.times -= 1
             if loss.times <= 0:
@@ -130,6 +139,43 @@ class DiscordRules:
                 raise BackendError(429, 30046, "Maximum number of edits to messages older than 1 hour reached.")
         if self.follow_ups_expired and method in ("POST", "PATCH") and fnmatch.fnmatch(path, "/webhooks/*/*"):
             raise BackendError(404, 10015, "Unknown Webhook")
+
+
+def posted_as(backend: Any, method: str, path: str, body: Any) -> str | None:
+    """The channel path an interaction's public follow-up (or an edit of a public message through an
+    interaction's token) stands for; ``None`` for any other request."""
+    parts = path.strip("/").split("/")
+    if parts[0] != "webhooks" or len(parts) < 3 or parts[2] not in backend.interaction_tokens:
+        return None
+    record = backend.interaction_by_token(parts[2])
+    if method == "POST" and len(parts) == 3:
+        ephemeral = isinstance(body, dict) and body.get("flags", 0) & 64
+        return None if ephemeral else f"/channels/{record.channel_id}/messages"
+    if method == "PATCH" and len(parts) == 5 and parts[3] == "messages":
+        message_id = record.message_id if parts[4] == "@original" else int(parts[4])
+        message = backend.messages.get(record.channel_id, {}).get(message_id)
+        if message is None or message.is_ephemeral:
+            return None
+        return f"/channels/{record.channel_id}/messages/{message_id}"
+    return None
+
+
+@contextmanager
+def follow_ups_as_posts() -> Iterator[None]:
+    """SimCord's injected faults apply to a follow-up as to the post in its channel it stands for."""
+    original = router.dispatch
+
+    def dispatch(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+        stands = posted_as(backend, method, path, kwargs.get("json"))
+        if stands is not None:
+            router._check_faults(backend, method, stands)
+        return original(backend, method, path, **kwargs)
+
+    router.dispatch = dispatch
+    try:
+        yield
+    finally:
+        router.dispatch = original
 
 
 def _now() -> float:

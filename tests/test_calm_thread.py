@@ -14,9 +14,10 @@ from games.core import Action
 from games.i18n import localize
 from games.registry import GAMES
 from tables import notices, words
+from tables.delivery import RETRY
 from tables.turns import AI_BOARD_EVERY, BOARD_LIMIT, Step, Turn, plan
 from tests.conftest import World
-from tests.discord_rules import DiscordRules
+from tests.discord_rules import DiscordRules, posted_as
 
 ANNE, BEN = 11, 22
 
@@ -152,7 +153,7 @@ async def test_a_whole_game_posts_a_board_per_pass_and_tells_each_line_once(
     assert Counter(shown) == Counter(expected)
     assert shown == expected
     requests = list(world.env.backend.http_requests)
-    assert max(thread_windows(requests, f"/channels/{thread.id}/messages"), default=0) <= 5
+    assert max(thread_windows(requests, thread.id, world.env.backend), default=0) <= 5
 
 
 async def test_the_latest_board_carries_the_members_decision_and_older_buttons_are_refused(world: World) -> None:
@@ -265,3 +266,138 @@ async def test_the_kept_private_message_is_not_edited_only_because_the_decision_
     assert len(dms) == 2
     mine = notices.private_message(spec, record, table.human_to_act(record))
     assert mine.images[0].view["deciding"], "My hand says what its member must decide"
+
+
+# ------------------------------------------------------------------ new boards as interactions' follow-ups
+
+
+def thread_posts(world: World, since: int, thread: int) -> tuple[int, int]:
+    """New messages made in ``thread`` since request ``since``: by the bot's own request, and as an
+    interaction's follow-up there (not an ephemeral one)."""
+    backend = world.env.backend
+    own = through = 0
+    for r in list(backend.http_requests)[since:]:
+        if r.method == "POST" and r.path == f"/channels/{thread}/messages":
+            own += 1
+        elif posted_as(backend, r.method, r.path, r.json) == f"/channels/{thread}/messages":
+            through += 1
+    return own, through
+
+
+async def until_the_decision_passes(world: World, record, *, typed: bool = False):
+    """Play Anne and Ben's game until a decision passes it to the other member (a new board): the record
+    then, and the requests made before that decision."""
+    table = world.table
+    for _ in range(60):
+        seat = table.human_to_act(record)
+        assert record.status == "active" and seat is not None
+        since = len(world.env.backend.http_requests)
+        if typed:
+            await table.move(record, seat, table.pick(record, seat))
+        else:
+            await table.click_through(record, seat, table.pick(record, seat))
+        await world.env.settle()
+        after = await table.record(record.id)
+        if after.message_id != record.message_id and table.human_to_act(after) not in (None, seat):
+            return after, since
+        record = after
+    raise AssertionError("the decision never passed between the members")
+
+
+def each_once(world: World, record) -> None:
+    """Every image the bot posted in the game's thread is there once, and the latest board carries the
+    decision of the member to act."""
+    thread = world.table.place(record).history()
+    images = Counter(a.filename for m in thread for a in m.attachments if m.author.id == world.bot.user.id)
+    assert images and max(images.values()) == 1, images.most_common(3)
+    assert world.table.board_message(record).components
+
+
+async def anne_and_ben(world: World):
+    table = world.table
+    await table.challenge("sewerpirats", "Anne", ["Ben"], clock="off", variant="standard")
+    return await table.latest_game()
+
+
+async def test_a_new_board_is_the_follow_up_of_the_click_that_passed_the_decision(world: World) -> None:
+    """The board the decision passes to is posted as a follow-up of the latest public interaction in the thread
+    (outside Discord's global limit), with the next member's buttons and notification; that member's typed
+    move then edits it through the same token: the bot's own requests make neither."""
+    table = world.table
+    record, since = await until_the_decision_passes(world, await anne_and_ben(world))
+    thread = table.place(record).id
+    assert thread_posts(world, since, thread) == (0, 1)
+    board = table.board_message(record)
+    seat = table.human_to_act(record)
+    assert board.components and f"<@{table.member_of(record, seat).user.id}>" in board.content
+    since = len(world.env.backend.http_requests)
+    await table.move(record, seat, table.pick(record, seat))
+    await world.env.settle()
+    own, through = board_edits(world, since, thread, board.id)
+    assert own == 0 and through >= 1
+
+
+async def test_a_new_boards_follow_up_whose_answer_was_lost_is_found_not_posted_again(
+    world: World, discord_rules: DiscordRules
+) -> None:
+    """A follow-up has no nonce: Discord made it but its answer was lost (a 500), so the next try looks for it in
+    the thread and takes it; nothing is posted twice, nothing by the bot's own request."""
+    table = world.table
+    record = await anne_and_ben(world)
+    seat = table.human_to_act(record)
+    await table.click_through(record, seat, table.pick(record, seat))
+    record = await table.record(record.id)
+    thread = table.place(record).id
+    discord_rules.lose_answer("POST", f"/channels/{thread}/messages")
+    record, since = await until_the_decision_passes(world, record)
+    assert not discord_rules.losses, "a post was made and its answer lost"
+    await world.env.advance_time(RETRY[1])
+    await world.env.settle()
+    record = await table.record(record.id)
+    own, through = thread_posts(world, since, thread)
+    assert own == 0 and through == 1
+    looked = [r.path for r in world.env.backend.http_requests[since:] if r.method == "GET"]
+    assert f"/channels/{thread}/messages" in looked, "the next try looked for the message first"
+    each_once(world, record)
+
+
+async def test_a_new_board_made_as_the_process_died_is_found_after_the_restart(
+    world: World, discord_rules: DiscordRules
+) -> None:
+    table = world.table
+    record = await anne_and_ben(world)
+    seat = table.human_to_act(record)
+    await table.click_through(record, seat, table.pick(record, seat))
+    record = await table.record(record.id)
+    thread = table.place(record).id
+    discord_rules.lose_answer("POST", f"/channels/{thread}/messages", status=None)
+    for _ in range(60):
+        seat = table.human_to_act(record)
+        await table.click_through(record, seat, table.pick(record, seat))
+        if discord_rules.dead:
+            break
+        await world.env.settle()
+        record = await table.record(record.id)
+    assert discord_rules.dead, "the process died right after a board's follow-up"
+    discord_rules.revive()
+    since = len(world.env.backend.http_requests)
+    await world.restart()
+    await world.env.settle()
+    record = await table.record(record.id)
+    assert thread_posts(world, since, thread)[0] == 0, "the board made before the death is not posted again"
+    each_once(world, record)
+
+
+async def test_once_the_tokens_have_run_out_the_bot_posts_the_new_board_itself(
+    world: World, discord_rules: DiscordRules
+) -> None:
+    table = world.table
+    record = await anne_and_ben(world)
+    seat = table.human_to_act(record)
+    await table.move(record, seat, table.pick(record, seat))
+    record = await table.record(record.id)
+    discord_rules.expire_follow_ups()  # every interaction was more than 15 minutes ago (emulated)
+    record, since = await until_the_decision_passes(world, record, typed=True)
+    thread = table.place(record).id
+    assert thread_posts(world, since, thread)[0] == 1
+    each_once(world, record)

@@ -263,14 +263,15 @@ async def test_stale_picker_and_double_click_apply_once(world: World) -> None:
     assert (await table.record(game_id)).version == version
 
     # A double click: the board keeps its old buttons when Discord fails the click's answer, the update through
-    # the board's earlier click and the bot's own update of it; the second click of the same button finds the
+    # the token of the board's earlier click (or of the interaction it was posted as a follow-up of) and the
+    # bot's own update of it; the second click of the same button finds the
     # game moved on and changes nothing.
     record = await table.record(game_id)
     mover = table.member_of(record, PIRATZ.to_act(record.state)[0])
     board = table.board_message(record)
     world.env.inject_error("POST", "/interactions/*/callback", status=500)
-    world.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500)
-    world.env.inject_error("PATCH", f"/channels/{record.place_id}/messages/{board.id}", status=500)
+    world.env.inject_error("PATCH", "/webhooks/*/messages/*", status=500, times=None)
+    world.env.inject_error("PATCH", f"/channels/{record.place_id}/messages/{board.id}", status=500, times=None)
     await mover.click(board, label="Reveal")
     once = (await table.record(game_id)).version
     assert once == record.version + 1

@@ -10,6 +10,7 @@ from games.i18n import localize
 from games.registry import GAMES
 from tables.delivery import RETRY as RETRY_DELAYS
 from tests.conftest import World
+from tests.discord_rules import posted_as
 from tests.support import raw_messages, said, texts
 
 PIRATZ = GAMES["piratz"].game
@@ -105,8 +106,12 @@ async def test_the_board_pings_only_a_new_decider(world: World) -> None:
     # A board per turn (no AI here): the opening one, then one each time the decision passes, which pings
     # the member whose turn has come, and nobody else (the board updated while they act pings nobody). Who a
     # post pinged is in its request (an edit of a message recomputes its mentions, and notifies nobody).
-    path = f"/channels/{record.place_id}/messages"
-    posts = [r.json for r in world.env.backend.http_requests if r.method == "POST" and r.path == path and r.json]
+    path, backend = f"/channels/{record.place_id}/messages", world.env.backend
+    posts = [  # the bot's own posts and interactions' follow-ups there
+        r.json
+        for r in backend.http_requests
+        if r.method == "POST" and path in (r.path, posted_as(backend, r.method, r.path, r.json)) and r.json
+    ]
     boards = [
         p
         for p in posts

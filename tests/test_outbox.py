@@ -156,7 +156,7 @@ async def test_a_board_goes_out_without_the_loop_looking_for_it(store, monkeypat
     looked: list[int] = []
 
     class Sender:
-        async def post(self, channel_id, guild_id, message, *, nonce) -> int:
+        async def post(self, channel_id, guild_id, message, *, nonce, made_since=None) -> int:
             sent.append("board" if message.components else "post")
             return 7000 + len(sent)
 
@@ -317,7 +317,7 @@ async def test_lanes_in_flight_never_crowd_out_the_next_lanes_due(store, monkeyp
     class Held:
         """A sender whose post to channel ``n`` waits until the test lets it through."""
 
-        async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
+        async def post(self, channel_id: int, guild_id: int | None, message: Message, **_: object) -> int:
             posted.append(channel_id)
             await release[channel_id].wait()
             return 1000 + channel_id
@@ -365,7 +365,7 @@ async def test_posts_an_action_committed_begin_at_once_whatever_lanes_the_loop_h
     class Held:
         """A sender whose posts wait until the test lets them through."""
 
-        async def post(self, channel_id: int, guild_id: int | None, message: Message, *, nonce: str) -> int:
+        async def post(self, channel_id: int, guild_id: int | None, message: Message, **_: object) -> int:
             posted.append(channel_id)
             await release.wait()
             return 1000 + channel_id
