@@ -44,9 +44,9 @@ it was posted as a follow-up of (``True``). A board's later edits go that way (a
 a closed turn's buttons going)."""
 
 PLACES: cachetools.TTLCache[int, discord.Interaction] = cachetools.TTLCache(maxsize=4096, ttl=14 * 60)
-"""Per channel or thread, the latest public interaction there (a click on a public message, a typed command),
-answered: its follow-ups post there for everyone to see, outside Discord's global limit (a new board, the
-final message). One answered by "thinking" is not kept: its first follow-up would finish that answer."""
+"""Per channel or thread, the latest public interaction there (a click on a board, a game's command), answered:
+its follow-ups post there for everyone to see, outside Discord's global limit (a new board, the final
+message). One answered by "thinking" is not kept: its first follow-up would finish that answer."""
 
 FOLLOWED = (
     discord.InteractionResponseType.channel_message,
@@ -62,8 +62,9 @@ def remember(interaction: discord.Interaction) -> None:
     """Keep an answered interaction for what its token can still do: edit the message clicked, post follow-ups."""
     if not interaction.response.is_done() or interaction.client is None:
         return
-    message = interaction.message
-    public = interaction.type is discord.InteractionType.application_command
+    message, command = interaction.message, interaction.command
+    # A game's own command (its header names the game: "Ben used /sewerpirats"), not another (/games help).
+    public = command is not None and command.qualified_name.split()[0] in GAMES
     if message is not None:
         public = not message.flags.ephemeral
         if public:

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from types import SimpleNamespace
 
+import discord
 import pytest
 
 from bench.budget import passes_to_members, thread_windows
+from cogs import courier
 from games.core import Action
 from games.i18n import localize
 from games.registry import GAMES
@@ -401,3 +404,24 @@ async def test_once_the_tokens_have_run_out_the_bot_posts_the_new_board_itself(
     thread = table.place(record).id
     assert thread_posts(world, since, thread)[0] == 1
     each_once(world, record)
+
+
+def answered_command(name: str, channel_id: int) -> SimpleNamespace:
+    """A stand-in for a slash command's interaction, answered with a message (what :func:`remember` reads)."""
+    response = SimpleNamespace(is_done=lambda: True, type=discord.InteractionResponseType.channel_message)
+    command = SimpleNamespace(qualified_name=name)
+    return SimpleNamespace(
+        response=response, client=object(), message=None, command=command, guild_id=1, channel_id=channel_id
+    )
+
+
+def test_a_board_follows_up_a_move_never_another_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board posted as a follow-up is shown under its interaction's header ("Ben used /sewerpirats"): so only
+    a game's own commands are kept for it, never another used in the thread meanwhile (``/games notify``)."""
+    monkeypatch.setattr(courier, "PLACES", {})  # the bot's own are left as they are
+    move, notify = answered_command("sewerpirats move", 71), answered_command("games notify", 71)
+    courier.remember(move)
+    courier.remember(notify)
+    assert courier.PLACES[71] is move
+    courier.remember(answered_command("games help", 72))
+    assert 72 not in courier.PLACES
