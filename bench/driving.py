@@ -92,20 +92,22 @@ async def timed_actions(table: SimTable, kind: str, actions: int) -> list[float]
     return samples
 
 
-def board_request(entry: Any, channel_of: Callable[[str], int | None] | None = None) -> tuple[str, str] | None:
+def board_request(entry: Any, backend: Any = None) -> tuple[str, str] | None:
     """The channel a request makes a message in or edits one of, and how (``POST``, ``PATCH``): by the bot's own
-    request, or through an interaction's token (``channel_of``: the channel of a token's interaction; a board
-    may be posted as a follow-up); ``None`` for anything else (an ephemeral follow-up is nobody's board)."""
+    request, or through an interaction's token (a board may be posted as a follow-up: its channel is the
+    interaction's, read from SimCord's ``backend``); ``None`` for anything else (an ephemeral follow-up is
+    nobody's board)."""
     parts = entry.path.strip("/").split("/")
     if entry.method not in ("POST", "PATCH"):
         return None
     if parts[0] == "channels" and parts[2:3] == ["messages"]:
         return parts[1], entry.method
     body = getattr(entry, "json", None)
-    if parts[0] != "webhooks" or channel_of is None or (isinstance(body, dict) and body.get("flags", 0) & 64):
+    if parts[0] != "webhooks" or backend is None or (isinstance(body, dict) and body.get("flags", 0) & 64):
         return None
-    channel = channel_of(parts[2])
-    return None if channel is None else (str(channel), entry.method)
+    if parts[2] not in backend.interaction_tokens:
+        return None
+    return str(backend.interaction_by_token(parts[2]).channel_id), entry.method
 
 
 def answer_time(
@@ -113,13 +115,13 @@ def answer_time(
     started: float,
     board_channel: int | None,
     token: str | None = None,
-    channel_of: Callable[[str], int | None] | None = None,
+    backend: Any = None,
 ) -> float:
     """When the bot finished answering, after ``started``: the last of its interaction responses (the board
     updated in place as a click's answer, among them), the new board's post in ``board_channel`` when the
     decision passed, and the edits of boards there. Later posts (the final scoring) and requests elsewhere
     (DMs) are not part of the answer. With ``token``, only the responses to that interaction count (several
-    interactions answered at once), and boards made through another's (``channel_of``, see
+    interactions answered at once), and boards made through another's (with SimCord's ``backend``, see
     :func:`board_request`)."""
     board = None
     answered: list[float] = []
@@ -130,7 +132,7 @@ def answer_time(
         if parts[0] in ("interactions", "webhooks") and (token is None or token in parts):
             answered.append(t)
             continue
-        made = board_request(entry, channel_of)
+        made = board_request(entry, backend)
         if made is None or made[0] != str(board_channel):
             continue
         if made[1] == "PATCH":

@@ -234,18 +234,13 @@ async def burst(table: SimTable, records: Sequence[GameRecord]) -> list[float]:
     finally:
         del env._settle_internal
     tokens = {result._interaction.token for result in results}
-
-    def channel_of(token: str) -> int | None:  # a board may be posted as an interaction's follow-up
-        known = token in env.backend.interaction_tokens
-        return env.backend.interaction_by_token(token).channel_id if known else None
-
     places = {str(r.place_id) for _, _, r, _ in moves}
     # An answer is the ✅ follow-up (once the action is committed) and the board, updated or posted anew by the
     # delivery loop, both requests the log sees as the bot makes them.
-    await log.until(_Unanswered(tokens, places, channel_of))
+    await log.until(_Unanswered(tokens, places, env.backend))
     await settle()
     return [
-        (answer_time(log, started, r.place_id, result._interaction.token, channel_of) - started) * 1000
+        (answer_time(log, started, r.place_id, result._interaction.token, env.backend) - started) * 1000
         for (_, _, r, _), result in zip(moves, results, strict=True)
     ]
 
@@ -256,18 +251,16 @@ class _Unanswered:
     request, it looks at each request once: reading the whole log again every time was the bench's own
     work, ~1.4% of the event loop's GIL samples inside the window it measures."""
 
-    def __init__(
-        self, tokens: set[str], places: set[str], channel_of: Callable[[str], int | None] | None = None
-    ) -> None:
+    def __init__(self, tokens: set[str], places: set[str], backend: Any = None) -> None:
         self.tokens, self.places = set(tokens), set(places)
-        self.channel_of = channel_of
+        self.backend = backend  # SimCord's: the channel of a board posted as an interaction's follow-up
         self._seen = 0
 
     def __call__(self, log: TimedRequests) -> bool:
         for entry in log[self._seen :]:
             if entry.path.startswith(("/webhooks/", "/interactions/")):
                 self.tokens.discard(entry.path.strip("/").split("/")[2])
-            if (made := board_request(entry, self.channel_of)) is not None:
+            if (made := board_request(entry, self.backend)) is not None:
                 self.places.discard(made[0])
         self._seen = len(log)
         return not self.tokens and not self.places

@@ -63,12 +63,12 @@ def remember(interaction: discord.Interaction) -> None:
     if not interaction.response.is_done() or interaction.client is None:
         return
     message, command = interaction.message, interaction.command
-    # A game's own command (its header names the game: "Ben used /sewerpirats"), not another (/games help).
-    public = command is not None and command.qualified_name.split()[0] in GAMES
-    if message is not None:
+    if message is not None:  # a click: on a board (public), or on a picker (only its member sees it)
         public = not message.flags.ephemeral
         if public:
             CLICKS[message.id] = (interaction, False)
+    else:  # a game's own command (its header names the game: "Ben used /sewerpirats"), not /games help
+        public = command is not None and command.qualified_name.split()[0] in GAMES
     if public and interaction.guild_id and interaction.channel_id and interaction.response.type in FOLLOWED:
         PLACES[interaction.channel_id] = interaction
 

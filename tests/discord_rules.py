@@ -113,10 +113,8 @@ class DiscordRules:
             self.nonces[str(nonce)] = (int(answer["channel_id"]), int(answer["id"]), now)
         else:
             answer = original(backend, method, path, **kwargs)
-        stands = posted_as(backend, method, path, kwargs.get("json"))
-        loss = next((loss for loss in self.losses if loss.matches(method, path) or (
-            stands is not None and loss.matches(method, stands)
-        )), None)  # fmt: skip
+        paths = [path, posted_as(backend, method, path, kwargs.get("json")) or path]
+        loss = next((loss for loss in self.losses if any(loss.matches(method, p) for p in paths)), None)
         if loss is not None:
             loss.times -= 1
             if loss.times <= 0:

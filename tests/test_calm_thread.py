@@ -322,6 +322,17 @@ async def anne_and_ben(world: World):
     return await table.latest_game()
 
 
+async def after_a_first_move(world: World, *, typed: bool = False):
+    """Anne and Ben's game after its first decision (a click, or a typed move): the thread has an interaction
+    a board may follow up. The record then, and the thread's id."""
+    table = world.table
+    record = await anne_and_ben(world)
+    seat = table.human_to_act(record)
+    await (table.move if typed else table.click_through)(record, seat, table.pick(record, seat))
+    record = await table.record(record.id)
+    return record, table.place(record).id
+
+
 async def test_a_new_board_is_the_follow_up_of_the_click_that_passed_the_decision(world: World) -> None:
     """The board the decision passes to is posted as a follow-up of the latest public interaction in the thread
     (outside Discord's global limit), with the next member's buttons and notification; that member's typed
@@ -346,11 +357,7 @@ async def test_a_new_boards_follow_up_whose_answer_was_lost_is_found_not_posted_
     """A follow-up has no nonce: Discord made it but its answer was lost (a 500), so the next try looks for it in
     the thread and takes it; nothing is posted twice, nothing by the bot's own request."""
     table = world.table
-    record = await anne_and_ben(world)
-    seat = table.human_to_act(record)
-    await table.click_through(record, seat, table.pick(record, seat))
-    record = await table.record(record.id)
-    thread = table.place(record).id
+    record, thread = await after_a_first_move(world)
     discord_rules.lose_answer("POST", f"/channels/{thread}/messages")
     record, since = await until_the_decision_passes(world, record)
     assert not discord_rules.losses, "a post was made and its answer lost"
@@ -368,11 +375,7 @@ async def test_a_new_board_made_as_the_process_died_is_found_after_the_restart(
     world: World, discord_rules: DiscordRules
 ) -> None:
     table = world.table
-    record = await anne_and_ben(world)
-    seat = table.human_to_act(record)
-    await table.click_through(record, seat, table.pick(record, seat))
-    record = await table.record(record.id)
-    thread = table.place(record).id
+    record, thread = await after_a_first_move(world)
     discord_rules.lose_answer("POST", f"/channels/{thread}/messages", status=None)
     for _ in range(60):
         seat = table.human_to_act(record)
@@ -395,10 +398,7 @@ async def test_once_the_tokens_have_run_out_the_bot_posts_the_new_board_itself(
     world: World, discord_rules: DiscordRules
 ) -> None:
     table = world.table
-    record = await anne_and_ben(world)
-    seat = table.human_to_act(record)
-    await table.move(record, seat, table.pick(record, seat))
-    record = await table.record(record.id)
+    record, _thread = await after_a_first_move(world, typed=True)
     discord_rules.expire_follow_ups()  # every interaction was more than 15 minutes ago (emulated)
     record, since = await until_the_decision_passes(world, record, typed=True)
     thread = table.place(record).id
