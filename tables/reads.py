@@ -89,7 +89,7 @@ def public_positions(record: GameRecord, actions: Iterable[tuple[int, int, str]]
         if view != out[-1].view:
             out.append(Position(seq, view, drawn(state)))
     if game.is_over(state):  # the final image crowns whom the platform crowned
-        out[-1] = replace(out[-1], view=final_view(game, state, record.result))
+        out[-1] = replace(out[-1], view=final_view(game, state, record.result, out[-1].view))
     return out
 
 

@@ -113,10 +113,13 @@ def placings(
     ]
 
 
-def final_view(game: Game, state: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+def final_view(
+    game: Game, state: dict[str, Any], result: dict[str, Any] | None, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A spectator's view of a game the engine finished, as its final image draws it: crowning the platform's
-    winners (``result``'s: a player who resigned cannot win) where they differ from the engine's."""
-    view = game.view(state, None)
+    winners (``result``'s: a player who resigned cannot win) where they differ from the engine's. ``view``: the
+    spectator's view of ``state``, where the caller has it already."""
+    view = game.view(state, None) if view is None else view
     outcome = game.outcome(state)
     winners = (result or {}).get("winners")
     if outcome is not None and winners is not None and sorted(winners) != sorted(outcome.winners):
